@@ -1,0 +1,36 @@
+#include <sched.h>
+#include <unistd.h>
+
+#include "cpu.h"
+
+int cpu_online(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+int cpu_max(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (n < 1)
+		n = 1;
+	return (int)(n > CPU_SETSIZE ? CPU_SETSIZE : n) - 1;
+}
+
+int cpu_bind(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int sched_set_rr(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	return sched_setscheduler(0, SCHED_RR, &sp);
+}

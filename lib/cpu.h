@@ -1,0 +1,17 @@
+/* CPU placement and scheduling policy. */
+#ifndef ZC_CPU_H
+#define ZC_CPU_H
+
+/* Number of CPUs online now (at least 1). */
+int cpu_online(void);
+
+/* Highest CPU number the kernel was configured with, for range checks. */
+int cpu_max(void);
+
+/* Bind the calling process (and what it forks later) to one CPU. -1/errno. */
+int cpu_bind(int cpu);
+
+/* Set SCHED_RR at prio for the calling process. -1/errno. */
+int sched_set_rr(int prio);
+
+#endif

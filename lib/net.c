@@ -1,0 +1,243 @@
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net.h"
+
+/* Fill err with "what: why" (why from errno) and return -1, errno intact. */
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+	size_t n;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+		n = strlen(err);
+		if (saved && n < errlen)
+			snprintf(err + n, errlen - n, ": %s", strerror(saved));
+	}
+	errno = saved;
+	return -1;
+}
+
+/* Set one int socket option and read it back; the kernel may give less. */
+static int set_checked(int fd, int level, int name, const char *what, int want,
+		       int expect, char *err, size_t errlen)
+{
+	int got = 0;
+	socklen_t len = sizeof(got);
+
+	if (setsockopt(fd, level, name, &want, sizeof(want)) < 0)
+		return fail(err, errlen, "set %s to %d", what, want);
+	if (getsockopt(fd, level, name, &got, &len) < 0)
+		return fail(err, errlen, "read back %s", what);
+	if (got < expect) {
+		errno = 0;
+		return fail(err, errlen, "%s: asked for %d, the kernel gave %d "
+			    "(raise net.core.%cmem_max?)", what, want, got,
+			    name == SO_RCVBUF ? 'r' : 'w');
+	}
+	return 0;
+}
+
+int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
+{
+	int one = 1;
+
+	if (!o)
+		return 0;
+	/* Linux doubles the value for bookkeeping: what we asked is the floor. */
+	if (o->rcvbuf && set_checked(fd, SOL_SOCKET, SO_RCVBUF, "SO_RCVBUF",
+				     o->rcvbuf, o->rcvbuf, err, errlen) < 0)
+		return -1;
+	if (o->sndbuf && set_checked(fd, SOL_SOCKET, SO_SNDBUF, "SO_SNDBUF",
+				     o->sndbuf, o->sndbuf, err, errlen) < 0)
+		return -1;
+	if (o->debug && setsockopt(fd, SOL_SOCKET, SO_DEBUG, &one, sizeof(one)) < 0)
+		return fail(err, errlen, "set SO_DEBUG");
+	return 0;
+}
+
+int net_set_cork(int fd, char *err, size_t errlen)
+{
+	return set_checked(fd, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 1, 1, err, errlen);
+}
+
+int net_connect(const char *host, unsigned port, const struct net_opts *o,
+		char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_ADDRCONFIG };
+	struct addrinfo *res, *ai;
+	char service[16];
+	int fd = -1, rc;
+
+	snprintf(service, sizeof(service), "%u", port);
+	rc = getaddrinfo(host, service, &hints, &res);
+	if (rc == EAI_NONAME || rc == EAI_FAMILY) {
+		/* AI_ADDRCONFIG hides ::1 and 127.0.0.1 on a loopback-only box. */
+		hints.ai_flags = 0;
+		rc = getaddrinfo(host, service, &hints, &res);
+	}
+	if (rc) {
+		errno = 0;
+		if (rc == EAI_SYSTEM)
+			return fail(err, errlen, "resolve %s", host);
+		return fail(err, errlen, "resolve %s: %s", host, gai_strerror(rc));
+	}
+	errno = 0;
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		if (net_set_opts(fd, o, err, errlen) < 0) {
+			rc = errno;
+			close(fd);
+			freeaddrinfo(res);
+			errno = rc;
+			return -1;
+		}
+		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+			break;
+		rc = errno;
+		close(fd);
+		fd = -1;
+		errno = rc;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return fail(err, errlen, "connect to %s port %u", host, port);
+	return fd;
+}
+
+static int listen_on(const struct addrinfo *ai, const struct net_opts *o,
+		     char *err, size_t errlen)
+{
+	int fd, one = 1, zero = 0, saved;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	if (fd < 0)
+		return fail(err, errlen, "socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ai->ai_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (net_set_opts(fd, o, err, errlen) < 0)
+		goto out;
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		fail(err, errlen, "bind");
+		goto out;
+	}
+	if (listen(fd, SOMAXCONN) < 0) {
+		fail(err, errlen, "listen");
+		goto out;
+	}
+	return fd;
+out:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int net_listen(const char *addr, unsigned port, const struct net_opts *o,
+	       unsigned *bound_port, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *res, *ai;
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof(ss);
+	char service[16];
+	int fd = -1, rc;
+
+	snprintf(service, sizeof(service), "%u", port);
+	if (!addr)
+		hints.ai_family = AF_INET6;	/* "::" takes IPv4 too */
+	rc = getaddrinfo(addr, service, &hints, &res);
+	if (rc && !addr) {
+		hints.ai_family = AF_UNSPEC;	/* no IPv6 in this kernel */
+		rc = getaddrinfo(addr, service, &hints, &res);
+	}
+	if (rc) {
+		errno = 0;
+		if (rc == EAI_SYSTEM)
+			return fail(err, errlen, "resolve %s", addr);
+		return fail(err, errlen, "resolve %s: %s", addr, gai_strerror(rc));
+	}
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = listen_on(ai, o, err, errlen);
+		if (fd >= 0)
+			break;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return -1;
+	if (bound_port) {
+		getsockname(fd, (struct sockaddr *)&ss, &sslen);
+		*bound_port = ntohs(ss.ss_family == AF_INET6
+				    ? ((struct sockaddr_in6 *)&ss)->sin6_port
+				    : ((struct sockaddr_in *)&ss)->sin_port);
+	}
+	return fd;
+}
+
+void net_peer_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof(ss);
+	char host[INET6_ADDRSTRLEN], serv[8];
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sslen) < 0 ||
+	    getnameinfo((struct sockaddr *)&ss, sslen, host, sizeof(host),
+			serv, sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, len, "unknown peer");
+		return;
+	}
+	snprintf(buf, len, "%s port %s", host, serv);
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = read(fd, (char *)buf + done, len - done);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(fd, (const char *)buf + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
