@@ -43,7 +43,7 @@ $(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: %.c $(O)/libzc.a $(wildcard lib
 	$(CC) $(ZC_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS)
 
 $(O)/tests/%: tests/%.c $(O)/libzc.a $(wildcard lib/*.h tests/*.h) | $(O)/tests
-	$(CC) $(ZC_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) -lpthread
+	$(CC) $(ZC_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) -lpthread -lm
 
 $(O)/lib $(O)/tests:
 	mkdir -p $@
