@@ -241,3 +241,20 @@ int write_full(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+int send_full(int fd, const void *buf, size_t len, int flags)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = send(fd, (const char *)buf + done, len - done, flags);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return 0;
+}
