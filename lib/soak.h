@@ -13,15 +13,37 @@
 
 struct soak;			/* running soakers; opaque */
 
+/* How the soakers yield to everything else. */
+enum soak_policy {
+	SOAK_NICE19,		/* SCHED_OTHER at nice 19 (the original's way) */
+	SOAK_IDLE,		/* SCHED_IDLE: even lower weight than nice 19 */
+};
+
+/* Knobs beyond the defaults; a zeroed struct (or NULL) means the defaults. */
+struct soak_cfg {
+	int bind;		/* bind soaker i to CPU i */
+	enum soak_policy policy;
+	unsigned warmup_ms;	/* calibration: settle time first (0: 1000) */
+	unsigned sample_ms;	/* calibration: one sample's length (0: 1000) */
+	unsigned samples;	/* calibration: how many samples (0: 5) */
+};
+
 /*
  * soak_start - fork ncpus soakers (nice 19; bound to CPU i when bind) and
  * return once every one is counting. Each dies with its parent, however the
- * parent dies. NULL with err filled on failure (nothing left running).
+ * parent dies (PR_SET_PDEATHSIG fires when the forking *thread* ends, so
+ * call this from the thread that lives longest). NULL with err filled on
+ * failure (nothing left running).
  */
 struct soak *soak_start(int ncpus, int bind, char *err, size_t errlen);
+struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
+			    char *err, size_t errlen);
 
 /* Number of soakers. */
 int soak_count(const struct soak *s);
+
+/* Process id of soaker i, for the curious and for tests. */
+int soak_pid(const struct soak *s, int i);
 
 /* Current counter of each soaker into counts[soak_count(s)]. */
 void soak_read(const struct soak *s, uint64_t *counts);
@@ -35,27 +57,40 @@ void soak_stop(struct soak *s);
 /* What a calibration file holds. */
 struct calib {
 	double loops_per_sec;	/* all soakers together, idle machine */
-	int ncpus;		/* how many soakers that was */
+	int ncpus;		/* how many soakers that was; 0: not recorded */
+	double spread;		/* (max - min) / median of the samples; 0: unknown */
 };
 
-/* Read a calibration file. -1 with err filled when missing or malformed. */
+/*
+ * Read a calibration file: the first line is the rate alone (as the 2001
+ * program wrote it), then optional "key value" lines ("ncpus 2"). -1 with
+ * err filled when missing or malformed.
+ */
 int calib_load(const char *path, struct calib *c, char *err, size_t errlen);
 
-/* Write a calibration file whole or not at all (temp file + rename). */
+/* Write a calibration file whole or not at all (temp file + fsync + rename). */
 int calib_save(const char *path, const struct calib *c, char *err, size_t errlen);
 
 /*
  * soak_calibrate - run ncpus soakers on an idle machine and measure their
- * rate robustly (warm-up, several samples, a statistic that resists
- * outliers). report(rate, arg) is called once per sample so the program
- * can print "calibrating: N loops/sec". *warn is set to a message (else "")
- * when the samples spread as if the machine was not idle.
+ * rate robustly (warm-up, several samples, their median). report(rate, arg)
+ * is called once per sample so the program can print "calibrating: N
+ * loops/sec". *warn is set to a message (else "") when the samples spread
+ * as if the machine was not idle. A signal that interrupts it makes it
+ * return -1 with errno EINTR, so a program's SIGINT flag is seen at once.
  */
 int soak_calibrate(int ncpus, void (*report)(double rate, void *arg), void *arg,
 		   struct calib *out, char *warn, size_t warnlen,
 		   char *err, size_t errlen);
+int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
+		       void (*report)(double rate, void *arg), void *arg,
+		       struct calib *out, char *warn, size_t warnlen,
+		       char *err, size_t errlen);
 
 /* load = 1 - rate / calibrated rate, as a fraction (may be negative). */
 double soak_load(double rate, const struct calib *c);
+
+/* sleep_until - sleep to a now_ns() deadline; -1/EINTR when a signal came. */
+int soak_sleep_until(uint64_t deadline_ns);
 
 #endif

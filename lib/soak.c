@@ -1,0 +1,529 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cpu.h"
+#include "net.h"
+#include "opt.h"
+#include "soak.h"
+
+/*
+ * Each soaker's counter sits alone on 128 bytes: a cache line plus its
+ * neighbour, which the adjacent-line prefetcher would otherwise pull in and
+ * bounce between CPUs.
+ */
+#define SLOT_BYTES 128
+
+struct slot {
+	uint64_t count;		/* bumped by the soaker, read by the parent */
+	int err;		/* errno of a failed set-up, then the soaker exits */
+} __attribute__((aligned(SLOT_BYTES)));
+
+_Static_assert(sizeof(struct slot) == SLOT_BYTES, "one slot per 128 bytes");
+
+/*
+ * The soaker's private scratch memory: small enough to stay in the L1/L2
+ * cache of an idle CPU, so the count rate is steady, but touched every
+ * count, so memory traffic from other work slows the soaker as it should.
+ */
+#define SCRATCH_BYTES (32 * 1024)
+#define LINE 64
+#define LINES_PER_COUNT 8
+
+struct soak {
+	int n;
+	pid_t *pids;
+	struct slot *slots;	/* MAP_SHARED: the parent sees the counts */
+	size_t maplen;
+};
+
+static void fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	n = strlen(err);
+	if (errnum && n < errlen)
+		snprintf(err + n, errlen - n, ": %s", strerror(errnum));
+}
+
+/*
+ * The loop itself. The scratch writes and the counter store go through
+ * volatile pointers and the counter store is atomic, so no -O level may drop
+ * or merge them: every count really is LINES_PER_COUNT memory touches.
+ */
+static void __attribute__((noreturn, noinline))
+spin(volatile uint64_t *count, volatile unsigned char *scratch)
+{
+	uint64_t n = 0;
+	size_t off = 0;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < LINES_PER_COUNT; i++) {
+			scratch[off]++;
+			off = (off + LINE) & (SCRATCH_BYTES - 1);
+		}
+		__atomic_store_n(count, ++n, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Give the soaker an autogroup of its own at nice 19. With autogroup on (the
+ * default of most distributions) nice only ranks tasks within one session:
+ * a nice 19 soaker in the shell's session would get half a CPU against a
+ * load started from another terminal. Best effort: without autogroup there
+ * is no file and nothing to fix. Unprivileged writes are rate limited
+ * (EAGAIN), hence the retries.
+ */
+static void own_autogroup(void)
+{
+	int fd, tries;
+
+	if (setsid() < 0)
+		return;
+	fd = open("/proc/self/autogroup", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (tries = 0; tries < 30; tries++) {
+		if (write(fd, "19", 2) == 2 || errno != EAGAIN)
+			break;
+		usleep(50 * 1000);
+	}
+	close(fd);
+}
+
+static void __attribute__((noreturn))
+soaker(struct slot *slot, pid_t parent, int cpu, enum soak_policy policy)
+{
+	struct sched_param sp = { 0 };
+	sigset_t all;
+	int fd, sig;
+	unsigned char *scratch;
+
+	/* Die with the parent; if it died before this took effect, go now. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(1);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigfillset(&all);
+	sigprocmask(SIG_UNBLOCK, &all, NULL);
+	/* Hold no pipe or socket of the parent's open. */
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+	}
+	close_range(3, ~0U, 0);
+
+	own_autogroup();
+	if (policy == SOAK_IDLE) {
+		if (sched_setscheduler(0, SCHED_IDLE, &sp) < 0)
+			goto fail;
+	} else if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
+		goto fail;
+	}
+	if (cpu >= 0 && cpu_bind(cpu) < 0)
+		goto fail;
+	scratch = mmap(NULL, SCRATCH_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (scratch == MAP_FAILED)
+		goto fail;
+	spin(&slot->count, scratch);
+fail:
+	slot->err = errno ? errno : EINVAL;
+	_exit(1);
+}
+
+/* Kill and reap the first n soakers. */
+static void kill_all(pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
+				;
+}
+
+int soak_sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / 1000000000u),
+		.tv_nsec = (long)(deadline_ns % 1000000000u),
+	};
+	int rc;
+
+	/* now_ns() is CLOCK_MONOTONIC, so an absolute deadline never drifts. */
+	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait until every soaker has counted; a soaker that exits is a failure. */
+static int wait_counting(struct soak *s, char *err, size_t errlen)
+{
+	uint64_t give_up = now_ns() + 10 * 1000000000ull;
+	int i, status, counting;
+
+	for (;;) {
+		counting = 0;
+		for (i = 0; i < s->n; i++) {
+			if (__atomic_load_n(&s->slots[i].count, __ATOMIC_RELAXED))
+				counting++;
+			else if (waitpid(s->pids[i], &status, WNOHANG) == s->pids[i]) {
+				s->pids[i] = 0;
+				fill(err, errlen, s->slots[i].err,
+				     "soaker %d failed to start", i);
+				return -1;
+			}
+		}
+		if (counting == s->n)
+			return 0;
+		if (now_ns() > give_up) {
+			fill(err, errlen, 0, "soakers did not start within 10 s "
+			     "(%d of %d counting)", counting, s->n);
+			return -1;
+		}
+		usleep(1000);
+	}
+}
+
+struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
+			    char *err, size_t errlen)
+{
+	static const struct soak_cfg defaults;
+	struct soak *s;
+	pid_t parent = getpid();
+	int i, saved;
+
+	if (!cfg)
+		cfg = &defaults;
+	if (ncpus < 1) {
+		fill(err, errlen, 0, "need at least one soaker, not %d", ncpus);
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->pids = calloc((size_t)ncpus, sizeof(pid_t)))) {
+		fill(err, errlen, errno, "soakers");
+		free(s);
+		return NULL;
+	}
+	s->maplen = (size_t)ncpus * sizeof(struct slot);
+	s->slots = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->slots == MAP_FAILED) {
+		fill(err, errlen, errno, "soakers' shared memory");
+		free(s->pids);
+		free(s);
+		return NULL;
+	}
+	fflush(NULL);		/* nothing buffered gets written twice */
+	for (i = 0; i < ncpus; i++) {
+		s->pids[i] = fork();
+		if (s->pids[i] == 0)
+			soaker(&s->slots[i], parent, cfg->bind ? i : -1, cfg->policy);
+		if (s->pids[i] < 0) {
+			fill(err, errlen, errno, "fork soaker %d", i);
+			s->n = i;
+			goto fail;
+		}
+		s->n = i + 1;
+	}
+	if (wait_counting(s, err, errlen) == 0)
+		return s;
+fail:
+	saved = errno;
+	soak_stop(s);
+	errno = saved;
+	return NULL;
+}
+
+struct soak *soak_start(int ncpus, int bind, char *err, size_t errlen)
+{
+	struct soak_cfg cfg = { .bind = bind };
+
+	return soak_start_cfg(ncpus, &cfg, err, errlen);
+}
+
+int soak_count(const struct soak *s)
+{
+	return s->n;
+}
+
+int soak_pid(const struct soak *s, int i)
+{
+	return i >= 0 && i < s->n ? s->pids[i] : -1;
+}
+
+void soak_read(const struct soak *s, uint64_t *counts)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		counts[i] = __atomic_load_n(&s->slots[i].count, __ATOMIC_RELAXED);
+}
+
+uint64_t soak_total(const struct soak *s)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		sum += __atomic_load_n(&s->slots[i].count, __ATOMIC_RELAXED);
+	return sum;
+}
+
+void soak_stop(struct soak *s)
+{
+	if (!s)
+		return;
+	kill_all(s->pids, s->n);
+	munmap(s->slots, s->maplen);
+	free(s->pids);
+	free(s);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
+		       void (*report)(double rate, void *arg), void *arg,
+		       struct calib *out, char *warn, size_t warnlen,
+		       char *err, size_t errlen)
+{
+	static const struct soak_cfg defaults;
+	unsigned warmup_ms, sample_ms, samples, i;
+	uint64_t t0, t1, c0, c1;
+	double *rate, median, spread;
+	struct soak *s;
+	int saved;
+
+	if (!cfg)
+		cfg = &defaults;
+	warmup_ms = cfg->warmup_ms ? cfg->warmup_ms : 1000;
+	sample_ms = cfg->sample_ms ? cfg->sample_ms : 1000;
+	samples = cfg->samples ? cfg->samples : 5;
+	if (warn && warnlen)
+		warn[0] = '\0';
+	rate = calloc(samples, sizeof(*rate));
+	if (!rate) {
+		fill(err, errlen, errno, "calibrate");
+		return -1;
+	}
+	s = soak_start_cfg(ncpus, cfg, err, errlen);
+	if (!s) {
+		free(rate);
+		return -1;
+	}
+	/* Warm-up: page faults, CPU frequency, the scheduler's first guesses. */
+	t0 = now_ns();
+	if (soak_sleep_until(t0 + warmup_ms * 1000000ull) < 0)
+		goto interrupted;
+	t0 = now_ns();
+	c0 = soak_total(s);
+	for (i = 0; i < samples; i++) {
+		if (soak_sleep_until(t0 + sample_ms * 1000000ull) < 0)
+			goto interrupted;
+		t1 = now_ns();
+		c1 = soak_total(s);
+		rate[i] = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+		if (report)
+			report(rate[i], arg);
+		t0 = t1;
+		c0 = c1;
+	}
+	soak_stop(s);
+	/* The median: one disturbed sample cannot move it. */
+	qsort(rate, samples, sizeof(*rate), cmp_double);
+	median = samples % 2 ? rate[samples / 2]
+			     : (rate[samples / 2 - 1] + rate[samples / 2]) / 2;
+	spread = median > 0 ? (rate[samples - 1] - rate[0]) / median : 0;
+	free(rate);
+	if (median <= 0) {
+		fill(err, errlen, 0, "soakers did not count");
+		return -1;
+	}
+	out->loops_per_sec = median;
+	out->ncpus = ncpus;
+	out->spread = spread;
+	if (spread > 0.02 && warn && warnlen)
+		snprintf(warn, warnlen, "samples spread %.1f%%: was the machine "
+			 "idle? calibrate again when it is", spread * 100);
+	return 0;
+interrupted:
+	saved = errno;
+	soak_stop(s);
+	free(rate);
+	fill(err, errlen, saved, "calibration interrupted");
+	errno = saved;
+	return -1;
+}
+
+int soak_calibrate(int ncpus, void (*report)(double rate, void *arg), void *arg,
+		   struct calib *out, char *warn, size_t warnlen,
+		   char *err, size_t errlen)
+{
+	return soak_calibrate_cfg(ncpus, NULL, report, arg, out, warn, warnlen,
+				  err, errlen);
+}
+
+double soak_load(double rate, const struct calib *c)
+{
+	return 1.0 - rate / c->loops_per_sec;
+}
+
+/* The first line: a positive number and nothing else. */
+static int parse_rate(const char *line, double *rate)
+{
+	char *end;
+	double v;
+
+	if (*line < '0' || *line > '9')
+		return -1;
+	errno = 0;
+	v = strtod(line, &end);
+	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+		end++;
+	if (errno || *end || !isfinite(v) || v <= 0)
+		return -1;
+	*rate = v;
+	return 0;
+}
+
+int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
+{
+	char line[256], key[32];
+	FILE *f;
+	long long n;
+	const char *why;
+	int lineno = 1;
+
+	f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			fill(err, errlen, 0, "%s: no calibration file: run "
+			     "cyclesoak -C on an idle machine first", path);
+		else
+			fill(err, errlen, errno, "%s", path);
+		return -1;
+	}
+	memset(c, 0, sizeof(*c));
+	if (!fgets(line, sizeof(line), f) || parse_rate(line, &c->loops_per_sec) < 0) {
+		fill(err, errlen, 0, "%s: malformed: the first line must be the "
+		     "calibrated loops/sec (run cyclesoak -C again)", path);
+		goto bad;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char value[64];
+
+		lineno++;
+		if (sscanf(line, "%31s %63s", key, value) != 2)
+			continue;	/* blank or from a later version */
+		if (strcmp(key, "ncpus") == 0) {
+			if (parse_num(value, 1, CPU_SETSIZE, &n, &why) < 0) {
+				fill(err, errlen, 0, "%s:%d: ncpus '%s': %s",
+				     path, lineno, value, why);
+				goto bad;
+			}
+			c->ncpus = (int)n;
+		}
+	}
+	if (ferror(f)) {
+		fill(err, errlen, errno, "%s", path);
+		goto bad;
+	}
+	fclose(f);
+	return 0;
+bad:
+	fclose(f);
+	errno = EINVAL;
+	return -1;
+}
+
+int calib_save(const char *path, const struct calib *c, char *err, size_t errlen)
+{
+	char *tmp, text[256];
+	int fd, len, saved;
+
+	if (!(c->loops_per_sec > 0) || !isfinite(c->loops_per_sec)) {
+		fill(err, errlen, 0, "%s: refusing to save a rate of %g", path,
+		     c->loops_per_sec);
+		errno = EINVAL;
+		return -1;
+	}
+	len = snprintf(text, sizeof(text), "%.0f\nncpus %d\nspread %.2f%%\n"
+		       "written-by zc cyclesoak\n", c->loops_per_sec, c->ncpus,
+		       c->spread * 100);
+	/* Same directory as path, so rename() cannot cross file systems. */
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		fill(err, errlen, errno, "%s", path);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fill(err, errlen, errno, "%s: create temporary file", path);
+		free(tmp);
+		return -1;
+	}
+	if (fchmod(fd, 0644) < 0 || write_full(fd, text, (size_t)len) < 0 ||
+	    fsync(fd) < 0) {
+		fill(err, errlen, errno, "%s: write %s", path, tmp);
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		fill(err, errlen, errno, "%s: write %s", path, tmp);
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		fill(err, errlen, errno, "%s: rename %s", path, tmp);
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	errno = saved;
+	return -1;
+}
