@@ -191,19 +191,32 @@ int net_listen(const char *addr, unsigned port, const struct net_opts *o,
 	return fd;
 }
 
+void net_addr_name(const struct sockaddr *sa, socklen_t salen, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN], serv[8];
+	const char *h = host;
+
+	if (getnameinfo(sa, salen, host, sizeof(host), serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, len, "unknown peer");
+		return;
+	}
+	/* A dual-stack socket sees IPv4 peers as ::ffff:a.b.c.d. */
+	if (strncmp(h, "::ffff:", 7) == 0 && strchr(h + 7, '.'))
+		h += 7;
+	snprintf(buf, len, "%s port %s", h, serv);
+}
+
 void net_peer_name(int fd, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
-	char host[INET6_ADDRSTRLEN], serv[8];
 
-	if (getpeername(fd, (struct sockaddr *)&ss, &sslen) < 0 ||
-	    getnameinfo((struct sockaddr *)&ss, sslen, host, sizeof(host),
-			serv, sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV)) {
+	if (getpeername(fd, (struct sockaddr *)&ss, &sslen) < 0) {
 		snprintf(buf, len, "unknown peer");
 		return;
 	}
-	snprintf(buf, len, "%s port %s", host, serv);
+	net_addr_name((struct sockaddr *)&ss, sslen, buf, len);
 }
 
 ssize_t read_full(int fd, void *buf, size_t len)

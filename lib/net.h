@@ -7,6 +7,7 @@
 #define ZC_NET_H
 
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 /* Socket options asked for on the command line; 0 means leave it alone. */
@@ -40,6 +41,9 @@ int net_set_cork(int fd, char *err, size_t errlen);
 
 /* Printable "address port" of the peer of fd. */
 void net_peer_name(int fd, char *buf, size_t len);
+
+/* The same for an address, e.g. from accept() (IPv4-mapped shown as IPv4). */
+void net_addr_name(const struct sockaddr *sa, socklen_t salen, char *buf, size_t len);
 
 /*
  * read_full - read exactly len bytes unless EOF comes first; retries EINTR
