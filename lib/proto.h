@@ -46,6 +46,16 @@ enum proto_state {
 	PROTO_EXCESS,		/* bytes arrived after the end */
 };
 
+struct proto_rx;
+
+/*
+ * Called once per header word as it completes, with the state the word was
+ * read in (PROTO_N_LOOPS, PROTO_N_FILES or PROTO_LENGTH) and its value; rx's
+ * loop and file still say where it sits. For the server's debug output.
+ */
+typedef void proto_header_fn(const struct proto_rx *rx, enum proto_state what,
+			     uint32_t value);
+
 /* The receiver: a byte-at-a-time correct, bulk-fast stream checker. */
 struct proto_rx {
 	enum proto_state state;
@@ -56,8 +66,12 @@ struct proto_rx {
 	uint32_t length;		/* current file's announced length */
 	uint32_t data_left;		/* of the current file */
 	uint64_t bytes;			/* everything fed so far */
+	uint64_t excess;		/* of those, bytes beyond the end */
+	proto_header_fn *on_header;	/* NULL, or set by the caller after init */
+	void *arg;			/* the caller's, for on_header */
 };
 
+/* proto_rx_init - a receiver waiting for the first byte of a stream. */
 void proto_rx_init(struct proto_rx *rx);
 
 /*
@@ -76,7 +90,8 @@ static inline int proto_rx_complete(const struct proto_rx *rx)
 /*
  * proto_rx_describe - one line saying where the stream stands, for the
  * server's error message: "ended in file 3 of 63, loop 2 of 20, 1000 of
- * 350000 bytes", "ended inside a header word", "N bytes beyond the end".
+ * 350000 bytes", "ended inside the length word of file 1 of 2, loop 1 of 1
+ * (3 of 4 bytes)", "12 bytes beyond the end". Numbers count from 1.
  */
 void proto_rx_describe(const struct proto_rx *rx, char *buf, size_t len);
 
