@@ -1,5 +1,313 @@
-/* placeholder until the program lands */
-int main(void)
+/*
+ * cyclesoak - measure CPU load by subtraction.
+ *
+ * One busy soaker per CPU runs at the lowest priority and counts. On an idle
+ * machine they reach the calibrated rate (cyclesoak -C); whatever else the
+ * machine does slows them down, so load = 1 - rate / calibrated rate.
+ */
+#include <error.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "cpu.h"
+#include "opt.h"
+#include "soak.h"
+
+/* Settle time before measuring: page faults, scheduler placement. */
+#define WARMUP_MS 300
+
+static int cfg_once;
+static int cfg_bind;
+static int cfg_calibrate;
+static int cfg_debug;
+static int cfg_ncpus;
+static enum soak_policy cfg_policy = SOAK_NICE19;
+static long long cfg_period_ms = 1000;
+static const char *cfg_file = CALIB_DEFAULT_PATH;
+static char **cfg_command;
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
 {
-	return 1;
+	stop_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: cyclesoak [-1BCdhi] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+"  -C         calibrate on an idle machine and write the calibration file\n"
+"  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
+"  -N CPUS    number of soakers (default: the online CPUs)\n"
+"  -p SECS    sampling period in seconds (default 1); with -C, one sample\n"
+"  -m MSECS   sampling period in milliseconds\n"
+"  -B         bind soaker i to CPU i and show each CPU's free share\n"
+"  -1         print one figure and exit\n"
+"  -i         soakers run SCHED_IDLE instead of nice 19\n"
+"  -d         per-CPU counter deltas on stderr\n"
+"  -- command run command, print the load over its lifetime, exit with its status\n"
+"prints \"System load: xx.x%%\" every period\n");
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	/* No SA_RESTART: a signal must cut a sleep or a wait short. */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Leave the way the signal asked, now that the soakers are gone. */
+static void __attribute__((noreturn)) die_by_signal(int sig)
+{
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void print_sample(double rate, void *arg)
+{
+	(void)arg;
+	printf("calibrating: %.0f loops/sec\n", rate);
+}
+
+static void do_calibrate(void)
+{
+	struct soak_cfg cfg = {
+		.bind = cfg_bind,
+		.policy = cfg_policy,
+		.sample_ms = (unsigned)cfg_period_ms,
+		.warmup_ms = cfg_period_ms < 500 ? 2 * (unsigned)cfg_period_ms : 1000,
+	};
+	struct calib c;
+	char warn[160], err[256];
+
+	if (soak_calibrate_cfg(cfg_ncpus, &cfg, print_sample, NULL, &c,
+			       warn, sizeof(warn), err, sizeof(err)) < 0) {
+		if (stop_signal)
+			die_by_signal(stop_signal);
+		error(1, 0, "%s", err);
+	}
+	if (calib_save(cfg_file, &c, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	printf("calibrated OK.  %.0f loops/sec\n", c.loops_per_sec);
+	if (*warn)
+		fprintf(stderr, "cyclesoak: warning: %s\n", warn);
+}
+
+/* One "System load:" line for the counter deltas d[] over secs seconds. */
+static void print_load(const uint64_t *d, int n, double secs, const struct calib *c)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		sum += d[i];
+	printf("System load: %.1f%%", 100 * soak_load((double)sum / secs, c));
+	if (cfg_bind) {
+		printf(" || Free:");
+		for (i = 0; i < n; i++)
+			printf(" %.1f%%(%d)", 100 * (double)d[i] / secs /
+			       (c->loops_per_sec / n), i);
+	}
+	putchar('\n');
+	fflush(stdout);
+	if (cfg_debug) {
+		fprintf(stderr, "deltas over %.3f s:", secs);
+		for (i = 0; i < n; i++)
+			fprintf(stderr, " %" PRIu64 "(%d)", d[i], i);
+		fprintf(stderr, " total %" PRIu64 ", %.0f loops/sec\n", sum,
+			(double)sum / secs);
+	}
+}
+
+static struct soak *start_soakers(void)
+{
+	struct soak_cfg cfg = { .bind = cfg_bind, .policy = cfg_policy };
+	struct soak *s;
+	char err[256];
+
+	s = soak_start_cfg(cfg_ncpus, &cfg, err, sizeof(err));
+	if (!s) {
+		if (stop_signal)
+			die_by_signal(stop_signal);
+		error(1, 0, "%s", err);
+	}
+	if (soak_sleep_until(now_ns() + WARMUP_MS * 1000000ull) < 0 && stop_signal) {
+		soak_stop(s);
+		die_by_signal(stop_signal);
+	}
+	return s;
+}
+
+static void measure(const struct calib *c)
+{
+	uint64_t *c0 = calloc((size_t)cfg_ncpus, sizeof(*c0));
+	uint64_t *c1 = calloc((size_t)cfg_ncpus, sizeof(*c1));
+	uint64_t period = (uint64_t)cfg_period_ms * 1000000u, t0, t1, next;
+	struct soak *s;
+	int i;
+
+	if (!c0 || !c1)
+		error(1, errno, "counters");
+	s = start_soakers();
+	t0 = now_ns();
+	soak_read(s, c0);
+	next = t0 + period;
+	while (!stop_signal) {
+		if (soak_sleep_until(next) < 0)
+			continue;	/* a signal: the loop test decides */
+		t1 = now_ns();
+		soak_read(s, c1);
+		for (i = 0; i < cfg_ncpus; i++) {
+			uint64_t now = c1[i];
+
+			c1[i] -= c0[i];
+			c0[i] = now;
+		}
+		print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c);
+		if (cfg_once)
+			break;
+		t0 = t1;
+		next += period;
+		if (next < t1)		/* we were stopped; do not catch up */
+			next = t1 + period;
+	}
+	soak_stop(s);
+	free(c0);
+	free(c1);
+	if (stop_signal)
+		die_by_signal(stop_signal);
+}
+
+/* Run the command under measurement; returns its status for exit(). */
+static int measure_command(const struct calib *c)
+{
+	uint64_t *c0 = calloc((size_t)cfg_ncpus, sizeof(*c0));
+	uint64_t *c1 = calloc((size_t)cfg_ncpus, sizeof(*c1));
+	posix_spawnattr_t attr;
+	sigset_t none;
+	uint64_t t0, t1;
+	struct soak *s;
+	int i, rc, status, forwarded = 0;
+	pid_t pid;
+
+	if (!c0 || !c1)
+		error(1, errno, "counters");
+	sigemptyset(&none);
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+
+	s = start_soakers();
+	fflush(stdout);
+	t0 = now_ns();
+	soak_read(s, c0);
+	rc = posix_spawnp(&pid, cfg_command[0], NULL, &attr, cfg_command, environ);
+	posix_spawnattr_destroy(&attr);
+	if (rc) {
+		soak_stop(s);
+		error(0, rc, "%s", cfg_command[0]);
+		return 127;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			error(1, errno, "wait for %s", cfg_command[0]);
+		/* Pass our stop signal on once; the command decides. */
+		if (stop_signal && !forwarded) {
+			kill(pid, stop_signal);
+			forwarded = 1;
+		}
+	}
+	t1 = now_ns();
+	soak_read(s, c1);
+	soak_stop(s);
+	for (i = 0; i < cfg_ncpus; i++)
+		c1[i] -= c0[i];
+	print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c);
+	free(c0);
+	free(c1);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct calib c;
+	char err[256];
+	int opt, seen_p = 0, seen_m = 0;
+
+	/* "+": options end at the first operand, so a command keeps its own. */
+	while ((opt = getopt(argc, argv, "+1BCdhif:m:N:p:")) != -1) {
+		switch (opt) {
+		case '1': cfg_once = 1; break;
+		case 'B': cfg_bind = 1; break;
+		case 'C': cfg_calibrate = 1; break;
+		case 'd': cfg_debug = 1; break;
+		case 'i': cfg_policy = SOAK_IDLE; break;
+		case 'f': cfg_file = optarg; break;
+		case 'N': cfg_ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case 'p':
+			cfg_period_ms = opt_num(opt, optarg, 1, 3600) * 1000;
+			seen_p = 1;
+			break;
+		case 'm':
+			cfg_period_ms = opt_num(opt, optarg, 1, 3600 * 1000);
+			seen_m = 1;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (seen_p && seen_m)
+		usage_error("-p and -m both set the period: give one");
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0)
+			usage_error("unexpected argument '%s' (a command goes after --)",
+				    argv[optind]);
+		cfg_command = argv + optind;
+	}
+	if (cfg_calibrate && cfg_command)
+		usage_error("-C calibrates; it does not run a command");
+	if (!*cfg_file)
+		usage_error("-f: empty file name");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!cfg_ncpus) {
+		cfg_ncpus = cpu_online();
+		printf("using %d CPUs\n", cfg_ncpus);
+	}
+	catch_signals();
+
+	if (cfg_calibrate) {
+		do_calibrate();
+		return 0;
+	}
+	if (calib_load(cfg_file, &c, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	if (c.ncpus && c.ncpus != cfg_ncpus)
+		error(1, 0, "%s was calibrated with %d CPUs, this run has %d: "
+		      "run with -N %d, or calibrate again (cyclesoak -C -N %d)",
+		      cfg_file, c.ncpus, cfg_ncpus, c.ncpus, cfg_ncpus);
+	if (!c.ncpus)
+		fprintf(stderr, "cyclesoak: warning: %s does not say how many CPUs "
+			"it was calibrated with; assuming %d\n", cfg_file, cfg_ncpus);
+	if (cfg_command)
+		return measure_command(&c);
+	measure(&c);
+	return 0;
 }
