@@ -183,7 +183,13 @@ int net_listen(const char *addr, unsigned port, const struct net_opts *o,
 	if (fd < 0)
 		return -1;
 	if (bound_port) {
-		getsockname(fd, (struct sockaddr *)&ss, &sslen);
+		if (getsockname(fd, (struct sockaddr *)&ss, &sslen) < 0) {
+			fail(err, errlen, "getsockname");
+			rc = errno;
+			close(fd);
+			errno = rc;
+			return -1;
+		}
 		*bound_port = ntohs(ss.ss_family == AF_INET6
 				    ? ((struct sockaddr_in6 *)&ss)->sin6_port
 				    : ((struct sockaddr_in *)&ss)->sin_port);
