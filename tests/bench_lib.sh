@@ -1,0 +1,172 @@
+# Shared by tests/demo.sh and tests/bench.sh: sourced, not run. POSIX sh.
+#
+# Everything the measurement starts goes through start_bg, so that cleanup
+# kills it by PID however the script ends (Ctrl-C included); every file it
+# makes lives under $WORK, removed at the end. bench.sh adds its own clean-up
+# steps (network namespaces) with on_cleanup.
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+ZC_BIN=${ZC_BIN:-$TOP}
+ZC_TESTBIN=${ZC_TESTBIN:-$TOP/build/tests}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/zc-bench.XXXXXX") || exit 1
+BG_PIDS=
+CLEANUP_HOOKS=
+
+cleanup() {
+	trap - EXIT INT TERM HUP
+	for _p in $BG_PIDS; do kill -TERM "$_p" 2>/dev/null; done
+	for _p in $BG_PIDS; do
+		# Give each a second to go by itself, then make it.
+		_n=10
+		while [ $_n -gt 0 ] && kill -0 "$_p" 2>/dev/null; do
+			sleep 0.1
+			_n=$((_n - 1))
+		done
+		kill -KILL "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	BG_PIDS=
+	for _h in $CLEANUP_HOOKS; do "$_h"; done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'echo; echo "interrupted: cleaning up" >&2; exit 130' INT TERM HUP
+
+# on_cleanup FUNCTION: run FUNCTION too when the script ends.
+on_cleanup() {
+	CLEANUP_HOOKS="$CLEANUP_HOOKS $1"
+}
+
+die() {
+	echo "$(basename "$0"): $*" >&2
+	exit 1
+}
+
+# start_bg COMMAND...: start in the background; its PID is in $!.
+start_bg() {
+	"$@" &
+	BG_PIDS="$BG_PIDS $!"
+}
+
+# stop_bg PID: end one background process now (TERM, then KILL) and reap it.
+stop_bg() {
+	_left=
+	for _p in $BG_PIDS; do [ "$_p" = "$1" ] || _left="$_left $_p"; done
+	BG_PIDS=$_left
+	kill -TERM "$1" 2>/dev/null
+	_n=20
+	while [ $_n -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# wait_line FILE PATTERN [TENTHS]: wait until FILE has a line matching
+# PATTERN (grep -E), at most TENTHS tenths of a second (default 50).
+wait_line() {
+	_n=${3:-50}
+	while [ "$_n" -gt 0 ]; do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# zcs_up NAME [ZCS OPTIONS...]: start zcs on a kernel-chosen port, output in
+# $WORK/NAME.out and .err; sets ZCS_PID and ZCS_PORT. A prefix command (ip
+# netns exec ...) can be given in ZCS_PREFIX.
+zcs_up() {
+	_name=$1
+	shift
+	: >"$WORK/$_name.out"
+	start_bg $ZCS_PREFIX "$ZC_BIN/zcs" -p 0 "$@" >"$WORK/$_name.out" 2>"$WORK/$_name.err"
+	ZCS_PID=$!
+	if ! wait_line "$WORK/$_name.out" '^listening on port [0-9]+'; then
+		cat "$WORK/$_name.err" >&2
+		die "zcs did not start"
+	fi
+	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$WORK/$_name.out")
+}
+
+# make_files DIR COUNT SIZE: COUNT files of about SIZE bytes (each a little
+# different, as real files are), random data so nothing compresses.
+make_files() {
+	mkdir -p "$1"
+	_i=0
+	while [ $_i -lt "$2" ]; do
+		head -c $(($3 + (_i * 4099) % ($3 / 8 + 1))) /dev/urandom >"$1/f$_i"
+		_i=$((_i + 1))
+	done
+}
+
+# parse_zcc OUTFILE: set SENT_BYTES SENT_SECS SENT_RATE from the "sent:"
+# line and, when there is one, CPU_LOAD CPU_N CPU_SD from the "cpu:" line.
+parse_zcc() {
+	SENT_BYTES=$(sed -n 's/^sent: \([0-9]*\) bytes in .*/\1/p' "$1" | tail -n 1)
+	SENT_SECS=$(sed -n 's/^sent: [0-9]* bytes in \([0-9.]*\) s,.*/\1/p' "$1" | tail -n 1)
+	SENT_RATE=$(sed -n 's/^sent: .*, \([0-9.]*\) kbytes\/sec.*/\1/p' "$1" | tail -n 1)
+	CPU_LOAD=$(sed -n 's/^cpu: load \(-\{0,1\}[0-9.]*\)% of .*/\1/p' "$1" | tail -n 1)
+	CPU_N=$(sed -n 's/^cpu: load .* of \([0-9]*\) CPUs.*/\1/p' "$1" | tail -n 1)
+	CPU_SD=$(sed -n 's/.*service demand \(-\{0,1\}[0-9.]*\) us\/KB.*/\1/p' "$1" | tail -n 1)
+}
+
+# run_zcc OUTFILE ZCC-ARGS...: run zcc in $WORK (where -c finds
+# counts_per_sec), print the command, parse its figures. Fails (with zcc's
+# own message) when zcc fails or prints no summary. ZCC_PREFIX as for zcs.
+run_zcc() {
+	_out=$1
+	shift
+	[ -n "${SHOW_COMMANDS:-}" ] && echo "  \$ ${ZCC_PREFIX:+$ZCC_PREFIX }zcc $*"
+	(cd "$WORK" && $ZCC_PREFIX "$ZC_BIN/zcc" "$@") >"$_out" 2>"$_out.err"
+	_rc=$?
+	parse_zcc "$_out"
+	if [ $_rc -ne 0 ] || [ -z "$SENT_RATE" ]; then
+		sed 's/^/  /' "$_out.err" >&2
+		echo "  zcc exited with status $_rc" >&2
+		return 1
+	fi
+}
+
+# calib_ready: make sure $WORK/counts_per_sec exists. Use the one in the
+# top directory when there is one (the user's own calibration); otherwise
+# calibrate now and, unless CALIB_KEEP=no, leave the result in the top
+# directory for next time.
+calib_ready() {
+	if [ -z "${CALIB_FRESH:-}" ] && [ -s "$TOP/counts_per_sec" ]; then
+		cp "$TOP/counts_per_sec" "$WORK/counts_per_sec"
+		echo "using the calibration in $TOP/counts_per_sec (delete it to recalibrate)"
+		return 0
+	fi
+	echo "calibrating the CPU meter (zcc -C): this needs an idle machine, a few seconds..."
+	if ! (cd "$WORK" && "$ZC_BIN/zcc" -C) >"$WORK/calib.out" 2>"$WORK/calib.err"; then
+		cat "$WORK/calib.err" >&2
+		die "calibration failed"
+	fi
+	grep -v '^calibrating:' "$WORK/calib.out" | sed 's/^/  /'
+	sed 's/^/  /' "$WORK/calib.err"
+	[ -s "$WORK/counts_per_sec" ] || die "zcc -C wrote no counts_per_sec"
+	if [ "${CALIB_KEEP:-yes}" = yes ] && cp "$WORK/counts_per_sec" "$TOP/counts_per_sec.tmp$$" &&
+		mv "$TOP/counts_per_sec.tmp$$" "$TOP/counts_per_sec"; then
+		echo "  saved as $TOP/counts_per_sec for next time (delete it to recalibrate)"
+	fi
+}
+
+# median VALUE...: the middle value (mean of the two middle ones when even).
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) exit 1
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# loops_for SECONDS_WANTED PROBE_SECONDS PROBE_LOOPS: loops for a run of
+# about the wanted length, judging by a probe run; at least 1.
+loops_for() {
+	awk -v want="$1" -v secs="$2" -v n="$3" 'BEGIN {
+		per = secs / n; if (per <= 0) per = 0.0001
+		l = int(want / per + 0.5); if (l < 1) l = 1; if (l > 1000000) l = 1000000
+		print l }'
+}

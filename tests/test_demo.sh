@@ -1,0 +1,51 @@
+#!/bin/sh
+# make demo, reduced (ZC_DEMO_QUICK=1: fresh calibration, 8 small files,
+# short runs): it prints the table with all three modes and their figures,
+# leaves no process and no temporary file behind, and cleans up the same
+# when interrupted. tests/reaper runs it as a subreaper, so anything the
+# demo orphaned is caught and reported (exit 125).
+. "$ZC_TOP/tests/lib.sh"
+
+for p in "$ZC_BIN/zcc" "$ZC_BIN/zcs" "$ZC_TESTBIN/reaper"; do
+	[ -x "$p" ] || { not_ok "$p built"; finish; }
+done
+mkdir "$TMP/work"
+
+TMPDIR=$TMP/work ZC_DEMO_QUICK=1 "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "demo exits 0 (got $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/out" "$TMP/err"
+check "header: mode, kbytes/sec, system load %, service demand us/KB" \
+	grep -Eq '^mode +kbytes/sec +system load % +service demand us/KB$' "$TMP/out"
+for mode in 'sendfile' 'read\+send \(-S\)' 'read\+write \(-S -w\)'; do
+	row=$(grep -E "^$mode +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3}\$" "$TMP/out")
+	name=$(echo "$mode" | tr -d '\\')
+	check "row '$name' with rate, load and service demand" [ -n "$row" ]
+	rate=$(echo "$row" | awk '{ print $(NF - 2) }')
+	check "'$name' rate above 0 (got '$rate')" [ "${rate:-0}" -gt 0 ]
+done
+rows=$(grep -cE '^(sendfile|read\+)' "$TMP/out")
+check "exactly three rows (got $rows)" [ "$rows" -eq 3 ]
+check "nothing left running (reaper found none)" [ "$rc" -ne 125 ]
+check "temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
+
+# Interrupted mid-measurement: exit 130, everything stopped and removed.
+: >"$TMP/out2"
+bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
+	>"$TMP/out2" 2>"$TMP/err2"
+pid=$!
+if wait_for "$TMP/out2" '^each mode' 600; then
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	check "interrupted demo exits 130 (got $rc)" [ "$rc" -eq 130 ]
+	check "says it was interrupted" grep -q 'interrupted' "$TMP/err2"
+	check "interrupted: nothing left running" [ "$rc" -ne 125 ]
+	check "interrupted: temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
+else
+	not_ok "demo reached the measurement to interrupt"
+	sed 's/^/# /' "$TMP/out2" "$TMP/err2"
+fi
+
+finish
