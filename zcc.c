@@ -370,23 +370,31 @@ static void calibrate(int ncpus)
 	if (soak_calibrate(ncpus, report_rate, NULL, &c, warn, sizeof(warn),
 			   err, sizeof(err)) < 0)
 		error(1, 0, "calibrate: %s", err);
-	if (warn[0])
-		error(0, 0, "warning: %s", warn);
 	if (calib_save(CALIB_DEFAULT_PATH, &c, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	printf("calibrated OK.  %.0f loops/sec\n", c.loops_per_sec);
+	if (warn[0])
+		error(0, 0, "warning: %s", warn);
 }
 
 static void load_calibration(struct calib *c, int ncpus)
 {
 	char err[256];
 
-	if (calib_load(CALIB_DEFAULT_PATH, c, err, sizeof(err)) < 0)
-		error(1, 0, "%s: run 'zcc -C' or 'cyclesoak -C' on an idle machine "
-		      "first", err);
+	if (calib_load(CALIB_DEFAULT_PATH, c, err, sizeof(err)) < 0) {
+		if (errno == ENOENT)
+			error(1, 0, "%s: no calibration file: run 'zcc -C' or "
+			      "'cyclesoak -C' on an idle machine first",
+			      CALIB_DEFAULT_PATH);
+		error(1, 0, "%s", err);
+	}
 	if (c->ncpus && c->ncpus != ncpus)
-		error(1, 0, "%s was calibrated with %d CPUs, not %d: use -N %d or "
-		      "calibrate again", CALIB_DEFAULT_PATH, c->ncpus, ncpus, c->ncpus);
+		error(1, 0, "%s was calibrated with %d CPUs, this run has %d: "
+		      "run with -N %d, or calibrate again (zcc -C -N %d)",
+		      CALIB_DEFAULT_PATH, c->ncpus, ncpus, c->ncpus, ncpus);
+	if (!c->ncpus)
+		error(0, 0, "warning: %s does not say how many CPUs it was "
+		      "calibrated with; assuming %d", CALIB_DEFAULT_PATH, ncpus);
 }
 
 int main(int argc, char **argv)
@@ -434,6 +442,8 @@ int main(int argc, char **argv)
 		soak = soak_start(ncpus, 0, err, sizeof(err));
 		if (!soak)
 			error(1, 0, "%s", err);
+		for (int i = 0; cfg_debug && i < soak_count(soak); i++)
+			fprintf(stderr, "zcc: soaker %d: pid %d\n", i, soak_pid(soak, i));
 	}
 	if (cfg_cpu >= 0 && cpu_bind(cfg_cpu) < 0)
 		error(1, errno, "bind to CPU %d", cfg_cpu);
