@@ -1,0 +1,156 @@
+/*
+ * subreaper - run a command as a child subreaper and account for every
+ * process it leaves behind.
+ *
+ *   subreaper [-o REPORT] [-t MSECS] command [arg ...]
+ *
+ * Orphans of the command's process tree are re-parented to us (not to PID 1,
+ * which on some machines never reaps them), so after the command exits we
+ * can tell whether its descendants were already gone, were reaped by us
+ * (orphans), or were still alive after MSECS ms (default 1000): those are
+ * listed, then killed by PID and reaped. Report lines, in REPORT (default
+ * stderr):
+ *
+ *   child PID                  the command's PID, as soon as it runs
+ *   status exit N | signal N   how the command ended
+ *   orphan PID after MS ms     a descendant we reaped, relative to the end
+ *   left PID STATE COMM        a descendant alive after MSECS ms
+ *   gone after MS ms           every descendant gone, MS after the command
+ *
+ * Exit status: 0 when nothing was left, 3 when something was.
+ */
+#include <dirent.h>
+#include <error.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "opt.h"
+
+static FILE *report;
+
+/* Parent PID and state of pid from /proc/PID/stat; comm may hold spaces. */
+static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len)
+{
+	char path[64], buf[512], *open_paren, *close_paren;
+	FILE *f;
+	size_t n;
+	int pp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren ||
+	    sscanf(close_paren + 1, " %c %d", state, &pp) != 2)
+		return -1;
+	*ppid = pp;
+	snprintf(comm, len, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
+	return 0;
+}
+
+/* List, kill and reap whatever children we still have. Returns how many. */
+static int kill_leftovers(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char state, comm[64];
+	pid_t pid, ppid;
+	int left = 0;
+
+	if (!d)
+		error(1, errno, "/proc");
+	while ((e = readdir(d))) {
+		pid = (pid_t)atoi(e->d_name);
+		if (pid <= 0 || proc_stat(pid, &ppid, &state, comm, sizeof(comm)) < 0)
+			continue;
+		if (ppid != getpid())
+			continue;
+		fprintf(report, "left %d %c %s\n", (int)pid, state, comm);
+		kill(pid, SIGKILL);
+		left++;
+	}
+	closedir(d);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	return left;
+}
+
+int main(int argc, char **argv)
+{
+	long long grace_ms = 1000;
+	uint64_t end = 0, t;
+	int opt, status, main_done = 0;
+	pid_t child, pid;
+
+	report = stderr;
+	while ((opt = getopt(argc, argv, "+ho:t:")) != -1) {
+		switch (opt) {
+		case 'o':
+			report = fopen(optarg, "we");
+			if (!report)
+				error(1, errno, "%s", optarg);
+			break;
+		case 't': grace_ms = opt_num(opt, optarg, 0, 600000); break;
+		case 'h':
+			printf("usage: subreaper [-o REPORT] [-t MSECS] command [arg ...]\n");
+			return 0;
+		default: return 2;
+		}
+	}
+	if (optind >= argc)
+		usage_error("no command");
+	setvbuf(report, NULL, _IOLBF, 0);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		error(1, errno, "PR_SET_CHILD_SUBREAPER");
+
+	child = fork();
+	if (child < 0)
+		error(1, errno, "fork");
+	if (child == 0) {
+		/* Die with us; and a background sh job ignores SIGINT: undo that. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execvp(argv[optind], argv + optind);
+		error(127, errno, "%s", argv[optind]);
+	}
+	fprintf(report, "child %d\n", (int)child);
+
+	for (;;) {
+		pid = waitpid(-1, &status, main_done ? WNOHANG : 0);
+		t = now_ns();
+		if (pid == child) {
+			main_done = 1;
+			end = t;
+			if (WIFSIGNALED(status))
+				fprintf(report, "status signal %d\n", WTERMSIG(status));
+			else
+				fprintf(report, "status exit %d\n", WEXITSTATUS(status));
+		} else if (pid > 0) {
+			fprintf(report, "orphan %d after %lld ms\n", (int)pid,
+				main_done ? (long long)((t - end) / 1000000) : 0LL);
+		} else if (pid < 0 && errno == ECHILD) {
+			fprintf(report, "gone after %lld ms\n",
+				(long long)((t - end) / 1000000));
+			return 0;
+		} else if (pid < 0 && errno != EINTR) {
+			error(1, errno, "waitpid");
+		} else if (main_done) {
+			if (t - end > (uint64_t)grace_ms * 1000000u)
+				return kill_leftovers() ? 3 : 0;
+			usleep(2000);
+		}
+	}
+}
