@@ -8,6 +8,17 @@
 
 static const char out_of_range[] = "out of range";
 
+/*
+ * error(3) prefixes messages with program_invocation_name, the path the
+ * program was run by ("./zcc"); the spec's lines say "zcc: what: why".
+ * Every program links this file for its option parsing, so this is where
+ * both message paths are made to agree.
+ */
+__attribute__((constructor)) static void short_program_name(void)
+{
+	program_invocation_name = program_invocation_short_name;
+}
+
 int parse_num(const char *s, long long min, long long max, long long *out,
 	      const char **why)
 {
