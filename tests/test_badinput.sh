@@ -1,0 +1,119 @@
+#!/bin/sh
+# Bad option values, systematically: every numeric option of every program
+# gets an empty value, a word, trailing garbage, a negative number, zero
+# (where zero means nothing), one past its maximum and a huge number. Each
+# must be refused at the door: exit 2, exactly one line on stderr, naming
+# the option and the value (SPEC.md, "Errors and bad input").
+#
+# A value that is wrongly accepted must not start real work: each program
+# gets arguments that make it fail fast or wait (zcc: a closed port, zcs: a
+# kernel-chosen port, cyclesoak: a missing calibration file, run_rr: `true`),
+# and every run is wrapped in `timeout 5`; a timeout counts as a failure.
+. "$ZC_TOP/tests/lib.sh"
+
+cd "$TMP" || exit 1
+echo data >"$TMP/file"
+cpus_conf=$(getconf _NPROCESSORS_CONF)
+huge=99999999999999999999
+
+# refused WHAT OPT VALUE COMMAND...: the command must be a usage error that
+# says which option (and, when given, which value) was wrong.
+refused() {
+	_what=$1 _opt=$2 _val=$3
+	shift 3
+	timeout 5 "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+	_rc=$?
+	_lines=$(grep -c '' "$TMP/err")
+	if [ "$_rc" -eq 124 ]; then
+		not_ok "$_what: accepted and started work (killed after 5 s)"
+	elif [ "$_rc" -ne 2 ]; then
+		not_ok "$_what: exit $_rc, want 2: $(head -c 200 "$TMP/err")"
+	elif [ "$_lines" -ne 1 ]; then
+		not_ok "$_what: $_lines lines on stderr, want 1: $(head -c 200 "$TMP/err")"
+	elif ! grep -q -e "$_opt" "$TMP/err"; then
+		not_ok "$_what: message does not name $_opt: $(cat "$TMP/err")"
+	elif [ -n "$_val" ] && ! grep -qF -e "$_val" "$TMP/err"; then
+		not_ok "$_what: message does not show '$_val': $(cat "$TMP/err")"
+	else
+		ok "$_what: exit 2, one line: $(cat "$TMP/err")"
+	fi
+}
+
+# try PROG OPT VALUE WHY: run PROG with OPT VALUE, plus arguments that keep
+# a wrongly accepted value from doing real work; it must be refused.
+try() {
+	_prog=$1 _opt=$2 _val=$3 _why=$4
+	case $_prog in
+	zcc)	set -- "$ZC_BIN/zcc" -s 127.0.0.1
+		[ "$_opt" = -p ] || set -- "$@" -p 1
+		set -- "$@" "$TMP/file" ;;
+	zcs)	set -- "$ZC_BIN/zcs" -1
+		[ "$_opt" = -p ] || set -- "$@" -p 0 ;;
+	cyclesoak) set -- "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" ;;
+	run_rr)	set -- "$ZC_BIN/run_rr" ;;
+	esac
+	set -- "$@" "$_opt" "$_val"
+	[ "$_prog" = run_rr ] && set -- "$@" true
+	refused "$_prog $_opt '$_val' ($_why)" "$_opt" "$_val" "$@"
+}
+
+# The table. zero: "bad" when zero means nothing for that option, "ok" when
+# it is a valid value (that row is then left out). max: the largest valid
+# value from the spec or the program's help, "cpu" for the last CPU this
+# kernel knows, or "?" to take the maximum the program itself states when
+# it refuses a huge value ("out of range (MIN..MAX)").
+while read -r prog opt zero max; do
+	case $prog in ''|'#'*) continue ;; esac
+	try "$prog" "$opt" "" "empty"
+	try "$prog" "$opt" abc "not a number"
+	try "$prog" "$opt" 12x "trailing garbage"
+	try "$prog" "$opt" -1 "negative"
+	if [ "$zero" = bad ]; then
+		try "$prog" "$opt" 0 "zero"
+	fi
+	try "$prog" "$opt" "$huge" "huge"
+	case $max in
+	cpu) past=$cpus_conf ;;
+	'?') past=$(sed -n 's/.*\.\.\([0-9][0-9]*\)).*/\1/p' "$TMP/err" | head -n 1)
+	     [ -n "$past" ] && past=$((past + 1)) ;;
+	*) past=$((max + 1)) ;;
+	esac
+	if [ -n "$past" ]; then
+		try "$prog" "$opt" "$past" "one past the maximum"
+	else
+		skip "$prog $opt: one past the maximum: the program states no range"
+	fi
+done <<'EOF'
+# prog     opt  zero max
+zcc        -b   bad  ?
+# -B 0 is CPU 0.
+zcc        -B   ok   cpu
+zcc        -i   bad  ?
+zcc        -o   bad  ?
+zcc        -n   bad  ?
+zcc        -N   bad  ?
+zcc        -p   bad  65535
+zcs        -b   bad  ?
+zcs        -B   ok   cpu
+zcs        -i   bad  ?
+zcs        -o   bad  ?
+# zcs -p 0: the kernel picks a port.
+zcs        -p   ok   65535
+zcs        -t   bad  ?
+# zcs -T 0: never time out.
+zcs        -T   ok   ?
+zcs        -m   bad  ?
+cyclesoak  -N   bad  ?
+cyclesoak  -p   bad  ?
+cyclesoak  -m   bad  ?
+run_rr     -p   bad  99
+run_rr     -l   bad  86400000
+EOF
+
+# The spec's other usage errors.
+refused "zcc -w without -S" -w "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -w "$TMP/file"
+refused "zcc without -s" -s "" "$ZC_BIN/zcc" -p 1 "$TMP/file"
+refused "cyclesoak -p with -m" -m "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -p 1 -m 100
+refused "cyclesoak -m with -p" -p "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -m 100 -p 1
+
+finish

@@ -1,0 +1,233 @@
+#!/bin/sh
+# zcs against hostile clients (issue 6). For every kind of abuse that
+# tests/hostile.c can do, one live zcs must log exactly one whole line for
+# that connection on stderr and keep serving: a normal client sending at
+# the same time gets every byte through at a sane rate. Afterwards zcs has
+# no children left (so no zombies), the descriptors it had before and no
+# more memory than a generous bound. Then the idle timeout (-T) and the
+# connection cap (-m), each on its own zcs.
+. "$ZC_TOP/tests/lib.sh"
+
+H=$ZC_TESTBIN/hostile
+LOOPS=20
+FILE_BYTES=4194304
+# What zcc and zcs both count for LOOPS sends of one FILE_BYTES file:
+# 4 + LOOPS * (4 + 4) + LOOPS * FILE_BYTES (SPEC.md, wire protocol).
+STREAM_BYTES=$((4 + LOOPS * 8 + LOOPS * FILE_BYTES))
+FLOOD=200
+TRICKLE_SECS=3
+
+# kids PID: "pid state" of each child of PID, zombies included.
+kids() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk -v p="$1" '{ pid = $1; sub(/.*\) /, ""); if ($2 == p) print pid, $1 }'
+}
+
+# settle PID: wait (up to 10 s) until PID has no child left.
+settle() {
+	_n=100
+	while [ -n "$(kids "$1")" ] && [ "$_n" -gt 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	[ -z "$(kids "$1")" ]
+}
+
+# Messages zcs wrote about connections: each names its peer once ("PEER
+# port N: "). Counted by that mark rather than by lines, so that a spliced
+# line (see whole_lines) still counts for what it holds.
+err_lines() { grep -Eo ' port [0-9]+: ' "$TMP/zcs.err" | wc -l; }
+last_message() { grep -E "$WHOLE_LINE" "$TMP/zcs.err" | tail -n 1; }
+fd_count() { ls "/proc/$1/fd" | wc -l; }
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+
+# wait_lines N: wait (up to 10 s) until zcs.err has at least N messages.
+wait_lines() {
+	_n=100
+	while [ "$(err_lines)" -lt "$1" ] && [ "$_n" -gt 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+}
+
+# A line zcs writes for one connection: "zcs: PEER port N: what happened".
+WHOLE_LINE='^zcs: [^ ]+ port [0-9]+: '
+
+# whole_lines WHAT: zcs's stderr holds nothing but whole lines of its own.
+# Two children writing at once must not splice their lines together, and
+# no child may leave a sanitizer report behind.
+whole_lines() {
+	_bad=$(grep -Evc "$WHOLE_LINE" "$TMP/zcs.err")
+	_doubled=$(grep -c 'zcs: .*zcs: ' "$TMP/zcs.err")
+	if [ "$_bad" -eq 0 ] && [ "$_doubled" -eq 0 ]; then
+		ok "$1: zcs's stderr holds nothing but whole lines of its own"
+	else
+		not_ok "$1: zcs's stderr: $_bad foreign or broken lines, $_doubled spliced: $(grep -Ev "$WHOLE_LINE" "$TMP/zcs.err" | grep . | head -n 3 | tr '\n' '|')"
+	fi
+}
+
+# The normal client: zcc once it works, else hostile's well-formed mode.
+dd if=/dev/zero of="$TMP/payload" bs=1024 count=$((FILE_BYTES / 1024)) 2>/dev/null
+if "$ZC_BIN/zcc" -h >/dev/null 2>&1; then
+	CLIENT=zcc
+else
+	CLIENT="hostile good"
+fi
+
+# normal_client WHAT: one whole run; zcs must print a done line with the
+# right count. Sets RATE to the client's kbytes/sec.
+normal_client() {
+	_done=$(grep -c "^done: $STREAM_BYTES bytes" "$TMP/zcs.out")
+	if [ "$CLIENT" = zcc ]; then
+		timeout 30 "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" \
+			"$TMP/payload" >"$TMP/client.out" 2>&1
+	else
+		timeout 30 "$H" -p "$ZCS_PORT" good "$LOOPS" 1 "$FILE_BYTES" \
+			>"$TMP/client.out" 2>&1
+	fi
+	_rc=$?
+	RATE=$(sed -n 's/^sent: .*, \([0-9.]*\) kbytes\/sec$/\1/p' "$TMP/client.out")
+	_n=50
+	while [ "$(grep -c "^done: $STREAM_BYTES bytes" "$TMP/zcs.out")" -le "$_done" ] &&
+	      [ "$_n" -gt 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	if [ "$_rc" -eq 0 ] && grep -q "^sent: $STREAM_BYTES bytes" "$TMP/client.out" &&
+	   [ "$(grep -c "^done: $STREAM_BYTES bytes" "$TMP/zcs.out")" -gt "$_done" ]; then
+		ok "$1: $CLIENT sent $STREAM_BYTES bytes, zcs got them all ($RATE kbytes/sec)"
+	else
+		not_ok "$1: $CLIENT exit $_rc: $(cat "$TMP/client.out"); zcs: $(tail -n 3 "$TMP/zcs.out")"
+		RATE=
+	fi
+}
+
+# --- one zcs, every kind of abuse -------------------------------------------
+zcs_start || { not_ok "zcs starts"; finish; }
+normal_client "before the abuse"
+RATE_BEFORE=$RATE
+settle "$ZCS_PID"
+FD_BEFORE=$(fd_count "$ZCS_PID")
+RSS_BEFORE=$(rss_kb "$ZCS_PID")
+
+# abuse MODE PATTERN [ARGS]: one hostile connection, one line matching PATTERN.
+abuse() {
+	_mode=$1 _pattern=$2
+	shift 2
+	_before=$(err_lines)
+	timeout 20 "$H" -p "$ZCS_PORT" -s 7 "$_mode" "$@" >"$TMP/hostile.out" 2>&1
+	_rc=$?
+	wait_lines $((_before + 1))
+	settle "$ZCS_PID"
+	_new=$(( $(err_lines) - _before ))
+	_line=$(last_message)
+	if [ "$_rc" -ne 0 ]; then
+		not_ok "$_mode: hostile failed ($_rc): $(cat "$TMP/hostile.out")"
+	elif [ "$_new" -ne 1 ]; then
+		not_ok "$_mode: zcs logged $_new lines, want 1: $(tail -n 3 "$TMP/zcs.err")"
+	elif ! echo "$_line" | grep -Eq "$WHOLE_LINE.*$_pattern"; then
+		not_ok "$_mode: zcs's line does not say /$_pattern/: $_line"
+	else
+		ok "$_mode: one line: $_line"
+	fi
+}
+
+abuse random '[0-9]+ bytes' 100000
+abuse cut-header '(truncat|ended|early).*[0-9]+ bytes'
+abuse cut-data '(truncat|ended|early).*[0-9]+ bytes'
+abuse huge '(truncat|ended|early).*[0-9]+ bytes'
+abuse excess '(excess|beyond|more).*[0-9]+ bytes'
+check "zcs alive after the single abuses" kill -0 "$ZCS_PID"
+
+# All at once: a trickler and a flood of connections that end in resets
+# while the normal client sends.
+before=$(err_lines)
+bg "$H" -p "$ZCS_PORT" trickle "$TRICKLE_SECS" >"$TMP/trickle.out" 2>&1
+trickle_pid=$!
+bg "$H" -p "$ZCS_PORT" flood "$FLOOD" 2000 reset >"$TMP/flood.out" 2>&1
+flood_pid=$!
+sleep 0.5
+normal_client "during trickle and a flood of $FLOOD"
+RATE_DURING=$RATE
+# Wide tolerance: only a starved server falls below a tenth of its rate.
+if [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
+   awk -v b="$RATE_BEFORE" -v d="$RATE_DURING" 'BEGIN { exit !(d * 10 >= b) }'; then
+	ok "rate under abuse $RATE_DURING kbytes/sec, at least a tenth of $RATE_BEFORE"
+else
+	not_ok "rate under abuse '$RATE_DURING' kbytes/sec against '$RATE_BEFORE' before"
+fi
+wait "$trickle_pid"
+rc=$?
+check "trickle ran its course ($(cat "$TMP/trickle.out"))" [ "$rc" -eq 0 ]
+wait "$flood_pid"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^flood: $FLOOD connected, 0 closed" "$TMP/flood.out"; then
+	ok "flood: all $FLOOD connected, none refused"
+else
+	not_ok "flood: exit $rc: $(cat "$TMP/flood.out")"
+fi
+wait_lines $((before + FLOOD + 1))
+settle "$ZCS_PID"
+new=$(( $(err_lines) - before ))
+check "one line per connection for the flood and the trickle: $new, want $((FLOOD + 1))" \
+	[ "$new" -eq $((FLOOD + 1)) ]
+check "the trickler's line says truncated" \
+	grep -Eq "$WHOLE_LINE.*(truncat|ended|early).* $TRICKLE_SECS bytes" "$TMP/zcs.err"
+
+whole_lines "the abuse"
+
+# Afterwards: nothing left over.
+check "zcs still serving" kill -0 "$ZCS_PID"
+zombies=$(kids "$ZCS_PID" | grep -c ' Z$')
+check "no zombie children of zcs ($zombies)" [ "$zombies" -eq 0 ]
+check "no children of zcs left at all" [ -z "$(kids "$ZCS_PID")" ]
+fd_after=$(fd_count "$ZCS_PID")
+check "zcs has the descriptors it had before ($fd_after, was $FD_BEFORE)" \
+	[ "$fd_after" -eq "$FD_BEFORE" ]
+rss_after=$(rss_kb "$ZCS_PID")
+# Generous: the parent keeps nothing per connection; 8 MiB of slack covers
+# allocator and sanitizer bookkeeping.
+check "zcs RSS ${rss_after} kB, was ${RSS_BEFORE} kB (bound: +8192 kB)" \
+	[ "$rss_after" -le $((RSS_BEFORE + 8192)) ]
+normal_client "after the abuse"
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# --- the idle timeout: -T 1 ---------------------------------------------------
+zcs_start -T 1 || { not_ok "zcs -T 1 starts"; finish; }
+# zcs checks for silence a few times a second: closed within 1..4 s.
+timeout 20 "$H" -p "$ZCS_PORT" stall 10 >"$TMP/stall.out" 2>&1
+rc=$?
+secs=$(sed -n 's/.*after \([0-9.]*\) s$/\1/p' "$TMP/stall.out")
+if [ "$rc" -eq 0 ] && awk -v s="$secs" 'BEGIN { exit !(s >= 0.9 && s <= 4) }'; then
+	ok "-T 1: a stalled connection closed after $secs s"
+else
+	not_ok "-T 1: stalled connection: $(cat "$TMP/stall.out") (exit $rc)"
+fi
+wait_lines 1
+settle "$ZCS_PID"
+if [ "$(err_lines)" -eq 1 ] && grep -Eq "$WHOLE_LINE.*(idle|timeout|timed out)" "$TMP/zcs.err"; then
+	ok "-T 1: one line for it: $(cat "$TMP/zcs.err")"
+else
+	not_ok "-T 1: want one idle timeout line: $(cat "$TMP/zcs.err")"
+fi
+normal_client "-T 1: a normal client"
+whole_lines "-T 1"
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# --- the cap: -m 4 ------------------------------------------------------------
+zcs_start -m 4 || { not_ok "zcs -m 4 starts"; finish; }
+timeout 20 "$H" -p "$ZCS_PORT" flood 10 1000 >"$TMP/flood.out" 2>&1
+check "-m 4: 6 of 10 connections refused: $(cat "$TMP/flood.out")" \
+	grep -q "^flood: 10 connected, 6 closed by server" "$TMP/flood.out"
+wait_lines 10
+settle "$ZCS_PID"
+refused=$(grep -Ec "$WHOLE_LINE.*(refused|too many|limit|-m)" "$TMP/zcs.err")
+check "-m 4: a line for each refused connection ($refused)" [ "$refused" -eq 6 ]
+check "-m 4: one line for each of the 10 ($(err_lines))" [ "$(err_lines)" -eq 10 ]
+normal_client "-m 4: a normal client after the flood"
+check "-m 4: no children left" settle "$ZCS_PID"
+whole_lines "-m 4"
+
+finish
