@@ -1,9 +1,9 @@
 #!/bin/sh
 # Bad option values, systematically: every numeric option of every program
-# gets an empty value, a word, trailing garbage, a negative number, zero
-# (where zero means nothing), one past its maximum and a huge number. Each
-# must be refused at the door: exit 2, exactly one line on stderr, naming
-# the option and the value (SPEC.md, "Errors and bad input").
+# gets an empty value, a word, trailing garbage, hexadecimal, a fraction, a
+# negative number, zero (where zero means nothing), one past its maximum and
+# a huge number. Each must be refused at the door: exit 2, exactly one line
+# on stderr, naming the option and the value (SPEC.md, "Errors and bad input").
 #
 # A value that is wrongly accepted must not start real work: each program
 # gets arguments that make it fail fast or wait (zcc: a closed port, zcs: a
@@ -67,6 +67,8 @@ while read -r prog opt zero max; do
 	try "$prog" "$opt" "" "empty"
 	try "$prog" "$opt" abc "not a number"
 	try "$prog" "$opt" 12x "trailing garbage"
+	try "$prog" "$opt" 0x10 "hexadecimal"
+	try "$prog" "$opt" 1.5 "fraction"
 	try "$prog" "$opt" -1 "negative"
 	if [ "$zero" = bad ]; then
 		try "$prog" "$opt" 0 "zero"
