@@ -252,8 +252,11 @@ int main(int argc, char **argv)
 	char err[256];
 	int opt, seen_p = 0, seen_m = 0;
 
-	/* "+": options end at the first operand, so a command keeps its own. */
-	while ((opt = getopt(argc, argv, "+1BCdhif:m:N:p:")) != -1) {
+	/*
+	 * "+": options end at the first operand, so a command keeps its own.
+	 * ":": getopt stays quiet; the errors below are one line each.
+	 */
+	while ((opt = getopt(argc, argv, "+:1BCdhif:m:N:p:")) != -1) {
 		switch (opt) {
 		case '1': cfg_once = 1; break;
 		case 'B': cfg_bind = 1; break;
@@ -271,7 +274,8 @@ int main(int argc, char **argv)
 			seen_m = 1;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case ':': usage_error("-%c needs a value", optopt);
+		default: usage_error("unknown option -%c (cyclesoak -h for help)", optopt);
 		}
 	}
 	if (seen_p && seen_m)
