@@ -16,13 +16,17 @@
  *                             count those the server closed, then drop them
  *                             all (with "reset": SO_LINGER 0, so an RST)
  *
- * It only ever talks to HOST (default 127.0.0.1), is bounded in bytes,
- * connections and time, and never waits on a send for more than 10 s.
+ * It only ever talks to HOST (default 127.0.0.1), which must be a loopback
+ * address; it is bounded in bytes, connections and time, and never waits
+ * on a send for more than 10 s.
  * Modes that abuse the server accept being cut off by it: that is the
  * server defending itself, not a failure.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <error.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -54,6 +58,27 @@ static void usage(int status)
 	      "       huge | excess | trickle SECS | stall SECS |\n"
 	      "       flood N MSECS [reset]\n", status ? stderr : stdout);
 	exit(status);
+}
+
+/* A test tool that floods and resets: it must never aim at another host. */
+static void require_loopback(const char *host)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	int rc = getaddrinfo(host, NULL, &hints, &res);
+
+	if (rc)
+		error(1, 0, "resolve %s: %s", host, gai_strerror(rc));
+	for (ai = res; ai; ai = ai->ai_next) {
+		const struct sockaddr_in6 *in6 = (const void *)ai->ai_addr;
+		const struct sockaddr_in *in = (const void *)ai->ai_addr;
+		int loopback = ai->ai_family == AF_INET
+			? (ntohl(in->sin_addr.s_addr) >> 24) == 127
+			: ai->ai_family == AF_INET6 && IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+
+		if (!loopback)
+			usage_error("-h %s: not a loopback address", host);
+	}
+	freeaddrinfo(res);
 }
 
 static int do_connect(void)
@@ -163,14 +188,6 @@ static void do_random(long long n)
 	printf("random: %lld bytes\n", sent);
 }
 
-/* One loop, one file: the header words of a tiny well-formed stream. */
-static int send_header(int fd, uint32_t length)
-{
-	if (send_word(fd, 1) < 0 || send_word(fd, 1) < 0)
-		return -1;
-	return send_word(fd, length);
-}
-
 static void do_cut_header(void)
 {
 	unsigned char half[2] = { 0, 0 };
@@ -181,34 +198,28 @@ static void do_cut_header(void)
 	close(fd);
 }
 
-static void do_cut_data(void)
-{
-	static unsigned char data[1000];
-	int fd = do_connect();
+/*
+ * Streams that are wrong in one way: the first loop's header words (loops,
+ * files, first length), then some bytes of data, then close.
+ */
+static const struct shape {
+	const char *mode;
+	uint32_t loops, files, length;
+	size_t data;
+} shapes[] = {
+	{ "cut-data", 1, 1, 4096, 1000 },		/* stops inside the file */
+	{ "huge", UINT32_MAX, UINT32_MAX, UINT32_MAX, 4096 },
+	{ "excess", 1, 1, 1000, 2000 },			/* 1000 bytes too many */
+};
 
-	if (send_header(fd, 4096) == 0)
-		send_or_cut(fd, data, sizeof(data));
-	close(fd);
-}
-
-static void do_huge(void)
+static void do_shape(const struct shape *sh)
 {
 	static unsigned char data[4096];
 	int fd = do_connect();
 
-	if (send_word(fd, UINT32_MAX) == 0 && send_word(fd, UINT32_MAX) == 0 &&
-	    send_word(fd, UINT32_MAX) == 0)
-		send_or_cut(fd, data, sizeof(data));
-	close(fd);
-}
-
-static void do_excess(void)
-{
-	static unsigned char data[2000];
-	int fd = do_connect();
-
-	if (send_header(fd, 1000) == 0)
-		send_or_cut(fd, data, sizeof(data));
+	if (send_word(fd, sh->loops) == 0 && send_word(fd, sh->files) == 0 &&
+	    send_word(fd, sh->length) == 0)
+		send_or_cut(fd, data, sh->data);
 	close(fd);
 }
 
@@ -302,6 +313,7 @@ int main(int argc, char **argv)
 	}
 	if (!cfg_port || optind >= argc)
 		usage(2);
+	require_loopback(cfg_host);
 	mode = argv[optind++];
 	argc -= optind;
 	argv += optind;
@@ -316,12 +328,6 @@ int main(int argc, char **argv)
 		do_random(opt_num('n', argv[0], 0, MAX_RANDOM));
 	else if (!strcmp(mode, "cut-header") && argc == 0)
 		do_cut_header();
-	else if (!strcmp(mode, "cut-data") && argc == 0)
-		do_cut_data();
-	else if (!strcmp(mode, "huge") && argc == 0)
-		do_huge();
-	else if (!strcmp(mode, "excess") && argc == 0)
-		do_excess();
 	else if (!strcmp(mode, "trickle") && argc == 1)
 		do_trickle(opt_num('S', argv[0], 0, MAX_SECS));
 	else if (!strcmp(mode, "stall") && argc == 1)
@@ -330,7 +336,15 @@ int main(int argc, char **argv)
 		do_flood(opt_num('N', argv[0], 1, MAX_FLOOD),
 			 opt_num('t', argv[1], 0, 60000),
 			 argc == 3 && !strcmp(argv[2], "reset"));
-	else
-		usage(2);
+	else {
+		size_t i;
+
+		for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+			if (!strcmp(mode, shapes[i].mode) && argc == 0)
+				break;
+		if (i == sizeof(shapes) / sizeof(shapes[0]))
+			usage(2);
+		do_shape(&shapes[i]);
+	}
 	return 0;
 }

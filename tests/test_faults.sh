@@ -47,6 +47,27 @@ descendants() {
 # stop PID: kill one process of ours for good, by PID.
 stop() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 
+# zcc_fails WHAT PID MS [TEXT]: zcc (PID, stderr in zcc.err) must exit 1
+# within MS ms, with one line "zcc: what: why" (that contains TEXT).
+zcc_fails() {
+	_what=$1 _pid=$2 _ms=$3 _text=${4:-': '}
+	_t0=$(now_ms)
+	if ! ended_within "$_pid" "$_ms"; then
+		not_ok "$_what: zcc still running after $_ms ms"
+		stop "$_pid"
+		return
+	fi
+	_elapsed=$(($(now_ms) - _t0))
+	wait "$_pid"
+	_rc=$?
+	if [ "$_rc" -eq 1 ] && [ "$(grep -c '' "$TMP/zcc.err")" -eq 1 ] &&
+	   grep -q '^zcc: .*: ' "$TMP/zcc.err" && grep -qF -e "$_text" "$TMP/zcc.err"; then
+		ok "$_what: exit 1 after $_elapsed ms: $(cat "$TMP/zcc.err")"
+	else
+		not_ok "$_what: exit $_rc, want 1 and one line with '$_text': $(head -c 300 "$TMP/zcc.err")"
+	fi
+}
+
 # --- zcs killed in the middle of a transfer, in every send mode -------------
 for mode in "" "-S" "-S -w"; do
 	what="zcs killed mid-transfer (zcc ${mode:-sendfile})"
@@ -62,22 +83,8 @@ for mode in "" "-S" "-S -w"; do
 		stop "$ZCS_PID"
 		continue
 	fi
-	t0=$(now_ms)
 	kill -9 "$ZCS_PID" $serving
-	if ended_within "$zcc_pid" "$DEAD_SERVER_MS"; then
-		elapsed=$(($(now_ms) - t0))
-		wait "$zcc_pid"
-		rc=$?
-		lines=$(grep -c '' "$TMP/zcc.err")
-		if [ "$rc" -eq 1 ] && [ "$lines" -eq 1 ] && grep -q '^zcc: .*: ' "$TMP/zcc.err"; then
-			ok "$what: exit 1 after $elapsed ms: $(cat "$TMP/zcc.err")"
-		else
-			not_ok "$what: exit $rc, $lines lines: $(head -c 300 "$TMP/zcc.err")"
-		fi
-	else
-		not_ok "$what: zcc still running $DEAD_SERVER_MS ms after the server died"
-		stop "$zcc_pid"
-	fi
+	zcc_fails "$what" "$zcc_pid" "$DEAD_SERVER_MS"
 	wait "$ZCS_PID" 2>/dev/null
 done
 
@@ -117,19 +124,7 @@ for mode in "" "-S"; do
 	zcc_pid=$!
 	sleep 0.3
 	truncate -s 1048576 "$BIG"
-	if ended_within "$zcc_pid" 10000; then
-		wait "$zcc_pid"
-		rc=$?
-		if [ "$rc" -eq 1 ] && grep -qF "$BIG" "$TMP/zcc.err" &&
-		   [ "$(grep -c '' "$TMP/zcc.err")" -eq 1 ]; then
-			ok "$what: exit 1: $(cat "$TMP/zcc.err")"
-		else
-			not_ok "$what: exit $rc, want 1 and one line naming $BIG: $(head -c 300 "$TMP/zcc.err")"
-		fi
-	else
-		not_ok "$what: zcc still running 10 s after the file shrank"
-		stop "$zcc_pid"
-	fi
+	zcc_fails "$what" "$zcc_pid" 10000 "$BIG"
 done
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
