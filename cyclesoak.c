@@ -41,9 +41,9 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f,
+	printf(
 "usage: cyclesoak [-1BCdhi] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
 "  -C         calibrate on an idle machine and write the calibration file\n"
 "  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
@@ -224,14 +224,16 @@ static int measure_command(const struct calib *c)
 		error(0, rc, "%s", cfg_command[0]);
 		return 127;
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			error(1, errno, "wait for %s", cfg_command[0]);
+	for (;;) {
 		/* Pass our stop signal on once; the command decides. */
 		if (stop_signal && !forwarded) {
 			kill(pid, stop_signal);
 			forwarded = 1;
 		}
+		if (waitpid(pid, &status, 0) == pid)
+			break;
+		if (errno != EINTR)
+			error(1, errno, "wait for %s", cfg_command[0]);
 	}
 	t1 = now_ns();
 	soak_read(s, c1);
@@ -273,7 +275,7 @@ int main(int argc, char **argv)
 			cfg_period_ms = opt_num(opt, optarg, 1, 3600 * 1000);
 			seen_m = 1;
 			break;
-		case 'h': usage(stdout); return 0;
+		case 'h': usage(); return 0;
 		case ':': usage_error("-%c needs a value", optopt);
 		default: usage_error("unknown option -%c (cyclesoak -h for help)", optopt);
 		}

@@ -476,6 +476,27 @@ bad:
 	return -1;
 }
 
+/* Make the rename itself durable; best effort, the data is already safe. */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd;
+
+	if (!slash)
+		dir = strdup(".");
+	else
+		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!dir)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 int calib_save(const char *path, const struct calib *c, char *err, size_t errlen)
 {
 	char *tmp, text[256];
@@ -517,6 +538,7 @@ int calib_save(const char *path, const struct calib *c, char *err, size_t errlen
 		goto fail;
 	}
 	free(tmp);
+	sync_dir(path);
 	return 0;
 fail:
 	saved = errno;

@@ -6,10 +6,9 @@
 #
 # Accuracy here uses WIDE tolerances, because the machine is shared and
 # noisy: idle within 5 points of 0, a 50% load within 10 points of the
-# load generator's own exact CPU use (tests/loadgen). A failed accuracy
-# check is retried; if the machine was busy (more than 15% of it used by
-# others just before, from /proc/stat) every time, that is a skip with the
-# figures, not a failure. Tight figures belong to `make bench`.
+# load generator's own exact CPU use (tests/loadgen). Tries disturbed by
+# others (seen in /proc/stat) are retried; if every try was, that is a skip
+# with the figures, not a failure. Tight figures belong to `make bench`.
 . "$ZC_TOP/tests/lib.sh"
 
 cs=$ZC_BIN/cyclesoak
@@ -234,50 +233,79 @@ fi
 
 # --- accuracy, with wide tolerances ----------------------------------------
 
-# busy_share MS: percent of the machine busy over MS ms, from /proc/stat.
-busy_share() {
+# cpu_ticks: "BUSY NOT_NICE TOTAL" jiffies of the whole machine, /proc/stat.
+# The soakers run at nice 19, so work at nice 0 shows outside the nice column.
+cpu_ticks() {
 	read -r _cpu _u _n _s _i _w _q _sq _st _rest </proc/stat
-	_b0=$((_u + _n + _s + _q + _sq + _st)) _t0=$((_b0 + _i + _w))
-	sleep "$(echo "$1" | awk '{ print $1 / 1000 }')"
-	read -r _cpu _u _n _s _i _w _q _sq _st _rest </proc/stat
-	_b1=$((_u + _n + _s + _q + _sq + _st)) _t1=$((_b1 + _i + _w))
-	echo $(((_b1 - _b0) * 100 / (_t1 - _t0 + 1)))
+	echo "$((_u + _n + _s + _q + _sq + _st)) $((_u + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))"
+}
+
+# share T0 T1 FIELD: percent of the machine in FIELD (1 busy, 2 not nice).
+share() {
+	echo "$1 $2" | awk -v f="$3" '{ t = $6 - $3; print t > 0 ? int(($(f + 3) - $f) * 100 / t) : 0 }'
+}
+
+# quiet: under 10% of the machine busy over 300 ms.
+quiet() {
+	_t0=$(cpu_ticks)
+	sleep 0.3
+	_t1=$(cpu_ticks)
+	_busy=$(share "$_t0" "$_t1" 1)
+	[ "$_busy" -le 10 ]
 }
 
 # agrees WHAT PCT TOLERANCE: cyclesoak -- loadgen -l PCT must read within
-# TOLERANCE points of what loadgen says it used. Three tries.
+# TOLERANCE points of what loadgen says it used. A try is void when the
+# machine was busy before it, or when others' nice-0 work during it (the
+# not-nice share of /proc/stat beyond loadgen's own) exceeds 8 points.
 agrees() {
 	_what=$1 _pct=$2 _tol=$3
-	_try=0 _busy_every_time=1
+	_try=0 _msg="no quiet moment in 3 tries"
 	while [ "$_try" -lt 3 ]; do
 		_try=$((_try + 1))
-		_bg=$(busy_share 300)
-		if [ "$_bg" -gt 15 ]; then
-			_msg="$_what: others used $_bg% of the machine (try $_try)"
-			echo "# $_msg"
+		if ! quiet; then
+			_msg="others used $_busy% of the machine before try $_try"
+			echo "# $_what: $_msg"
 			sleep 1
 			continue
 		fi
-		_busy_every_time=0
+		_t0=$(cpu_ticks)
 		"$cs" -f "$cal" -- "$ZC_TESTBIN/loadgen" -l "$_pct" -t 2 >"$TMP/acc" 2>&1
+		_t1=$(cpu_ticks)
 		_got=$(sed -n 's/^System load: \(-*[0-9.]*\)%$/\1/p' "$TMP/acc")
 		_true=$(sed -n 's/^cpu: \([0-9.]*\)%$/\1/p' "$TMP/acc")
+		_others=$(awk -v n="$(share "$_t0" "$_t1" 2)" -v t="${_true:-0}" 'BEGIN { print int(n - t) }')
 		_ok=$(awk -v g="${_got:-999}" -v t="${_true:-0}" -v tol="$_tol" \
 			'BEGIN { d = g - t; if (d < 0) d = -d; print d <= tol }')
-		_msg="$_what: cyclesoak $_got%, loadgen $_true% (tolerance $_tol, try $_try, others used $_bg% before)"
-		[ "$_ok" = 1 ] && { ok "$_msg"; return; }
-		echo "# $_msg"
+		_msg="$_what: cyclesoak ${_got:-?}%, loadgen ${_true:-?}% (tolerance $_tol, try $_try, others ~$_others%)"
+		if [ "$_ok" = 1 ]; then
+			ok "$_msg"
+			return
+		fi
+		if [ "$_others" -le 8 ]; then
+			not_ok "$_msg"
+			return
+		fi
+		echo "# $_msg: disturbed, again"
 	done
-	if [ "$_busy_every_time" = 1 ]; then
-		skip "$_what: the machine was busy every time ($_msg)"
-	else
-		not_ok "$_msg"
-	fi
+	skip "$_what: the machine was busy every time ($_msg)"
 }
 
-# Calibrate afresh for these, with half-second samples.
-timeout 30 "$cs" -C -f "$cal" -m 500 >/dev/null 2>&1 || not_ok "calibrate for accuracy"
-agrees "idle" 0 5
-agrees "50% load" 50 10
+# Calibrate afresh for these, with half-second samples, when quiet; a
+# calibration whose samples spread (the warning) is done again.
+calibrated=0
+for try in 1 2 3; do
+	quiet || { echo "# calibration: others used $_busy%"; sleep 1; continue; }
+	timeout 30 "$cs" -C -f "$cal" -m 500 >"$TMP/out" 2>"$TMP/err" || break
+	grep -q warning "$TMP/err" && { echo "# $(cat "$TMP/err")"; continue; }
+	calibrated=1
+	break
+done
+if [ "$calibrated" = 1 ]; then
+	agrees "idle" 0 5
+	agrees "50% load" 50 10
+else
+	skip "accuracy: no quiet moment to calibrate in ($(cat "$TMP/err"))"
+fi
 
 finish
