@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -187,12 +188,19 @@ static const char **parse_args(int argc, char **argv, int *n_names)
 /* Open every file once; each fd is reused by every loop. */
 static void open_files(const char **names, int n)
 {
+	struct rlimit rl;
 	struct stat st;
 	int i, fd;
 
 	files = calloc((size_t)n + 1, sizeof(*files));
 	if (!files)
 		error(1, errno, "memory");
+	/* Every file stays open for all loops: allow as many as the hard limit. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
+	    rl.rlim_cur < (rlim_t)n + 16) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	for (i = 0; i < n; i++) {
 		/* O_NONBLOCK: a FIFO must not hang the open; cleared below. */
 		fd = open(names[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -489,6 +497,9 @@ int main(int argc, char **argv)
 		printf("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB\n",
 		       load * 100, ncpus,
 		       load * ncpus * secs * 1e6 / ((double)bytes_sent / 1024));
+		if (secs < 1)
+			error(0, 0, "warning: a transfer of %.3f s is too short for "
+			      "a steady load figure: raise -n", secs);
 	}
 	return 0;
 }

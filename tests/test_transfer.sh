@@ -123,9 +123,9 @@ for mode in "" "-S" "-S -w" "-S -b 4096"; do
 done
 
 # --- -C then -c -----------------------------------------------------------------
-# -C: the lines and file of cyclesoak -C. -c: a second line whose figures are
-# only sanity-checked here (one short transfer on a shared machine); the
-# accuracy of the load meter is cyclesoak's tests' business.
+# -C: the lines and file of cyclesoak -C. -c: a second line whose form is
+# checked here, not its figures: the transfer is short and the machine may
+# be shared; the accuracy of the load meter is cyclesoak's tests' business.
 mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
 timeout 60 "$ZCC" -C >"$TMP/cal.out" 2>"$TMP/cal.err"
 rc=$?
@@ -139,11 +139,23 @@ fi
 transfer "-c" 20 -c -s 127.0.0.1 $FILES
 line=$(grep '^cpu: ' "$TMP/zcc.out")
 pct=$(echo "$line" | sed -n 's/^cpu: load \(-\{0,1\}[0-9]*\)\.[0-9]% of [0-9]* CPUs, service demand -\{0,1\}[0-9]*\.[0-9][0-9][0-9] us\/KB$/\1/p')
-if [ -n "$pct" ] && [ "$pct" -gt -100 ] && [ "$pct" -lt 200 ]; then
+if [ -n "$pct" ]; then
 	ok "-c: $line"
 else
 	not_ok "-c: no sane cpu: line: '$line'"
 fi
 cd "$TMP" || exit 1
+
+# --- more header words than fit in front of one chunk --------------------------
+# 1500 empty files make 6 KB of header words in a row: zcc must flush them
+# on the way (sendfile: with MSG_MORE; -S: more than the room before the
+# buffer), and zcs -1 must still find the stream well formed.
+mkdir "$TMP/empty"
+i=0
+while [ $i -lt 1500 ]; do : >"$TMP/empty/e$i"; i=$((i + 1)); done
+NF=1501 SUM=3
+transfer "1500 empty files and one of 3 bytes, sendfile" 2 -s 127.0.0.1 "$TMP"/empty/* "$TMP/w1"
+transfer "1500 empty files and one of 3 bytes, -S" 2 -s 127.0.0.1 -S "$TMP"/empty/* "$TMP/w1"
+transfer "1500 empty files and one of 3 bytes, -S -w" 2 -s 127.0.0.1 -S -w "$TMP"/empty/* "$TMP/w1"
 
 finish
