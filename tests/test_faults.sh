@@ -44,6 +44,16 @@ descendants() {
 		}'
 }
 
+# has_descendants PID N: wait (up to 5 s) until PID has N descendants.
+has_descendants() {
+	_n=50
+	while [ "$(descendants "$1" | wc -l)" -lt "$2" ]; do
+		[ "$_n" -le 0 ] && return 1
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+}
+
 # stop PID: kill one process of ours for good, by PID.
 stop() { kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
 
@@ -75,7 +85,7 @@ for mode in "" "-S" "-S -w"; do
 	bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 $mode "$BIG" \
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	zcc_pid=$!
-	sleep 0.5
+	has_descendants "$ZCS_PID" 1 && sleep 0.2
 	serving=$(descendants "$ZCS_PID")
 	if [ -z "$serving" ] || ! alive "$zcc_pid"; then
 		not_ok "$what: no transfer under way: $(cat "$TMP/zcc.err")"
@@ -92,7 +102,7 @@ done
 zcs_start || { not_ok "zcs starts"; finish; }
 bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" >/dev/null 2>&1
 zcc_pid=$!
-sleep 0.5
+has_descendants "$ZCS_PID" 1 && sleep 0.2
 stop "$zcc_pid"
 if wait_for "$TMP/zcs.err" 'bytes' 30; then
 	# Let the child finish, so that anything it says after that line counts.
@@ -122,7 +132,8 @@ for mode in "" "-S"; do
 	bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 2 $mode "$BIG" \
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	zcc_pid=$!
-	sleep 0.3
+	# zcs serving means zcc has sized its files and is sending.
+	has_descendants "$ZCS_PID" 1 && sleep 0.2
 	truncate -s 1048576 "$BIG"
 	zcc_fails "$what" "$zcc_pid" 10000 "$BIG"
 done
@@ -170,7 +181,8 @@ interrupt() {	# WHAT PID
 }
 
 # A calibration for the soakers: the figures they print do not matter here.
-printf '1000000\nncpus %s\n' "$(getconf _NPROCESSORS_ONLN)" >"$TMP/counts_per_sec"
+NCPUS=$(getconf _NPROCESSORS_ONLN)
+printf '1000000\nncpus %s\n' "$NCPUS" >"$TMP/counts_per_sec"
 
 bg env --default-signal=INT "$ZC_BIN/zcs" -p 0 >"$TMP/zcs.out" 2>"$TMP/zcs.err"
 ZCS_PID=$!
@@ -178,7 +190,7 @@ if wait_for "$TMP/zcs.out" '^listening on port [0-9]+'; then
 	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
 	bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" >/dev/null 2>&1
 	zcc_pid=$!
-	sleep 0.5
+	has_descendants "$ZCS_PID" 1
 	interrupt "Ctrl-C of zcs serving a connection" "$ZCS_PID"
 	stop "$zcc_pid"
 else
@@ -190,7 +202,7 @@ if "$ZC_BIN/zcc" -h 2>/dev/null | grep -q '^ *-c '; then
 	bg env --default-signal=INT "$ZC_BIN/zcc" -c -s 127.0.0.1 -p "$ZCS_PORT" \
 		-n 1000 "$BIG" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	zcc_pid=$!
-	sleep 1
+	has_descendants "$zcc_pid" "$NCPUS"
 	interrupt "Ctrl-C of zcc -c" "$zcc_pid"
 	kill "$ZCS_PID"
 	wait "$ZCS_PID" 2>/dev/null
@@ -202,6 +214,7 @@ bg env --default-signal=INT "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" \
 	>"$TMP/soak.out" 2>"$TMP/soak.err"
 soak_pid=$!
 wait_for "$TMP/soak.out" '^System load' 30
+has_descendants "$soak_pid" "$NCPUS"
 interrupt "Ctrl-C of cyclesoak" "$soak_pid"
 
 finish
