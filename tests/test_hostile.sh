@@ -33,6 +33,9 @@ settle() {
 	[ -z "$(kids "$1")" ]
 }
 
+# A line zcs writes for one connection: "zcs: PEER port N: what happened".
+WHOLE_LINE='^zcs: [^ ]+ port [0-9]+: '
+
 # Messages zcs wrote about connections: each names its peer once ("PEER
 # port N: "). Counted by that mark rather than by lines, so that a spliced
 # line (see whole_lines) still counts for what it holds.
@@ -49,9 +52,6 @@ wait_lines() {
 		_n=$((_n - 1))
 	done
 }
-
-# A line zcs writes for one connection: "zcs: PEER port N: what happened".
-WHOLE_LINE='^zcs: [^ ]+ port [0-9]+: '
 
 # whole_lines WHAT: zcs's stderr holds nothing but whole lines of its own.
 # Two children writing at once must not splice their lines together, and
