@@ -48,6 +48,8 @@ static unsigned cfg_max_conns = 256;
 static volatile sig_atomic_t ticks;	/* child: SIGALRMs so far */
 static volatile sig_atomic_t stop_sig;	/* parent: the signal that stops it */
 static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
+static pid_t *kids;			/* parent: the live children, -m of them */
+static unsigned live;
 
 static const char usage_line[] =
 	"usage: zcs [-1dh] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
@@ -341,13 +343,36 @@ static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf)
 		close(listen_fd);
 		close(wake_pipe[0]);
 		close(wake_pipe[1]);
+		free(kids);
+		kids = NULL;
 		exit(serve(fd, peer, buf));
 	}
 	mask_parent_signals(SIG_UNBLOCK);
 	return pid;
 }
 
-static void accept_one(int listen_fd, unsigned char *buf, pid_t *kids, unsigned *live)
+/* Take pid off the table of live children. */
+static void forget(pid_t pid)
+{
+	unsigned i;
+
+	for (i = 0; i < live; i++) {
+		if (kids[i] == pid) {
+			kids[i] = kids[--live];
+			return;
+		}
+	}
+}
+
+static void reap(void)
+{
+	pid_t pid;
+
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		forget(pid);
+}
+
+static void accept_one(int listen_fd, unsigned char *buf)
 {
 	char peer[PEER_LEN];
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
@@ -363,34 +388,19 @@ static void accept_one(int listen_fd, unsigned char *buf, pid_t *kids, unsigned 
 		nanosleep(&pause, NULL);
 		return;
 	}
-	if (*live >= cfg_max_conns) {
+	reap();		/* a child may have ended since we last looked */
+	if (live >= cfg_max_conns) {
 		error(0, 0, "%s: refused: already serving %u connections (-m %u)",
-		      peer, *live, cfg_max_conns);
+		      peer, live, cfg_max_conns);
 		close(fd);
 		return;
 	}
 	pid = spawn(fd, peer, listen_fd, buf);
-	if (pid < 0) {
+	if (pid < 0)
 		error(0, errno, "%s: fork", peer);
-	} else {
-		kids[(*live)++] = pid;
-	}
+	else
+		kids[live++] = pid;
 	close(fd);
-}
-
-static void reap(pid_t *kids, unsigned *live)
-{
-	pid_t pid;
-	unsigned i;
-
-	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0) {
-		for (i = 0; i < *live; i++) {
-			if (kids[i] == pid) {
-				kids[i] = kids[--*live];
-				break;
-			}
-		}
-	}
 }
 
 /* Accept until told to stop; then stop the children and die the same way. */
@@ -400,9 +410,9 @@ static void serve_forever(int listen_fd, unsigned char *buf)
 		{ .fd = listen_fd, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
 	};
-	pid_t *kids;
-	unsigned live = 0, i;
 	char drain[64];
+	unsigned i;
+	pid_t pid;
 	int sig;
 
 	kids = calloc(cfg_max_conns, sizeof(*kids));
@@ -419,13 +429,16 @@ static void serve_forever(int listen_fd, unsigned char *buf)
 	set_handler(SIGHUP, on_stop);
 
 	while (!stop_sig) {
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
-			error(1, errno, "poll");
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno != EINTR)
+				error(1, errno, "poll");
+			pfd[0].revents = 0;
+		}
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
-		reap(kids, &live);
+		reap();
 		if (!stop_sig && (pfd[0].revents & POLLIN))
-			accept_one(listen_fd, buf, kids, &live);
+			accept_one(listen_fd, buf);
 	}
 
 	sig = stop_sig;
@@ -433,18 +446,14 @@ static void serve_forever(int listen_fd, unsigned char *buf)
 	for (i = 0; i < live; i++)
 		kill(kids[i], sig);
 	while (live) {
-		pid_t pid = waitpid(-1, NULL, 0);
-
-		if (pid < 0 && errno != EINTR)
+		pid = waitpid(-1, NULL, 0);
+		if (pid > 0)
+			forget(pid);
+		else if (errno != EINTR)
 			break;
-		for (i = 0; pid > 0 && i < live; i++) {
-			if (kids[i] == pid) {
-				kids[i] = kids[--live];
-				break;
-			}
-		}
 	}
 	free(kids);
+	free(buf);
 	signal(sig, SIG_DFL);
 	raise(sig);
 	exit(1);
@@ -455,7 +464,7 @@ int main(int argc, char **argv)
 	unsigned char *buf;
 	char err[256], peer[PEER_LEN];
 	unsigned port;
-	int listen_fd, fd;
+	int listen_fd, fd, rc;
 
 	/* Messages say "zcs: ...", however the program was started. */
 	program_invocation_name = program_invocation_short_name;
@@ -484,5 +493,7 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		error(1, errno, "accept");
 	close(listen_fd);
-	return serve(fd, peer, buf);
+	rc = serve(fd, peer, buf);
+	free(buf);
+	return rc;
 }

@@ -1,0 +1,309 @@
+#!/bin/sh
+# zcs end to end over loopback, driven by the raw sender tests/zc_send:
+# whole, cut and overlong streams, -1's exit status, rate lines during a
+# stall, the idle timeout, the connection cap, resets, reaping, -a and
+# dual-stack listening, and stopping with children alive.
+. "$(dirname "$0")/lib.sh"
+
+SEND=$ZC_TESTBIN/zc_send
+ZCS=$ZC_BIN/zcs
+
+# send ARGS...: zc_send to the running zcs; output in $TMP/send.out.
+send() {
+	"$SEND" -p "$ZCS_PORT" "$@" >"$TMP/send.out" 2>"$TMP/send.err"
+}
+
+# err_lines: lines zcs has written on stderr so far.
+err_lines() {
+	wc -l <"$TMP/zcs.err"
+}
+
+# new_err_lines N: how many lines stderr gained since it had N.
+new_err_lines() {
+	echo $(($(err_lines) - $1))
+}
+
+# wait_count FILE PATTERN N [TENTHS]: until FILE has N lines matching PATTERN.
+wait_count() {
+	_n=${4:-50}
+	while [ "$_n" -gt 0 ]; do
+		[ "$(grep -Ec "$2" "$1")" -eq "$3" ] && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# children PID: "PID STATE" of each child of PID, one a line.
+children() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		sed -n 's/^\([0-9]*\) (.*) \([A-Za-z]\) \([0-9]*\) .*/\1 \2 \3/p' |
+		awk -v p="$1" '$3 == p { print $1, $2 }'
+}
+
+# wait_no_children PID [TENTHS]: until PID has no child left at all.
+wait_no_children() {
+	_n=${2:-30}
+	while [ "$_n" -gt 0 ]; do
+		[ -z "$(children "$1")" ] && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# wait_children PID N [TENTHS]: until PID has N children.
+wait_children() {
+	_n=${3:-30}
+	while [ "$_n" -gt 0 ]; do
+		[ "$(children "$1" | wc -l)" -eq "$2" ] && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# expect WHAT CONDITION: ok when the shell condition (a string) holds.
+expect() {
+	_ew=$1
+	shift
+	if eval "$*"; then ok "$_ew"; else not_ok "$_ew"; fi
+}
+
+have_ipv6() {
+	grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null
+}
+
+# --- options that end before any socket --------------------------------
+
+"$ZCS" -h >"$TMP/h.out" 2>"$TMP/h.err"
+rc=$?
+expect "-h exits 0 with the usage on stdout and nothing on stderr" \
+	'[ "$rc" -eq 0 ] && grep -q "^usage: zcs " "$TMP/h.out" && [ ! -s "$TMP/h.err" ]'
+check "-h documents -T" grep -q -- '-T SECS' "$TMP/h.out"
+check "-h documents -m" grep -q -- '-m MAX' "$TMP/h.out"
+
+"$ZCS" -p 65536 >"$TMP/p.out" 2>"$TMP/p.err"
+rc=$?
+expect "-p 65536: exit 2 with one line naming -p" \
+	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/p.err")" -eq 1 ] && grep -q -- "-p" "$TMP/p.err"'
+"$ZCS" -p 0 extra >/dev/null 2>"$TMP/x.err"
+rc=$?
+expect "an extra argument: exit 2 with the usage" '[ "$rc" -eq 2 ] && grep -q "^usage:" "$TMP/x.err"'
+"$ZCS" -p 0 -b 0 >/dev/null 2>"$TMP/b.err"
+rc=$?
+expect "-b 0: exit 2 naming -b" '[ "$rc" -eq 2 ] && grep -q -- "-b" "$TMP/b.err"' 
+
+# --- one server for the stream checks -----------------------------------
+
+if ! zcs_start -t 3600; then
+	not_ok "zcs -p 0 prints 'listening on port N'"
+	finish
+fi
+check "-p 0: 'listening on port N' with the kernel's port ($ZCS_PORT)" \
+	[ "$ZCS_PORT" -gt 0 ]
+fd_before=$(ls /proc/"$ZCS_PID"/fd | wc -l)
+
+# 3 loops of 5 files of 1000 bytes: 4 + 3 * (4 + 5 * 4) + 3 * 5000 bytes.
+send f3,5,1000
+check "a whole stream: done: with every byte counted (15076)" \
+	wait_for "$TMP/zcs.out" '^done: 15076 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$'
+check "the sender agrees on 15076 bytes" grep -q '^sent 15076 bytes' "$TMP/send.out"
+
+n=$(err_lines)
+send w1 w1 x0000
+wait_for "$TMP/zcs.err" 'truncated: ended inside the length word of file 1 of 1, loop 1 of 1 \(2 of 4 bytes\); 10 bytes received'
+check "cut inside a header word: one line saying where, with the byte count" \
+	[ "$(new_err_lines "$n")" -eq 1 ]
+check "that line names the peer" grep -q '^zcs: 127\.0\.0\.1 port [0-9]*: truncated' "$TMP/zcs.err"
+
+n=$(err_lines)
+send w2 w1 w100 d50
+wait_for "$TMP/zcs.err" 'truncated: ended in file 1 of 1, loop 1 of 2, 50 of 100 bytes; 62 bytes received'
+check "cut inside a file: one line saying where, with the byte count" \
+	[ "$(new_err_lines "$n")" -eq 1 ]
+
+n=$(err_lines)
+send f1,1,10 d5
+wait_for "$TMP/zcs.err" 'excess data: [0-9]+ bytes beyond the end; 27 bytes received'
+check "more data than announced: one excess line" [ "$(new_err_lines "$n")" -eq 1 ]
+
+n=$(err_lines)
+send w1 w1 w100 d10 R
+wait_for "$TMP/zcs.err" 'receive failed after 22 bytes.*Connection reset by peer$'
+check "a client that resets: one line with the reason" [ "$(new_err_lines "$n")" -eq 1 ]
+send f1,2,300
+check "after all that the server still serves (done: 616 bytes)" \
+	wait_for "$TMP/zcs.out" '^done: 616 bytes in '
+
+# Twenty at once, then reaping: no child is left, zombie or not.
+"$SEND" -p "$ZCS_PORT" -c 20 f1,1,1000 >/dev/null 2>&1
+check "20 concurrent whole streams: 20 done: lines" \
+	wait_count "$TMP/zcs.out" '^done: 1012 bytes' 20
+check "no child left after every connection ended (no zombie)" wait_no_children "$ZCS_PID"
+fd_after=$(ls /proc/"$ZCS_PID"/fd | wc -l)
+check "no descriptor leaked in the parent ($fd_before before, $fd_after after)" \
+	[ "$fd_before" -eq "$fd_after" ]
+check "nothing on stdout but listening, done and rate lines" \
+	[ -z "$(grep -Ev '^(listening on port|done:|[0-9]+ kbytes/sec$)' "$TMP/zcs.out")" ]
+
+# Dual-stack by default: the same port answers on 127.0.0.1 and ::1.
+if have_ipv6; then
+	"$SEND" -a ::1 -p "$ZCS_PORT" f1,1,5 >/dev/null 2>&1
+	check "default listening accepts ::1 too" wait_for "$TMP/zcs.out" '^done: 17 bytes'
+	"$SEND" -a ::1 -p "$ZCS_PORT" w1 >/dev/null 2>&1
+	check "an IPv6 peer is named as such" \
+		wait_for "$TMP/zcs.err" '^zcs: ::1 port [0-9]+: truncated' 
+else
+	skip "::1 is not configured on lo: dual-stack not checked"
+fi
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# --- -1: the exit status tells whole from broken ------------------------
+
+one() {	# one EXPECTED-STATUS WHAT SENDER-STEPS...
+	_want=$1 _desc=$2
+	shift 2
+	zcs_start -1 || { not_ok "zcs -1 starts"; return; }
+	send "$@"
+	wait "$ZCS_PID"
+	_rc=$?
+	check "-1 with $_desc: exit $_want (got $_rc)" [ "$_rc" -eq "$_want" ]
+}
+one 0 "a whole stream" f2,2,100
+check "-1 with a whole stream: the done: line" grep -q '^done: 428 bytes' "$TMP/zcs.out"
+one 1 "a stream cut in a header word" w1 x00
+one 1 "a stream cut in a file" w1 w1 w100 d99
+one 1 "excess data" f1,1,10 x00
+one 1 "nothing at all" s1
+check "-1 with nothing: says it ended before the first header word" \
+	grep -q 'truncated: ended before the first header word; 0 bytes received' "$TMP/zcs.err"
+
+# --- time: rate lines during a stall, the idle timeout -------------------
+
+zcs_start -t 1 -T 0
+"$SEND" -p "$ZCS_PORT" w1 w1 w100 d10 s3500 d90 >/dev/null 2>&1
+# 3.5 s of silence with -t 1 should give 3 lines; allow 2 to 5.
+rates=$(grep -Ec '^[0-9]+ kbytes/sec$' "$TMP/zcs.out")
+expect "-t 1: rate lines keep coming while the stream stalls ($rates in 3.5 s)" \
+	'[ "$rates" -ge 2 ] && [ "$rates" -le 5 ]' 
+check "-t 1: the stalled stream still ends with done:" \
+	wait_for "$TMP/zcs.out" '^done: 112 bytes in 3\.[0-9]+ s'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+zcs_start -T 1
+send w1 w1 W
+ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
+# Closed after 1 to 1.25 s of silence, by the design; allow 0.9 to 3 s.
+expect "-T 1: a silent connection is closed after about a second (${ms:-?} ms)" \
+	'[ -n "$ms" ] && [ "$ms" -ge 900 ] && [ "$ms" -le 3000 ]' 
+check "-T 1: with one line" [ "$(grep -c 'idle timeout: nothing received for 1 s, closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
+n=$(err_lines)
+"$SEND" -p "$ZCS_PORT" w1 w1 w30 t30,50 >/dev/null 2>&1
+check "-T 1: a slow but steady sender (a byte every 50 ms) is not cut off" \
+	wait_for "$TMP/zcs.out" '^done: 42 bytes'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# --- -m: the cap on connections ------------------------------------------
+
+zcs_start -m 2
+bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
+bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
+if wait_children "$ZCS_PID" 2; then
+	n=$(err_lines)
+	send W
+	ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
+	expect "-m 2: a third connection is closed at once (${ms:-?} ms)" \
+		'[ -n "$ms" ] && [ "$ms" -lt 1000 ]'
+	expect "-m 2: with one line" '[ "$(new_err_lines "$n")" -eq 1 ] &&
+		grep -q "refused: already serving 2 connections (-m 2)" "$TMP/zcs.err"' 
+	check "-m 2: the first two still finish" \
+		wait_count "$TMP/zcs.out" '^done: 22 bytes' 2 40
+	wait_no_children "$ZCS_PID"
+	send f1,1,1
+	check "-m 2: once they are done a new one is served" \
+		wait_for "$TMP/zcs.out" '^done: 13 bytes'
+else
+	not_ok "-m 2: two connections get a child each"
+fi
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# --- -a: one address only -----------------------------------------------
+
+zcs_start -a 127.0.0.1
+send f1,0,0
+check "-a 127.0.0.1 accepts 127.0.0.1" wait_for "$TMP/zcs.out" '^done: 8 bytes'
+if have_ipv6; then
+	"$SEND" -a ::1 -p "$ZCS_PORT" f1,0,0 >/dev/null 2>&1
+	rc=$?
+	check "-a 127.0.0.1 does not accept ::1" [ "$rc" -ne 0 ]
+else
+	skip "::1 is not configured on lo"
+fi
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+if have_ipv6; then
+	zcs_start -a ::1
+	"$SEND" -a ::1 -p "$ZCS_PORT" f1,0,0 >/dev/null 2>&1
+	check "-a ::1 accepts ::1" wait_for "$TMP/zcs.out" '^done: 8 bytes'
+	send f1,0,0
+	rc=$?
+	check "-a ::1 does not accept 127.0.0.1" [ "$rc" -ne 0 ]
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+else
+	skip "::1 is not configured on lo: -a ::1 not checked"
+fi
+
+# --- stopping the server with a connection alive -------------------------
+
+zcs_start
+bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000
+send_pid=$!
+if wait_children "$ZCS_PID" 1; then
+	kid=$(children "$ZCS_PID" | awk '{ print $1 }')
+	kill -TERM "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+	rc=$?
+	check "SIGTERM: zcs dies of it (status $rc)" [ "$rc" -eq 143 ]
+	gone=1
+	kill -0 "$kid" 2>/dev/null && gone=0
+	check "SIGTERM: the child serving the connection is gone too" [ "$gone" -eq 1 ]
+else
+	not_ok "a live connection gets a child"
+fi
+kill "$send_pid" 2>/dev/null
+wait "$send_pid" 2>/dev/null
+
+# SIGKILL leaves no time to clean up: the children must die on their own.
+# Run under a subreaper so that the orphans come back to us, not to a PID 1
+# that may not reap them; reaper exits 125 if anything was left running.
+if [ -x "$ZC_TESTBIN/reaper" ]; then
+	"$ZC_TESTBIN/reaper" sh -c '
+		"$1" -p 0 >"$3/k.out" 2>&1 &
+		zcs=$!
+		i=0
+		until grep -q "^listening" "$3/k.out" 2>/dev/null; do
+			sleep 0.1; i=$((i + 1)); [ $i -lt 50 ] || exit 3
+		done
+		port=$(sed -n "s/^listening on port //p" "$3/k.out")
+		"$2" -p "$port" w1 w1 w10 s4000 >/dev/null 2>&1 &
+		sender=$!
+		sleep 0.5
+		kill -KILL $zcs
+		wait $zcs
+		kill $sender
+		wait $sender
+		exit 0' sh "$ZCS" "$SEND" "$TMP" 2>"$TMP/reaper.err"
+	rc=$?
+	check "SIGKILL: no child of zcs outlives it (reaper status $rc)" [ "$rc" -eq 0 ]
+else
+	skip "no reaper helper built: SIGKILL case not checked"
+fi
+
+finish
