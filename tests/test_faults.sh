@@ -217,4 +217,12 @@ wait_for "$TMP/soak.out" '^System load' 30
 has_descendants "$soak_pid" "$NCPUS"
 interrupt "Ctrl-C of cyclesoak" "$soak_pid"
 
+# Measuring a command: the command is a child too (run_rr has none: it
+# execs its command).
+bg env --default-signal=INT "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" -- sleep 60 \
+	>"$TMP/soak.out" 2>"$TMP/soak.err"
+soak_pid=$!
+has_descendants "$soak_pid" $((NCPUS + 1))
+interrupt "Ctrl-C of cyclesoak -- sleep 60" "$soak_pid"
+
 finish
