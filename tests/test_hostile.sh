@@ -62,7 +62,9 @@ whole_lines() {
 	if [ "$_bad" -eq 0 ] && [ "$_doubled" -eq 0 ]; then
 		ok "$1: zcs's stderr holds nothing but whole lines of its own"
 	else
-		not_ok "$1: zcs's stderr: $_bad foreign or broken lines, $_doubled spliced: $(grep -Ev "$WHOLE_LINE" "$TMP/zcs.err" | grep . | head -n 3 | tr '\n' '|')"
+		# A spliced line: error(3) writes "prog: ", the message and
+		# the newline separately to an unbuffered stderr.
+		not_ok "$1: zcs's stderr: $_bad foreign or broken lines, $_doubled with two children's messages spliced together: $(grep -Ev "$WHOLE_LINE" "$TMP/zcs.err" | grep . | head -n 3 | tr '\n' '|')"
 	fi
 }
 
