@@ -419,6 +419,7 @@ int main(int argc, char **argv)
 	names = parse_args(argc, argv, &n_names);
 	ncpus = cfg_ncpus ? cfg_ncpus : cpu_online();
 	if (cfg_calibrate) {
+		free(names);
 		if (!cfg_ncpus)
 			printf("using %d CPUs\n", ncpus);
 		calibrate(ncpus);
