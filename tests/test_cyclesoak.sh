@@ -198,11 +198,12 @@ killed() {
 	_left=$(grep -c '^left' "$TMP/sr")
 	_orphans=$(grep -c '^orphan' "$TMP/sr")
 	_gone=$(sed -n 's/^gone after \([0-9]*\) ms/\1/p' "$TMP/sr")
-	_what="$_name, SIG$_sig with $_kids soakers"
-	check "$_what: none left after 1 s ($(tr '\n' ' ' <"$TMP/sr"))" \
-		[ "$_rc" -eq 0 ] && [ "$_left" -eq 0 ] && [ -n "$_gone" ]
-	check "$_what: all gone within 1 s (${_gone:-?} ms)" [ "${_gone:-9999}" -le 1000 ]
-	check "$_what: it had soakers running" [ "$_kids" -ge "$ncpus" ]
+	_w="$_name, SIG$_sig with $_kids soakers"
+	_clean=0
+	[ "$_rc" -eq 0 ] && [ "$_left" -eq 0 ] && [ -n "$_gone" ] && _clean=1
+	check "$_w: none left after 1 s ($(tr '\n' ' ' <"$TMP/sr"))" [ "$_clean" -eq 1 ]
+	check "$_w: all gone within 1 s (${_gone:-?} ms)" [ "${_gone:-9999}" -le 1000 ]
+	check "$_w: it had soakers running" [ "$_kids" -ge "$ncpus" ]
 	case "$_name:$_sig" in
 	cyclesoak:KILL|zcc*) ;;
 	*) check "$_w: it reaped its own soakers (orphans: $_orphans)" \
@@ -242,7 +243,7 @@ cpu_ticks() {
 
 # share T0 T1 FIELD: percent of the machine in FIELD (1 busy, 2 not nice).
 share() {
-	echo "$1 $2" | awk -v f="$3" '{ t = $6 - $3; print t > 0 ? int(($(f + 3) - $f) * 100 / t) : 0 }'
+	echo "$1 $2" | awk -v f="$3" '{ t = $6 - $3; print (t > 0 ? int(($(f + 3) - $f) * 100 / t) : 0) }'
 }
 
 # quiet: under 10% of the machine busy over 300 ms.
@@ -259,13 +260,13 @@ quiet() {
 # machine was busy before it, or when others' nice-0 work during it (the
 # not-nice share of /proc/stat beyond loadgen's own) exceeds 8 points.
 agrees() {
-	_what=$1 _pct=$2 _tol=$3
+	_label=$1 _pct=$2 _tol=$3
 	_try=0 _msg="no quiet moment in 3 tries"
 	while [ "$_try" -lt 3 ]; do
 		_try=$((_try + 1))
 		if ! quiet; then
 			_msg="others used $_busy% of the machine before try $_try"
-			echo "# $_what: $_msg"
+			echo "# $_label: $_msg"
 			sleep 1
 			continue
 		fi
@@ -277,7 +278,7 @@ agrees() {
 		_others=$(awk -v n="$(share "$_t0" "$_t1" 2)" -v t="${_true:-0}" 'BEGIN { print int(n - t) }')
 		_ok=$(awk -v g="${_got:-999}" -v t="${_true:-0}" -v tol="$_tol" \
 			'BEGIN { d = g - t; if (d < 0) d = -d; print d <= tol }')
-		_msg="$_what: cyclesoak ${_got:-?}%, loadgen ${_true:-?}% (tolerance $_tol, try $_try, others ~$_others%)"
+		_msg="$_label: cyclesoak ${_got:-?}%, loadgen ${_true:-?}% (tolerance $_tol, try $_try, others ~$_others%)"
 		if [ "$_ok" = 1 ]; then
 			ok "$_msg"
 			return
@@ -288,16 +289,22 @@ agrees() {
 		fi
 		echo "# $_msg: disturbed, again"
 	done
-	skip "$_what: the machine was busy every time ($_msg)"
+	skip "$_label: the machine was busy every time ($_msg)"
 }
 
 # Calibrate afresh for these, with half-second samples, when quiet; a
 # calibration whose samples spread (the warning) is done again.
-calibrated=0
+calibrated=0 why=
 for try in 1 2 3; do
-	quiet || { echo "# calibration: others used $_busy%"; sleep 1; continue; }
+	if ! quiet; then
+		why="others used $_busy% of the machine"
+		echo "# calibration: $why"
+		sleep 1
+		continue
+	fi
 	timeout 30 "$cs" -C -f "$cal" -m 500 >"$TMP/out" 2>"$TMP/err" || break
-	grep -q warning "$TMP/err" && { echo "# $(cat "$TMP/err")"; continue; }
+	why=$(cat "$TMP/err")
+	grep -q warning "$TMP/err" && { echo "# $why"; continue; }
 	calibrated=1
 	break
 done
@@ -305,7 +312,7 @@ if [ "$calibrated" = 1 ]; then
 	agrees "idle" 0 5
 	agrees "50% load" 50 10
 else
-	skip "accuracy: no quiet moment to calibrate in ($(cat "$TMP/err"))"
+	skip "accuracy: no quiet moment to calibrate in 3 tries ($why)"
 fi
 
 finish
