@@ -315,6 +315,29 @@ void soak_stop(struct soak *s)
 	free(s);
 }
 
+/*
+ * Jiffies of the whole machine from /proc/stat's first line: *busy is what
+ * ran at nice 0 or better (user, system, irq, softirq) plus what the
+ * hypervisor stole; the soakers, at nice 19, are not in it. -1 when unreadable.
+ */
+static int machine_ticks(uint64_t *busy, uint64_t *total)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal = 0;
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
+		   &sys, &idle, &iowait, &irq, &softirq, &steal);
+	fclose(f);
+	if (n < 7)
+		return -1;
+	*busy = user + sys + irq + softirq + steal;
+	*total = *busy + nice + idle + iowait;
+	return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -329,8 +352,9 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 {
 	static const struct soak_cfg defaults;
 	unsigned warmup_ms, sample_ms, samples, i;
-	uint64_t t0, t1, c0, c1;
-	double *rate, median, spread;
+	uint64_t t0, t1, c0, c1, busy0 = 0, busy1 = 0, total0 = 0, total1 = 0;
+	double *rate, median, spread, others = 0;
+	int ticks;
 	struct soak *s;
 	int saved;
 
@@ -355,6 +379,7 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 	t0 = now_ns();
 	if (soak_sleep_until(t0 + warmup_ms * 1000000ull) < 0)
 		goto interrupted;
+	ticks = machine_ticks(&busy0, &total0);
 	t0 = now_ns();
 	c0 = soak_total(s);
 	for (i = 0; i < samples; i++) {
@@ -368,6 +393,8 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 		t0 = t1;
 		c0 = c1;
 	}
+	if (ticks == 0 && machine_ticks(&busy1, &total1) == 0 && total1 > total0)
+		others = (double)(busy1 - busy0) / (double)(total1 - total0);
 	soak_stop(s);
 	/* The median: one disturbed sample cannot move it. */
 	qsort(rate, samples, sizeof(*rate), cmp_double);
@@ -382,7 +409,14 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 	out->loops_per_sec = median;
 	out->ncpus = ncpus;
 	out->spread = spread;
-	if (spread > 0.02 && warn && warnlen)
+	/*
+	 * A steady load spreads nothing but lowers every sample; /proc/stat
+	 * (tick-sampled, but good enough to see a few percent) catches it.
+	 */
+	if (others > 0.03 && warn && warnlen)
+		snprintf(warn, warnlen, "other work used %.1f%% of the CPUs during "
+			 "calibration: calibrate again on an idle machine", others * 100);
+	else if (spread > 0.02 && warn && warnlen)
 		snprintf(warn, warnlen, "samples spread %.1f%%: was the machine "
 			 "idle? calibrate again when it is", spread * 100);
 	return 0;
