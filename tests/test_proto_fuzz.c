@@ -19,8 +19,14 @@
 #define STREAMS		200000
 #define MAX_STREAM	1024
 
-enum verdict { WHOLE, SHORT, EXCESS };
-static const char *const verdict_name[] = { "whole", "short", "excess" };
+enum verdict { WHOLE, SHORT, EXCESS, CONFUSED };
+
+static const char *verdict_name(enum verdict v)
+{
+	static const char *const name[] = { "whole", "short", "excess", "confused" };
+
+	return (unsigned)v <= CONFUSED ? name[v] : "?";
+}
 
 static uint64_t rng_state;
 
@@ -137,7 +143,7 @@ static size_t mutate(unsigned char *s, size_t len)
 		return len - 1;
 	default:	/* a small number in place of any aligned word */
 		if (len >= 4) {
-			at = below((uint32_t)len / 4) * 4;
+			at = (size_t)below((uint32_t)len / 4) * 4;
 			n = 0;
 			put_word(s + at, &n, below(6));
 		}
@@ -161,7 +167,7 @@ static enum verdict receiver(const unsigned char *s, size_t len, uint64_t *bytes
 	}
 	*bytes = rx.bytes;
 	if (excess != (rx.state == PROTO_EXCESS))
-		return (enum verdict)-1;	/* feed's answer and state disagree */
+		return CONFUSED;	/* feed's answer and state disagree */
 	if (excess)
 		return EXCESS;
 	return proto_rx_complete(&rx) ? WHOLE : SHORT;
@@ -172,7 +178,7 @@ int main(void)
 	static unsigned char s[MAX_STREAM + 64];
 	const char *env = getenv("ZC_FUZZ_SEED");
 	uint64_t seed = env ? strtoull(env, NULL, 10) : 20011114;
-	unsigned long seen[3] = { 0, 0, 0 }, wrong = 0, ref_wrong = 0, i;
+	unsigned long seen[CONFUSED] = { 0, 0, 0 }, wrong = 0, ref_wrong = 0, i;
 	enum verdict want, got;
 	uint64_t bytes;
 	size_t len;
@@ -202,9 +208,8 @@ int main(void)
 		if (got != want || bytes != len) {
 			if (wrong++ < 5)
 				printf("# stream %lu (%zu bytes): reference %s, proto_rx %s, "
-				       "%llu bytes counted\n", i, len, verdict_name[want],
-				       (unsigned)got < 3 ? verdict_name[got] : "inconsistent",
-				       (unsigned long long)bytes);
+				       "%llu bytes counted\n", i, len, verdict_name(want),
+				       verdict_name(got), (unsigned long long)bytes);
 		}
 	}
 	CHECK(ref_wrong == 0, "the reference accepts every generated well-formed stream "

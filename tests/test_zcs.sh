@@ -94,6 +94,26 @@ expect "an extra argument: exit 2 with the usage" '[ "$rc" -eq 2 ] && grep -q "^
 rc=$?
 expect "-b 0: exit 2 naming -b" '[ "$rc" -eq 2 ] && grep -q -- "-b" "$TMP/b.err"' 
 
+# The kernel caps SO_RCVBUF at net.core.rmem_max.
+if [ "$(cat /proc/sys/net/core/rmem_max 2>/dev/null || echo 0)" -lt 1000000000 ]; then
+	"$ZCS" -p 0 -i 1000000000 >/dev/null 2>"$TMP/i.err"
+	rc=$?
+	expect "-i beyond what the kernel gives: exit 1 with one line saying so" \
+		'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/i.err")" -eq 1 ] &&
+		grep -q "^zcs: .*SO_RCVBUF: asked for 1000000000, the kernel gave" "$TMP/i.err"'
+else
+	skip "net.core.rmem_max is 1000000000 or more: -i cannot be refused here"
+fi
+
+if zcs_start -B 0 -i 65536 -o 65536; then
+	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/"$ZCS_PID"/status)
+	check "-B 0: zcs runs on CPU 0 only (Cpus_allowed_list $cpus)" [ "$cpus" = 0 ]
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+else
+	not_ok "zcs -B 0 -i 65536 -o 65536 starts"
+fi
+
 # --- one server for the stream checks -----------------------------------
 
 if ! zcs_start -t 3600; then

@@ -73,24 +73,27 @@ static void sleep_ms(long long ms)
 		;
 }
 
-/* "A,B,C" into up to n numbers; returns how many. */
-static int numbers(const char *s, long long *v, int n)
+/* "A,B,C" into exactly n numbers, or die naming the step. */
+static void numbers(const char *step, const char *s, long long *v, int n)
 {
 	char tmp[64], *tok, *save;
 	const char *why;
 	int i = 0;
 
 	snprintf(tmp, sizeof(tmp), "%s", s);
-	for (tok = strtok_r(tmp, ",", &save); tok && i < n;
-	     tok = strtok_r(NULL, ",", &save), i++)
-		if (parse_num(tok, 0, 0xffffffffLL, &v[i], &why) < 0)
-			error(2, 0, "step '%s': %s", s, why);
-	return i;
+	for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (i == n)
+			error(2, 0, "step '%s': too many numbers", step);
+		if (parse_num(tok, 0, 0xffffffffLL, &v[i++], &why) < 0)
+			error(2, 0, "step '%s': %s", step, why);
+	}
+	if (i < n)
+		error(2, 0, "step '%s': wants %d number(s)", step, n);
 }
 
 static void step(int fd, const char *s)
 {
-	long long v[3];
+	long long v[3] = { 0, 0, 0 };
 	unsigned char b;
 	char hex[3] = "";
 	uint64_t t0;
@@ -98,15 +101,15 @@ static void step(int fd, const char *s)
 
 	switch (s[0]) {
 	case 'w':
-		numbers(s + 1, v, 1);
+		numbers(s, s + 1, v, 1);
 		put_word(fd, (uint32_t)v[0]);
 		break;
 	case 'd':
-		numbers(s + 1, v, 1);
+		numbers(s, s + 1, v, 1);
 		put_data(fd, (unsigned long long)v[0]);
 		break;
 	case 'r':
-		numbers(s + 1, v, 1);
+		numbers(s, s + 1, v, 1);
 		while (v[0] > 0) {
 			unsigned char rnd[4096];
 
@@ -126,8 +129,7 @@ static void step(int fd, const char *s)
 		}
 		break;
 	case 'f':
-		if (numbers(s + 1, v, 3) != 3)
-			error(2, 0, "step '%s': want fLOOPS,FILES,SIZE", s);
+		numbers(s, s + 1, v, 3);
 		put_word(fd, (uint32_t)v[0]);
 		for (i = 0; i < v[0]; i++) {
 			put_word(fd, (uint32_t)v[1]);
@@ -138,12 +140,11 @@ static void step(int fd, const char *s)
 		}
 		break;
 	case 's':
-		numbers(s + 1, v, 1);
+		numbers(s, s + 1, v, 1);
 		sleep_ms(v[0]);
 		break;
 	case 't':
-		if (numbers(s + 1, v, 2) != 2)
-			error(2, 0, "step '%s': want tBYTES,MS", s);
+		numbers(s, s + 1, v, 2);
 		for (k = 0; k < v[0]; k++) {
 			put_data(fd, 1);
 			sleep_ms(v[1]);
