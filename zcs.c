@@ -471,6 +471,8 @@ int main(int argc, char **argv)
 	program_invocation_name = program_invocation_short_name;
 	argv[0] = program_invocation_short_name;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* One write per line, so that children logging at once do not interleave. */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	parse_opts(argc, argv);
 	signal(SIGPIPE, SIG_IGN);
 
