@@ -41,7 +41,7 @@ _Static_assert(sizeof(struct slot) == SLOT_BYTES, "one slot per 128 bytes");
  * cache of an idle CPU, so the count rate is steady, but touched every
  * count, so memory traffic from other work slows the soaker as it should.
  */
-#define SCRATCH_BYTES (32 * 1024)
+#define SCRATCH_BYTES 32768u
 #define LINE 64
 #define LINES_PER_COUNT 8
 
@@ -111,7 +111,7 @@ static void own_autogroup(void)
 	for (tries = 0; tries < 30; tries++) {
 		if (write(fd, "19", 2) == 2 || errno != EAGAIN)
 			break;
-		usleep(50 * 1000);
+		soak_sleep_until(now_ns() + 50000000u);
 	}
 	close(fd);
 }
@@ -215,7 +215,7 @@ static int wait_counting(struct soak *s, char *err, size_t errlen)
 			     "(%d of %d counting)", counting, s->n);
 			return -1;
 		}
-		usleep(1000);
+		soak_sleep_until(now_ns() + 1000000u);
 	}
 }
 
@@ -322,19 +322,29 @@ void soak_stop(struct soak *s)
  */
 static int machine_ticks(uint64_t *busy, uint64_t *total)
 {
-	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal = 0;
+	/* user nice system idle iowait irq softirq steal */
+	unsigned long long v[8] = { 0 };
+	char line[512], *p, *end;
 	FILE *f = fopen("/proc/stat", "re");
 	int n;
 
 	if (!f)
 		return -1;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
-		   &sys, &idle, &iowait, &irq, &softirq, &steal);
+	p = fgets(line, sizeof(line), f);
 	fclose(f);
+	if (!p || strncmp(line, "cpu ", 4) != 0)
+		return -1;
+	p = line + 4;
+	for (n = 0; n < 8; n++) {
+		v[n] = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+	}
 	if (n < 7)
 		return -1;
-	*busy = user + sys + irq + softirq + steal;
-	*total = *busy + nice + idle + iowait;
+	*busy = v[0] + v[2] + v[5] + v[6] + v[7];
+	*total = *busy + v[1] + v[3] + v[4];
 	return 0;
 }
 
@@ -514,21 +524,21 @@ bad:
 static void sync_dir(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	char *dir;
+	char *parent;
 	int fd;
 
 	if (!slash)
-		dir = strdup(".");
+		parent = strdup(".");
 	else
-		dir = strndup(path, slash == path ? 1 : (size_t)(slash - path));
-	if (!dir)
+		parent = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+	if (!parent)
 		return;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);
 	}
-	free(dir);
+	free(parent);
 }
 
 int calib_save(const char *path, const struct calib *c, char *err, size_t errlen)

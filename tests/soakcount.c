@@ -40,8 +40,10 @@ int main(int argc, char **argv)
 	if (!c0 || !c1)
 		error(1, 0, "out of memory");
 	s = soak_start_cfg(n, &cfg, err, sizeof(err));
-	if (!s)
-		error(1, 0, "%s", err);
+	if (!s) {
+		error(0, 0, "%s", err);
+		return 1;
+	}
 	t0 = now_ns();
 	soak_read(s, c0);
 	soak_sleep_until(t0 + (uint64_t)ms * 1000000u);

@@ -22,12 +22,14 @@
 #include <dirent.h>
 #include <error.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -38,10 +40,10 @@ static FILE *report;
 /* Parent PID and state of pid from /proc/PID/stat; comm may hold spaces. */
 static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len)
 {
-	char path[64], buf[512], *open_paren, *close_paren;
+	char path[64], buf[512], *open_paren, *close_paren, *end;
 	FILE *f;
 	size_t n;
-	int pp;
+	long pp;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
@@ -52,10 +54,15 @@ static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len
 	buf[n] = '\0';
 	open_paren = strchr(buf, '(');
 	close_paren = strrchr(buf, ')');
+	/* After the comm: " S PPID ..." */
 	if (!open_paren || !close_paren || close_paren < open_paren ||
-	    sscanf(close_paren + 1, " %c %d", state, &pp) != 2)
+	    close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
 		return -1;
-	*ppid = pp;
+	*state = close_paren[2];
+	pp = strtol(close_paren + 4, &end, 10);
+	if (end == close_paren + 4)
+		return -1;
+	*ppid = (pid_t)pp;
 	snprintf(comm, len, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
 	return 0;
 }
@@ -67,13 +74,19 @@ static int kill_leftovers(void)
 	struct dirent *e;
 	char state, comm[64];
 	pid_t pid, ppid;
+	long long v;
+	const char *why;
 	int left = 0;
 
-	if (!d)
-		error(1, errno, "/proc");
+	if (!d) {
+		error(0, errno, "/proc");
+		return 1;	/* cannot tell: count it as something left */
+	}
 	while ((e = readdir(d))) {
-		pid = (pid_t)atoi(e->d_name);
-		if (pid <= 0 || proc_stat(pid, &ppid, &state, comm, sizeof(comm)) < 0)
+		if (parse_num(e->d_name, 1, INT_MAX, &v, &why) < 0)
+			continue;	/* not a process */
+		pid = (pid_t)v;
+		if (proc_stat(pid, &ppid, &state, comm, sizeof(comm)) < 0)
 			continue;
 		if (ppid != getpid())
 			continue;
@@ -150,7 +163,7 @@ int main(int argc, char **argv)
 		} else if (main_done) {
 			if (t - end > (uint64_t)grace_ms * 1000000u)
 				return kill_leftovers() ? 3 : 0;
-			usleep(2000);
+			nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 		}
 	}
 }

@@ -2,7 +2,7 @@
  * lib/soak.c: the calibration file and the soakers' life cycle. The source
  * is included, not linked, so the slot layout can be checked from inside.
  */
-#include "../lib/soak.c"
+#include "../lib/soak.c"	/* NOLINT(bugprone-suspicious-include): to see struct slot */
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -80,7 +80,7 @@ static void test_round_trip(const char *path)
 /* A failed write must leave the old file as it was, and no debris. */
 static void test_whole_or_nothing(const char *path)
 {
-	struct calib old, big = { .loops_per_sec = 987654321, .ncpus = 2 };
+	struct calib old = { 0 }, big = { .loops_per_sec = 987654321, .ncpus = 2 };
 	struct rlimit small = { 10, RLIM_INFINITY }, saved_lim;
 	char err[256] = "", nodir[300];
 	int rc;
@@ -168,14 +168,15 @@ static void test_soakers(enum soak_policy policy)
 {
 	struct soak_cfg cfg = { .policy = policy };
 	const char *name = policy == SOAK_IDLE ? "SCHED_IDLE" : "nice 19";
-	uint64_t a[2], b[2];
+	uint64_t a[2] = { 0 }, b[2] = { 0 };
 	char err[256] = "";
 	pid_t pids[2];
 	struct soak *s;
 	int i, ok;
 
 	s = soak_start_cfg(2, &cfg, err, sizeof(err));
-	if (!CHECK(s, "%s: two soakers start: %s", name, err))
+	CHECK(s != NULL, "%s: two soakers start: %s", name, err);
+	if (!s)
 		return;
 	CHECK(soak_count(s) == 2, "%s: soak_count", name);
 	for (i = 0; i < 2; i++)
@@ -193,7 +194,7 @@ static void test_soakers(enum soak_policy policy)
 	/* A busy machine may starve a soaker for a while: allow 5 s. */
 	soak_read(s, a);
 	for (i = 0; i < 500; i++) {
-		usleep(10 * 1000);
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 		soak_read(s, b);
 		if (b[0] > a[0] && b[1] > a[1])
 			break;
@@ -223,11 +224,13 @@ static void test_bad_start(void)
 
 	s = soak_start(0, 0, err, sizeof(err));
 	CHECK(!s && *err, "zero soakers refused: %s", err);
+	soak_stop(s);
 	/* The last soaker is bound to a CPU that does not exist. */
 	err[0] = '\0';
 	s = soak_start_cfg(cpu_max() + 2, &cfg, err, sizeof(err));
 	CHECK(!s && strstr(err, "failed to start"),
 	      "a soaker that cannot start fails soak_start: %s", err);
+	soak_stop(s);
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD,
 	      "and its siblings are killed and reaped");
 }
