@@ -11,6 +11,8 @@ ZC_TESTBIN=${ZC_TESTBIN:-$TOP/build/tests}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zc-bench.XXXXXX") || exit 1
 BG_PIDS=
 CLEANUP_HOOKS=
+SENT_TOTAL=0
+SENT_RUNS=0
 
 cleanup() {
 	trap - EXIT INT TERM HUP
@@ -77,8 +79,8 @@ wait_line() {
 }
 
 # zcs_up NAME [ZCS OPTIONS...]: start zcs on a kernel-chosen port, output in
-# $WORK/NAME.out and .err; sets ZCS_PID and ZCS_PORT. A prefix command (ip
-# netns exec ...) can be given in ZCS_PREFIX.
+# $WORK/NAME.out and .err; sets ZCS_PID and ZCS_PORT. ZCS_PREFIX, when set,
+# goes before zcs (ip netns exec NS).
 zcs_up() {
 	_name=$1
 	shift
@@ -115,20 +117,73 @@ parse_zcc() {
 }
 
 # run_zcc OUTFILE ZCC-ARGS...: run zcc in $WORK (where -c finds
-# counts_per_sec), print the command, parse its figures. Fails (with zcc's
-# own message) when zcc fails or prints no summary. ZCC_PREFIX as for zcs.
+# counts_per_sec), print the command unless QUIET is set (file names
+# folded into "DIR/... (N files)"), parse its figures. Fails (with zcc's
+# own message) when zcc fails or prints no summary. ZCC_PREFIX, when set,
+# goes before zcc (ip netns exec NS).
 run_zcc() {
 	_out=$1
 	shift
-	[ -n "${SHOW_COMMANDS:-}" ] && echo "  \$ ${ZCC_PREFIX:+$ZCC_PREFIX }zcc $*"
+	if [ -z "${QUIET:-}" ]; then
+		_show= _nf=0 _dir=
+		for _a in "$@"; do
+			if [ -f "$_a" ]; then
+				_nf=$((_nf + 1)) _dir=${_a%/*}
+			else
+				_show="$_show $_a"
+			fi
+		done
+		[ $_nf -gt 0 ] && _show="$_show ${_dir#"$WORK"/}/... ($_nf files)"
+		echo "  \$ ${ZCC_PREFIX:+$ZCC_PREFIX }zcc$_show"
+	fi
 	(cd "$WORK" && $ZCC_PREFIX "$ZC_BIN/zcc" "$@") >"$_out" 2>"$_out.err"
 	_rc=$?
 	parse_zcc "$_out"
+	SENT_TOTAL=$((${SENT_TOTAL:-0} + ${SENT_BYTES:-0}))
+	SENT_RUNS=$((${SENT_RUNS:-0} + 1))
 	if [ $_rc -ne 0 ] || [ -z "$SENT_RATE" ]; then
 		sed 's/^/  /' "$_out.err" >&2
 		echo "  zcc exited with status $_rc" >&2
 		return 1
 	fi
+}
+
+# probe_loops SECONDS ZCC-ARGS...: set LOOPS so that zcc with these
+# arguments runs about SECONDS: short runs, doubling until one lasts 0.3 s
+# (or a cap of 65536 loops), then scaled.
+probe_loops() {
+	_want=$1
+	shift
+	_pl=1
+	while :; do
+		_quiet=${QUIET:-}
+		QUIET=1
+		run_zcc "$WORK/probe" -n $_pl "$@" || die "probe run failed: zcc -n $_pl $*"
+		QUIET=$_quiet
+		awk -v s="$SENT_SECS" -v l=$_pl 'BEGIN { exit !(s < 0.3 && l < 65536) }' || break
+		_pl=$((_pl * 2))
+	done
+	LOOPS=$(loops_for "$_want" "$SENT_SECS" $_pl)
+}
+
+# zcs_tally NAME: ZCS_DONE_BYTES, ZCS_DONE_RUNS from zcs's "done:" lines.
+zcs_tally() {
+	ZCS_DONE_RUNS=$(grep -c '^done: ' "$WORK/$1.out")
+	ZCS_DONE_BYTES=$(sed -n 's/^done: \([0-9]*\) bytes.*/\1/p' "$WORK/$1.out" |
+		awk '{ s += $1 } END { printf "%.0f\n", s }')
+}
+
+# zcs_agrees NAME: wait until zcs has logged as many connections as zcc
+# runs were made (SENT_RUNS), then compare its byte total with SENT_TOTAL.
+zcs_agrees() {
+	_n=50
+	while :; do
+		zcs_tally "$1"
+		[ "$ZCS_DONE_RUNS" -ge "$SENT_RUNS" ] || [ $_n -eq 0 ] && break
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	[ "$ZCS_DONE_RUNS" -eq "$SENT_RUNS" ] && [ "$ZCS_DONE_BYTES" = "$SENT_TOTAL" ]
 }
 
 # calib_ready: make sure $WORK/counts_per_sec exists. Use the one in the

@@ -33,15 +33,10 @@ echo "file set: $n_files files, $total bytes"
 zcs_up zcs -t 3600
 echo "zcs listening on port $ZCS_PORT (pid $ZCS_PID)"
 
-# Short sendfile runs, doubling, to see how fast this machine is, so that
-# each mode then runs about secs_per_mode seconds.
-loops=2
-while :; do
-	run_zcc "$WORK/probe" -s 127.0.0.1 -p "$ZCS_PORT" -n $loops "$@" || die "probe run failed"
-	awk -v s="$SENT_SECS" -v l=$loops 'BEGIN { exit !(s < 0.3 && l < 65536) }' || break
-	loops=$((loops * 2))
-done
-loops=$(loops_for $secs_per_mode "$SENT_SECS" $loops)
+# Short sendfile runs first, to see how fast this machine is, so that each
+# mode then runs about secs_per_mode seconds.
+probe_loops $secs_per_mode -s 127.0.0.1 -p "$ZCS_PORT" "$@"
+loops=$LOOPS
 echo "each mode sends the set $loops times with load measurement (zcc -c)"
 echo
 
@@ -63,9 +58,9 @@ for mode in sendfile send write; do
 "
 done
 
-# zcs's own count of the last connection must match what zcc sent.
-wait_line "$WORK/zcs.out" "^done: $SENT_BYTES bytes" 30 ||
-	echo "warning: zcs's done: line does not match zcc's $SENT_BYTES bytes" >&2
+# zcs's own count must match what zcc sent, byte for byte.
+zcs_agrees zcs || echo "warning: zcs received $ZCS_DONE_BYTES bytes in $ZCS_DONE_RUNS connections," \
+	"zcc sent $SENT_TOTAL in $SENT_RUNS" >&2
 stop_bg "$ZCS_PID"
 
 printf '%s' "$rows" | awk -F'|' -v cpus="$CPU_N" '
