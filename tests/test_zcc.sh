@@ -139,6 +139,18 @@ for env in "" "POSIXLY_CORRECT=1"; do
 	fi
 done
 
+# After "--" a name that looks like an option is a file.
+cp "$TMP/b" "$TMP/-n"
+sink_start
+(cd "$TMP" && "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" a -- -n >"$TMP/out" 2>"$TMP/err")
+RC=$?
+wait "$SINK_PID"
+if [ "$RC" -eq 0 ] && grep -q "^received: $(stream 1) bytes" "$TMP/sink.out"; then
+	ok "-- ends the options: a file named -n is sent"
+else
+	not_ok "-- ends the options: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+
 # -d: debug on stderr only; stdout keeps its one line.
 sink_start
 run_zcc -d -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" "$TMP/b"
