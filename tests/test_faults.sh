@@ -142,41 +142,51 @@ wait "$ZCS_PID" 2>/dev/null
 truncate -s 4294967295 "$BIG"
 
 # --- Ctrl-C leaves no process behind -----------------------------------------
+# Each program runs under tests/subreaper, so that whatever it orphans comes
+# back to the subreaper (not to a PID 1 that may never reap) and is counted.
 # A shell script's background jobs ignore SIGINT; env restores the default
 # a terminal would give. Only the program itself gets the signal (a harder
 # case than a terminal's Ctrl-C, which signals its children too): it must
-# take them down. Its descendants are listed before the signal and must all
-# be gone within 3 s after it.
-interrupt() {	# WHAT PID
-	_what=$1 _pid=$2
-	_before=$(descendants "$_pid")
-	if [ -z "$_before" ]; then
-		not_ok "$_what: had no child process to clean up"
-		stop "$_pid"
+# take them down. The subreaper allows them 3 s.
+
+# reaped NAME COMMAND...: start COMMAND under the subreaper, its report in
+# $TMP/NAME.reap; sets REAPER_PID and PROG_PID (the command's PID).
+reaped() {
+	_name=$1
+	shift
+	bg "$ZC_TESTBIN/subreaper" -o "$TMP/$_name.reap" -t 3000 \
+		env --default-signal=INT "$@"
+	REAPER_PID=$!
+	wait_for "$TMP/$_name.reap" '^child [0-9]+$'
+	PROG_PID=$(sed -n 's/^child \([0-9]*\)$/\1/p' "$TMP/$_name.reap")
+}
+
+# interrupt WHAT NAME KIDS: once the program has KIDS descendants, SIGINT
+# it; it must end within 5 s and leave nothing behind.
+interrupt() {
+	_what=$1 _report=$TMP/$2.reap _kids=$3
+	if [ -z "$PROG_PID" ] || ! has_descendants "$PROG_PID" "$_kids"; then
+		not_ok "$_what: never had $_kids child processes to clean up"
+		[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" $(descendants "$PROG_PID")
+		stop "$REAPER_PID"
 		return
 	fi
-	kill -INT "$_pid"
-	if ! ended_within "$_pid" 5000; then
+	kill -INT "$PROG_PID"
+	if ! ended_within "$PROG_PID" 5000; then
 		not_ok "$_what: still running 5 s after SIGINT"
-		stop "$_pid"
+		kill -9 "$PROG_PID"
+	fi
+	if ! ended_within "$REAPER_PID" 5000; then
+		not_ok "$_what: the subreaper did not finish"
+		stop "$REAPER_PID"
 		return
 	fi
-	wait "$_pid" 2>/dev/null
-	_deadline=$(($(now_ms) + 3000))
-	for _p in $_before; do
-		while alive "$_p" && [ "$(now_ms)" -lt "$_deadline" ]; do
-			sleep 0.05
-		done
-	done
-	_left=
-	for _p in $_before; do
-		alive "$_p" && _left="$_left $_p($(cat "/proc/$_p/comm" 2>/dev/null))"
-	done
-	if [ -z "$_left" ]; then
-		ok "$_what: exited, and its $(echo $_before | wc -w) descendants with it"
+	wait "$REAPER_PID"
+	_rc=$?
+	if [ "$_rc" -eq 0 ] && grep -q '^gone after' "$_report"; then
+		ok "$_what: ended, and its $_kids+ descendants with it: $(grep -E '^(status|gone)' "$_report" | tr '\n' ' ')"
 	else
-		not_ok "$_what: left running:$_left"
-		for _p in $_before; do kill -9 "$_p" 2>/dev/null; done
+		not_ok "$_what: subreaper exit $_rc: $(tr '\n' ' ' <"$_report")"
 	fi
 }
 
@@ -184,45 +194,37 @@ interrupt() {	# WHAT PID
 NCPUS=$(getconf _NPROCESSORS_ONLN)
 printf '1000000\nncpus %s\n' "$NCPUS" >"$TMP/counts_per_sec"
 
-bg env --default-signal=INT "$ZC_BIN/zcs" -p 0 >"$TMP/zcs.out" 2>"$TMP/zcs.err"
-ZCS_PID=$!
+: >"$TMP/zcs.out"
+reaped zcs "$ZC_BIN/zcs" -p 0 >"$TMP/zcs.out" 2>"$TMP/zcs.err"
 if wait_for "$TMP/zcs.out" '^listening on port [0-9]+'; then
 	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
 	bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" >/dev/null 2>&1
 	zcc_pid=$!
-	has_descendants "$ZCS_PID" 1
-	interrupt "Ctrl-C of zcs serving a connection" "$ZCS_PID"
+	interrupt "Ctrl-C of zcs serving a connection" zcs 1
 	stop "$zcc_pid"
 else
 	not_ok "zcs starts for Ctrl-C"
+	stop "$REAPER_PID"
 fi
 
 if "$ZC_BIN/zcc" -h 2>/dev/null | grep -q '^ *-c '; then
 	zcs_start || { not_ok "zcs starts for zcc -c"; finish; }
-	bg env --default-signal=INT "$ZC_BIN/zcc" -c -s 127.0.0.1 -p "$ZCS_PORT" \
-		-n 1000 "$BIG" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
-	zcc_pid=$!
-	has_descendants "$zcc_pid" "$NCPUS"
-	interrupt "Ctrl-C of zcc -c" "$zcc_pid"
+	reaped zcc "$ZC_BIN/zcc" -c -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" \
+		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+	interrupt "Ctrl-C of zcc -c" zcc "$NCPUS"
 	kill "$ZCS_PID"
 	wait "$ZCS_PID" 2>/dev/null
 else
 	skip "Ctrl-C of zcc -c: this zcc has no -c"
 fi
 
-bg env --default-signal=INT "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" \
-	>"$TMP/soak.out" 2>"$TMP/soak.err"
-soak_pid=$!
-wait_for "$TMP/soak.out" '^System load' 30
-has_descendants "$soak_pid" "$NCPUS"
-interrupt "Ctrl-C of cyclesoak" "$soak_pid"
+reaped soak "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" >"$TMP/soak.out" 2>"$TMP/soak.err"
+interrupt "Ctrl-C of cyclesoak" soak "$NCPUS"
 
 # Measuring a command: the command is a child too (run_rr has none: it
 # execs its command).
-bg env --default-signal=INT "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" -- sleep 60 \
+reaped cmd "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" -- sleep 60 \
 	>"$TMP/soak.out" 2>"$TMP/soak.err"
-soak_pid=$!
-has_descendants "$soak_pid" $((NCPUS + 1))
-interrupt "Ctrl-C of cyclesoak -- sleep 60" "$soak_pid"
+interrupt "Ctrl-C of cyclesoak -- sleep 60" cmd $((NCPUS + 1))
 
 finish
