@@ -220,7 +220,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 	uint64_t start, period_start, period_bytes = 0, now, bytes_at_tick = 0;
 	unsigned tick_seen = 0, idle_ticks = 0;
 	ssize_t n;
-	int rc = 1;
+	int rc = 1, report;
 
 	proto_rx_init(&rx);
 	if (cfg_debug) {
@@ -249,6 +249,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 		/* The rest of the loop runs a few times a second, not per read. */
 		if ((unsigned)ticks == tick_seen)
 			continue;
+		report = 0;
 		while (tick_seen != (unsigned)ticks) {
 			tick_seen++;
 			if (rx.bytes == bytes_at_tick) {
@@ -257,14 +258,16 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 				idle_ticks = 0;
 				bytes_at_tick = rx.bytes;
 			}
-			if (tick_seen % (cfg_period * TICKS_PER_SEC) == 0) {
-				now = now_ns();
-				printf("%.0f kbytes/sec\n",
-				       kbytes_per_sec(rx.bytes - period_bytes,
-						      now - period_start));
-				period_start = now;
-				period_bytes = rx.bytes;
-			}
+			if (tick_seen % (cfg_period * TICKS_PER_SEC) == 0)
+				report = 1;
+		}
+		/* One line even if ticks piled up (say, after SIGSTOP). */
+		if (report) {
+			now = now_ns();
+			printf("%.0f kbytes/sec\n",
+			       kbytes_per_sec(rx.bytes - period_bytes, now - period_start));
+			period_start = now;
+			period_bytes = rx.bytes;
 		}
 		if (cfg_idle && idle_ticks >= cfg_idle * TICKS_PER_SEC) {
 			error(0, 0, "%s: idle timeout: nothing received for %u s, "
