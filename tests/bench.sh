@@ -239,7 +239,7 @@ iperf_run() {
 	start_bg iperf3 -s -1 -p "$_port" >"$_o.srv" 2>&1
 	_spid=$!
 	port_listening "$_port" || { stop_bg $_spid; return 1; }
-	"$@" >"$_o" 2>&1
+	run_fg "$@" >"$_o" 2>&1
 	_rc=$?
 	stop_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$_o" >&2; return 1; }
@@ -275,7 +275,7 @@ free_port() {
 meter() {
 	_o=$1
 	shift
-	(cd "$WORK" && "$ZC_BIN/cyclesoak" -f "$WORK/counts_per_sec" -- "$@") >"$_o" 2>"$_o.err"
+	run_fg in_work "$ZC_BIN/cyclesoak" -f "$WORK/counts_per_sec" -- "$@" >"$_o" 2>"$_o.err"
 	METER_LOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$_o" | tail -n 1)
 	[ -n "$METER_LOAD" ]
 }
@@ -397,7 +397,7 @@ part_accuracy() {
 	printf '  %-4s %6s %9s %11s %8s %10s %9s %12s %9s\n' cal level loadgen% background% truth% cyclesoak% "error" "/proc/stat%" "error"
 	for cal in 1 2 3; do
 		show "cyclesoak -C -f cal$cal"
-		(cd "$WORK" && "$ZC_BIN/cyclesoak" -C -f "$WORK/cal$cal") >"$WORK/cal.out" 2>&1 ||
+		run_fg in_work "$ZC_BIN/cyclesoak" -C -f "$WORK/cal$cal" >"$WORK/cal.out" 2>&1 ||
 			{ cat "$WORK/cal.out" >&2; die "calibration failed"; }
 		grep -v '^calibrating:' "$WORK/cal.out" | sed 's/^/    /'
 		csv accuracy "cal$cal" loops_per_sec "$(head -n 1 "$WORK/cal$cal")" loops/s
@@ -407,7 +407,7 @@ part_accuracy() {
 			sleep 1
 			t1=$(cpu_ticks)
 			bgload=$(busy_share "$t0" "$t1")
-			(cd "$WORK" && "$ZC_BIN/cyclesoak" -f "$WORK/cal$cal" -- "$ZC_TESTBIN/loadgen" -l $pct -t 4) \
+			run_fg in_work "$ZC_BIN/cyclesoak" -f "$WORK/cal$cal" -- "$ZC_TESTBIN/loadgen" -l $pct -t 4 \
 				>"$WORK/acc.out" 2>"$WORK/acc.err" || { cat "$WORK/acc.err" >&2; die "cyclesoak -- loadgen failed"; }
 			t2=$(cpu_ticks)
 			ps=$(busy_share "$t1" "$t2")
@@ -477,7 +477,7 @@ part_scale() {
 	pids=
 	i=0
 	while [ $i -lt 64 ]; do
-		start_bg sh -c 'cd "$1" && shift && exec "$@"' sh "$WORK" "$ZC_BIN/zcc" -s 127.0.0.1 \
+		start_bg in_work "$ZC_BIN/zcc" -s 127.0.0.1 \
 			-p "$ZCS_PORT" -n 20 "$WORK"/big/f1[0-7] >"$WORK/cc.$i" 2>"$WORK/cc.$i.err"
 		pids="$pids $!"
 		i=$((i + 1))

@@ -32,7 +32,10 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-trap 'echo; echo "interrupted: cleaning up" >&2; exit 130' INT TERM HUP
+# The trap may fire inside a redirected function call: fd 9 keeps the
+# script's own stderr for its message (and is closed for every child).
+exec 9>&2
+trap 'echo >&9; echo "interrupted: cleaning up" >&9; exit 130' INT TERM HUP
 
 # on_cleanup FUNCTION: run FUNCTION too when the script ends.
 on_cleanup() {
@@ -46,15 +49,38 @@ die() {
 
 # start_bg COMMAND...: start in the background; its PID is in $!.
 start_bg() {
-	"$@" &
+	"$@" 9>&- &
 	BG_PIDS="$BG_PIDS $!"
+}
+
+# forget_bg PID: PID has been reaped; no longer ours to kill.
+forget_bg() {
+	_left=
+	for _p in $BG_PIDS; do [ "$_p" = "$1" ] || _left="$_left $_p"; done
+	BG_PIDS=$_left
+}
+
+# run_fg COMMAND...: run a command to its end, as if in the foreground, but
+# as a known PID: a signal to the script then interrupts the wait at once
+# and cleanup kills the command, instead of the script waiting for it.
+run_fg() {
+	"$@" 9>&- &
+	_fg=$!
+	BG_PIDS="$BG_PIDS $_fg"
+	wait $_fg
+	_fgrc=$?
+	forget_bg $_fg
+	return $_fgrc
+}
+
+# in_work COMMAND...: run COMMAND in $WORK, where ./counts_per_sec is.
+in_work() {
+	cd "$WORK" && exec "$@"
 }
 
 # stop_bg PID: end one background process now (TERM, then KILL) and reap it.
 stop_bg() {
-	_left=
-	for _p in $BG_PIDS; do [ "$_p" = "$1" ] || _left="$_left $_p"; done
-	BG_PIDS=$_left
+	forget_bg "$1"
 	kill -TERM "$1" 2>/dev/null
 	_n=20
 	while [ $_n -gt 0 ] && kill -0 "$1" 2>/dev/null; do
@@ -136,7 +162,8 @@ run_zcc() {
 		[ $_nf -gt 0 ] && _show="$_show ${_dir#"$WORK"/}/... ($_nf files)"
 		echo "  \$ ${ZCC_PREFIX:+$ZCC_PREFIX }zcc$_show"
 	fi
-	(cd "$WORK" && $ZCC_PREFIX "$ZC_BIN/zcc" "$@") >"$_out" 2>"$_out.err"
+	# shellcheck disable=SC2086
+	run_fg in_work $ZCC_PREFIX "$ZC_BIN/zcc" "$@" >"$_out" 2>"$_out.err"
 	_rc=$?
 	parse_zcc "$_out"
 	SENT_TOTAL=$((${SENT_TOTAL:-0} + ${SENT_BYTES:-0}))
@@ -186,27 +213,29 @@ zcs_agrees() {
 	[ "$ZCS_DONE_RUNS" -eq "$SENT_RUNS" ] && [ "$ZCS_DONE_BYTES" = "$SENT_TOTAL" ]
 }
 
-# calib_ready: make sure $WORK/counts_per_sec exists. Use the one in the
-# top directory when there is one (the user's own calibration); otherwise
-# calibrate now and, unless CALIB_KEEP=no, leave the result in the top
-# directory for next time.
+# calib_ready: make sure $WORK/counts_per_sec exists. Use CALIB_FILE
+# (default: counts_per_sec in the top directory, the user's own
+# calibration) when there is one and CALIB_FRESH is not set; otherwise
+# calibrate now and, unless CALIB_KEEP=no, save the result as CALIB_FILE
+# for next time.
 calib_ready() {
-	if [ -z "${CALIB_FRESH:-}" ] && [ -s "$TOP/counts_per_sec" ]; then
-		cp "$TOP/counts_per_sec" "$WORK/counts_per_sec"
-		echo "using the calibration in $TOP/counts_per_sec (delete it to recalibrate)"
+	_cf=${CALIB_FILE:-$TOP/counts_per_sec}
+	if [ -z "${CALIB_FRESH:-}" ] && [ -s "$_cf" ]; then
+		cp "$_cf" "$WORK/counts_per_sec" || die "cannot copy $_cf"
+		echo "using the calibration in $_cf (delete it to recalibrate)"
 		return 0
 	fi
 	echo "calibrating the CPU meter (zcc -C): this needs an idle machine, a few seconds..."
-	if ! (cd "$WORK" && "$ZC_BIN/zcc" -C) >"$WORK/calib.out" 2>"$WORK/calib.err"; then
+	if ! run_fg in_work "$ZC_BIN/zcc" -C >"$WORK/calib.out" 2>"$WORK/calib.err"; then
 		cat "$WORK/calib.err" >&2
 		die "calibration failed"
 	fi
 	grep -v '^calibrating:' "$WORK/calib.out" | sed 's/^/  /'
 	sed 's/^/  /' "$WORK/calib.err"
 	[ -s "$WORK/counts_per_sec" ] || die "zcc -C wrote no counts_per_sec"
-	if [ "${CALIB_KEEP:-yes}" = yes ] && cp "$WORK/counts_per_sec" "$TOP/counts_per_sec.tmp$$" &&
-		mv "$TOP/counts_per_sec.tmp$$" "$TOP/counts_per_sec"; then
-		echo "  saved as $TOP/counts_per_sec for next time (delete it to recalibrate)"
+	if [ "${CALIB_KEEP:-yes}" = yes ] && cp "$WORK/counts_per_sec" "$_cf.tmp$$" &&
+		mv "$_cf.tmp$$" "$_cf"; then
+		echo "  saved as $_cf for next time (delete it to recalibrate)"
 	fi
 }
 

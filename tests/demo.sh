@@ -5,13 +5,18 @@
 # (sendfile, read+send, read+write) while the cyclesoak meter (zcc -c)
 # measures what the whole machine spent; one table compares them.
 #
-# ZC_DEMO_QUICK=1: a few small files and short runs, a fresh calibration
-# kept in the temporary directory (for tests/test_demo.sh).
+# ZC_DEMO_QUICK=1: a few small files and short runs, for tests/test_demo.sh;
+# the calibration is then ZC_DEMO_CALIB (made there when missing) or, when
+# that is not set, a fresh one that is not kept.
 . "$(dirname "$0")/bench_lib.sh"
 
 if [ "${ZC_DEMO_QUICK:-0}" = 1 ]; then
 	n_files=8 file_size=65536 secs_per_mode=0.5
-	CALIB_FRESH=1 CALIB_KEEP=no
+	if [ -n "${ZC_DEMO_CALIB:-}" ]; then
+		CALIB_FILE=$ZC_DEMO_CALIB
+	else
+		CALIB_FRESH=1 CALIB_KEEP=no
+	fi
 else
 	# The original README's example: the 63 shared libraries of a 2001
 	# system, about 350 KB each.

@@ -11,7 +11,8 @@ for p in "$ZC_BIN/zcc" "$ZC_BIN/zcs" "$ZC_TESTBIN/reaper"; do
 done
 mkdir "$TMP/work"
 
-TMPDIR=$TMP/work ZC_DEMO_QUICK=1 "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
+# The first run calibrates into $TMP/calib; the interrupted one reuses it.
+TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "demo exits 0 (got $rc)" [ "$rc" -eq 0 ]
@@ -29,10 +30,12 @@ rows=$(grep -cE '^(sendfile|read\+)' "$TMP/out")
 check "exactly three rows (got $rows)" [ "$rows" -eq 3 ]
 check "nothing left running (reaper found none)" [ "$rc" -ne 125 ]
 check "temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
+check "calibrated (none given) and kept it where asked" \
+	sh -c "grep -q '^calibrating the CPU meter' '$TMP/out' && [ -s '$TMP/calib' ]"
 
 # Interrupted mid-measurement: exit 130, everything stopped and removed.
 : >"$TMP/out2"
-bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
+bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out2" 2>"$TMP/err2"
 pid=$!
 if wait_for "$TMP/out2" '^each mode' 600; then
@@ -41,6 +44,7 @@ if wait_for "$TMP/out2" '^each mode' 600; then
 	rc=$?
 	check "interrupted demo exits 130 (got $rc)" [ "$rc" -eq 130 ]
 	check "says it was interrupted" grep -q 'interrupted' "$TMP/err2"
+	check "reused the kept calibration" grep -q "^using the calibration in $TMP/calib" "$TMP/out2"
 	check "interrupted: nothing left running" [ "$rc" -ne 125 ]
 	check "interrupted: temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
 else
