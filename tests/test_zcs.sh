@@ -252,6 +252,19 @@ fi
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
 
+# --- -d: what each connection announced ---------------------------------
+
+zcs_start -dd
+send f2,3,7
+wait_for "$TMP/zcs.out" '^done: 100 bytes'
+expect "-dd: the peer, the loop count, each loop's file count and each length" \
+	'grep -q "^zcs: 127.0.0.1 port [0-9]*: connected$" "$TMP/zcs.err" &&
+	grep -q ": 2 loops$" "$TMP/zcs.err" &&
+	[ "$(grep -c ": loop [12] of 2: 3 files$" "$TMP/zcs.err")" -eq 2 ] &&
+	[ "$(grep -c ": loop [12], file [123] of 3: 7 bytes$" "$TMP/zcs.err")" -eq 6 ]'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
 # --- -a: one address only -----------------------------------------------
 
 zcs_start -a 127.0.0.1
@@ -282,46 +295,66 @@ fi
 
 # --- stopping the server with a connection alive -------------------------
 
-zcs_start
-bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000
-send_pid=$!
-if wait_children "$ZCS_PID" 1; then
-	kid=$(children "$ZCS_PID" | awk '{ print $1 }')
-	kill -TERM "$ZCS_PID"
-	wait "$ZCS_PID" 2>/dev/null
-	rc=$?
-	check "SIGTERM: zcs dies of it (status $rc)" [ "$rc" -eq 143 ]
-	gone=1
-	kill -0 "$kid" 2>/dev/null && gone=0
-	check "SIGTERM: the child serving the connection is gone too" [ "$gone" -eq 1 ]
-else
-	not_ok "a live connection gets a child"
-fi
-kill "$send_pid" 2>/dev/null
-wait "$send_pid" 2>/dev/null
+for sig_status in TERM:143 INT:130; do
+	sig=${sig_status%:*} want=${sig_status#*:}
+	zcs_start
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000
+	send_pid=$!
+	if wait_children "$ZCS_PID" 1; then
+		kid=$(children "$ZCS_PID" | awk '{ print $1 }')
+		kill -"$sig" "$ZCS_PID"
+		wait "$ZCS_PID" 2>/dev/null
+		rc=$?
+		check "SIG$sig: zcs dies of it (status $rc, want $want)" [ "$rc" -eq "$want" ]
+		gone=1
+		kill -0 "$kid" 2>/dev/null && gone=0
+		check "SIG$sig: the child serving the connection is gone too" [ "$gone" -eq 1 ]
+	else
+		not_ok "a live connection gets a child"
+	fi
+	kill "$send_pid" 2>/dev/null
+	wait "$send_pid" 2>/dev/null
+done
 
 # SIGKILL leaves no time to clean up: the children must die on their own.
 # Run under a subreaper so that the orphans come back to us, not to a PID 1
 # that may not reap them; reaper exits 125 if anything was left running.
+# The client stays connected throughout, so only zcs's death can end the
+# child: half a second after the SIGKILL it must be gone or a zombie.
+cat >"$TMP/kill9.sh" <<'END'
+zcs_bin=$1 send_bin=$2 dir=$3
+"$zcs_bin" -p 0 >"$dir/k.out" 2>&1 &
+zcs=$!
+i=0
+until grep -q "^listening" "$dir/k.out" 2>/dev/null; do
+	sleep 0.1; i=$((i + 1)); [ $i -lt 50 ] || exit 3
+done
+port=$(sed -n "s/^listening on port //p" "$dir/k.out")
+"$send_bin" -p "$port" w1 w1 w10 s4000 >/dev/null 2>&1 &
+sender=$!
+sleep 0.5
+kids=$(cat /proc/[0-9]*/stat 2>/dev/null |
+	sed -n 's/^\([0-9]*\) (.*) [A-Za-z] \([0-9]*\) .*/\1 \2/p' |
+	awk -v p="$zcs" '$2 == p { print $1 }')
+kill -KILL $zcs
+wait $zcs
+sleep 0.5
+alive=0
+for k in $kids; do
+	state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\) .*/\1/p' /proc/"$k"/stat 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ] && alive=$((alive + 1))
+done
+echo "kids=$(echo $kids | wc -w) alive=$alive" >"$dir/k.res"
+kill $sender
+wait $sender
+exit 0
+END
 if [ -x "$ZC_TESTBIN/reaper" ]; then
-	"$ZC_TESTBIN/reaper" sh -c '
-		"$1" -p 0 >"$3/k.out" 2>&1 &
-		zcs=$!
-		i=0
-		until grep -q "^listening" "$3/k.out" 2>/dev/null; do
-			sleep 0.1; i=$((i + 1)); [ $i -lt 50 ] || exit 3
-		done
-		port=$(sed -n "s/^listening on port //p" "$3/k.out")
-		"$2" -p "$port" w1 w1 w10 s4000 >/dev/null 2>&1 &
-		sender=$!
-		sleep 0.5
-		kill -KILL $zcs
-		wait $zcs
-		kill $sender
-		wait $sender
-		exit 0' sh "$ZCS" "$SEND" "$TMP" 2>"$TMP/reaper.err"
+	"$ZC_TESTBIN/reaper" sh "$TMP/kill9.sh" "$ZCS" "$SEND" "$TMP" 2>"$TMP/reaper.err"
 	rc=$?
-	check "SIGKILL: no child of zcs outlives it (reaper status $rc)" [ "$rc" -eq 0 ]
+	res=$(cat "$TMP/k.res" 2>/dev/null)
+	check "SIGKILL: the child dies with zcs ($res)" [ "$res" = "kids=1 alive=0" ]
+	check "SIGKILL: nothing outlives zcs (reaper status $rc)" [ "$rc" -eq 0 ]
 else
 	skip "no reaper helper built: SIGKILL case not checked"
 fi
