@@ -23,15 +23,22 @@ new_err_lines() {
 	echo $(($(err_lines) - $1))
 }
 
-# wait_count FILE PATTERN N [TENTHS]: until FILE has N lines matching PATTERN.
-wait_count() {
-	_n=${4:-50}
+# within TENTHS COMMAND...: retry the command every tenth of a second until
+# it succeeds, at most TENTHS times.
+within() {
+	_n=$1
+	shift
 	while [ "$_n" -gt 0 ]; do
-		[ "$(grep -Ec "$2" "$1")" -eq "$3" ] && return 0
+		"$@" && return 0
 		sleep 0.1
 		_n=$((_n - 1))
 	done
 	return 1
+}
+
+# count_is FILE PATTERN N: FILE has N lines matching PATTERN.
+count_is() {
+	[ "$(grep -Ec "$2" "$1")" -eq "$3" ]
 }
 
 # children PID: "PID STATE" of each child of PID, one a line.
@@ -41,26 +48,9 @@ children() {
 		awk -v p="$1" '$3 == p { print $1, $2 }'
 }
 
-# wait_no_children PID [TENTHS]: until PID has no child left at all.
-wait_no_children() {
-	_n=${2:-30}
-	while [ "$_n" -gt 0 ]; do
-		[ -z "$(children "$1")" ] && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
-
-# wait_children PID N [TENTHS]: until PID has N children.
-wait_children() {
-	_n=${3:-30}
-	while [ "$_n" -gt 0 ]; do
-		[ "$(children "$1" | wc -l)" -eq "$2" ] && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
+# children_are PID N: PID has N children, zombies included.
+children_are() {
+	[ "$(children "$1" | wc -l)" -eq "$2" ]
 }
 
 # expect WHAT CONDITION: ok when the shell condition (a string) holds.
@@ -159,8 +149,9 @@ check "after all that the server still serves (done: 616 bytes)" \
 # Twenty at once, then reaping: no child is left, zombie or not.
 "$SEND" -p "$ZCS_PORT" -c 20 f1,1,1000 >/dev/null 2>&1
 check "20 concurrent whole streams: 20 done: lines" \
-	wait_count "$TMP/zcs.out" '^done: 1012 bytes' 20
-check "no child left after every connection ended (no zombie)" wait_no_children "$ZCS_PID"
+	within 50 count_is "$TMP/zcs.out" '^done: 1012 bytes' 20
+check "no child left after every connection ended (no zombie)" \
+	within 30 children_are "$ZCS_PID" 0
 fd_after=$(ls /proc/"$ZCS_PID"/fd | wc -l)
 check "no descriptor leaked in the parent ($fd_before before, $fd_after after)" \
 	[ "$fd_before" -eq "$fd_after" ]
@@ -232,7 +223,7 @@ wait "$ZCS_PID" 2>/dev/null
 zcs_start -m 2
 bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
 bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
-if wait_children "$ZCS_PID" 2; then
+if within 30 children_are "$ZCS_PID" 2; then
 	n=$(err_lines)
 	send W
 	ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
@@ -241,8 +232,8 @@ if wait_children "$ZCS_PID" 2; then
 	expect "-m 2: with one line" '[ "$(new_err_lines "$n")" -eq 1 ] &&
 		grep -q "refused: already serving 2 connections (-m 2)" "$TMP/zcs.err"' 
 	check "-m 2: the first two still finish" \
-		wait_count "$TMP/zcs.out" '^done: 22 bytes' 2 40
-	wait_no_children "$ZCS_PID"
+		within 40 count_is "$TMP/zcs.out" '^done: 22 bytes' 2
+	within 30 children_are "$ZCS_PID" 0
 	send f1,1,1
 	check "-m 2: once they are done a new one is served" \
 		wait_for "$TMP/zcs.out" '^done: 13 bytes'
@@ -300,7 +291,7 @@ for sig_status in TERM:143 INT:130; do
 	zcs_start
 	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000
 	send_pid=$!
-	if wait_children "$ZCS_PID" 1; then
+	if within 30 children_are "$ZCS_PID" 1; then
 		kid=$(children "$ZCS_PID" | awk '{ print $1 }')
 		kill -"$sig" "$ZCS_PID"
 		wait "$ZCS_PID" 2>/dev/null
