@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "net.h"
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
 	static char buf[1 << 16];
 	struct net_opts o = { 0 };
 	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+	const struct timespec poll_go = { 0, 10000000 };
 	const char *addr = NULL, *go = NULL, *out_path = NULL;
 	long long vanish = -1;
 	uint64_t got = 0;
@@ -52,8 +54,10 @@ int main(int argc, char **argv)
 			error(1, errno, "%s", out_path);
 	}
 	lfd = net_listen(addr, 0, &o, &port, err, sizeof(err));
-	if (lfd < 0)
-		error(1, 0, "%s", err);
+	if (lfd < 0) {
+		error(0, 0, "%s", err);
+		return 1;
+	}
 	printf("listening on port %u\n", port);
 	fflush(stdout);
 	fd = accept(lfd, NULL, NULL);
@@ -63,7 +67,7 @@ int main(int argc, char **argv)
 	printf("accepted\n");
 	fflush(stdout);
 	while (go && access(go, F_OK) < 0)
-		usleep(10000);
+		nanosleep(&poll_go, NULL);
 	for (;;) {
 		want = sizeof(buf);
 		if (vanish >= 0 && (uint64_t)vanish - got < want)
