@@ -112,25 +112,28 @@ settle "$ZCS_PID"
 FD_BEFORE=$(fd_count "$ZCS_PID")
 RSS_BEFORE=$(rss_kb "$ZCS_PID")
 
-# abuse MODE PATTERN [ARGS]: one hostile connection, one line matching PATTERN.
+# abuse MODE PATTERN [ARGS]: one hostile connection (to $ABUSE_HOST, default
+# 127.0.0.1), one line matching PATTERN.
 abuse() {
 	_mode=$1 _pattern=$2
 	shift 2
+	_label="$_mode${ABUSE_HOST:+ over $ABUSE_HOST}"
 	_before=$(err_lines)
-	timeout 20 "$H" -p "$ZCS_PORT" -s 7 "$_mode" "$@" >"$TMP/hostile.out" 2>&1
+	timeout 20 "$H" -h "${ABUSE_HOST:-127.0.0.1}" -p "$ZCS_PORT" -s 7 "$_mode" "$@" \
+		>"$TMP/hostile.out" 2>&1
 	_rc=$?
 	wait_lines $((_before + 1))
 	settle "$ZCS_PID"
 	_new=$(( $(err_lines) - _before ))
 	_line=$(last_message)
 	if [ "$_rc" -ne 0 ]; then
-		not_ok "$_mode: hostile failed ($_rc): $(cat "$TMP/hostile.out")"
+		not_ok "$_label: hostile failed ($_rc): $(cat "$TMP/hostile.out")"
 	elif [ "$_new" -ne 1 ]; then
-		not_ok "$_mode: zcs logged $_new lines, want 1: $(tail -n 3 "$TMP/zcs.err")"
+		not_ok "$_label: zcs logged $_new lines, want 1: $(tail -n 3 "$TMP/zcs.err")"
 	elif ! echo "$_line" | grep -Eq "$WHOLE_LINE.*$_pattern"; then
-		not_ok "$_mode: zcs's line does not say /$_pattern/: $_line"
+		not_ok "$_label: zcs's line does not say /$_pattern/: $_line"
 	else
-		ok "$_mode: one line: $_line"
+		ok "$_label: one line: $_line"
 	fi
 }
 
@@ -139,6 +142,14 @@ abuse cut-header '(truncat|ended|early).*[0-9]+ bytes'
 abuse cut-data '(truncat|ended|early).*[0-9]+ bytes'
 abuse huge '(truncat|ended|early).*[0-9]+ bytes'
 abuse excess '(excess|beyond|more).*[0-9]+ bytes'
+# zcs listens on IPv6 and IPv4 at once: abuse over IPv6 too, where it has it.
+if grep -q ' lo$' /proc/net/if_inet6 2>/dev/null; then
+	ABUSE_HOST=::1
+	abuse cut-data '(truncat|ended|early).*[0-9]+ bytes'
+	ABUSE_HOST=
+else
+	skip "abuse over IPv6: no ::1 on this machine"
+fi
 check "zcs alive after the single abuses" kill -0 "$ZCS_PID"
 
 # All at once: a trickler and a flood of connections that end in resets
