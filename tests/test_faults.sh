@@ -159,6 +159,8 @@ reaped() {
 	REAPER_PID=$!
 	wait_for "$TMP/$_name.reap" '^child [0-9]+$'
 	PROG_PID=$(sed -n 's/^child \([0-9]*\)$/\1/p' "$TMP/$_name.reap")
+	# Should the test die early, cleanup kills the program too, by PID.
+	BG_PIDS="$BG_PIDS $PROG_PID"
 }
 
 # interrupt WHAT NAME KIDS: once the program has KIDS descendants, SIGINT
