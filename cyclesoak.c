@@ -110,8 +110,11 @@ static void do_calibrate(void)
 		fprintf(stderr, "cyclesoak: warning: %s\n", warn);
 }
 
-/* One "System load:" line for the counter deltas d[] over secs seconds. */
-static void print_load(const uint64_t *d, int n, double secs, const struct calib *c)
+/*
+ * One "System load:" line for the counter deltas d[] over secs seconds.
+ * -1 when stdout is gone (a closed pipe: SIGPIPE is ignored, see main).
+ */
+static int print_load(const uint64_t *d, int n, double secs, const struct calib *c)
 {
 	uint64_t sum = 0;
 	int i;
@@ -126,7 +129,9 @@ static void print_load(const uint64_t *d, int n, double secs, const struct calib
 			       (c->loops_per_sec / n), i);
 	}
 	putchar('\n');
-	fflush(stdout);
+	/* Line buffered: a failed write already happened at the newline. */
+	if (fflush(stdout) == EOF || ferror(stdout))
+		return -1;
 	if (cfg_debug) {
 		fprintf(stderr, "deltas over %.3f s:", secs);
 		for (i = 0; i < n; i++)
@@ -134,6 +139,7 @@ static void print_load(const uint64_t *d, int n, double secs, const struct calib
 		fprintf(stderr, " total %" PRIu64 ", %.0f loops/sec\n", sum,
 			(double)sum / secs);
 	}
+	return 0;
 }
 
 static struct soak *start_soakers(void)
@@ -180,7 +186,10 @@ static void measure(const struct calib *c)
 			c1[i] -= c0[i];
 			c0[i] = now;
 		}
-		print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c);
+		if (print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0) {
+			soak_stop(s);
+			error(1, errno, "write to stdout");
+		}
 		if (cfg_once)
 			break;
 		t0 = t1;
@@ -201,7 +210,7 @@ static int measure_command(const struct calib *c)
 	uint64_t *c0 = calloc((size_t)cfg_ncpus, sizeof(*c0));
 	uint64_t *c1 = calloc((size_t)cfg_ncpus, sizeof(*c1));
 	posix_spawnattr_t attr;
-	sigset_t none;
+	sigset_t none, dfl;
 	uint64_t t0, t1;
 	struct soak *s;
 	int i, rc, status, forwarded = 0;
@@ -212,7 +221,11 @@ static int measure_command(const struct calib *c)
 	sigemptyset(&none);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	/* The command gets SIGPIPE back as it would have it without us. */
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
 	s = start_soakers();
 	fflush(stdout);
@@ -243,7 +256,8 @@ static int measure_command(const struct calib *c)
 	soak_stop(s);
 	for (i = 0; i < cfg_ncpus; i++)
 		c1[i] -= c0[i];
-	print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c);
+	if (print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0)
+		error(0, errno, "write to stdout");
 	free(c0);
 	free(c1);
 	if (WIFSIGNALED(status))
@@ -301,6 +315,8 @@ int main(int argc, char **argv)
 		printf("using %d CPUs\n", cfg_ncpus);
 	}
 	catch_signals();
+	/* A closed stdout shows as a write error, reported, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (cfg_calibrate) {
 		do_calibrate();
