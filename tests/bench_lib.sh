@@ -159,7 +159,8 @@ run_zcc() {
 				_show="$_show $_a"
 			fi
 		done
-		[ $_nf -gt 0 ] && _show="$_show ${_dir#"$WORK"/}/... ($_nf files)"
+		[ $_nf -eq 1 ] && _show="$_show ${_dir#"$WORK"/}/... (1 file)"
+		[ $_nf -gt 1 ] && _show="$_show ${_dir#"$WORK"/}/... ($_nf files)"
 		echo "  \$ ${ZCC_PREFIX:+$ZCC_PREFIX }zcc$_show"
 	fi
 	# shellcheck disable=SC2086
