@@ -407,7 +407,7 @@ static void accept_one(int listen_fd, unsigned char *buf)
 }
 
 /* Accept until told to stop; then stop the children and die the same way. */
-static void serve_forever(int listen_fd, unsigned char *buf)
+static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char *buf)
 {
 	struct pollfd pfd[2] = {
 		{ .fd = listen_fd, .events = POLLIN },
@@ -480,7 +480,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (cfg_cpu >= 0 && cpu_bind(cfg_cpu) < 0)
-		error(1, errno, "bind to CPU %d", cfg_cpu);
+		error(1, errno, "run on CPU %d", cfg_cpu);
 	buf = malloc(cfg_read_size);
 	if (!buf)
 		error(1, errno, "allocate a %zu byte read buffer", cfg_read_size);
