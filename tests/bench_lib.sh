@@ -234,8 +234,11 @@ calib_ready() {
 	grep -v '^calibrating:' "$WORK/calib.out" | sed 's/^/  /'
 	sed 's/^/  /' "$WORK/calib.err"
 	[ -s "$WORK/counts_per_sec" ] || die "zcc -C wrote no counts_per_sec"
-	if [ "${CALIB_KEEP:-yes}" = yes ] && cp "$WORK/counts_per_sec" "$_cf.tmp$$" &&
-		mv "$_cf.tmp$$" "$_cf"; then
+	[ "${CALIB_KEEP:-yes}" = yes ] || return 0
+	if grep -q warning "$WORK/calib.err"; then
+		# A calibration taken on a busy machine would spoil every later run.
+		echo "  not saved: the next run calibrates again"
+	elif cp "$WORK/counts_per_sec" "$_cf.tmp$$" && mv "$_cf.tmp$$" "$_cf"; then
 		echo "  saved as $_cf for next time (delete it to recalibrate)"
 	fi
 }

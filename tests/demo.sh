@@ -68,6 +68,7 @@ zcs_agrees zcs || echo "warning: zcs received $ZCS_DONE_BYTES bytes in $ZCS_DONE
 	"zcc sent $SENT_TOTAL in $SENT_RUNS" >&2
 stop_bg "$ZCS_PID"
 
+echo
 printf '%s' "$rows" | awk -F'|' -v cpus="$CPU_N" '
 BEGIN {
 	printf "%-20s %12s %15s %22s\n", "mode", "kbytes/sec", "system load %", "service demand us/KB"
