@@ -286,8 +286,11 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 		      (unsigned long long)rx.bytes);
 	} else {
 		format_rate_line(line, sizeof(line), "done", rx.bytes, now - start);
-		puts(line);
 		rc = 0;
+		if (puts(line) == EOF) {
+			error(0, errno, "%s: write the summary to stdout", peer);
+			rc = 1;
+		}
 	}
 out:
 	stop_ticker();
@@ -488,7 +491,8 @@ int main(int argc, char **argv)
 	if (listen_fd < 0)
 		error(1, 0, "listen on %s port %u: %s", cfg_addr ? cfg_addr : "*",
 		      cfg_port, err);
-	printf("listening on port %u\n", port);
+	if (printf("listening on port %u\n", port) < 0 || fflush(stdout) == EOF)
+		error(1, errno, "write to stdout");
 
 	if (!cfg_one)
 		serve_forever(listen_fd, buf);

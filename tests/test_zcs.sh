@@ -84,6 +84,12 @@ expect "an extra argument: exit 2 with the usage" '[ "$rc" -eq 2 ] && grep -q "^
 rc=$?
 expect "-b 0: exit 2 naming -b" '[ "$rc" -eq 2 ] && grep -q -- "-b" "$TMP/b.err"' 
 
+"$ZCS" -p 0 >&- 2>"$TMP/c.err"
+rc=$?
+expect "stdout closed: exit 1 with one line, not a silent server" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/c.err")" -eq 1 ] &&
+	grep -q "^zcs: write to stdout: " "$TMP/c.err"'
+
 # The kernel caps SO_RCVBUF at net.core.rmem_max.
 if [ "$(cat /proc/sys/net/core/rmem_max 2>/dev/null || echo 0)" -lt 1000000000 ]; then
 	"$ZCS" -p 0 -i 1000000000 >/dev/null 2>"$TMP/i.err"
