@@ -428,8 +428,6 @@ part_accuracy() {
 	echo "  truth = loadgen's own CPU share (CLOCK_PROCESS_CPUTIME_ID) + the background"
 	echo "  measured by /proc/stat in the idle second just before; target: |error| <= 1.5 points"
 	worst=0 worst_at=
-	echo
-	printf '  %-4s %6s %9s %11s %8s %10s %9s %12s %9s\n' cal level loadgen% background% truth% cyclesoak% "error" "/proc/stat%" "error"
 	for cal in 1 2 3; do
 		show "cyclesoak -C -f cal$cal"
 		run_fg in_work "$ZC_BIN/cyclesoak" -C -f "$WORK/cal$cal" >"$WORK/cal.out" 2>&1 ||
@@ -438,8 +436,10 @@ part_accuracy() {
 		grep -q warning "$WORK/cal.out" &&
 			echo "    NOTE: calibration $cal was not clean: its errors below are suspect"
 		csv accuracy "cal$cal" loops_per_sec "$(head -n 1 "$WORK/cal$cal")" loops/s
+		[ $cal = 1 ] && show "cyclesoak -f cal$cal -- loadgen -l PCT -t 4   (PCT: 0 25 50 75)"
+		printf '  %-4s %6s %9s %11s %8s %10s %9s %12s %9s\n' cal level loadgen% background% truth% \
+			cyclesoak% "error" "/proc/stat%" "error"
 		for pct in 0 25 50 75; do
-			[ $cal = 1 ] && [ $pct = 0 ] && show "cyclesoak -f cal$cal -- loadgen -l PCT -t 4"
 			t0=$(cpu_ticks)
 			sleep 1
 			t1=$(cpu_ticks)

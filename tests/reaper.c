@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <error.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "opt.h"
 
 #define LEFT_RUNNING 125
 #define SETUP_FAILED 126
@@ -45,21 +48,30 @@ static int list_children(pid_t *pids, int max)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)) && n < max) {
+		long long pid, ppid = -1;
+		const char *why;
 		FILE *f;
-		long ppid = -1;
 
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
+		if (parse_num(e->d_name, 1, INT_MAX, &pid, &why) < 0)
+			continue;	/* not a process */
 		snprintf(path, sizeof(path), "/proc/%s/status", e->d_name);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "PPid: %ld", &ppid) == 1)
-				break;
+		while (fgets(line, sizeof(line), f)) {
+			char *v = line + 5;
+
+			if (strncmp(line, "PPid:", 5) != 0)
+				continue;
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			if (parse_num(v, 0, INT_MAX, &ppid, &why) < 0)
+				ppid = -1;
+			break;
+		}
 		fclose(f);
-		if (ppid == (long)getpid())
-			pids[n++] = (pid_t)atol(e->d_name);
+		if (ppid == (long long)getpid())
+			pids[n++] = (pid_t)pid;
 	}
 	closedir(d);
 	return n;
@@ -125,7 +137,7 @@ int main(int argc, char **argv)
 	}
 
 	for (tenths = 20; (n = reap_and_count(left, 256)) > 0 && tenths > 0; tenths--) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		struct timespec ts = { .tv_nsec = 100000000 };
 
 		nanosleep(&ts, NULL);
 	}
@@ -137,7 +149,7 @@ int main(int argc, char **argv)
 	}
 	/* Killing one may orphan its own children onto us: repeat till none. */
 	for (tenths = 50, i = n; i > 0 && tenths > 0; tenths--) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		struct timespec ts = { .tv_nsec = 100000000 };
 		int j;
 
 		for (j = 0; j < i; j++)

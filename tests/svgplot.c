@@ -86,6 +86,8 @@ static void read_points(FILE *f, const char *name)
 	char line[512];
 	int lineno = 0, seen_data_line = 0;
 
+	/* f is never NULL: main's error(1, ...) does not return. */
+	// cppcheck-suppress [ctunullpointer, nullPointerRedundantCheck]
 	while (fgets(line, sizeof(line), f)) {
 		char *comma, *xs, *ys;
 		double x, y;
@@ -96,8 +98,8 @@ static void read_points(FILE *f, const char *name)
 		chomp(line);
 		if (!line[0] || line[0] == '#')
 			continue;
-		comma = strchr(line, ',');
-		if (!comma || strchr(comma + 1, ','))
+		comma = line + strcspn(line, ",");
+		if (*comma != ',' || strchr(comma + 1, ','))
 			error(1, 0, "%s:%d: want two fields \"x,y\": '%s'", name, lineno, line);
 		*comma = '\0';
 		xs = line;
@@ -192,6 +194,7 @@ static void write_svg(FILE *f)
 {
 	struct scale xs = { .log2 = cfg_log_x }, ys = { 0 };
 	double ymin = 0, ymax = 0, step, v;
+	int k, ticks;
 	char buf[64];
 	int i;
 
@@ -214,6 +217,8 @@ static void write_svg(FILE *f)
 	ys.lo = floor(ymin / step) * step;
 	ys.hi = ceil(ymax / step) * step;
 
+	/* f is never NULL: main's error(1, ...) does not return. */
+	// cppcheck-suppress ctunullpointer
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
@@ -224,15 +229,19 @@ static void write_svg(FILE *f)
 	put_text(f, cfg_title);
 	fputs("</text>\n", f);
 
-	/* y grid and tick labels */
+	/* y grid and tick labels; ticks counted in integers, so no rounding
+	 * drift adds or drops one */
+	ticks = (int)lround((ys.hi - ys.lo) / step);
 	fputs("<g class=\"yaxis\" stroke=\"#ddd\">\n", f);
-	for (v = ys.lo; v <= ys.hi + step / 2; v += step)
+	for (k = 0; k <= ticks; k++)
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
-			LEFT, sy(&ys, v), WIDTH - RIGHT, sy(&ys, v));
+			LEFT, sy(&ys, ys.lo + k * step), WIDTH - RIGHT, sy(&ys, ys.lo + k * step));
 	fputs("</g>\n<g text-anchor=\"end\">\n", f);
-	for (v = ys.lo; v <= ys.hi + step / 2; v += step)
+	for (k = 0; k <= ticks; k++) {
+		v = ys.lo + k * step;
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%g</text>\n",
 			LEFT - 6, sy(&ys, v) + 4, fabs(v) < step / 1e6 ? 0 : v);
+	}
 	fputs("</g>\n", f);
 
 	/* x ticks: every data point's x on a log axis, round steps otherwise */
@@ -245,10 +254,12 @@ static void write_svg(FILE *f)
 		}
 	} else {
 		double xstep = nice_step(xs.hi - xs.lo, 6);
+		int first = (int)lround(ceil(xs.lo / xstep - 1e-9));
+		int last = (int)lround(floor(xs.hi / xstep + 1e-9));
 
-		for (v = ceil(xs.lo / xstep) * xstep; v <= xs.hi + xstep / 1e6; v += xstep)
+		for (k = first; k <= last; k++)
 			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%g</text>\n",
-				sx(&xs, v), HEIGHT - BOTTOM + 18, v);
+				sx(&xs, k * xstep), HEIGHT - BOTTOM + 18, k * xstep);
 	}
 	fputs("</g>\n", f);
 
