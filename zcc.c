@@ -249,7 +249,8 @@ static int peer_gone(int e)
 static void sock_write(const void *buf, size_t len, int flags)
 {
 	if (cfg_write ? write_full(sock, buf, len) : send_full(sock, buf, len, flags))
-		error(1, errno, cfg_write ? "write" : "send");
+		error(1, errno, "%s to %s port %u", cfg_write ? "write" : "send",
+		      cfg_host, cfg_port);
 	bytes_sent += len;
 }
 
@@ -289,7 +290,7 @@ static void send_file_sendfile(const struct file *f)
 			shrank(f, (uint64_t)off);
 		} else if (errno != EINTR) {
 			if (peer_gone(errno))
-				error(1, errno, "sendfile");
+				error(1, errno, "sendfile to %s port %u", cfg_host, cfg_port);
 			error(1, errno, "%s", f->name);
 		}
 	}
@@ -358,7 +359,7 @@ static void await_server_close(void)
 		n = read(sock, &c, 1);
 	while (n > 0 || (n < 0 && errno == EINTR));
 	if (n < 0)
-		error(1, errno, "waiting for the server to close");
+		error(1, errno, "waiting for %s port %u to close", cfg_host, cfg_port);
 	close(sock);
 }
 
@@ -427,6 +428,8 @@ int main(int argc, char **argv)
 	}
 	if (!cfg_host)
 		usage_error("-s HOST is required (-h for help)");
+	if (!*cfg_host)
+		usage_error("-s '': an empty host name");
 	if (cfg_write && !cfg_read_send)
 		usage_error("-w needs -S (write() replaces send() in -S mode)");
 	if (n_names == 0)

@@ -52,6 +52,7 @@ fi
 usage_fails "missing -s" "$TMP/a"
 grep -q -- '-s' "$TMP/err" || not_ok "missing -s: the message names -s"
 usage_fails "-w without -S" -s 127.0.0.1 -w "$TMP/a"
+usage_fails "-s with an empty host" -s '' "$TMP/a"
 usage_fails "no file named" -s 127.0.0.1
 usage_fails "-n abc" -s 127.0.0.1 -n abc "$TMP/a"
 grep -q -- "-n: 'abc'" "$TMP/err" || not_ok "-n abc: the message names option and value"
@@ -202,7 +203,7 @@ for mode in "" "-S" "-S -w"; do
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	wait "$SINK_PID"
 	if [ "$RC" -eq 1 ] && [ "$ms" -lt 2000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
-	   && grep -Eq '^zcc: (sendfile|send|write): (Connection reset by peer|Broken pipe)$' "$TMP/err"; then
+	   && grep -Eq "^zcc: (sendfile|send|write) to 127.0.0.1 port $SINK_PORT: (Connection reset by peer|Broken pipe)\$" "$TMP/err"; then
 		ok "server vanishing${mode:+ ($mode)}: exit 1 in $ms ms: $(cat "$TMP/err")"
 	else
 		not_ok "server vanishing${mode:+ ($mode)}: exit $RC in $ms ms: $(cat "$TMP/err")"
