@@ -53,8 +53,12 @@ section() {
 }
 
 # verdict MET WHAT: the plain sentence about a target.
+VERDICTS=
 verdict() {
-	if [ "$1" = 1 ]; then echo "  -> target met: $2"; else echo "  -> TARGET NOT MET: $2"; fi
+	if [ "$1" = 1 ]; then _v="target met: $2"; else _v="TARGET NOT MET: $2"; fi
+	echo "  -> $_v"
+	VERDICTS="$VERDICTS  $_v
+"
 }
 
 # Floating-point helpers (sh has only integers).
@@ -637,6 +641,11 @@ ran=$(echo "machine calibration $parts" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 	[ -f "$OUT/bench.csv" ] && awk -F, -v ran=" $ran " 'NR > 1 && index(ran, " " $1 " ") == 0' "$OUT/bench.csv"
 	cat "$NEW_CSV"
 } >"$OUT/bench.csv.tmp" && mv "$OUT/bench.csv.tmp" "$OUT/bench.csv"
+if [ -n "$VERDICTS" ]; then
+	echo
+	echo "=== targets ==="
+	printf '%s' "$VERDICTS"
+fi
 echo
 echo "figures: $OUT/bench.csv ($(($(wc -l <"$OUT/bench.csv") - 1)) rows)"
 echo "bench time: $(($(date +%s) - t_start)) s"
