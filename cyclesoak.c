@@ -29,7 +29,7 @@ static int cfg_bind;
 static int cfg_calibrate;
 static int cfg_debug;
 static int cfg_ncpus;
-static enum soak_policy cfg_policy = SOAK_NICE19;
+static enum soak_policy cfg_policy = SOAK_IDLE;
 static long long cfg_period_ms = 1000;
 static const char *cfg_file = CALIB_DEFAULT_PATH;
 static char **cfg_command;
@@ -44,7 +44,7 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	printf(
-"usage: cyclesoak [-1BCdhi] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+"usage: cyclesoak [-1BCdhn] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
 "  -C         calibrate on an idle machine and write the calibration file\n"
 "  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
 "  -N CPUS    number of soakers (default: the online CPUs)\n"
@@ -52,7 +52,7 @@ static void usage(void)
 "  -m MSECS   sampling period in milliseconds\n"
 "  -B         bind soaker i to CPU i and show each CPU's free share\n"
 "  -1         print one figure and exit\n"
-"  -i         soakers run SCHED_IDLE instead of nice 19\n"
+"  -n         soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE\n"
 "  -d         per-CPU counter deltas on stderr\n"
 "  -- command run command, print the load over its lifetime, exit with its status\n"
 "prints \"System load: xx.x%%\" every period\n");
@@ -275,13 +275,13 @@ int main(int argc, char **argv)
 	 * "+": options end at the first operand, so a command keeps its own.
 	 * ":": getopt stays quiet; the errors below are one line each.
 	 */
-	while ((opt = getopt(argc, argv, "+:1BCdhif:m:N:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+:1BCdhnf:m:N:p:")) != -1) {
 		switch (opt) {
 		case '1': cfg_once = 1; break;
 		case 'B': cfg_bind = 1; break;
 		case 'C': cfg_calibrate = 1; break;
 		case 'd': cfg_debug = 1; break;
-		case 'i': cfg_policy = SOAK_IDLE; break;
+		case 'n': cfg_policy = SOAK_NICE19; break;
 		case 'f': cfg_file = optarg; break;
 		case 'N': cfg_ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'p':

@@ -141,12 +141,10 @@ soaker(struct slot *slot, pid_t parent, int cpu, enum soak_policy policy)
 	close_range(3, ~0U, 0);
 
 	own_autogroup();
-	if (policy == SOAK_IDLE) {
-		if (sched_setscheduler(0, SCHED_IDLE, &sp) < 0)
-			goto fail;
-	} else if (setpriority(PRIO_PROCESS, 0, 19) < 0) {
+	if (setpriority(PRIO_PROCESS, 0, 19) < 0)
 		goto fail;
-	}
+	if (policy == SOAK_IDLE && sched_setscheduler(0, SCHED_IDLE, &sp) < 0)
+		goto fail;
 	if (cpu >= 0 && cpu_bind(cpu) < 0)
 		goto fail;
 	scratch = mmap(NULL, SCRATCH_BYTES, PROT_READ | PROT_WRITE,

@@ -3,7 +3,7 @@
  * counted. The tests rebuild it at several -O levels to show the soaker
  * loop survives the optimiser.
  *
- *   soakcount [-i] NCPUS MSECS
+ *   soakcount [-n] NCPUS MSECS
  *
  * prints "soaker I: COUNT" per soaker and "rate: N loops/sec" in total.
  */
@@ -26,13 +26,13 @@ int main(int argc, char **argv)
 	int n, i, opt;
 	long long ms;
 
-	while ((opt = getopt(argc, argv, "i")) != -1) {
-		if (opt != 'i')
+	while ((opt = getopt(argc, argv, "n")) != -1) {
+		if (opt != 'n')
 			return 2;
-		cfg.policy = SOAK_IDLE;
+		cfg.policy = SOAK_NICE19;
 	}
 	if (argc - optind != 2)
-		usage_error("usage: soakcount [-i] NCPUS MSECS");
+		usage_error("usage: soakcount [-n] NCPUS MSECS");
 	n = (int)opt_num('N', argv[optind], 1, 1024);
 	ms = opt_num('m', argv[optind + 1], 1, 600000);
 	c0 = calloc((size_t)n, sizeof(*c0));

@@ -20,7 +20,8 @@ load_re='^System load: -?[0-9]+\.[0-9]%$'
 
 "$cs" -h >"$TMP/out" 2>&1
 check "-h: exit 0, usage on stdout" [ $? -eq 0 ]
-check "-h: mentions -- command and -i" grep -q -- '-- command' "$TMP/out"
+check "-h: mentions -- command" grep -q -- '-- command' "$TMP/out"
+check "-h: mentions -n" grep -q -- '-n ' "$TMP/out"
 
 # usage WHAT ARGS...: exit 2 with one line on stderr.
 usage() {

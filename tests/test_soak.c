@@ -168,6 +168,7 @@ static void test_soakers(enum soak_policy policy)
 {
 	struct soak_cfg cfg = { .policy = policy };
 	const char *name = policy == SOAK_IDLE ? "SCHED_IDLE" : "nice 19";
+	int want = policy == SOAK_IDLE ? SCHED_IDLE : SCHED_OTHER;
 	uint64_t a[2] = { 0 }, b[2] = { 0 };
 	char err[256] = "";
 	pid_t pids[2];
@@ -182,14 +183,10 @@ static void test_soakers(enum soak_policy policy)
 	for (i = 0; i < 2; i++)
 		pids[i] = soak_pid(s, i);
 	CHECK(alive(pids[0]) && alive(pids[1]), "%s: both are running", name);
-	if (policy == SOAK_IDLE)
-		ok = sched_getscheduler(pids[0]) == SCHED_IDLE &&
-		     sched_getscheduler(pids[1]) == SCHED_IDLE;
-	else
-		ok = sched_getscheduler(pids[0]) == SCHED_OTHER &&
-		     getpriority(PRIO_PROCESS, (id_t)pids[0]) == 19 &&
-		     getpriority(PRIO_PROCESS, (id_t)pids[1]) == 19;
-	CHECK(ok, "%s: the policy is set on every soaker", name);
+	ok = sched_getscheduler(pids[0]) == want && sched_getscheduler(pids[1]) == want &&
+	     getpriority(PRIO_PROCESS, (id_t)pids[0]) == 19 &&
+	     getpriority(PRIO_PROCESS, (id_t)pids[1]) == 19;
+	CHECK(ok, "%s: the policy and nice 19 are set on every soaker", name);
 
 	/* A busy machine may starve a soaker for a while: allow 5 s. */
 	soak_read(s, a);
