@@ -6,9 +6,12 @@
  *
  * The wire protocol is lib/proto.h's: u32 n_loops, then per loop u32
  * n_files, then per file u32 length and the data. Header words never go out
- * on their own when data follows: in sendfile mode they are sent with
- * MSG_MORE, in -S mode they sit in front of the file's first chunk in the
- * one buffer.
+ * on their own when data follows: in -S mode they sit in front of the
+ * file's first chunk in the one buffer; in sendfile mode they are sent just
+ * before the data and Nagle's algorithm holds that small segment while data
+ * is in flight, so it leaves with the file's first bytes. (MSG_MORE on that
+ * send was tried: with 128 KiB files it cost 5-20% of the throughput, 8 of
+ * 8 alternating runs against zcs -b 131072 on loopback.)
  */
 #include <errno.h>
 #include <error.h>
@@ -281,7 +284,7 @@ static void send_file_sendfile(const struct file *f)
 	off_t off = 0;
 	ssize_t n;
 
-	flush_words(MSG_MORE);
+	flush_words(0);
 	while (off < (off_t)f->size) {
 		n = sendfile(sock, f->fd, &off, f->size - (size_t)off);
 		if (n > 0) {
