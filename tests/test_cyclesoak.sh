@@ -5,8 +5,13 @@
 # known size.
 #
 # Accuracy here uses WIDE tolerances, because the machine is shared and
-# noisy: idle within 5 points of 0, a 50% load within 10 points of the
-# load generator's own exact CPU use (tests/loadgen). Tries disturbed by
+# noisy: idle within 10 points of 0, a 50% load within 15 points of the
+# load generator's own exact CPU use (tests/loadgen). On the 2-CPU VM this
+# was written on, the soakers' idle rate itself wandered by up to 19% from
+# one second to the next with nothing else running (host contention the
+# guest cannot see: no steal time), so a 2 s average can stray several
+# points; a broken meter (soakers not counting, a loop optimised away, a
+# load not subtracted) still misses by far more. Tries disturbed by
 # others (seen in /proc/stat) are retried; if every try was, that is a skip
 # with the figures, not a failure. Tight figures belong to `make bench`.
 . "$ZC_TOP/tests/lib.sh"
@@ -316,8 +321,8 @@ for try in 1 2 3; do
 	break
 done
 if [ "$calibrated" = 1 ]; then
-	agrees "idle" 0 5
-	agrees "50% load" 50 10
+	agrees "idle" 0 10
+	agrees "50% load" 50 15
 else
 	skip "accuracy: no quiet moment to calibrate in 3 tries ($why)"
 fi
