@@ -3,32 +3,13 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "net.h"
-
-/* Fill err with "what: why" (why from errno) and return -1, errno intact. */
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	int saved = errno;
-	va_list ap;
-	size_t n;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-		n = strlen(err);
-		if (saved && n < errlen)
-			snprintf(err + n, errlen - n, ": %s", strerror(saved));
-	}
-	errno = saved;
-	return -1;
-}
 
 /* Set one int socket option and read it back; the kernel may give less. */
 static int set_checked(int fd, int level, int name, const char *what, int want,
@@ -38,15 +19,13 @@ static int set_checked(int fd, int level, int name, const char *what, int want,
 	socklen_t len = sizeof(got);
 
 	if (setsockopt(fd, level, name, &want, sizeof(want)) < 0)
-		return fail(err, errlen, "set %s to %d", what, want);
+		return err_fill(err, errlen, errno, "set %s to %d", what, want);
 	if (getsockopt(fd, level, name, &got, &len) < 0)
-		return fail(err, errlen, "read back %s", what);
-	if (got < expect) {
-		errno = 0;
-		return fail(err, errlen, "%s: asked for %d, the kernel gave %d "
-			    "(raise net.core.%cmem_max?)", what, want, got,
-			    name == SO_RCVBUF ? 'r' : 'w');
-	}
+		return err_fill(err, errlen, errno, "read back %s", what);
+	if (got < expect)
+		return err_fill(err, errlen, 0, "%s: asked for %d, the kernel gave %d "
+				"(raise net.core.%cmem_max?)", what, want, got,
+				name == SO_RCVBUF ? 'r' : 'w');
 	return 0;
 }
 
@@ -64,7 +43,7 @@ int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
 				     o->sndbuf, o->sndbuf, err, errlen) < 0)
 		return -1;
 	if (o->debug && setsockopt(fd, SOL_SOCKET, SO_DEBUG, &one, sizeof(one)) < 0)
-		return fail(err, errlen, "set SO_DEBUG");
+		return err_fill(err, errlen, errno, "set SO_DEBUG");
 	return 0;
 }
 
@@ -89,12 +68,10 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		hints.ai_flags = 0;
 		rc = getaddrinfo(host, service, &hints, &res);
 	}
-	if (rc) {
-		errno = 0;
-		if (rc == EAI_SYSTEM)
-			return fail(err, errlen, "resolve %s", host);
-		return fail(err, errlen, "resolve %s: %s", host, gai_strerror(rc));
-	}
+	if (rc == EAI_SYSTEM)
+		return err_fill(err, errlen, errno, "resolve %s", host);
+	if (rc)
+		return err_fill(err, errlen, 0, "resolve %s: %s", host, gai_strerror(rc));
 	errno = 0;
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
@@ -116,7 +93,7 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 	}
 	freeaddrinfo(res);
 	if (fd < 0)
-		return fail(err, errlen, "connect to %s port %u", host, port);
+		return err_fill(err, errlen, errno, "connect to %s port %u", host, port);
 	return fd;
 }
 
@@ -127,18 +104,18 @@ static int listen_on(const struct addrinfo *ai, const struct net_opts *o,
 
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
 	if (fd < 0)
-		return fail(err, errlen, "socket");
+		return err_fill(err, errlen, errno, "socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (ai->ai_family == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	if (net_set_opts(fd, o, err, errlen) < 0)
 		goto out;
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-		fail(err, errlen, "bind");
+		err_fill(err, errlen, errno, "bind");
 		goto out;
 	}
 	if (listen(fd, SOMAXCONN) < 0) {
-		fail(err, errlen, "listen");
+		err_fill(err, errlen, errno, "listen");
 		goto out;
 	}
 	return fd;
@@ -168,12 +145,10 @@ int net_listen(const char *addr, unsigned port, const struct net_opts *o,
 		hints.ai_family = AF_UNSPEC;	/* no IPv6 in this kernel */
 		rc = getaddrinfo(addr, service, &hints, &res);
 	}
-	if (rc) {
-		errno = 0;
-		if (rc == EAI_SYSTEM)
-			return fail(err, errlen, "resolve %s", addr);
-		return fail(err, errlen, "resolve %s: %s", addr, gai_strerror(rc));
-	}
+	if (rc == EAI_SYSTEM)
+		return err_fill(err, errlen, errno, "resolve %s", addr);
+	if (rc)
+		return err_fill(err, errlen, 0, "resolve %s: %s", addr, gai_strerror(rc));
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = listen_on(ai, o, err, errlen);
 		if (fd >= 0)
@@ -184,7 +159,7 @@ int net_listen(const char *addr, unsigned port, const struct net_opts *o,
 		return -1;
 	if (bound_port) {
 		if (getsockname(fd, (struct sockaddr *)&ss, &sslen) < 0) {
-			fail(err, errlen, "getsockname");
+			err_fill(err, errlen, errno, "getsockname");
 			rc = errno;
 			close(fd);
 			errno = rc;
@@ -249,13 +224,15 @@ ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)done;
 }
 
-int write_full(int fd, const void *buf, size_t len)
+/* One loop for both: write() when use_send is 0, else send() with flags. */
+static int put_full(int fd, const void *buf, size_t len, int use_send, int flags)
 {
 	size_t done = 0;
 	ssize_t n;
 
 	while (done < len) {
-		n = write(fd, (const char *)buf + done, len - done);
+		n = use_send ? send(fd, (const char *)buf + done, len - done, flags)
+			     : write(fd, (const char *)buf + done, len - done);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -266,19 +243,12 @@ int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+int write_full(int fd, const void *buf, size_t len)
+{
+	return put_full(fd, buf, len, 0, 0);
+}
+
 int send_full(int fd, const void *buf, size_t len, int flags)
 {
-	size_t done = 0;
-	ssize_t n;
-
-	while (done < len) {
-		n = send(fd, (const char *)buf + done, len - done, flags);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	return 0;
+	return put_full(fd, buf, len, 1, flags);
 }

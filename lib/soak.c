@@ -20,6 +20,7 @@
 #include "cpu.h"
 #include "net.h"
 #include "opt.h"
+#include "err.h"
 #include "soak.h"
 
 /*
@@ -51,24 +52,6 @@ struct soak {
 	struct slot *slots;	/* MAP_SHARED: the parent sees the counts */
 	size_t maplen;
 };
-
-static void fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	n = strlen(err);
-	if (errnum && n < errlen)
-		snprintf(err + n, errlen - n, ": %s", strerror(errnum));
-}
 
 /*
  * The loop itself. The scratch writes and the counter store go through
@@ -201,7 +184,7 @@ static int wait_counting(struct soak *s, char *err, size_t errlen)
 				counting++;
 			else if (waitpid(s->pids[i], &status, WNOHANG) == s->pids[i]) {
 				s->pids[i] = 0;
-				fill(err, errlen, s->slots[i].err,
+				err_fill(err, errlen, s->slots[i].err,
 				     "soaker %d failed to start", i);
 				return -1;
 			}
@@ -209,7 +192,7 @@ static int wait_counting(struct soak *s, char *err, size_t errlen)
 		if (counting == s->n)
 			return 0;
 		if (now_ns() > give_up) {
-			fill(err, errlen, 0, "soakers did not start within 10 s "
+			err_fill(err, errlen, 0, "soakers did not start within 10 s "
 			     "(%d of %d counting)", counting, s->n);
 			return -1;
 		}
@@ -228,13 +211,13 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 	if (!cfg)
 		cfg = &defaults;
 	if (ncpus < 1) {
-		fill(err, errlen, 0, "need at least one soaker, not %d", ncpus);
+		err_fill(err, errlen, 0, "need at least one soaker, not %d", ncpus);
 		errno = EINVAL;
 		return NULL;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->pids = calloc((size_t)ncpus, sizeof(pid_t)))) {
-		fill(err, errlen, errno, "soakers");
+		err_fill(err, errlen, errno, "soakers");
 		free(s);
 		return NULL;
 	}
@@ -242,7 +225,7 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 	s->slots = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
 			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s->slots == MAP_FAILED) {
-		fill(err, errlen, errno, "soakers' shared memory");
+		err_fill(err, errlen, errno, "soakers' shared memory");
 		free(s->pids);
 		free(s);
 		return NULL;
@@ -253,7 +236,7 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 		if (s->pids[i] == 0)
 			soaker(&s->slots[i], parent, cfg->bind ? i : -1, cfg->policy);
 		if (s->pids[i] < 0) {
-			fill(err, errlen, errno, "fork soaker %d", i);
+			err_fill(err, errlen, errno, "fork soaker %d", i);
 			s->n = i;
 			goto fail;
 		}
@@ -375,7 +358,7 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 		warn[0] = '\0';
 	rate = calloc(samples, sizeof(*rate));
 	if (!rate) {
-		fill(err, errlen, errno, "calibrate");
+		err_fill(err, errlen, errno, "calibrate");
 		return -1;
 	}
 	s = soak_start_cfg(ncpus, cfg, err, errlen);
@@ -411,7 +394,7 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 	spread = median > 0 ? (rate[samples - 1] - rate[0]) / median : 0;
 	free(rate);
 	if (median <= 0) {
-		fill(err, errlen, 0, "soakers did not count");
+		err_fill(err, errlen, 0, "soakers did not count");
 		return -1;
 	}
 	out->loops_per_sec = median;
@@ -432,7 +415,7 @@ interrupted:
 	saved = errno;
 	soak_stop(s);
 	free(rate);
-	fill(err, errlen, saved, "calibration interrupted");
+	err_fill(err, errlen, saved, "calibration interrupted");
 	errno = saved;
 	return -1;
 }
@@ -479,15 +462,15 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 	f = fopen(path, "re");
 	if (!f) {
 		if (errno == ENOENT)
-			fill(err, errlen, 0, "%s: no calibration file: run "
+			err_fill(err, errlen, 0, "%s: no calibration file: run "
 			     "cyclesoak -C on an idle machine first", path);
 		else
-			fill(err, errlen, errno, "%s", path);
+			err_fill(err, errlen, errno, "%s", path);
 		return -1;
 	}
 	memset(c, 0, sizeof(*c));
 	if (!fgets(line, sizeof(line), f) || parse_rate(line, &c->loops_per_sec) < 0) {
-		fill(err, errlen, 0, "%s: malformed: the first line must be the "
+		err_fill(err, errlen, 0, "%s: malformed: the first line must be the "
 		     "calibrated loops/sec (run cyclesoak -C again)", path);
 		goto bad;
 	}
@@ -499,7 +482,7 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 			continue;	/* blank or from a later version */
 		if (strcmp(key, "ncpus") == 0) {
 			if (parse_num(value, 1, CPU_SETSIZE, &n, &why) < 0) {
-				fill(err, errlen, 0, "%s:%d: ncpus '%s': %s",
+				err_fill(err, errlen, 0, "%s:%d: ncpus '%s': %s",
 				     path, lineno, value, why);
 				goto bad;
 			}
@@ -507,7 +490,7 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 		}
 	}
 	if (ferror(f)) {
-		fill(err, errlen, errno, "%s", path);
+		err_fill(err, errlen, errno, "%s", path);
 		goto bad;
 	}
 	fclose(f);
@@ -545,7 +528,7 @@ int calib_save(const char *path, const struct calib *c, char *err, size_t errlen
 	int fd, len, saved;
 
 	if (!(c->loops_per_sec > 0) || !isfinite(c->loops_per_sec)) {
-		fill(err, errlen, 0, "%s: refusing to save a rate of %g", path,
+		err_fill(err, errlen, 0, "%s: refusing to save a rate of %g", path,
 		     c->loops_per_sec);
 		errno = EINVAL;
 		return -1;
@@ -555,28 +538,28 @@ int calib_save(const char *path, const struct calib *c, char *err, size_t errlen
 		       c->spread * 100);
 	/* Same directory as path, so rename() cannot cross file systems. */
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
-		fill(err, errlen, errno, "%s", path);
+		err_fill(err, errlen, errno, "%s", path);
 		return -1;
 	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		fill(err, errlen, errno, "%s: create temporary file", path);
+		err_fill(err, errlen, errno, "%s: create temporary file", path);
 		free(tmp);
 		return -1;
 	}
 	if (fchmod(fd, 0644) < 0 || write_full(fd, text, (size_t)len) < 0 ||
 	    fsync(fd) < 0) {
-		fill(err, errlen, errno, "%s: write %s", path, tmp);
+		err_fill(err, errlen, errno, "%s: write %s", path, tmp);
 		goto fail;
 	}
 	if (close(fd) < 0) {
 		fd = -1;
-		fill(err, errlen, errno, "%s: write %s", path, tmp);
+		err_fill(err, errlen, errno, "%s: write %s", path, tmp);
 		goto fail;
 	}
 	fd = -1;
 	if (rename(tmp, path) < 0) {
-		fill(err, errlen, errno, "%s: rename %s", path, tmp);
+		err_fill(err, errlen, errno, "%s: rename %s", path, tmp);
 		goto fail;
 	}
 	free(tmp);
