@@ -6,6 +6,7 @@
 # steps (network namespaces) with on_cleanup.
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/tests/common.sh"
 ZC_BIN=${ZC_BIN:-$TOP}
 ZC_TESTBIN=${ZC_TESTBIN:-$TOP/build/tests}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zc-bench.XXXXXX") || exit 1
@@ -17,16 +18,7 @@ SENT_RUNS=0
 cleanup() {
 	trap - EXIT INT TERM HUP
 	for _p in $BG_PIDS; do kill -TERM "$_p" 2>/dev/null; done
-	for _p in $BG_PIDS; do
-		# Give each a second to go by itself, then make it.
-		_n=10
-		while [ $_n -gt 0 ] && kill -0 "$_p" 2>/dev/null; do
-			sleep 0.1
-			_n=$((_n - 1))
-		done
-		kill -KILL "$_p" 2>/dev/null
-		wait "$_p" 2>/dev/null
-	done
+	for _p in $BG_PIDS; do reap_pid "$_p" 10; done
 	BG_PIDS=
 	for _h in $CLEANUP_HOOKS; do "$_h"; done
 	rm -rf "$WORK"
@@ -78,12 +70,11 @@ in_work() {
 	cd "$WORK" && exec "$@"
 }
 
-# stop_bg PID: end one background process now (TERM, then KILL) and reap it.
-stop_bg() {
-	forget_bg "$1"
-	kill -TERM "$1" 2>/dev/null
-	_n=20
-	while [ $_n -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+# reap_pid PID TENTHS: give PID that long to end by itself, then kill it
+# (SIGKILL); reap it either way.
+reap_pid() {
+	_n=$2
+	while [ "$_n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
 		sleep 0.1
 		_n=$((_n - 1))
 	done
@@ -92,16 +83,11 @@ stop_bg() {
 	return 0
 }
 
-# wait_line FILE PATTERN [TENTHS]: wait until FILE has a line matching
-# PATTERN (grep -E), at most TENTHS tenths of a second (default 50).
-wait_line() {
-	_n=${3:-50}
-	while [ "$_n" -gt 0 ]; do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
+# stop_bg PID: end one background process now (TERM, then KILL) and reap it.
+stop_bg() {
+	forget_bg "$1"
+	kill -TERM "$1" 2>/dev/null
+	reap_pid "$1" 20
 }
 
 # zcs_up NAME [ZCS OPTIONS...]: start zcs on a kernel-chosen port, output in
@@ -113,7 +99,7 @@ zcs_up() {
 	: >"$WORK/$_name.out"
 	start_bg $ZCS_PREFIX "$ZC_BIN/zcs" -p 0 "$@" >"$WORK/$_name.out" 2>"$WORK/$_name.err"
 	ZCS_PID=$!
-	if ! wait_line "$WORK/$_name.out" '^listening on port [0-9]+'; then
+	if ! wait_for "$WORK/$_name.out" '^listening on port [0-9]+'; then
 		cat "$WORK/$_name.err" >&2
 		die "zcs did not start"
 	fi

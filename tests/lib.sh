@@ -7,6 +7,8 @@
 : "${ZC_BIN:?ZC_BIN: directory of the programs under test}"
 : "${ZC_TESTBIN:?ZC_TESTBIN: directory of the test helper binaries}"
 
+. "$ZC_TOP/tests/common.sh"
+
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/zc-test.XXXXXX")
 BG_PIDS=
 FAILED=0
@@ -33,18 +35,6 @@ check() {
 bg() {
 	"$@" &
 	BG_PIDS="$BG_PIDS $!"
-}
-
-# wait_for FILE PATTERN [TENTHS]: wait until FILE has a line matching
-# PATTERN (grep -E), at most TENTHS tenths of a second (default 50).
-wait_for() {
-	_n=${3:-50}
-	while [ "$_n" -gt 0 ]; do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
 }
 
 # zcs_start [ZCS OPTIONS...]: start zcs on a kernel-chosen port with output
