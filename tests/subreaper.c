@@ -2,7 +2,7 @@
  * subreaper - run a command as a child subreaper and account for every
  * process it leaves behind.
  *
- *   subreaper [-o REPORT] [-t MSECS] command [arg ...]
+ *   subreaper [-s] [-o REPORT] [-t MSECS] command [arg ...]
  *
  * Orphans of the command's process tree are re-parented to us (not to PID 1,
  * which on some machines never reaps them), so after the command exits we
@@ -17,7 +17,10 @@
  *   left PID STATE COMM        a descendant alive after MSECS ms
  *   gone after MS ms           every descendant gone, MS after the command
  *
- * Exit status: 0 when nothing was left, 3 when something was.
+ * Exit status: 0 when nothing was left, 3 when something was. With -s, for
+ * scripts that run a command through us as if directly: SIGINT, SIGTERM and
+ * SIGHUP are passed on to the command, and we exit with its status (128+N
+ * when signal N killed it), or 125 when something was left.
  */
 #include <dirent.h>
 #include <error.h>
@@ -36,6 +39,13 @@
 #include "opt.h"
 
 static FILE *report;
+static int cfg_as_command;	/* -s */
+static volatile sig_atomic_t pending_signal;
+
+static void on_signal(int sig)
+{
+	pending_signal = sig;
+}
 
 /* Parent PID and state of pid from /proc/PID/stat; comm may hold spaces. */
 static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len)
@@ -67,57 +77,77 @@ static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len
 	return 0;
 }
 
-/* List, kill and reap whatever children we still have. Returns how many. */
+/*
+ * List, kill and reap whatever children we still have. Returns how many.
+ * A killed one hands its own children to us: repeat until a pass finds none.
+ */
 static int kill_leftovers(void)
 {
-	DIR *d = opendir("/proc");
+	DIR *d;
 	struct dirent *e;
 	char state, comm[64];
 	pid_t pid, ppid;
 	long long v;
 	const char *why;
-	int left = 0;
+	int left = 0, found;
 
-	if (!d) {
-		error(0, errno, "/proc");
-		return 1;	/* cannot tell: count it as something left */
-	}
-	while ((e = readdir(d))) {
-		if (parse_num(e->d_name, 1, INT_MAX, &v, &why) < 0)
-			continue;	/* not a process */
-		pid = (pid_t)v;
-		if (proc_stat(pid, &ppid, &state, comm, sizeof(comm)) < 0)
-			continue;
-		if (ppid != getpid())
-			continue;
-		fprintf(report, "left %d %c %s\n", (int)pid, state, comm);
-		kill(pid, SIGKILL);
-		left++;
-	}
-	closedir(d);
-	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
-		;
+	do {
+		d = opendir("/proc");
+		if (!d) {
+			error(0, errno, "/proc");
+			return left + 1;	/* cannot tell: count it as left */
+		}
+		found = 0;
+		while ((e = readdir(d))) {
+			if (parse_num(e->d_name, 1, INT_MAX, &v, &why) < 0)
+				continue;	/* not a process */
+			pid = (pid_t)v;
+			if (proc_stat(pid, &ppid, &state, comm, sizeof(comm)) < 0)
+				continue;
+			if (ppid != getpid())
+				continue;
+			fprintf(report, "left %d %c %s\n", (int)pid, state, comm);
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			found++;
+		}
+		closedir(d);
+		left += found;
+	} while (found);
 	return left;
+}
+
+static int exit_status(int cmd_status, int left)
+{
+	if (!cfg_as_command)
+		return left ? 3 : 0;
+	if (left)
+		return 125;
+	if (WIFSIGNALED(cmd_status))
+		return 128 + WTERMSIG(cmd_status);
+	return WEXITSTATUS(cmd_status);
 }
 
 int main(int argc, char **argv)
 {
 	long long grace_ms = 1000;
 	uint64_t end = 0, t;
-	int opt, status, main_done = 0;
+	int opt, status, cmd_status = 0, main_done = 0;
 	pid_t child, pid;
 
 	report = stderr;
-	while ((opt = getopt(argc, argv, "+ho:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+ho:st:")) != -1) {
 		switch (opt) {
 		case 'o':
 			report = fopen(optarg, "we");
 			if (!report)
 				error(1, errno, "%s", optarg);
 			break;
+		case 's': cfg_as_command = 1; break;
 		case 't': grace_ms = opt_num(opt, optarg, 0, 600000); break;
 		case 'h':
-			printf("usage: subreaper [-o REPORT] [-t MSECS] command [arg ...]\n");
+			printf("usage: subreaper [-s] [-o REPORT] [-t MSECS] command [arg ...]\n");
 			return 0;
 		default: return 2;
 		}
@@ -127,6 +157,13 @@ int main(int argc, char **argv)
 	setvbuf(report, NULL, _IOLBF, 0);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		error(1, errno, "PR_SET_CHILD_SUBREAPER");
+	if (cfg_as_command) {
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+	}
 
 	child = fork();
 	if (child < 0)
@@ -142,11 +179,16 @@ int main(int argc, char **argv)
 	fprintf(report, "child %d\n", (int)child);
 
 	for (;;) {
+		/* -s: a signal we got goes to the command, while it runs. */
+		if (pending_signal && !main_done)
+			kill(child, pending_signal);
+		pending_signal = 0;
 		pid = waitpid(-1, &status, main_done ? WNOHANG : 0);
 		t = now_ns();
 		if (pid == child) {
 			main_done = 1;
 			end = t;
+			cmd_status = status;
 			if (WIFSIGNALED(status))
 				fprintf(report, "status signal %d\n", WTERMSIG(status));
 			else
@@ -157,12 +199,12 @@ int main(int argc, char **argv)
 		} else if (pid < 0 && errno == ECHILD) {
 			fprintf(report, "gone after %lld ms\n",
 				(long long)((t - end) / 1000000));
-			return 0;
+			return exit_status(cmd_status, 0);
 		} else if (pid < 0 && errno != EINTR) {
 			error(1, errno, "waitpid");
 		} else if (main_done) {
 			if (t - end > (uint64_t)grace_ms * 1000000u)
-				return kill_leftovers() ? 3 : 0;
+				return exit_status(cmd_status, kill_leftovers());
 			nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
 		}
 	}

@@ -2,21 +2,21 @@
 # make demo, reduced (ZC_DEMO_QUICK=1: fresh calibration, 8 small files,
 # short runs): it prints the table with all three modes and their figures,
 # leaves no process and no temporary file behind, and cleans up the same
-# when interrupted. tests/reaper runs it as a subreaper, so anything the
-# demo orphaned is caught and reported (exit 125).
+# when interrupted. tests/subreaper -s runs it as a subreaper, so anything
+# the demo orphaned is caught and reported (exit 125).
 . "$ZC_TOP/tests/lib.sh"
 
-for p in "$ZC_BIN/zcc" "$ZC_BIN/zcs" "$ZC_TESTBIN/reaper"; do
+for p in "$ZC_BIN/zcc" "$ZC_BIN/zcs" "$ZC_TESTBIN/subreaper"; do
 	[ -x "$p" ] || { not_ok "$p built"; finish; }
 done
 mkdir "$TMP/work"
 
 # The first run calibrates into $TMP/calib; the interrupted one reuses it.
-TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
+TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "demo exits 0 (got $rc)" [ "$rc" -eq 0 ]
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/out" "$TMP/err"
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/out" "$TMP/err" "$TMP/reap"
 check "header: mode, kbytes/sec, system load %, service demand us/KB" \
 	grep -Eq '^mode +kbytes/sec +system load % +service demand us/KB$' "$TMP/out"
 for mode in 'sendfile' 'read\+send \(-S\)' 'read\+write \(-S -w\)'; do
@@ -28,7 +28,7 @@ for mode in 'sendfile' 'read\+send \(-S\)' 'read\+write \(-S -w\)'; do
 done
 rows=$(grep -cE '^(sendfile|read\+)' "$TMP/out")
 check "exactly three rows (got $rows)" [ "$rows" -eq 3 ]
-check "nothing left running (reaper found none)" [ "$rc" -ne 125 ]
+check "nothing left running ($(grep -c '^left' "$TMP/reap") found)" [ "$rc" -ne 125 ]
 check "temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
 check "calibrated, as none was given" grep -q '^calibrating the CPU meter' "$TMP/out"
 if grep -q 'not saved' "$TMP/out"; then
@@ -41,7 +41,7 @@ fi
 
 # Interrupted mid-measurement: exit 130, everything stopped and removed.
 : >"$TMP/out2"
-bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" "$ZC_TESTBIN/reaper" sh "$ZC_TOP/tests/demo.sh" \
+bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out2" 2>"$TMP/err2"
 pid=$!
 if wait_for "$TMP/out2" '^each mode' 600; then
@@ -53,7 +53,7 @@ if wait_for "$TMP/out2" '^each mode' 600; then
 	if [ -s "$TMP/calib" ]; then
 		check "reused the kept calibration" grep -q "^using the calibration in $TMP/calib" "$TMP/out2"
 	fi
-	check "interrupted: nothing left running" [ "$rc" -ne 125 ]
+	check "interrupted: nothing left running ($(grep -c '^left' "$TMP/reap2") found)" [ "$rc" -ne 125 ]
 	check "interrupted: temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
 else
 	not_ok "demo reached the measurement to interrupt"
