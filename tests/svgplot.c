@@ -107,8 +107,11 @@ static void read_points(FILE *f, const char *name)
 		if (parse_value(xs, &x) < 0 || parse_value(ys, &y) < 0) {
 			if (!seen_data_line && parse_value(xs, &x) < 0) {
 				/* The header: names, not numbers. */
-				snprintf(header_x, sizeof(header_x), "%s", xs);
-				snprintf(header_y, sizeof(header_y), "%s", ys);
+				/* Axis labels: a long name is cut, on purpose. */
+				snprintf(header_x, sizeof(header_x), "%.*s",
+					 (int)sizeof(header_x) - 1, xs);
+				snprintf(header_y, sizeof(header_y), "%.*s",
+					 (int)sizeof(header_y) - 1, ys);
 				seen_data_line = 1;
 				continue;
 			}
