@@ -29,6 +29,7 @@ static int cfg_bind;
 static int cfg_calibrate;
 static int cfg_debug;
 static int cfg_ncpus;
+static int cfg_runtime;		/* -r: the soakers' run time, not their counts */
 static enum soak_policy cfg_policy = SOAK_IDLE;
 static long long cfg_period_ms = 1000;
 static const char *cfg_file = CALIB_DEFAULT_PATH;
@@ -44,7 +45,7 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	printf(
-"usage: cyclesoak [-1BCdhn] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+"usage: cyclesoak [-1BCdhnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
 "  -C         calibrate on an idle machine and write the calibration file\n"
 "  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
 "  -N CPUS    number of soakers (default: the online CPUs)\n"
@@ -53,6 +54,11 @@ static void usage(void)
 "  -B         bind soaker i to CPU i and show each CPU's free share\n"
 "  -1         print one figure and exit\n"
 "  -n         soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE\n"
+"  -r         measure the CPU time the soakers were denied (their exact run\n"
+"             time from the scheduler) instead of their lost loop counts: no\n"
+"             calibration, immune to a host that slows a virtual machine's\n"
+"             CPUs, but blind to cache and memory interference and, without\n"
+"             CONFIG_IRQ_TIME_ACCOUNTING, to interrupts that hit a soaker\n"
 "  -d         per-CPU counter deltas on stderr\n"
 "  -- command run command, print the load over its lifetime, exit with its status\n"
 "prints \"System load: xx.x%%\" every period\n");
@@ -142,6 +148,21 @@ static int print_load(const uint64_t *d, int n, double secs, const struct calib 
 	return 0;
 }
 
+/* The meter's reading of each soaker: its loop count, or with -r its run time. */
+static void read_meter(struct soak *s, uint64_t *v)
+{
+	char err[256];
+
+	if (!cfg_runtime) {
+		soak_read(s, v);
+		return;
+	}
+	if (soak_read_runtime(s, v, err, sizeof(err)) < 0) {
+		soak_stop(s);
+		error(1, 0, "-r: %s", err);
+	}
+}
+
 static struct soak *start_soakers(void)
 {
 	struct soak_cfg cfg = { .bind = cfg_bind, .policy = cfg_policy };
@@ -173,13 +194,13 @@ static void measure(const struct calib *c)
 		error(1, errno, "counters");
 	s = start_soakers();
 	t0 = now_ns();
-	soak_read(s, c0);
+	read_meter(s, c0);
 	next = t0 + period;
 	while (!stop_signal) {
 		if (soak_sleep_until(next) < 0)
 			continue;	/* a signal: the loop test decides */
 		t1 = now_ns();
-		soak_read(s, c1);
+		read_meter(s, c1);
 		for (i = 0; i < cfg_ncpus; i++) {
 			uint64_t now = c1[i];
 
@@ -230,7 +251,7 @@ static int measure_command(const struct calib *c)
 	s = start_soakers();
 	fflush(stdout);
 	t0 = now_ns();
-	soak_read(s, c0);
+	read_meter(s, c0);
 	rc = posix_spawnp(&pid, cfg_command[0], NULL, &attr, cfg_command, environ);
 	posix_spawnattr_destroy(&attr);
 	if (rc) {
@@ -252,7 +273,7 @@ static int measure_command(const struct calib *c)
 			error(1, errno, "wait for %s", cfg_command[0]);
 	}
 	t1 = now_ns();
-	soak_read(s, c1);
+	read_meter(s, c1);
 	soak_stop(s);
 	for (i = 0; i < cfg_ncpus; i++)
 		c1[i] -= c0[i];
@@ -275,13 +296,14 @@ int main(int argc, char **argv)
 	 * "+": options end at the first operand, so a command keeps its own.
 	 * ":": getopt stays quiet; the errors below are one line each.
 	 */
-	while ((opt = getopt(argc, argv, "+:1BCdhnf:m:N:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "+:1BCdhnrf:m:N:p:")) != -1) {
 		switch (opt) {
 		case '1': cfg_once = 1; break;
 		case 'B': cfg_bind = 1; break;
 		case 'C': cfg_calibrate = 1; break;
 		case 'd': cfg_debug = 1; break;
 		case 'n': cfg_policy = SOAK_NICE19; break;
+		case 'r': cfg_runtime = 1; break;
 		case 'f': cfg_file = optarg; break;
 		case 'N': cfg_ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'p':
@@ -307,6 +329,8 @@ int main(int argc, char **argv)
 	}
 	if (cfg_calibrate && cfg_command)
 		usage_error("-C calibrates; it does not run a command");
+	if (cfg_calibrate && cfg_runtime)
+		usage_error("-r needs no calibration: give -C or -r, not both");
 	if (!*cfg_file)
 		usage_error("-f: empty file name");
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -321,6 +345,12 @@ int main(int argc, char **argv)
 	if (cfg_calibrate) {
 		do_calibrate();
 		return 0;
+	}
+	if (cfg_runtime) {
+		/* Run time in ns: an idle CPU gives its soaker 1e9 a second. */
+		c.loops_per_sec = 1e9 * cfg_ncpus;
+		c.ncpus = cfg_ncpus;
+		return cfg_command ? measure_command(&c) : (measure(&c), 0);
 	}
 	if (calib_load(cfg_file, &c, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);

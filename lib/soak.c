@@ -286,6 +286,33 @@ uint64_t soak_total(const struct soak *s)
 	return sum;
 }
 
+int soak_read_runtime(const struct soak *s, uint64_t *ns, char *err, size_t errlen)
+{
+	char path[64], line[128], *end = line;
+	unsigned long long v = 0;
+	FILE *f;
+	int i, ok;
+
+	for (i = 0; i < s->n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)s->pids[i]);
+		f = fopen(path, "re");
+		if (!f)
+			return err_fill(err, errlen, errno, "%s", path);
+		/* "RUN_NS WAIT_NS TIMESLICES": the first number is ours. */
+		ok = fgets(line, sizeof(line), f) != NULL;
+		if (ok) {
+			errno = 0;
+			v = strtoull(line, &end, 10);
+			ok = end != line && errno == 0 && *end == ' ';
+		}
+		fclose(f);
+		if (!ok)
+			return err_fill(err, errlen, 0, "%s: no run time in it", path);
+		ns[i] = v;
+	}
+	return 0;
+}
+
 void soak_stop(struct soak *s)
 {
 	if (!s)

@@ -60,6 +60,15 @@ void soak_read(const struct soak *s, uint64_t *counts);
 /* Sum of all counters. */
 uint64_t soak_total(const struct soak *s);
 
+/*
+ * soak_read_runtime - nanoseconds each soaker has spent on a CPU, from the
+ * scheduler's exact accounting (/proc/PID/schedstat), into ns[soak_count(s)].
+ * A meter built on this instead of the counts is blind to cache and memory
+ * interference, but also to a host that slows the CPUs down under a
+ * virtual machine. -1 with err filled when the kernel does not say.
+ */
+int soak_read_runtime(const struct soak *s, uint64_t *ns, char *err, size_t errlen);
+
 /* Kill and reap every soaker, free s. Safe on NULL. */
 void soak_stop(struct soak *s);
 

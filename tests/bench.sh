@@ -429,11 +429,63 @@ busy_share() {
 	echo "$1 $2" | awk '{ t = $4 - $2; printf "%.2f\n", (t > 0 ? 100 * ($3 - $1) / t : 0) }'
 }
 
+# acc_level LABEL PCT CYCLESOAK_OPTION...: one row of the accuracy table, for
+# loadgen at PCT% measured by cyclesoak with those options; keeps the worst
+# error in $worst (and where, in $worst_at).
+acc_level() {
+	_label=$1 pct=$2
+	shift 2
+	t0=$(cpu_ticks)
+	sleep 1
+	t1=$(cpu_ticks)
+	bgload=$(busy_share "$t0" "$t1")
+	# /proc/stat is read just before and after loadgen, inside the
+	# measured command: the same window as the meter's and loadgen's.
+	run_fg in_work "$ZC_BIN/cyclesoak" "$@" -- sh -c \
+		'head -n 1 /proc/stat >"$0.before"; "$@"; rc=$?; head -n 1 /proc/stat >"$0.after"; exit $rc' \
+		"$WORK/stat" "$ZC_TESTBIN/loadgen" -l "$pct" -t 4 \
+		>"$WORK/acc.out" 2>"$WORK/acc.err" || { cat "$WORK/acc.err" >&2; die "cyclesoak -- loadgen failed"; }
+	ps=$(busy_share "$(cpu_ticks "$WORK/stat.before")" "$(cpu_ticks "$WORK/stat.after")")
+	cs=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
+	lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
+	[ -n "$cs" ] && [ -n "$lg" ] || { cat "$WORK/acc.out" "$WORK/acc.err" >&2; die "no figures"; }
+	need "$lg" "$bgload" "$cs" "$ps"
+	truth=$(calc "$lg + $bgload")
+	err=$(calc "$cs - $truth")
+	perr=$(calc "$ps - $truth")
+	need "$truth" "$err" "$perr"
+	printf '  %-4s %5s%% %9.2f %11.2f %8.2f %10.1f %+9.2f %12.2f %+9.2f\n' \
+		"$_label" "$pct" "$lg" "$bgload" "$truth" "$cs" "$err" "$ps" "$perr"
+	csv accuracy "${_label}_$pct" loadgen "$lg" %
+	csv accuracy "${_label}_$pct" background "$bgload" %
+	csv accuracy "${_label}_$pct" cyclesoak "$cs" %
+	csv accuracy "${_label}_$pct" proc_stat "$ps" %
+	csv accuracy "${_label}_$pct" error "$err" points
+	if awk -v e="$err" -v w="$worst" 'BEGIN { exit !((e < 0 ? -e : e) > (w < 0 ? -w : w)) }'; then
+		worst=$err worst_at="$_label, $pct% level"
+	fi
+}
+
+acc_header() {
+	printf '  %-4s %6s %9s %11s %8s %10s %9s %12s %9s\n' run level loadgen% background% truth% \
+		cyclesoak% "error" "/proc/stat%" "error"
+}
+
+# acc_verdict WHAT CSV_CASE: the target verdict on $worst.
+acc_verdict() {
+	if awk -v w="$worst" 'BEGIN { exit !((w < 0 ? -w : w) <= 1.5) }'; then met=1; else met=0; fi
+	verdict $met "$1: worst meter error $(printf '%+.2f' "$worst") points${worst_at:+ ($worst_at)} (target within 1.5)"
+	csv accuracy "$2" worst_error "$worst" points
+	csv accuracy "$2" target_met $met bool
+}
+
 part_accuracy() {
 	section "4. accuracy: cyclesoak against loadgen's exact CPU use, 3 fresh calibrations"
 	echo "  truth = loadgen's own CPU share (CLOCK_PROCESS_CPUTIME_ID) + the background"
 	echo "  measured by /proc/stat in the idle second just before; target: |error| <= 1.5 points."
 	echo "  /proc/stat% is its busy share (user, system, irq, softirq, steal) over loadgen's run."
+	echo "  First the 2001 method (loop counts against a calibration), then -r (the"
+	echo "  soakers' exact run time from the scheduler; no calibration)."
 	worst=0 worst_at=
 	for cal in 1 2 3; do
 		show "cyclesoak -C -f cal$cal"
@@ -444,44 +496,22 @@ part_accuracy() {
 			echo "    NOTE: calibration $cal was not clean: its errors below are suspect"
 		csv accuracy "cal$cal" loops_per_sec "$(head -n 1 "$WORK/cal$cal")" loops/s
 		[ $cal = 1 ] && show "cyclesoak -f cal$cal -- sh -c '(read /proc/stat) loadgen -l PCT -t 4 (read /proc/stat)'   (PCT: 0 25 50 75)"
-		printf '  %-4s %6s %9s %11s %8s %10s %9s %12s %9s\n' cal level loadgen% background% truth% \
-			cyclesoak% "error" "/proc/stat%" "error"
+		acc_header
 		for pct in 0 25 50 75; do
-			t0=$(cpu_ticks)
-			sleep 1
-			t1=$(cpu_ticks)
-			bgload=$(busy_share "$t0" "$t1")
-			# /proc/stat is read just before and after loadgen, inside the
-			# measured command: the same window as the meter's and loadgen's.
-			run_fg in_work "$ZC_BIN/cyclesoak" -f "$WORK/cal$cal" -- sh -c \
-				'head -n 1 /proc/stat >"$0.before"; "$@"; rc=$?; head -n 1 /proc/stat >"$0.after"; exit $rc' \
-				"$WORK/stat" "$ZC_TESTBIN/loadgen" -l $pct -t 4 \
-				>"$WORK/acc.out" 2>"$WORK/acc.err" || { cat "$WORK/acc.err" >&2; die "cyclesoak -- loadgen failed"; }
-			ps=$(busy_share "$(cpu_ticks "$WORK/stat.before")" "$(cpu_ticks "$WORK/stat.after")")
-			cs=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
-			lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
-			[ -n "$cs" ] && [ -n "$lg" ] || { cat "$WORK/acc.out" "$WORK/acc.err" >&2; die "no figures"; }
-			need "$lg" "$bgload" "$cs" "$ps"
-			truth=$(calc "$lg + $bgload")
-			err=$(calc "$cs - $truth")
-			perr=$(calc "$ps - $truth")
-			need "$truth" "$err" "$perr"
-			printf '  %-4s %5s%% %9.2f %11.2f %8.2f %10.1f %+9.2f %12.2f %+9.2f\n' \
-				$cal $pct "$lg" "$bgload" "$truth" "$cs" "$err" "$ps" "$perr"
-			csv accuracy "cal${cal}_$pct" loadgen "$lg" %
-			csv accuracy "cal${cal}_$pct" background "$bgload" %
-			csv accuracy "cal${cal}_$pct" cyclesoak "$cs" %
-			csv accuracy "cal${cal}_$pct" proc_stat "$ps" %
-			csv accuracy "cal${cal}_$pct" error "$err" points
-			if awk -v e="$err" -v w="$worst" 'BEGIN { exit !((e < 0 ? -e : e) > (w < 0 ? -w : w)) }'; then
-				worst=$err worst_at="calibration $cal, $pct% level"
-			fi
+			acc_level "cal$cal" $pct -f "$WORK/cal$cal"
 		done
 	done
-	if awk -v w="$worst" 'BEGIN { exit !((w < 0 ? -w : w) <= 1.5) }'; then met=1; else met=0; fi
-	verdict $met "worst meter error $(printf '%+.2f' "$worst") points${worst_at:+ ($worst_at)} (target within 1.5)"
-	csv accuracy all worst_error "$worst" points
-	csv accuracy all target_met $met bool
+	acc_verdict "loop counts" all
+
+	worst=0 worst_at=
+	show "cyclesoak -r -- sh -c '(read /proc/stat) loadgen -l PCT -t 4 (read /proc/stat)'   (PCT: 0 25 50 75, 3 rounds)"
+	acc_header
+	for round in 1 2 3; do
+		for pct in 0 25 50 75; do
+			acc_level "r$round" $pct -r
+		done
+	done
+	acc_verdict "run time (-r)" runtime
 }
 
 # ---------------------------------------------------------------------------

@@ -258,6 +258,36 @@ static void test_calibrate(void)
 	      "calibrate leaves no soaker behind");
 }
 
+/* -r's reading: the scheduler's run time of each soaker, and its failure. */
+static void test_runtime(void)
+{
+	uint64_t t0[2] = { 0, 0 }, t1[2] = { 0, 0 };
+	char err[256] = "";
+	struct soak *s = soak_start(2, 0, err, sizeof(err));
+	int rc;
+
+	if (!s) {
+		CHECK(0, "two soakers start for the run-time reading (%s)", err);
+		return;
+	}
+	rc = soak_read_runtime(s, t0, err, sizeof(err));
+	soak_sleep_until(now_ns() + 200000000u);
+	rc |= soak_read_runtime(s, t1, err, sizeof(err));
+	/* Two busy soakers on 2 CPUs: together well over 100 ms of 400 ms. */
+	CHECK(rc == 0 && t1[0] >= t0[0] && t1[1] >= t0[1] &&
+	      (t1[0] - t0[0]) + (t1[1] - t0[1]) > 100000000u,
+	      "run time advances: %" PRIu64 " + %" PRIu64 " ns in 200 ms (%s)",
+	      t1[0] - t0[0], t1[1] - t0[1], rc ? err : "ok");
+	/* A soaker that is gone and reaped has no /proc entry left to read. */
+	kill(s->pids[1], SIGKILL);
+	waitpid(s->pids[1], NULL, 0);
+	s->pids[1] = 0;
+	err[0] = '\0';
+	rc = soak_read_runtime(s, t1, err, sizeof(err));
+	CHECK(rc == -1 && strstr(err, "schedstat"), "a vanished soaker is an error: %s", err);
+	soak_stop(s);
+}
+
 int main(void)
 {
 	char path[300];
@@ -274,6 +304,7 @@ int main(void)
 	test_soakers(SOAK_IDLE);
 	test_bad_start();
 	test_calibrate();
+	test_runtime();
 	unlink(path);
 	rmdir(dir);
 	soak_stop(NULL);
