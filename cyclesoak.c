@@ -315,8 +315,7 @@ int main(int argc, char **argv)
 			seen_m = 1;
 			break;
 		case 'h': usage(); return 0;
-		case ':': usage_error("-%c needs a value", optopt);
-		default: usage_error("unknown option -%c (cyclesoak -h for help)", optopt);
+		default: opt_refused(opt);
 		}
 	}
 	if (seen_p && seen_m)

@@ -138,10 +138,8 @@ int main(int argc, char **argv)
 		case 'p':
 			cfg_prio = (int)opt_num('p', optarg, prio_min, prio_max);
 			break;
-		case ':':
-			usage_error("-%c: needs a value (run_rr -h for help)", optopt);
 		default:
-			usage_error("-%c: unknown option (run_rr -h for help)", optopt);
+			opt_refused(c);
 		}
 	}
 

@@ -125,7 +125,7 @@ static const char **parse_args(int argc, char **argv, int *n_names)
 
 	if (!names)
 		error(1, errno, "memory");
-	while ((opt = getopt(argc, argv, "-cCdDhkSwb:B:i:o:n:N:p:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "-:cCdDhkSwb:B:i:o:n:N:p:s:")) != -1) {
 		switch (opt) {
 		case 1:
 			names[n++] = optarg;
@@ -178,8 +178,8 @@ static const char **parse_args(int argc, char **argv, int *n_names)
 		case 'h':
 			usage(stdout, 0);
 			break;
-		default:	/* getopt has said what was wrong */
-			exit(2);
+		default:
+			opt_refused(opt);
 		}
 	}
 	while (optind < argc)	/* after "--" */
@@ -418,8 +418,6 @@ int main(int argc, char **argv)
 	uint64_t t0, t1, c0 = 0, c1 = 0, expect;
 	int n_names, ncpus;
 
-	/* "zcc: what: why", however zcc was invoked (error(3), getopt). */
-	program_invocation_name = argv[0] = program_invocation_short_name;
 	names = parse_args(argc, argv, &n_names);
 	ncpus = cfg_ncpus ? cfg_ncpus : cpu_online();
 	if (cfg_calibrate) {

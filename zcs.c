@@ -51,16 +51,11 @@ static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
 
-static const char usage_line[] =
-	"usage: zcs [-1dh] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
-	"           [-o output_bufsize] [-p port] [-t period] [-T idle_secs] [-m max_conns]\n";
-
-static void usage(FILE *f)
+static void usage(void)
 {
-	fputs(usage_line, f);
-	if (f != stdout)
-		return;
-	fputs("\nReceive zcc streams and print the receive rate.\n\n"
+	fputs("usage: zcs [-1dh] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
+	      "           [-o output_bufsize] [-p port] [-t period] [-T idle_secs] [-m max_conns]\n"
+	      "\nReceive zcc streams and print the receive rate.\n\n"
 	      "  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
 	      "  -a ADDR    listen on this address only (default: every IPv6 and IPv4 address)\n"
 	      "  -b BYTES   size of each read() (default 16384)\n"
@@ -79,14 +74,14 @@ static void usage(FILE *f)
 	      "Output: \"listening on port N\", then per connection \"RATE kbytes/sec\" every\n"
 	      "period and \"done: BYTES bytes in SECONDS s, RATE kbytes/sec\" at the end.\n"
 	      "A stream that ends early or holds more than its headers announced gets\n"
-	      "one line on stderr instead.\n", f);
+	      "one line on stderr instead.\n", stdout);
 }
 
 static void parse_opts(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "1a:b:B:dhi:m:o:p:t:T:")) != -1) {
+	while ((c = getopt(argc, argv, ":1a:b:B:dhi:m:o:p:t:T:")) != -1) {
 		switch (c) {
 		case '1':
 			cfg_one = 1;
@@ -104,7 +99,7 @@ static void parse_opts(int argc, char **argv)
 			cfg_debug++;
 			break;
 		case 'h':
-			usage(stdout);
+			usage();
 			exit(0);
 		case 'i':
 			cfg_net.rcvbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
@@ -125,15 +120,11 @@ static void parse_opts(int argc, char **argv)
 			cfg_idle = (unsigned)opt_num(c, optarg, 0, MAX_SECS);
 			break;
 		default:
-			usage(stderr);
-			exit(2);
+			opt_refused(c);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "zcs: unexpected argument '%s'\n", argv[optind]);
-		usage(stderr);
-		exit(2);
-	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (zcs -h for help)", argv[optind]);
 }
 
 static void on_alarm(int sig)
@@ -473,9 +464,6 @@ int main(int argc, char **argv)
 	unsigned port;
 	int listen_fd, fd, rc;
 
-	/* Messages say "zcs: ...", however the program was started. */
-	program_invocation_name = program_invocation_short_name;
-	argv[0] = program_invocation_short_name;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* One write per line, so that children logging at once do not interleave. */
 	setvbuf(stderr, NULL, _IOLBF, 0);

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "opt.h"
 
@@ -62,6 +63,15 @@ void usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(2);
+}
+
+void opt_refused(int c)
+{
+	if (c == ':')
+		usage_error("-%c: needs a value (%s -h for help)", optopt,
+			    program_invocation_short_name);
+	usage_error("-%c: unknown option (%s -h for help)", optopt,
+		    program_invocation_short_name);
 }
 
 long long opt_num(int opt, const char *arg, long long min, long long max)

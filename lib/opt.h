@@ -18,6 +18,14 @@ int parse_num(const char *s, long long min, long long max, long long *out,
  */
 long long opt_num(int opt, const char *arg, long long min, long long max);
 
+/*
+ * opt_refused - what getopt refused, as one usage line, exit 2: c is
+ * getopt's ':' (a value is missing) or '?' (an unknown option; optopt says
+ * which). Programs start their option string with ':' (after any '+' or
+ * '-') so that getopt itself stays quiet.
+ */
+void opt_refused(int c) __attribute__((noreturn));
+
 /* usage_error - print "prog: message" and exit 2. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

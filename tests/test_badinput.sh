@@ -118,4 +118,16 @@ refused "zcc without -s" -s "" "$ZC_BIN/zcc" -p 1 "$TMP/file"
 refused "cyclesoak -p with -m" -m "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -p 1 -m 100
 refused "cyclesoak -m with -p" -p "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -m 100 -p 1
 
+# What getopt refuses comes out the same way in every program: one line
+# naming the option (lib/opt.c's opt_refused).
+refused "zcc: an option missing its value" "-n: needs a value" "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 "$TMP/file" -n
+refused "zcc: an unknown option" "-Z: unknown option" "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -Z "$TMP/file"
+refused "zcs: an option missing its value" "-t: needs a value" "" "$ZC_BIN/zcs" -1 -p 0 -t
+refused "zcs: an unknown option" "-Z: unknown option" "" "$ZC_BIN/zcs" -1 -p 0 -Z
+refused "zcs: an operand" "unexpected argument 'extra'" "" "$ZC_BIN/zcs" -1 -p 0 extra
+refused "cyclesoak: an option missing its value" "-N: needs a value" "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -N
+refused "cyclesoak: an unknown option" "-Z: unknown option" "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -Z
+refused "run_rr: an option missing its value" "-p: needs a value" "" "$ZC_BIN/run_rr" -p
+refused "run_rr: an unknown option" "-Z: unknown option" "" "$ZC_BIN/run_rr" -Z true
+
 finish
