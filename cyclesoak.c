@@ -289,7 +289,7 @@ static int measure_command(const struct calib *c)
 int main(int argc, char **argv)
 {
 	struct calib c;
-	char err[256];
+	char err[256], warn[160];
 	int opt, seen_p = 0, seen_m = 0;
 
 	/*
@@ -351,15 +351,10 @@ int main(int argc, char **argv)
 		c.ncpus = cfg_ncpus;
 		return cfg_command ? measure_command(&c) : (measure(&c), 0);
 	}
-	if (calib_load(cfg_file, &c, err, sizeof(err)) < 0)
+	if (calib_for(cfg_file, cfg_ncpus, &c, warn, sizeof(warn), err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	if (c.ncpus && c.ncpus != cfg_ncpus)
-		error(1, 0, "%s was calibrated with %d CPUs, this run has %d: "
-		      "run with -N %d, or calibrate again (cyclesoak -C -N %d)",
-		      cfg_file, c.ncpus, cfg_ncpus, c.ncpus, cfg_ncpus);
-	if (!c.ncpus)
-		fprintf(stderr, "cyclesoak: warning: %s does not say how many CPUs "
-			"it was calibrated with; assuming %d\n", cfg_file, cfg_ncpus);
+	if (warn[0])
+		error(0, 0, "warning: %s", warn);
 	if (cfg_command)
 		return measure_command(&c);
 	measure(&c);

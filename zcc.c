@@ -391,22 +391,13 @@ static void calibrate(int ncpus)
 
 static void load_calibration(struct calib *c, int ncpus)
 {
-	char err[256];
+	char err[256], warn[160];
 
-	if (calib_load(CALIB_DEFAULT_PATH, c, err, sizeof(err)) < 0) {
-		if (errno == ENOENT)
-			error(1, 0, "%s: no calibration file: run 'zcc -C' or "
-			      "'cyclesoak -C' on an idle machine first",
-			      CALIB_DEFAULT_PATH);
+	if (calib_for(CALIB_DEFAULT_PATH, ncpus, c, warn, sizeof(warn),
+		      err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	}
-	if (c->ncpus && c->ncpus != ncpus)
-		error(1, 0, "%s was calibrated with %d CPUs, this run has %d: "
-		      "run with -N %d, or calibrate again (zcc -C -N %d)",
-		      CALIB_DEFAULT_PATH, c->ncpus, ncpus, c->ncpus, ncpus);
-	if (!c->ncpus)
-		error(0, 0, "warning: %s does not say how many CPUs it was "
-		      "calibrated with; assuming %d", CALIB_DEFAULT_PATH, ncpus);
+	if (warn[0])
+		error(0, 0, "warning: %s", warn);
 }
 
 int main(int argc, char **argv)

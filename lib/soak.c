@@ -490,7 +490,7 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 	if (!f) {
 		if (errno == ENOENT)
 			err_fill(err, errlen, 0, "%s: no calibration file: run "
-			     "cyclesoak -C on an idle machine first", path);
+			     "cyclesoak -C (or zcc -C) on an idle machine first", path);
 		else
 			err_fill(err, errlen, errno, "%s", path);
 		return -1;
@@ -526,6 +526,23 @@ bad:
 	fclose(f);
 	errno = EINVAL;
 	return -1;
+}
+
+int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
+	      size_t warnlen, char *err, size_t errlen)
+{
+	if (warn && warnlen)
+		warn[0] = '\0';
+	if (calib_load(path, c, err, errlen) < 0)
+		return -1;
+	if (c->ncpus && c->ncpus != ncpus)
+		return err_fill(err, errlen, 0, "%s was calibrated with %d CPUs, this "
+				"run has %d: run with -N %d, or calibrate again with "
+				"-C -N %d", path, c->ncpus, ncpus, c->ncpus, ncpus);
+	if (!c->ncpus && warn && warnlen)
+		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
+			 "calibrated with; assuming %d", path, ncpus);
+	return 0;
 }
 
 /* Make the rename itself durable; best effort, the data is already safe. */

@@ -86,6 +86,14 @@ struct calib {
  */
 int calib_load(const char *path, struct calib *c, char *err, size_t errlen);
 
+/*
+ * calib_for - calib_load, then check the file fits a measurement with ncpus
+ * soakers: another recorded count is an error (the figures would be wrong);
+ * no recorded count (a 2001 file) fills *warn (else "") and is accepted.
+ */
+int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
+	      size_t warnlen, char *err, size_t errlen);
+
 /* Write a calibration file whole or not at all (temp file + fsync + rename). */
 int calib_save(const char *path, const struct calib *c, char *err, size_t errlen);
 
