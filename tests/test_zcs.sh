@@ -91,6 +91,23 @@ expect "stdout closed: exit 1 with one line, not a silent server" \
 	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/c.err")" -eq 1 ] &&
 	grep -q "^zcs: write to stdout: " "$TMP/c.err"'
 
+# Cannot listen: one line saying where and why, exit 1 (no packet is sent:
+# 192.0.2.1 is a documentation address, only bind() is tried on it).
+zcs_start || not_ok "zcs starts"
+timeout 5 "$ZCS" -p "$ZCS_PORT" >/dev/null 2>"$TMP/l.err"
+rc=$?
+expect "a port already in use: exit 1, one line ($(cat "$TMP/l.err"))" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/l.err")" -eq 1 ] && grep -q "port $ZCS_PORT: bind: Address already in use" "$TMP/l.err"'
+kill "$ZCS_PID"; wait "$ZCS_PID" 2>/dev/null
+timeout 5 "$ZCS" -p 0 -a 192.0.2.1 >/dev/null 2>"$TMP/l.err"
+rc=$?
+expect "-a with an address not on this machine: exit 1, one line ($(cat "$TMP/l.err"))" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/l.err")" -eq 1 ] && grep -q "192.0.2.1.*bind" "$TMP/l.err"'
+timeout 5 "$ZCS" -p 0 -a no-such-host.invalid >/dev/null 2>"$TMP/l.err"
+rc=$?
+expect "-a with a name that does not resolve: exit 1, one line ($(cat "$TMP/l.err"))" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/l.err")" -eq 1 ] && grep -q "resolve no-such-host.invalid" "$TMP/l.err"'
+
 # The kernel caps SO_RCVBUF at net.core.rmem_max.
 if [ "$(cat /proc/sys/net/core/rmem_max 2>/dev/null || echo 0)" -lt 1000000000 ]; then
 	"$ZCS" -p 0 -i 1000000000 >/dev/null 2>"$TMP/i.err"
