@@ -286,29 +286,75 @@ uint64_t soak_total(const struct soak *s)
 	return sum;
 }
 
+int soak_parse_stime(const char *stat, unsigned long long *ticks)
+{
+	const char *p = strrchr(stat, ')');
+	char *end;
+	int field;
+
+	/* The name in parentheses may hold anything; the fields follow it. */
+	if (!p)
+		return -1;
+	p++;
+	/* After the name: state is field 3, stime is field 15. */
+	for (field = 3; field < 15; field++) {
+		p += strspn(p, " ");
+		p += strcspn(p, " ");
+		if (!*p)
+			return -1;
+	}
+	p += strspn(p, " ");
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	*ticks = strtoull(p, &end, 10);
+	return errno || (*end != ' ' && *end != '\n' && *end) ? -1 : 0;
+}
+
+/* read_line - the first line of a /proc file into buf; -1 with err filled. */
+static int read_line(const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return err_fill(err, errlen, errno, "%s", path);
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return err_fill(err, errlen, 0, "%s: empty", path);
+	return 0;
+}
+
 int soak_read_runtime(const struct soak *s, uint64_t *ns, char *err, size_t errlen)
 {
-	char path[64], line[128], *end = line;
-	unsigned long long v = 0;
-	FILE *f;
-	int i, ok;
+	char path[64], line[512], *end = line;
+	unsigned long long run = 0, stime = 0, sys_ns;
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
 
+	if (hz <= 0)
+		hz = 100;
 	for (i = 0; i < s->n; i++) {
 		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)s->pids[i]);
-		f = fopen(path, "re");
-		if (!f)
-			return err_fill(err, errlen, errno, "%s", path);
+		if (read_line(path, line, sizeof(line), err, errlen) < 0)
+			return -1;
 		/* "RUN_NS WAIT_NS TIMESLICES": the first number is ours. */
-		ok = fgets(line, sizeof(line), f) != NULL;
-		if (ok) {
-			errno = 0;
-			v = strtoull(line, &end, 10);
-			ok = end != line && errno == 0 && *end == ' ';
-		}
-		fclose(f);
-		if (!ok)
+		errno = 0;
+		run = strtoull(line, &end, 10);
+		if (end == line || errno || *end != ' ')
 			return err_fill(err, errlen, 0, "%s: no run time in it", path);
-		ns[i] = v;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)s->pids[i]);
+		if (read_line(path, line, sizeof(line), err, errlen) < 0)
+			return -1;
+		if (soak_parse_stime(line, &stime) < 0)
+			return err_fill(err, errlen, 0, "%s: no system time in it", path);
+		/*
+		 * A soaker never enters the kernel on its own: its system time
+		 * is the interrupts and softirqs that ran on its time.
+		 */
+		sys_ns = stime * (1000000000ull / (unsigned long long)hz);
+		ns[i] = run > sys_ns ? run - sys_ns : 0;
 	}
 	return 0;
 }

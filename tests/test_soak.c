@@ -288,6 +288,36 @@ static void test_runtime(void)
 	soak_stop(s);
 }
 
+/* The system time field, whatever the name in parentheses holds. */
+static void test_parse_stime(void)
+{
+	static const struct {
+		const char *line;
+		int rc;
+		unsigned long long ticks;
+	} cases[] = {
+		{ "42 (cyclesoak) R 1 42 42 0 -1 4194560 77 0 0 0 1234 56 0 0 39 19 1 0\n", 0, 56 },
+		{ "7 (a) b (c) S 1 7 7 0 -1 0 0 0 0 0 9 10\n", 0, 10 },
+		{ "7 (x y)) R 1 7 7 0 -1 0 0 0 0 0 9 18446744073709551615 0", 0, 18446744073709551615ull },
+		{ "7 (short) R 1 7 7 0 -1 0 0 0 0 0 9\n", -1, 0 },
+		{ "7 (bad) R 1 7 7 0 -1 0 0 0 0 0 9 x12 0\n", -1, 0 },
+		{ "7 (big) R 1 7 7 0 -1 0 0 0 0 0 9 18446744073709551616 0\n", -1, 0 },
+		{ "7 no name R 1 7 7 0 -1 0 0 0 0 0 9 10 0\n", -1, 0 },
+		{ "", -1, 0 },
+	};
+	unsigned long long t;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		t = 0;
+		rc = soak_parse_stime(cases[i].line, &t);
+		CHECK(rc == cases[i].rc && (rc < 0 || t == cases[i].ticks),
+		      "stime of case %zu: rc %d, %llu ticks (want %d, %llu)", i, rc, t,
+		      cases[i].rc, cases[i].ticks);
+	}
+}
+
 int main(void)
 {
 	char path[300];
@@ -305,6 +335,7 @@ int main(void)
 	test_bad_start();
 	test_calibrate();
 	test_runtime();
+	test_parse_stime();
 	unlink(path);
 	rmdir(dir);
 	soak_stop(NULL);
