@@ -54,11 +54,11 @@ static void usage(void)
 "  -B         bind soaker i to CPU i and show each CPU's free share\n"
 "  -1         print one figure and exit\n"
 "  -n         soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE\n"
-"  -r         measure the CPU time the soakers were denied (their exact run\n"
-"             time from the scheduler) instead of their lost loop counts: no\n"
-"             calibration, immune to a host that slows a virtual machine's\n"
-"             CPUs, but blind to cache and memory interference and, without\n"
-"             CONFIG_IRQ_TIME_ACCOUNTING, to interrupts that hit a soaker\n"
+"  -r         measure the CPU time the soakers were denied (their run time\n"
+"             from the scheduler, less the interrupt and softirq time the\n"
+"             kernel's tick samples find in it) instead of their lost loop\n"
+"             counts: no calibration, immune to a host that slows a virtual\n"
+"             machine's CPUs, but blind to cache and memory interference\n"
 "  -d         per-CPU counter deltas on stderr\n"
 "  -- command run command, print the load over its lifetime, exit with its status\n"
 "prints \"System load: xx.x%%\" every period\n");
@@ -182,32 +182,61 @@ static struct soak *start_soakers(void)
 	return s;
 }
 
-static void measure(const struct calib *c)
+/*
+ * A reading of the soakers: their meter values at its start, and what they
+ * gained since (delta), both one per soaker.
+ */
+struct reading {
+	uint64_t *start, *delta;
+};
+
+static void reading_start(struct soak *s, struct reading *r)
 {
-	uint64_t *c0 = calloc((size_t)cfg_ncpus, sizeof(*c0));
-	uint64_t *c1 = calloc((size_t)cfg_ncpus, sizeof(*c1));
-	uint64_t period = (uint64_t)cfg_period_ms * 1000000u, t0, t1, next;
-	struct soak *s;
+	r->start = calloc((size_t)cfg_ncpus, sizeof(*r->start));
+	r->delta = calloc((size_t)cfg_ncpus, sizeof(*r->delta));
+	if (!r->start || !r->delta) {
+		soak_stop(s);
+		error(1, errno, "counters");
+	}
+	read_meter(s, r->start);
+}
+
+/* Fill delta with the gain since the start; what was read is the new start. */
+static void reading_take(struct soak *s, struct reading *r)
+{
 	int i;
 
-	if (!c0 || !c1)
-		error(1, errno, "counters");
+	read_meter(s, r->delta);
+	for (i = 0; i < cfg_ncpus; i++) {
+		uint64_t now = r->delta[i];
+
+		r->delta[i] -= r->start[i];
+		r->start[i] = now;
+	}
+}
+
+static void reading_free(struct reading *r)
+{
+	free(r->start);
+	free(r->delta);
+}
+
+static void measure(const struct calib *c)
+{
+	uint64_t period = (uint64_t)cfg_period_ms * 1000000u, t0, t1, next;
+	struct reading r;
+	struct soak *s;
+
 	s = start_soakers();
 	t0 = now_ns();
-	read_meter(s, c0);
+	reading_start(s, &r);
 	next = t0 + period;
 	while (!stop_signal) {
 		if (soak_sleep_until(next) < 0)
 			continue;	/* a signal: the loop test decides */
 		t1 = now_ns();
-		read_meter(s, c1);
-		for (i = 0; i < cfg_ncpus; i++) {
-			uint64_t now = c1[i];
-
-			c1[i] -= c0[i];
-			c0[i] = now;
-		}
-		if (print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0) {
+		reading_take(s, &r);
+		if (print_load(r.delta, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0) {
 			soak_stop(s);
 			error(1, errno, "write to stdout");
 		}
@@ -219,8 +248,7 @@ static void measure(const struct calib *c)
 			next = t1 + period;
 	}
 	soak_stop(s);
-	free(c0);
-	free(c1);
+	reading_free(&r);
 	if (stop_signal)
 		die_by_signal(stop_signal);
 }
@@ -228,17 +256,14 @@ static void measure(const struct calib *c)
 /* Run the command under measurement; returns its status for exit(). */
 static int measure_command(const struct calib *c)
 {
-	uint64_t *c0 = calloc((size_t)cfg_ncpus, sizeof(*c0));
-	uint64_t *c1 = calloc((size_t)cfg_ncpus, sizeof(*c1));
+	struct reading r;
 	posix_spawnattr_t attr;
 	sigset_t none, dfl;
 	uint64_t t0, t1;
 	struct soak *s;
-	int i, rc, status, forwarded = 0;
+	int rc, status, forwarded = 0;
 	pid_t pid;
 
-	if (!c0 || !c1)
-		error(1, errno, "counters");
 	sigemptyset(&none);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &none);
@@ -251,13 +276,12 @@ static int measure_command(const struct calib *c)
 	s = start_soakers();
 	fflush(stdout);
 	t0 = now_ns();
-	read_meter(s, c0);
+	reading_start(s, &r);
 	rc = posix_spawnp(&pid, cfg_command[0], NULL, &attr, cfg_command, environ);
 	posix_spawnattr_destroy(&attr);
 	if (rc) {
 		soak_stop(s);
-		free(c0);
-		free(c1);
+		reading_free(&r);
 		error(0, rc, "%s", cfg_command[0]);
 		return 127;
 	}
@@ -273,14 +297,11 @@ static int measure_command(const struct calib *c)
 			error(1, errno, "wait for %s", cfg_command[0]);
 	}
 	t1 = now_ns();
-	read_meter(s, c1);
+	reading_take(s, &r);
 	soak_stop(s);
-	for (i = 0; i < cfg_ncpus; i++)
-		c1[i] -= c0[i];
-	if (print_load(c1, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0)
+	if (print_load(r.delta, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0)
 		error(0, errno, "write to stdout");
-	free(c0);
-	free(c1);
+	reading_free(&r);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
