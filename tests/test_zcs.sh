@@ -142,7 +142,7 @@ fd_before=$(ls /proc/"$ZCS_PID"/fd | wc -l)
 send f3,5,1000
 check "a whole stream: done: with every byte counted (15076)" \
 	wait_for "$TMP/zcs.out" '^done: 15076 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$'
-check "the sender agrees on 15076 bytes" grep -q '^sent 15076 bytes' "$TMP/send.out"
+check "the sender agrees on 15076 bytes" grep -q '^sent: 15076 bytes' "$TMP/send.out"
 
 n=$(err_lines)
 send w1 w1 x0000
