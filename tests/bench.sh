@@ -10,12 +10,16 @@
 # or "TARGET NOT MET", never adjusted to pass.
 #
 # Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
-# repetitions, default 5), ZC_BIN and ZC_TESTBIN as for the tests.
+# repetitions, default 5), ZC_BENCH_PEER_REPS (alternating zcc/iperf3
+# throughput runs in peers, default 5), ZC_BENCH_LINK_REPS (rounds of the
+# link part, default 6, at least 2), ZC_BIN and ZC_TESTBIN as for the tests.
 . "$(dirname "$0")/bench_lib.sh"
 
 ALL_PARTS="loopback sweep peers accuracy scale link"
 OUT=${ZC_BENCH_OUT:-$TOP/build/bench}
 REPS=${ZC_BENCH_REPS:-5}
+PEER_REPS=${ZC_BENCH_PEER_REPS:-5}
+LINK_REPS=${ZC_BENCH_LINK_REPS:-6}
 NEW_CSV=$WORK/new.csv
 : >"$NEW_CSV"
 
@@ -29,6 +33,16 @@ for p in $parts; do
 		;;
 	esac
 done
+# reps_ok NAME VALUE MIN: a whole number of repetitions, or stop.
+reps_ok() {
+	case $2 in
+	'' | *[!0-9]*) die "$1 must be a whole number (got '$2')" ;;
+	esac
+	[ "$2" -ge "$3" ] || die "$1 must be at least $3 (got $2)"
+}
+reps_ok ZC_BENCH_REPS "$REPS" 1
+reps_ok ZC_BENCH_PEER_REPS "$PEER_REPS" 1
+reps_ok ZC_BENCH_LINK_REPS "$LINK_REPS" 2
 for p in zcc zcs cyclesoak; do
 	[ -x "$ZC_BIN/$p" ] || die "$ZC_BIN/$p not built (run make)"
 done
@@ -323,7 +337,7 @@ part_peers() {
 	zcs_up peer -b 131072 -t 3600
 	show "zcs -p 0 -b 131072 -t 3600   (port $ZCS_PORT)"
 	port=$(free_port)
-	echo "  zcc and iperf3 alternate, 3 runs each of about $secs s with no meter, for the"
+	echo "  zcc and iperf3 alternate, $PEER_REPS runs each of about $secs s with no meter, for the"
 	echo "  throughput (median); then one run each under cyclesoak, for the CPU"
 	for kind in sendfile write sendfile_160files; do
 		case $kind in
@@ -341,7 +355,8 @@ part_peers() {
 		probe_loops $secs -s 127.0.0.1 -p "$ZCS_PORT" $zflags "$@"
 		zloops=$LOOPS
 		zr= ir= icpu=
-		for rep in 1 2 3; do
+		rep=0
+		while [ $((rep += 1)) -le "$PEER_REPS" ]; do
 			QUIET=$([ $rep = 1 ] || echo 1)
 			# shellcheck disable=SC2086
 			run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -n "$zloops" $zflags "$@" || die "zcc failed"
@@ -595,8 +610,68 @@ link_cleanup() {
 	NS_MADE=
 }
 
+# paired_ci "A1 A2 ..." "B1 B2 ...": the per-round differences A - B as
+# "MEAN CI_LOW CI_HIGH N": mean and its 95% confidence interval, Student t
+# with N-1 degrees of freedom (two-sided 0.975 quantiles for 1..30, the
+# normal's 1.96 above).
+paired_ci() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
+		      "2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 " \
+		      "2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
+		n = split(a, x, " ")
+		if (split(b, y, " ") != n || n < 2) exit 1
+		for (i = 1; i <= n; i++) { d[i] = x[i] - y[i]; s += d[i] }
+		mean = s / n
+		for (i = 1; i <= n; i++) ss += (d[i] - mean) ^ 2
+		q = (n - 1 <= 30) ? t[n - 1] : 1.96
+		h = q * sqrt(ss / (n - 1)) / sqrt(n)
+		printf "%.4f %.4f %.4f %d\n", mean, mean - h, mean + h, n
+	}'
+}
+
+# link_ci CASE WHAT "A..." "B...": one line of the paired statistics and its
+# CSV rows; sets CI_MEAN CI_LO CI_HI CI_N.
+link_ci() {
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(paired_ci "$3" "$4")
+	need "$3" "$4" "$5" "$6"
+	CI_MEAN=$3 CI_LO=$4 CI_HI=$5 CI_N=$6
+	printf '    %-26s %+7.2f points   95%% CI [%+.2f, %+.2f]\n' "$2" "$3" "$4" "$5"
+	csv link "$1" mean "$3" points
+	csv link "$1" ci_low "$4" points
+	csv link "$1" ci_high "$5" points
+	csv link "$1" n "$6" rounds
+}
+
+# link_run_r MODE: one run of zcc in $NS_TX without -c, under cyclesoak -r
+# (the machine's load from the soakers' scheduler run time) and cputime
+# (zcc's own exact CPU time; inside ip netns exec, so that the namespace's
+# set-up is not counted). Sets RLOAD (%), SND_USKB (sender us/KB) and
+# SND_PTS (sender CPU as points of the whole machine's load).
+link_run_r() {
+	rm -f "$WORK/lk.ct"
+	# shellcheck disable=SC2046
+	run_fg in_work "$ZC_BIN/cyclesoak" -r -- ip netns exec "$NS_TX" \
+		"$ZC_TESTBIN/cputime" -o "$WORK/lk.ct" "$ZC_BIN/zcc" -s 10.201.0.2 -p "$ZCS_PORT" \
+		-n 2 $(mode_flags "$1") "$WORK"/big/f* >"$WORK/lkr.$1" 2>"$WORK/lkr.$1.err"
+	_rc=$?
+	parse_zcc "$WORK/lkr.$1"
+	SENT_TOTAL=$((SENT_TOTAL + ${SENT_BYTES:-0})) SENT_RUNS=$((SENT_RUNS + 1))
+	if [ $_rc -ne 0 ] || [ -z "$SENT_RATE" ]; then
+		sed 's/^/  /' "$WORK/lkr.$1.err" >&2
+		die "cyclesoak -r -- cputime zcc in $NS_TX failed (status $_rc)"
+	fi
+	RLOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$WORK/lkr.$1" | tail -n 1)
+	_us=$(sed -n 's/^cputime: [0-9]* [0-9]* \([0-9]*\)$/\1/p' "$WORK/lk.ct" 2>/dev/null)
+	need "$RLOAD" "$_us" "$SENT_SECS" "$SENT_BYTES"
+	SND_USKB=$(calc "$_us / ($SENT_BYTES / 1024)")
+	SND_PTS=$(calc "$_us / 1e6 / ($SENT_SECS * $NCPU) * 100")
+	need "$SND_USKB" "$SND_PTS"
+}
+
 part_link() {
-	section "6. link: 100 Mbit/s veth between two network namespaces (tc tbf)"
+	section "6. link: 100 Mbit/s veth between two network namespaces (tc tbf), $LINK_REPS rounds"
 	if [ "$(id -u)" != 0 ]; then
 		echo "  skipped: needs root (network namespaces, tc)"
 		return 0
@@ -604,6 +679,7 @@ part_link() {
 	for t in ip tc; do
 		command -v $t >/dev/null 2>&1 || { echo "  skipped: $t (iproute2) not installed"; return 0; }
 	done
+	[ -x "$ZC_TESTBIN/cputime" ] || die "$ZC_TESTBIN/cputime not built (run make tests)"
 	calibrate_once
 	big_files
 	on_cleanup link_cleanup
@@ -624,40 +700,110 @@ part_link() {
 	ZCS_PREFIX=
 	show "ip netns exec $NS_RX zcs -p 0 -a 10.201.0.2 -t 3600   (port $ZCS_PORT)"
 	SENT_TOTAL=0 SENT_RUNS=0
-	# 4 loops of the 23 MB set: about 8 s at 100 Mbit/s.
-	echo "  each run: the 63-file set 4 times, zcc -c in $NS_TX; 2 runs per mode, alternating"
-	for m in $MODES; do eval "rate_$m= load_$m= sd_$m="; done
-	for rep in 1 2; do
-		for m in $MODES; do
-			# shellcheck disable=SC2046
+	NCPU=$(nproc)
+	echo "  each run: the 63-file set twice (about 4 s at 100 Mbit/s), zcc in $NS_TX."
+	echo "  Per round the three modes in a rotated order (drift cancels), two runs each:"
+	echo "    a) zcc -c: the loop-count meter (the 2001 method)"
+	echo "    b) cyclesoak -r: the soakers' scheduler run time, with zcc under cputime for"
+	echo "       the sender's own exact CPU time (getrusage, zcc and nothing else)"
+	for m in $MODES; do eval "rate_$m= cl_$m= csd_$m= rl_$m= sus_$m= spt_$m="; done
+	round=1
+	while [ $round -le "$LINK_REPS" ]; do
+		case $(((round - 1) % 3)) in
+		0) order="sendfile send write" ;;
+		1) order="send write sendfile" ;;
+		*) order="write sendfile send" ;;
+		esac
+		for m in $order; do
 			ZCC_PREFIX="ip netns exec $NS_TX"
-			QUIET=$([ $rep = 1 ] || echo 1)
-			run_zcc "$WORK/lk.$m" -s 10.201.0.2 -p "$ZCS_PORT" -n 4 -c $(mode_flags $m) \
+			QUIET=$([ $round = 1 ] || echo 1)
+			# shellcheck disable=SC2046
+			run_zcc "$WORK/lk.$m" -s 10.201.0.2 -p "$ZCS_PORT" -n 2 -c $(mode_flags $m) \
 				"$WORK"/big/f* || die "zcc -c in $NS_TX failed"
 			QUIET= ZCC_PREFIX=
-			[ -n "$CPU_LOAD" ] || die "zcc -c in $NS_TX printed no cpu: line"
-			eval "rate_$m=\"\$rate_$m $SENT_RATE\" load_$m=\"\$load_$m $CPU_LOAD\" sd_$m=\"\$sd_$m $CPU_SD\""
+			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
+			eval "rate_$m=\"\$rate_$m $SENT_RATE\" cl_$m=\"\$cl_$m $CPU_LOAD\" csd_$m=\"\$csd_$m $CPU_SD\""
+			eval "now_cl_$m=$CPU_LOAD"
+			[ $round = 1 ] && show "cyclesoak -r -- ip netns exec $NS_TX cputime -o lk.ct zcc -s 10.201.0.2 -p $ZCS_PORT -n 2 $(mode_flags $m | sed 's/..*/& /')big/... (63 files)"
+			link_run_r "$m"
+			eval "rate_$m=\"\$rate_$m $SENT_RATE\" rl_$m=\"\$rl_$m $RLOAD\" sus_$m=\"\$sus_$m $SND_USKB\" spt_$m=\"\$spt_$m $SND_PTS\""
+			eval "now_rl_$m=$RLOAD now_spt_$m=$SND_PTS"
 		done
+		# shellcheck disable=SC2154
+		printf '  round %d (%s): load -r %.1f/%.1f/%.1f%%, counts %.1f/%.1f/%.1f%%, sender %.3f/%.3f/%.3f points\n' \
+			$round "$(echo $order | tr ' ' ',')" "$now_rl_sendfile" "$now_rl_send" "$now_rl_write" \
+			"$now_cl_sendfile" "$now_cl_send" "$now_cl_write" "$now_spt_sendfile" "$now_spt_send" "$now_spt_write"
+		round=$((round + 1))
 	done
+	byte_check link
 	stop_bg "$ZCS_PID"
 	echo
-	printf '  %-20s %12s %10s %15s %22s\n' mode kbytes/sec Mbit/s "system load %" "service demand us/KB"
+	echo "  (loads: the whole machine, both ends, sendfile/send/write; sender: zcc's own CPU"
+	echo "  time as a share of all $NCPU CPUs over its transfer)"
+	echo
+	printf '  %-20s %10s %7s %13s %9s %11s %13s %9s\n' mode kbytes/sec Mbit/s "load counts%" "load -r%" \
+		"-r min-max" "sender us/KB" "sender%"
 	for m in $MODES; do
-		eval "r=\$rate_$m l=\$load_$m s=\$sd_$m"
+		eval "r=\$rate_$m cl=\$cl_$m csd=\$csd_$m rl=\$rl_$m sus=\$sus_$m spt=\$spt_$m"
+		# shellcheck disable=SC2086,SC2154
+		mr=$(median $r) mcl=$(median $cl) mcsd=$(median $csd) mrl=$(median $rl) msus=$(median $sus) mspt=$(median $spt)
 		# shellcheck disable=SC2086
-		mr=$(median $r) ml=$(median $l) ms=$(median $s)
-		need "$mr" "$ml" "$ms"
+		lo=$(printf '%s\n' $rl | sort -g | head -n 1) hi=$(printf '%s\n' $rl | sort -g | tail -n 1)
+		need "$mr" "$mcl" "$mcsd" "$mrl" "$msus" "$mspt" "$lo" "$hi"
 		mbit=$(calc "$mr * 1024 * 8 / 1e6")
-		printf '  %-20s %12.0f %10.1f %15.1f %22.3f\n' "$(mode_label $m)" "$mr" "$mbit" "$ml" "$ms"
-		eval "mr_$m=$mr ml_$m=$ml"
+		printf '  %-20s %10.0f %7.1f %13.1f %9.2f %11s %13.4f %9.3f\n' "$(mode_label $m)" "$mr" "$mbit" \
+			"$mcl" "$mrl" "$lo-$hi" "$msus" "$mspt"
+		eval "mr_$m=$mr msus_$m=$msus"
 		csv link "$m" kbytes_per_sec "$mr" KiB/s
-		csv link "$m" system_load "$ml" %
-		csv link "$m" service_demand "$ms" us/KB
+		csv link "$m" mbit_per_sec "$mbit" Mbit/s
+		csv link "$m" system_load_counts "$mcl" %
+		csv link "$m" service_demand_counts "$mcsd" us/KB
+		csv link "$m" system_load_r "$mrl" %
+		csv link "$m" system_load_r_min "$lo" %
+		csv link "$m" system_load_r_max "$hi" %
+		csv link "$m" sender_cpu "$msus" us/KB
+		csv link "$m" sender_cpu_load "$mspt" %
 	done
+	echo
+	echo "  sendfile minus send, paired by round ($LINK_REPS rounds; mean and 95% confidence"
+	echo "  interval, Student t, df $((LINK_REPS - 1))):"
+	# shellcheck disable=SC2154
+	link_ci sendfile_minus_send_counts "system load, counts:" "$cl_sendfile" "$cl_send"
+	c_lo=$CI_LO c_hi=$CI_HI
+	link_ci sendfile_minus_send_sender "sender's own CPU (exact):" "$spt_sendfile" "$spt_send"
+	s_mean=$CI_MEAN
+	# shellcheck disable=SC2154
+	link_ci sendfile_minus_send_r "system load, -r (judged):" "$rl_sendfile" "$rl_send"
+	# shellcheck disable=SC2154
+	printf '    sender CPU per KB: send() %.4f us, sendfile %.4f us (%.1fx)\n' "$msus_send" "$msus_sendfile" \
+		"$(calc "$msus_send / $msus_sendfile")"
+	echo "  The verdict is judged on -r, the meter that is precise on this kind of machine;"
+	echo "  the counts meter's interval [$(printf '%+.2f, %+.2f' "$c_lo" "$c_hi")] is for information only."
 	# "The same throughput": within 5% of each other.
 	same=$(calc "($mr_sendfile > $mr_send ? $mr_sendfile / $mr_send : $mr_send / $mr_sendfile) <= 1.05")
-	if [ "$same" = 1 ] && is_true "$ml_sendfile < $ml_send"; then met=1; else met=0; fi
-	verdict $met "sendfile load $ml_sendfile% vs send() $ml_send% at $(printf '%.0f' "$mr_sendfile") vs $(printf '%.0f' "$mr_send") kbytes/sec$([ "$same" = 1 ] || echo ' (throughputs differ by more than 5%)')"
+	at="at $(printf '%.0f' "$mr_sendfile") vs $(printf '%.0f' "$mr_send") kbytes/sec"
+	dstat="sendfile - send = $(printf '%+.2f points, 95%% CI [%+.2f, %+.2f]' "$CI_MEAN" "$CI_LO" "$CI_HI"), $CI_N rounds"
+	half=$(calc "($CI_HI - $CI_LO) / 2")
+	met=0
+	if is_true "$CI_HI < 0"; then
+		if [ "$same" = 1 ]; then
+			met=1
+			msg="on the 100 Mbit/s link sendfile's system load (-r) is below send()'s: $dstat, $at"
+		else
+			msg="sendfile's system load (-r) is below send()'s ($dstat) but the throughputs differ by more than 5% ($at)"
+		fi
+	elif is_true "$CI_LO > 0"; then
+		msg="on the 100 Mbit/s link sendfile's system load (-r) is above send()'s: $dstat, $at"
+	else
+		if is_true "($s_mean < 0 ? -$s_mean : $s_mean) < $half"; then
+			why="smaller than the meter's noise (the interval's half-width, $(printf '%.2f' "$half") points)"
+		else
+			why="not smaller than the interval's half-width ($(printf '%.2f' "$half") points), yet not seen"
+		fi
+		msg="not resolved: $dstat contains 0; the sender's exact CPU predicts $(printf '%+.2f' "$s_mean") points, $why; $at"
+		[ "$same" = 1 ] || msg="$msg (throughputs differ by more than 5%)"
+	fi
+	verdict $met "$msg"
 	csv link sendfile_vs_send target_met $met bool
 	link_cleanup
 }
