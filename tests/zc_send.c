@@ -22,7 +22,7 @@
  *   sMS       sleep MS milliseconds
  *   pMS       pace the steps after it: one byte at a time, MS ms apart (p0:
  *             full speed again); "p1000 x000000" trickles three header bytes
- *   tN,MS     trickle N data bytes, one every MS milliseconds (pMS dN p0)
+ *   tN,MS     trickle N data bytes, one every MS milliseconds (dN at pace MS)
  *   W[MS]     wait up to MS ms (default 60000) for the server to close, then
  *             print "closed by peer after MS ms"; still open: exit 1
  *   R         reset the connection (SO_LINGER 0, close): the server gets RST
