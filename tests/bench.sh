@@ -782,7 +782,7 @@ part_link() {
 	# "The same throughput": within 5% of each other.
 	same=$(calc "($mr_sendfile > $mr_send ? $mr_sendfile / $mr_send : $mr_send / $mr_sendfile) <= 1.05")
 	at="at $(printf '%.0f' "$mr_sendfile") vs $(printf '%.0f' "$mr_send") kbytes/sec"
-	dstat="sendfile - send = $(printf '%+.2f points, 95%% CI [%+.2f, %+.2f]' "$CI_MEAN" "$CI_LO" "$CI_HI"), $CI_N rounds"
+	dstat="sendfile - send = $(printf '%+.2f points (mean of %d rounds), 95%% CI [%+.2f, %+.2f]' "$CI_MEAN" "$CI_N" "$CI_LO" "$CI_HI")"
 	half=$(calc "($CI_HI - $CI_LO) / 2")
 	met=0
 	if is_true "$CI_HI < 0"; then
@@ -795,12 +795,12 @@ part_link() {
 	elif is_true "$CI_LO > 0"; then
 		msg="on the 100 Mbit/s link sendfile's system load (-r) is above send()'s: $dstat, $at"
 	else
-		if is_true "($s_mean < 0 ? -$s_mean : $s_mean) < $half"; then
+		if awk -v s="$s_mean" -v h="$half" 'BEGIN { exit !((s < 0 ? -s : s) < h) }'; then
 			why="smaller than the meter's noise (the interval's half-width, $(printf '%.2f' "$half") points)"
 		else
 			why="not smaller than the interval's half-width ($(printf '%.2f' "$half") points), yet not seen"
 		fi
-		msg="not resolved: $dstat contains 0; the sender's exact CPU predicts $(printf '%+.2f' "$s_mean") points, $why; $at"
+		msg="not resolved: $dstat: the interval contains 0; the sender's exact CPU predicts $(printf '%+.2f' "$s_mean") points, $why; $at"
 		[ "$same" = 1 ] || msg="$msg (throughputs differ by more than 5%)"
 	fi
 	verdict $met "$msg"
