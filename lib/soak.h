@@ -29,7 +29,8 @@ enum soak_policy {
 
 /* Knobs beyond the defaults; a zeroed struct (or NULL) means the defaults. */
 struct soak_cfg {
-	int bind;		/* bind soaker i to CPU i */
+	int bind;		/* bind soaker i to CPU i (else: to the i-th CPU
+				   this process may use, modulo their count) */
 	enum soak_policy policy;
 	unsigned warmup_ms;	/* calibration: settle time first (0: 1000) */
 	unsigned sample_ms;	/* calibration: one sample's length (0: 1000) */
@@ -37,9 +38,9 @@ struct soak_cfg {
 };
 
 /*
- * soak_start - fork ncpus soakers (nice 19, SCHED_IDLE; bound to CPU i when
- * bind) and
- * return once every one is counting. Each dies with its parent, however the
+ * soak_start - fork ncpus soakers (nice 19, SCHED_IDLE), soaker i pinned to
+ * CPU i when bind, else to the i-th CPU this process may run on (round
+ * robin past the last), and return once every one is counting. Each dies with its parent, however the
  * parent dies (PR_SET_PDEATHSIG fires when the forking *thread* ends, so
  * call this from the thread that lives longest). NULL with err filled on
  * failure (nothing left running).

@@ -288,6 +288,76 @@ static void test_runtime(void)
 	soak_stop(s);
 }
 
+/* "Cpus_allowed_list" of a process, e.g. "0" or "0-1"; "" when unreadable. */
+static void allowed_list(pid_t pid, char out[64])
+{
+	char path[64], line[256];
+	FILE *f;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Cpus_allowed_list: %63s", out) == 1)
+			break;
+	fclose(f);
+}
+
+/* Without bind, soaker i is pinned to the i-th CPU the parent may use. */
+static void test_placement(void)
+{
+	cpu_set_t saved, one;
+	char err[256] = "", a[64], b[64], want[16];
+	struct soak *s;
+	int first = -1, cpu;
+
+	if (sched_getaffinity(0, sizeof(saved), &saved) < 0) {
+		CHECK(0, "sched_getaffinity: %s", strerror(errno));
+		return;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE && first < 0; cpu++)
+		if (CPU_ISSET(cpu, &saved))
+			first = cpu;
+	s = soak_start(CPU_COUNT(&saved), 0, err, sizeof(err));
+	if (!s) {
+		CHECK(0, "soakers start for placement (%s)", err);
+		return;
+	}
+	allowed_list(soak_pid(s, 0), a);
+	snprintf(want, sizeof(want), "%d", first);
+	CHECK(strcmp(a, want) == 0, "soaker 0 is pinned to the first allowed CPU: '%s' (want '%s')",
+	      a, want);
+	if (CPU_COUNT(&saved) > 1) {
+		allowed_list(soak_pid(s, 1), b);
+		CHECK(b[0] && !strchr(b, '-') && !strchr(b, ',') && strcmp(a, b) != 0,
+		      "soaker 1 is pinned to another single CPU: '%s' vs '%s'", b, a);
+	} else {
+		printf("skip - one CPU: no second soaker to place\n");
+	}
+	soak_stop(s);
+
+	/* A parent held to one CPU: every soaker goes there, none fails. */
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) < 0) {
+		CHECK(0, "sched_setaffinity: %s", strerror(errno));
+		return;
+	}
+	s = soak_start(2, 0, err, sizeof(err));
+	sched_setaffinity(0, sizeof(saved), &saved);
+	if (!s) {
+		CHECK(0, "two soakers start in a one-CPU parent (%s)", err);
+		return;
+	}
+	allowed_list(soak_pid(s, 0), a);
+	allowed_list(soak_pid(s, 1), b);
+	CHECK(strcmp(a, want) == 0 && strcmp(b, want) == 0,
+	      "a parent held to CPU %d: both soakers there: '%s', '%s'", first, a, b);
+	soak_stop(s);
+}
+
 /* The system time field, whatever the name in parentheses holds. */
 static void test_parse_stime(void)
 {
@@ -336,6 +406,7 @@ int main(void)
 	test_calibrate();
 	test_runtime();
 	test_parse_stime();
+	test_placement();
 	unlink(path);
 	rmdir(dir);
 	soak_stop(NULL);
