@@ -655,25 +655,25 @@ link_ci() {
 }
 
 # link_run_r MODE: one run of zcc in $NS_TX without -c, under cyclesoak -r
-# (the machine's load from the soakers' scheduler run time) and cputime
-# (zcc's own exact CPU time; inside ip netns exec, so that the namespace's
-# set-up is not counted). Sets RLOAD (%), SND_USKB (sender us/KB) and
-# SND_PTS (sender CPU as points of the whole machine's load).
+# (the machine's load from the soakers' scheduler run time) and subreaper -s
+# (its cputime line: zcc's own exact CPU time; inside ip netns exec, so that
+# the namespace's set-up is not counted). Sets RLOAD (%), SND_USKB (sender
+# us/KB) and SND_PTS (sender CPU as points of the whole machine's load).
 link_run_r() {
 	rm -f "$WORK/lk.ct"
 	# shellcheck disable=SC2046
 	run_fg in_work "$ZC_BIN/cyclesoak" -r -- ip netns exec "$NS_TX" \
-		"$ZC_TESTBIN/cputime" -o "$WORK/lk.ct" "$ZC_BIN/zcc" -s 10.201.0.2 -p "$ZCS_PORT" \
+		"$ZC_TESTBIN/subreaper" -s -o "$WORK/lk.ct" "$ZC_BIN/zcc" -s 10.201.0.2 -p "$ZCS_PORT" \
 		-n 2 $(mode_flags "$1") "$WORK"/big/f* >"$WORK/lkr.$1" 2>"$WORK/lkr.$1.err"
 	_rc=$?
 	parse_zcc "$WORK/lkr.$1"
 	SENT_TOTAL=$((SENT_TOTAL + ${SENT_BYTES:-0})) SENT_RUNS=$((SENT_RUNS + 1))
 	if [ $_rc -ne 0 ] || [ -z "$SENT_RATE" ]; then
 		sed 's/^/  /' "$WORK/lkr.$1.err" >&2
-		die "cyclesoak -r -- cputime zcc in $NS_TX failed (status $_rc)"
+		die "cyclesoak -r -- subreaper -s zcc in $NS_TX failed (status $_rc)"
 	fi
 	RLOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$WORK/lkr.$1" | tail -n 1)
-	_us=$(sed -n 's/^cputime: [0-9]* [0-9]* \([0-9]*\)$/\1/p' "$WORK/lk.ct" 2>/dev/null)
+	_us=$(sed -n 's/^cputime [0-9]* [0-9]* \([0-9]*\)$/\1/p' "$WORK/lk.ct" 2>/dev/null)
 	need "$RLOAD" "$_us" "$SENT_SECS" "$SENT_BYTES"
 	SND_USKB=$(calc "$_us / ($SENT_BYTES / 1024)")
 	SND_PTS=$(calc "$_us / 1e6 / ($SENT_SECS * $NCPU) * 100")
@@ -689,7 +689,7 @@ part_link() {
 	for t in ip tc; do
 		command -v $t >/dev/null 2>&1 || { echo "  skipped: $t (iproute2) not installed"; return 0; }
 	done
-	[ -x "$ZC_TESTBIN/cputime" ] || die "$ZC_TESTBIN/cputime not built (run make tests)"
+	[ -x "$ZC_TESTBIN/subreaper" ] || die "$ZC_TESTBIN/subreaper not built (run make tests)"
 	calibrate_once
 	big_files
 	on_cleanup link_cleanup
@@ -714,7 +714,7 @@ part_link() {
 	echo "  each run: the 63-file set twice (about 4 s at 100 Mbit/s), zcc in $NS_TX."
 	echo "  Per round the three modes in a rotated order (drift cancels), two runs each:"
 	echo "    a) zcc -c: the loop-count meter (the 2001 method)"
-	echo "    b) cyclesoak -r: the soakers' scheduler run time, with zcc under cputime for"
+	echo "    b) cyclesoak -r: the soakers' scheduler run time, with zcc under subreaper for"
 	echo "       the sender's own exact CPU time (getrusage, zcc and nothing else)"
 	for m in $MODES; do eval "rate_$m= cl_$m= csd_$m= rl_$m= sus_$m= spt_$m="; done
 	round=1
@@ -734,7 +734,7 @@ part_link() {
 			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
 			eval "rate_$m=\"\$rate_$m $SENT_RATE\" cl_$m=\"\$cl_$m $CPU_LOAD\" csd_$m=\"\$csd_$m $CPU_SD\""
 			eval "now_cl_$m=$CPU_LOAD"
-			[ $round = 1 ] && show "cyclesoak -r -- ip netns exec $NS_TX cputime -o lk.ct zcc -s 10.201.0.2 -p $ZCS_PORT -n 2 $(mode_flags $m | sed 's/..*/& /')big/... (63 files)"
+			[ $round = 1 ] && show "cyclesoak -r -- ip netns exec $NS_TX subreaper -s -o lk.ct zcc -s 10.201.0.2 -p $ZCS_PORT -n 2 $(mode_flags $m | sed 's/..*/& /')big/... (63 files)"
 			link_run_r "$m"
 			eval "rate_$m=\"\$rate_$m $SENT_RATE\" rl_$m=\"\$rl_$m $RLOAD\" sus_$m=\"\$sus_$m $SND_USKB\" spt_$m=\"\$spt_$m $SND_PTS\""
 			eval "now_rl_$m=$RLOAD now_spt_$m=$SND_PTS"
