@@ -804,7 +804,10 @@ part_link() {
 	dstat="sendfile - send = $(printf '%+.2f points (mean of %d rounds), 95%% CI [%+.2f, %+.2f]' "$CI_MEAN" "$CI_N" "$CI_LO" "$CI_HI")"
 	half=$(calc "($CI_HI - $CI_LO) / 2")
 	met=0
-	if is_true "$CI_HI < 0" && [ "$lower" -lt "$LINK_REPS" ]; then
+	if [ "$LINK_REPS" -lt 5 ]; then
+		# 2^-4 = 6%: below 5 rounds even a clean sweep proves nothing.
+		msg="not judged: $LINK_REPS rounds are too few for the sign test (5 or more: ZC_BENCH_LINK_REPS); $dstat, sendfile lower in $lower; $at"
+	elif is_true "$CI_HI < 0" && [ "$lower" -lt "$LINK_REPS" ]; then
 		msg="not resolved: $dstat lies below 0, but sendfile was lower in only $lower of $LINK_REPS rounds; the sender's exact CPU predicts $(printf '%+.2f' "$s_mean") points; $at"
 	elif is_true "$CI_HI < 0"; then
 		if [ "$same" = 1 ]; then
