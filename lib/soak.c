@@ -353,7 +353,7 @@ static int read_line(const char *path, char *buf, size_t len, char *err, size_t 
 int soak_read_runtime(const struct soak *s, uint64_t *ns, char *err, size_t errlen)
 {
 	char path[64], line[512], *end = line;
-	unsigned long long run = 0, stime = 0, sys_ns;
+	unsigned long long run, stime = 0, sys_ns;
 	long hz = sysconf(_SC_CLK_TCK);
 	int i;
 

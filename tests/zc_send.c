@@ -147,7 +147,7 @@ static double parse_step(const char *s, struct step *st)
 	case 'x':
 		if (hex % 2 || strspn(s + 1, "0123456789abcdefABCDEF") != hex)
 			usage_error("step '%s': wants pairs of hex digits", s);
-		return (double)(hex / 2);
+		return (double)hex / 2;	/* hex is even here */
 	case 'f':
 		numbers(s, s + 1, st->v, 3);
 		return PROTO_WORD + (double)st->v[0] *
