@@ -1,4 +1,5 @@
 #include <sched.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cpu.h"
@@ -26,6 +27,38 @@ int cpu_bind(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int cpu_allowed(int *cpus)
+{
+	cpu_set_t set;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			cpus[n++] = cpu;
+	return n;
+}
+
+const char *proc_stat_field(const char *line, int field)
+{
+	const char *p = strrchr(line, ')');
+	int f;
+
+	/* Fields 1 and 2 are the PID and the name; 3 starts after the ')'. */
+	if (!p || field < 3)
+		return NULL;
+	p++;
+	for (f = 3;; f++) {
+		p += strspn(p, " ");
+		if (!*p || *p == '\n')
+			return NULL;
+		if (f == field)
+			return p;
+		p += strcspn(p, " \n");
+	}
 }
 
 int sched_set_rr(int prio)

@@ -1,4 +1,4 @@
-/* CPU placement and scheduling policy. */
+/* CPU placement and scheduling policy, and what /proc says of a process. */
 #ifndef ZC_CPU_H
 #define ZC_CPU_H
 
@@ -10,6 +10,19 @@ int cpu_max(void);
 
 /* Bind the calling process (and what it forks later) to one CPU. -1/errno. */
 int cpu_bind(int cpu);
+
+/*
+ * cpu_allowed - the CPUs the calling process may run on, in ascending order,
+ * into cpus[CPU_SETSIZE]; returns how many (0 when the kernel does not say).
+ */
+int cpu_allowed(int *cpus);
+
+/*
+ * proc_stat_field - where field number `field` (counted from 1, as in
+ * proc(5); 3 and up) starts in a /proc/PID/stat line, whatever the process
+ * name in parentheses holds; NULL when the line has no such field.
+ */
+const char *proc_stat_field(const char *line, int field);
 
 /* Set SCHED_RR at prio for the calling process. -1/errno. */
 int sched_set_rr(int prio);

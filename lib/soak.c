@@ -200,27 +200,6 @@ static int wait_counting(struct soak *s, char *err, size_t errlen)
 	}
 }
 
-/*
- * The CPUs this process may run on, in order, into cpus[]; how many (0 when
- * the kernel does not say). Soaker i goes to the i-th of them: left to the
- * scheduler, SCHED_IDLE soakers pile up on one CPU and leave another idle
- * while the work they measure comes and goes. On a 2-CPU VM, during a
- * 100 Mbit/s transfer, unbound soakers left the CPUs idle 4-7% of the time
- * (/proc/stat), and the meter read those idle ticks as load; pinned, none.
- */
-static int allowed_cpus(int *cpus)
-{
-	cpu_set_t set;
-	int cpu, n = 0;
-
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
-		return 0;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			cpus[n++] = cpu;
-	return n;
-}
-
 struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 			    char *err, size_t errlen)
 {
@@ -251,7 +230,14 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 		free(s);
 		return NULL;
 	}
-	n_allowed = allowed_cpus(allowed);
+	/*
+	 * Soaker i goes to the i-th CPU we may use: left to the scheduler,
+	 * SCHED_IDLE soakers pile up on one CPU and leave another idle while
+	 * the work they measure comes and goes. On a 2-CPU VM, during a
+	 * 100 Mbit/s transfer, unbound soakers left the CPUs idle 4-7% of the
+	 * time (/proc/stat), and the meter read that idle time as load.
+	 */
+	n_allowed = cpu_allowed(allowed);
 	fflush(NULL);		/* nothing buffered gets written twice */
 	for (i = 0; i < ncpus; i++) {
 		s->pids[i] = fork();
@@ -312,23 +298,10 @@ uint64_t soak_total(const struct soak *s)
 
 int soak_parse_stime(const char *stat, unsigned long long *ticks)
 {
-	const char *p = strrchr(stat, ')');
+	const char *p = proc_stat_field(stat, 15);
 	char *end;
-	int field;
 
-	/* The name in parentheses may hold anything; the fields follow it. */
-	if (!p)
-		return -1;
-	p++;
-	/* After the name: state is field 3, stime is field 15. */
-	for (field = 3; field < 15; field++) {
-		p += strspn(p, " ");
-		p += strcspn(p, " ");
-		if (!*p)
-			return -1;
-	}
-	p += strspn(p, " ");
-	if (*p < '0' || *p > '9')
+	if (!p || *p < '0' || *p > '9')
 		return -1;
 	errno = 0;
 	*ticks = strtoull(p, &end, 10);

@@ -40,8 +40,9 @@ struct soak_cfg {
 /*
  * soak_start - fork ncpus soakers (nice 19, SCHED_IDLE), soaker i pinned to
  * CPU i when bind, else to the i-th CPU this process may run on (round
- * robin past the last), and return once every one is counting. Each dies with its parent, however the
- * parent dies (PR_SET_PDEATHSIG fires when the forking *thread* ends, so
+ * robin past the last), and return once every one is counting. Each dies
+ * with its parent, however the parent dies (PR_SET_PDEATHSIG fires when the
+ * forking *thread* ends, so
  * call this from the thread that lives longest). NULL with err filled on
  * failure (nothing left running).
  */

@@ -52,6 +52,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cpu.h"
 #include "opt.h"
 
 #define OUR_FAILURE 125
@@ -61,10 +62,11 @@ static const char *cfg_report;			/* -o; NULL: stderr */
 static int cfg_as_command;			/* -s */
 static long long cfg_grace_ms = 1000;		/* -t */
 
-/* Parent PID and state of pid from /proc/PID/stat; comm may hold spaces. */
+/* Parent PID, state and name of pid from /proc/PID/stat. */
 static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len)
 {
 	char path[64], buf[512], *open_paren, *close_paren, *end;
+	const char *f3, *f4;
 	FILE *f;
 	size_t n;
 	long pp;
@@ -78,14 +80,14 @@ static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len
 	buf[n] = '\0';
 	open_paren = strchr(buf, '(');
 	close_paren = strrchr(buf, ')');
-	/* After the comm: " S PPID ..." */
-	if (!open_paren || !close_paren || close_paren < open_paren ||
-	    close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
+	f3 = proc_stat_field(buf, 3);
+	f4 = proc_stat_field(buf, 4);
+	if (!open_paren || close_paren < open_paren || !f3 || !f4)
 		return -1;
-	*state = close_paren[2];
-	pp = strtol(close_paren + 4, &end, 10);
-	if (end == close_paren + 4)
+	pp = strtol(f4, &end, 10);
+	if (end == f4)
 		return -1;
+	*state = *f3;
 	*ppid = (pid_t)pp;
 	snprintf(comm, len, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
 	return 0;

@@ -288,6 +288,21 @@ static void test_runtime(void)
 	soak_stop(s);
 }
 
+/* Where a field of /proc/PID/stat starts, past a name that holds ") ". */
+static void test_proc_stat_field(void)
+{
+	const char *line = "9 (a) b 1) S 4 9 9 0 -1 0 0 0 0 0 7 8\n";
+	const char *f3 = proc_stat_field(line, 3), *f4 = proc_stat_field(line, 4);
+	const char *f15 = proc_stat_field(line, 15);
+
+	CHECK(f3 && strncmp(f3, "S 4", 3) == 0, "field 3 is the state: '%.3s'", f3 ? f3 : "(null)");
+	CHECK(f4 && strncmp(f4, "4 9", 3) == 0, "field 4 is the parent: '%.3s'", f4 ? f4 : "(null)");
+	CHECK(f15 && strcmp(f15, "8\n") == 0, "field 15, the last one, is found");
+	CHECK(!proc_stat_field(line, 16), "no field 16 in a 15-field line");
+	CHECK(!proc_stat_field(line, 2) && !proc_stat_field("9 no name S 1", 3),
+	      "field 2 (the name) and a line without ')' give NULL");
+}
+
 /* "Cpus_allowed_list" of a process, e.g. "0" or "0-1"; "" when unreadable. */
 static void allowed_list(pid_t pid, char out[64])
 {
@@ -406,6 +421,7 @@ int main(void)
 	test_calibrate();
 	test_runtime();
 	test_parse_stime();
+	test_proc_stat_field();
 	test_placement();
 	unlink(path);
 	rmdir(dir);
