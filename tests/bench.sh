@@ -201,7 +201,7 @@ part_loopback() {
 		# shellcheck disable=SC2086
 		mr=$(median $r) ml=$(median $l) ms=$(median $s)
 		# shellcheck disable=SC2086
-		lo=$(printf '%s\n' $r | sort -g | head -n 1) hi=$(printf '%s\n' $r | sort -g | tail -n 1)
+		lo=$(least $r) hi=$(most $r)
 		printf '  %-20s %12.0f %15.1f %22.3f %20s\n' "$(mode_label $m)" "$mr" "$ml" "$ms" "$lo-$hi"
 		csv loopback "$m" kbytes_per_sec "$mr" KiB/s
 		csv loopback "$m" system_load "$ml" %
@@ -758,7 +758,7 @@ part_link() {
 		# shellcheck disable=SC2086,SC2154
 		mr=$(median $r) mcl=$(median $cl) mcsd=$(median $csd) mrl=$(median $rl) msus=$(median $sus) mspt=$(median $spt)
 		# shellcheck disable=SC2086
-		lo=$(printf '%s\n' $rl | sort -g | head -n 1) hi=$(printf '%s\n' $rl | sort -g | tail -n 1)
+		lo=$(least $rl) hi=$(most $rl)
 		need "$mr" "$mcl" "$mcsd" "$mrl" "$msus" "$mspt" "$lo" "$hi"
 		mbit=$(calc "$mr * 1024 * 8 / 1e6")
 		printf '  %-20s %10.0f %7.1f %13.1f %9.2f %11s %13.4f %9.3f\n' "$(mode_label $m)" "$mr" "$mbit" \

@@ -236,6 +236,14 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# least VALUE... / most VALUE...: the smallest / largest of some numbers.
+least() {
+	printf '%s\n' "$@" | sort -g | head -n 1
+}
+most() {
+	printf '%s\n' "$@" | sort -g | tail -n 1
+}
+
 # loops_for SECONDS_WANTED PROBE_SECONDS PROBE_LOOPS: loops for a run of
 # about the wanted length, judging by a probe run; at least 1.
 loops_for() {
