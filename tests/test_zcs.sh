@@ -236,7 +236,7 @@ expect "-T 1: a silent connection is closed after about a second (${ms:-?} ms)" 
 	'[ -n "$ms" ] && [ "$ms" -ge 900 ] && [ "$ms" -le 3000 ]' 
 check "-T 1: with one line" [ "$(grep -c 'idle timeout: nothing received for 1 s, closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
 n=$(err_lines)
-"$SEND" -p "$ZCS_PORT" w1 w1 w30 t30,50 >/dev/null 2>&1
+"$SEND" -p "$ZCS_PORT" w1 w1 w30 p50 d30 >/dev/null 2>&1
 check "-T 1: a slow but steady sender (a byte every 50 ms) is not cut off" \
 	wait_for "$TMP/zcs.out" '^done: 42 bytes'
 kill "$ZCS_PID"

@@ -21,8 +21,8 @@
  *   fL,F,S    a whole stream: L loops of F files of S bytes each
  *   sMS       sleep MS milliseconds
  *   pMS       pace the steps after it: one byte at a time, MS ms apart (p0:
- *             full speed again); "p1000 x000000" trickles three header bytes
- *   tN,MS     trickle N data bytes, one every MS milliseconds (dN at pace MS)
+ *             full speed again); "p1000 x000000" trickles three header bytes,
+ *             "p50 d30" thirty data bytes
  *   W[MS]     wait up to MS ms (default 60000) for the server to close, then
  *             print "closed by peer after MS ms"; still open: exit 1
  *   R         reset the connection (SO_LINGER 0, close): the server gets RST
@@ -86,7 +86,7 @@ static uint64_t deadline;
 static void __attribute__((noreturn)) usage(void)
 {
 	fputs("usage: zc_send [-a ADDR] [-c CONNS] [-H MS] [-S SEED] -p PORT STEP...\n"
-	      "steps: wN dN rN xHEX fL,F,S sMS pMS tN,MS W[MS] R"
+	      "steps: wN dN rN xHEX fL,F,S sMS pMS W[MS] R"
 	      " (see the top of tests/zc_send.c)\n", stdout);
 	exit(0);
 }
@@ -152,9 +152,6 @@ static double parse_step(const char *s, struct step *st)
 		numbers(s, s + 1, st->v, 3);
 		return PROTO_WORD + (double)st->v[0] *
 			(PROTO_WORD * (1.0 + (double)st->v[1]) + (double)st->v[1] * (double)st->v[2]);
-	case 't':
-		numbers(s, s + 1, st->v, 2);
-		return (double)st->v[0];
 	case 's':
 	case 'p':
 		numbers(s, s + 1, st->v, 1);
@@ -297,8 +294,6 @@ static void wait_closed(int fd, long long ms)
 static int run_step(int fd, const struct step *st)
 {
 	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
-	long long paced = pace_ms;
-	int rc = 0;
 
 	switch (st->text[0]) {
 	case 'w':
@@ -317,11 +312,6 @@ static int run_step(int fd, const struct step *st)
 	case 'p':
 		pace_ms = st->v[0];
 		break;
-	case 't':
-		pace_ms = st->v[1];
-		rc = put_data(fd, (unsigned long long)st->v[0]);
-		pace_ms = paced;
-		break;
 	case 'W':
 		wait_closed(fd, st->v[0]);
 		break;
@@ -329,7 +319,7 @@ static int run_step(int fd, const struct step *st)
 		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
 		break;
 	}
-	return rc;
+	return 0;
 }
 
 static int do_connect(void)
