@@ -40,6 +40,10 @@ else
 fi
 
 # Interrupted mid-measurement: exit 130, everything stopped and removed.
+# Whether a calibration was kept is decided now: if the first run's was
+# refused, this run calibrates afresh and may keep its own.
+kept=no
+[ -s "$TMP/calib" ] && kept=yes
 : >"$TMP/out2"
 bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out2" 2>"$TMP/err2"
@@ -50,8 +54,10 @@ if wait_for "$TMP/out2" '^each mode' 600; then
 	rc=$?
 	check "interrupted demo exits 130 (got $rc)" [ "$rc" -eq 130 ]
 	check "says it was interrupted" grep -q 'interrupted' "$TMP/err2"
-	if [ -s "$TMP/calib" ]; then
+	if [ "$kept" = yes ]; then
 		check "reused the kept calibration" grep -q "^using the calibration in $TMP/calib" "$TMP/out2"
+	else
+		check "calibrated again, as none was kept" grep -q '^calibrating the CPU meter' "$TMP/out2"
 	fi
 	check "interrupted: nothing left running ($(grep -c '^left' "$TMP/reap2") found)" [ "$rc" -ne 125 ]
 	check "interrupted: temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
