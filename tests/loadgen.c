@@ -13,6 +13,14 @@
  * That figure comes from CLOCK_PROCESS_CPUTIME_ID, the scheduler's exact
  * runtime of all its threads, not from /proc/stat's tick sampling, so it is
  * the truth a load meter is judged against.
+ *
+ * Each period's length is drawn afresh from PERIOD/2 to 3*PERIOD/2. With a
+ * fixed period of a whole number of ticks (20 ms is 5 at HZ 250) the busy
+ * part kept the same phase against the timer tick, and while soakers kept
+ * every CPU busy (so the tick never stopped) /proc/stat's samples missed
+ * it: a 2 s, 50% load on 2 CPUs got 157 user ticks of the 200 it used.
+ * Random lengths leave the samples unbiased, so a test can use /proc/stat
+ * to see other work running beside this load.
  */
 #include <error.h>
 #include <errno.h>
@@ -59,13 +67,21 @@ static void sleep_until(uint64_t t)
 static void *burn(void *arg)
 {
 	uint64_t period = (uint64_t)cfg_period_ms * 1000000u;
-	uint64_t busy = period * (uint64_t)cfg_pct / 100u;
-	uint64_t start = *(uint64_t *)arg, t, cpu0;
+	uint64_t start = *(uint64_t *)arg, t, cpu0, len, busy;
+	uint64_t seed = start ^ ((uint64_t)(uintptr_t)&period << 16);
 	volatile uint64_t spins = 0;
 	int i;
 
-	for (t = start; t < end_ns; t += period) {
-		uint64_t stop = t + period < end_ns ? t + period : end_ns;
+	for (t = start; t < end_ns; t += len) {
+		uint64_t stop;
+
+		/* xorshift64, seeded apart in each thread by its stack address */
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		len = period / 2 + seed % (period + 1);
+		busy = len * (uint64_t)cfg_pct / 100u;
+		stop = t + len < end_ns ? t + len : end_ns;
 
 		cpu0 = thread_cpu_ns();
 		/* The thread CPU clock is a system call: look at it every ~10 us. */
@@ -80,7 +96,8 @@ static void *burn(void *arg)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: loadgen -l PCT -t SECS [-p PERIOD_MS] [-n THREADS]\n"
-		"  busy PCT%% of every period in each thread, for SECS seconds;\n"
+		"  busy PCT%% of every period (its length drawn from PERIOD_MS/2 to\n"
+		"  3*PERIOD_MS/2) in each thread, for SECS seconds;\n"
 		"  the last line is the exact CPU use: \"cpu: X.XX%%\" of all CPUs\n");
 }
 
