@@ -72,6 +72,54 @@ static unsigned char *chunk;	/* -S: HDR_ROOM bytes, then cfg_chunk bytes */
 static unsigned char hdr[HDR_ROOM];
 static size_t hdr_len;
 
+/*
+ * -c's soakers while they run. Ctrl-C, kill and every error exit take them
+ * down first, so none outlives zcc even for a moment; only SIGKILL leaves
+ * them to PR_SET_PDEATHSIG.
+ */
+static struct soak *volatile soakers;
+
+static void stop_soakers(void)
+{
+	struct soak *s = soakers;
+
+	soakers = NULL;
+	soak_stop(s);
+}
+
+static void stop_soakers_and_die(int sig)
+{
+	struct soak *s = soakers;
+
+	/* kill() and waitpid() only: a send() may have been cut short. */
+	if (s)
+		soak_kill(s);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void start_soakers(int ncpus)
+{
+	struct sigaction sa = { .sa_handler = stop_soakers_and_die };
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	char err[256];
+	size_t i;
+
+	/* Before -B, so that the soakers do not inherit the binding. */
+	soakers = soak_start(ncpus, 0, err, sizeof(err));
+	if (!soakers)
+		error(1, 0, "%s", err);
+	atexit(stop_soakers);
+	/* One handler at a time: a second signal waits for the first to end. */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	for (int k = 0; cfg_debug && k < soak_count(soakers); k++)
+		fprintf(stderr, "zcc: soaker %d: pid %d\n", k, soak_pid(soakers, k));
+}
+
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
@@ -404,7 +452,6 @@ int main(int argc, char **argv)
 {
 	const char **names;
 	char err[256], line[160];
-	struct soak *soak = NULL;
 	struct calib calib;
 	uint64_t t0, t1, c0 = 0, c1 = 0, expect;
 	int n_names, ncpus;
@@ -442,12 +489,7 @@ int main(int argc, char **argv)
 	}
 	if (cfg_measure) {
 		load_calibration(&calib, ncpus);
-		/* Before -B, so that the soakers do not inherit the binding. */
-		soak = soak_start(ncpus, 0, err, sizeof(err));
-		if (!soak)
-			error(1, 0, "%s", err);
-		for (int i = 0; cfg_debug && i < soak_count(soak); i++)
-			fprintf(stderr, "zcc: soaker %d: pid %d\n", i, soak_pid(soak, i));
+		start_soakers(ncpus);
 	}
 	if (cfg_cpu >= 0 && cpu_bind(cfg_cpu) < 0)
 		error(1, errno, "bind to CPU %d", cfg_cpu);
@@ -470,14 +512,14 @@ int main(int argc, char **argv)
 			: "pread() + send()", n_files, file_bytes, cfg_loops, expect);
 	}
 
-	if (soak)
-		c0 = soak_total(soak);
+	if (soakers)
+		c0 = soak_total(soakers);
 	t0 = now_ns();
 	send_stream();
 	t1 = now_ns();
-	if (soak) {
-		c1 = soak_total(soak);
-		soak_stop(soak);
+	if (soakers) {
+		c1 = soak_total(soakers);
+		stop_soakers();
 	}
 	await_server_close();
 
@@ -486,7 +528,7 @@ int main(int argc, char **argv)
 		      "says %" PRIu64, bytes_sent, expect);
 	format_rate_line(line, sizeof(line), "sent", bytes_sent, t1 - t0);
 	puts(line);
-	if (soak) {
+	if (cfg_measure) {
 		double secs = (double)(t1 - t0) / 1e9;
 		double load = soak_load(secs > 0 ? (double)(c1 - c0) / secs : 0, &calib);
 

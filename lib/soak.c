@@ -356,6 +356,15 @@ int soak_read_runtime(const struct soak *s, uint64_t *ns, char *err, size_t errl
 	return 0;
 }
 
+void soak_kill(struct soak *s)
+{
+	int i;
+
+	kill_all(s->pids, s->n);
+	for (i = 0; i < s->n; i++)
+		s->pids[i] = 0;
+}
+
 void soak_stop(struct soak *s)
 {
 	if (!s)

@@ -86,6 +86,16 @@ int soak_parse_stime(const char *stat, unsigned long long *ticks);
 /* Kill and reap every soaker, free s. Safe on NULL. */
 void soak_stop(struct soak *s);
 
+/*
+ * soak_kill - kill and reap every soaker, and forget them, but free
+ * nothing: only kill() and waitpid(), so a signal handler may call it
+ * before its process dies. A SCHED_IDLE soaker needs the CPU to die, and
+ * gets little when other work holds every CPU, so this can take a while;
+ * the parent's death would kill the soakers too (PR_SET_PDEATHSIG), but
+ * only this way are they gone before it is.
+ */
+void soak_kill(struct soak *s);
+
 /* What a calibration file holds. */
 struct calib {
 	double loops_per_sec;	/* all soakers together, idle machine */
