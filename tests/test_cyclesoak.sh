@@ -54,21 +54,57 @@ check "missing calibration file: exit 1 ($rc)" [ "$rc" -eq 1 ]
 check "missing calibration file: says to run cyclesoak -C" \
 	grep -q 'cyclesoak -C' "$TMP/err"
 
+# --- /proc/stat, to see what other work did -----------------------------
+
+# cpu_ticks: "BUSY NOT_NICE TOTAL" jiffies of the whole machine, /proc/stat.
+# The soakers run at nice 19, so work at nice 0 shows outside the nice column.
+cpu_ticks() {
+	read -r _cpu _u _n _s _i _w _q _sq _st _rest </proc/stat
+	echo "$((_u + _n + _s + _q + _sq + _st)) $((_u + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))"
+}
+
+# share T0 T1 FIELD: percent of the machine in FIELD (1 busy, 2 not nice).
+share() {
+	echo "$1 $2" | awk -v f="$3" '{ t = $6 - $3; print (t > 0 ? int(($(f + 3) - $f) * 100 / t) : 0) }'
+}
+
+# quiet: under 10% of the machine busy over 300 ms.
+quiet() {
+	_t0=$(cpu_ticks)
+	sleep 0.3
+	_t1=$(cpu_ticks)
+	_busy=$(share "$_t0" "$_t1" 1)
+	[ "$_busy" -le 10 ]
+}
+
 # --- calibration --------------------------------------------------------
 
 timeout 20 "$cs" -C -f "$cal" -m 200 >"$TMP/out" 2>"$TMP/err"
 rc=$?
-check "-C: exit 0 ($rc: $(cat "$TMP/err"))" [ "$rc" -eq 0 ]
-check "-C: says 'using $ncpus CPUs' when -N is not given" \
-	grep -qx "using $ncpus CPUs" "$TMP/out"
-n=$(grep -Ec '^calibrating: [0-9]+ loops/sec$' "$TMP/out")
-check "-C: one 'calibrating: N loops/sec' line per sample ($n)" [ "$n" -eq 5 ]
-rate=$(sed -n 's/^calibrated OK\.  \([0-9]*\) loops\/sec$/\1/p' "$TMP/out")
-check "-C: 'calibrated OK.  N loops/sec' ($rate)" [ -n "$rate" ]
-check "-C: the file's first line is that number alone" \
-	[ "$(head -n 1 "$cal")" = "$rate" ]
-check "-C: the file records ncpus $ncpus" grep -qx "ncpus $ncpus" "$cal"
-check "-C: no temporary file left" [ "$(ls "$TMP" | grep -c '^cal')" -eq 1 ]
+if [ "$rc" -eq 1 ] && grep -q 'soakers did not count' "$TMP/err"; then
+	# Work at nice 0 held every CPU, so the SCHED_IDLE soakers got none:
+	# the right answer, but nothing to check. The checks of formats and
+	# life cycle below need only some calibration, so they get one.
+	skip "-C: the machine is so busy the soakers got no CPU ($(cat "$TMP/err")); what follows uses a made-up calibration"
+	rate=100000000
+	printf '%s\nncpus %s\n' "$rate" "$ncpus" >"$cal"
+	cal_clean=0
+else
+	# Whether $cal may judge a load: not when other work ran beside it.
+	cal_clean=1
+	grep -q 'other work' "$TMP/err" && cal_clean=0
+	check "-C: exit 0 ($rc: $(cat "$TMP/err"))" [ "$rc" -eq 0 ]
+	check "-C: says 'using $ncpus CPUs' when -N is not given" \
+		grep -qx "using $ncpus CPUs" "$TMP/out"
+	n=$(grep -Ec '^calibrating: [0-9]+ loops/sec$' "$TMP/out")
+	check "-C: one 'calibrating: N loops/sec' line per sample ($n)" [ "$n" -eq 5 ]
+	rate=$(sed -n 's/^calibrated OK\.  \([0-9]*\) loops\/sec$/\1/p' "$TMP/out")
+	check "-C: 'calibrated OK.  N loops/sec' ($rate)" [ -n "$rate" ]
+	check "-C: the file's first line is that number alone" \
+		[ "$(head -n 1 "$cal")" = "$rate" ]
+	check "-C: the file records ncpus $ncpus" grep -qx "ncpus $ncpus" "$cal"
+	check "-C: no temporary file left" [ "$(ls "$TMP" | grep -c '^cal')" -eq 1 ]
+fi
 
 # -- measurement and formats ---------------------------------------------
 
@@ -105,8 +141,8 @@ check "-N given: no 'using' line" [ "$(grep -c using "$TMP/out")" -eq 0 ]
 echo "$rate" >"$TMP/old"
 timeout 10 "$cs" -1 -m 100 -f "$TMP/old" >"$TMP/out" 2>"$TMP/err"
 rc=$?
-check "a bare-number file is accepted ($rc)" [ "$rc" -eq 0 ] && \
-	grep -Eq "$load_re" "$TMP/out"
+check "a bare-number file is accepted ($rc)" \
+	eval '[ "$rc" -eq 0 ] && grep -Eq "$load_re" "$TMP/out"'
 check "and warns that ncpus is unknown" grep -q 'does not say how many CPUs' "$TMP/err"
 
 # Several periods, then Ctrl-C.
@@ -150,17 +186,25 @@ if command -v "${CC:-cc}" >/dev/null 2>&1; then
 			"$ZC_TOP"/lib/*.c 2>"$TMP/err"; then
 			"$TMP/soakcount$o" 1 200 >"$TMP/out" 2>&1
 			r=$(sed -n 's/^rate: \([0-9]*\).*/\1/p' "$TMP/out")
-			check "soaker counts at $o (${r:-none} loops/sec)" [ "${r:-0}" -gt 0 ]
-			rates="$rates $r"
+			check "soaker counts at $o (${r:-none} loops/sec)" [ -n "$r" ]
+			p=$(sed -n 's/^per cpu second: \([0-9]*\) loops$/\1/p' "$TMP/out")
+			[ -n "$p" ] && rates="$rates $p"
 		else
 			not_ok "build soakcount at $o: $(head -c 300 "$TMP/err")"
 		fi
 	done
-	# Memory touches per count are the same at every level, so the rates
-	# stay within a small factor; a loop optimised to nothing would not.
+	# Memory touches per count are the same at every level, so the counts
+	# per second of the soaker's own CPU time stay within a small factor; a
+	# loop optimised to nothing would not. Per CPU second, not per wall
+	# second: work at nice 0 can take a SCHED_IDLE soaker's CPU for the
+	# whole 200 ms (seen: 1.6M against 68M loops/sec beside two busy loops).
 	set -- $rates
 	if [ $# -eq 3 ]; then
-		check "-O3 rate is within 20x of -O0 ($1 vs $3)" [ "$3" -lt $(($1 * 20)) ]
+		check "-O3 count per CPU second is within 20x of -O0 ($1 vs $3)" [ "$3" -lt $(($1 * 20)) ]
+		least=$(printf '%s\n' $rates | sort -n | head -n 1)
+		check "... and above 0 at every level ($rates)" [ "$least" -gt 0 ]
+	else
+		skip "count per CPU second at -O0/-O2/-O3: a soaker got no CPU at all (busy machine): ($rates)"
 	fi
 else
 	skip "no C compiler to rebuild the soaker at -O0/-O2/-O3"
@@ -182,15 +226,18 @@ children_of() {
 }
 
 # killed SIG NAME COMMAND...: run COMMAND under tests/subreaper, wait until
-# it has soakers, send SIG to it, and check that within 1 s every soaker
-# is gone and reaped. With a catchable signal and cyclesoak, cyclesoak
-# itself must have reaped them (no orphan for anyone else to reap).
+# it has soakers, send SIG to it, and check that every soaker is gone and
+# reaped, within 1 s. A SCHED_IDLE soaker needs the CPU to die, though, and
+# when work at nice 0 holds every CPU it gets next to none (seen: 0.9 s and
+# more beside two busy loops on 2 CPUs), so then only the 10 s bound is
+# held and the 1 s one is a skip with the figures. With a catchable signal,
+# the program itself must have reaped them (no orphan for anyone else).
 killed() {
 	_sig=$1 _name=$2 _ready=$3
 	shift 3
 	: >"$TMP/sr.out"
 	: >"$TMP/sr"
-	bg "$ZC_TESTBIN/subreaper" -o "$TMP/sr" -t 1000 "$@" >"$TMP/sr.out" 2>&1
+	bg "$ZC_TESTBIN/subreaper" -o "$TMP/sr" -t 10000 "$@" >"$TMP/sr.out" 2>&1
 	_sr=$!
 	if ! wait_for "$TMP/sr.out" "$_ready" 100; then
 		not_ok "$_name: did not start: $(head -c 300 "$TMP/sr.out")"
@@ -198,20 +245,28 @@ killed() {
 	fi
 	_pid=$(sed -n 's/^child //p' "$TMP/sr")
 	_kids=$(children_of "$_pid" | wc -l)
+	_k0=$(cpu_ticks)
 	kill -"$_sig" "$_pid"
 	wait "$_sr"
 	_rc=$?
+	_k1=$(cpu_ticks)
+	_held=$(share "$_k0" "$_k1" 2)
 	_left=$(grep -c '^left' "$TMP/sr")
 	_orphans=$(grep -c '^orphan' "$TMP/sr")
 	_gone=$(sed -n 's/^gone after \([0-9]*\) ms/\1/p' "$TMP/sr")
 	_w="$_name, SIG$_sig with $_kids soakers"
 	_clean=0
 	[ "$_rc" -eq 0 ] && [ "$_left" -eq 0 ] && [ -n "$_gone" ] && _clean=1
-	check "$_w: none left after 1 s ($(tr '\n' ' ' <"$TMP/sr"))" [ "$_clean" -eq 1 ]
-	check "$_w: all gone within 1 s (${_gone:-?} ms)" [ "${_gone:-9999}" -le 1000 ]
+	check "$_w: none left after 10 s ($(tr '\n' ' ' <"$TMP/sr"))" [ "$_clean" -eq 1 ]
+	if [ "${_gone:-99999}" -gt 1000 ] && [ "$_held" -ge 90 ]; then
+		skip "$_w: all gone within 1 s: took ${_gone:-?} ms while others held $_held% of the CPUs"
+	else
+		check "$_w: all gone within 1 s (${_gone:-?} ms, others held $_held% of the CPUs)" \
+			[ "${_gone:-99999}" -le 1000 ]
+	fi
 	check "$_w: it had soakers running" [ "$_kids" -ge "$ncpus" ]
 	case "$_name:$_sig" in
-	cyclesoak:KILL|zcc*) ;;
+	*:KILL) ;;
 	*) check "$_w: it reaped its own soakers (orphans: $_orphans)" \
 		[ "$_orphans" -eq 0 ] ;;
 	esac
@@ -234,32 +289,22 @@ if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep 
 		kill "$ZCS_PID" 2>/dev/null
 		wait "$ZCS_PID" 2>/dev/null
 	done
+	# An error exit with soakers running (nothing listens on port 1): zcc
+	# kills and reaps them itself before it goes, so the subreaper finds
+	# none to adopt.
+	: >"$TMP/sr"
+	(cd "$TMP" && "$ZC_TESTBIN/subreaper" -o "$TMP/sr" -t 1000 \
+		"$ZC_BIN/zcc" -c -d -s 127.0.0.1 -p 1 "$TMP/data") >"$TMP/sr.out" 2>&1
+	rc=$?
+	check "zcc -c, connection refused: zcc exits 1, after starting its soakers ($(grep -c 'soaker [0-9]' "$TMP/sr.out"))" \
+		eval 'grep -qx "status exit 1" "$TMP/sr" && grep -q "soaker 0" "$TMP/sr.out"'
+	check "zcc -c, connection refused: it reaped its own soakers ($(tr '\n' ' ' <"$TMP/sr"))" \
+		eval '[ "$rc" -eq 0 ] && ! grep -Eq "^(orphan|left)" "$TMP/sr"'
 else
 	skip "zcc -c not built yet"
 fi
 
 # --- accuracy, with wide tolerances ----------------------------------------
-
-# cpu_ticks: "BUSY NOT_NICE TOTAL" jiffies of the whole machine, /proc/stat.
-# The soakers run at nice 19, so work at nice 0 shows outside the nice column.
-cpu_ticks() {
-	read -r _cpu _u _n _s _i _w _q _sq _st _rest </proc/stat
-	echo "$((_u + _n + _s + _q + _sq + _st)) $((_u + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))"
-}
-
-# share T0 T1 FIELD: percent of the machine in FIELD (1 busy, 2 not nice).
-share() {
-	echo "$1 $2" | awk -v f="$3" '{ t = $6 - $3; print (t > 0 ? int(($(f + 3) - $f) * 100 / t) : 0) }'
-}
-
-# quiet: under 10% of the machine busy over 300 ms.
-quiet() {
-	_t0=$(cpu_ticks)
-	sleep 0.3
-	_t1=$(cpu_ticks)
-	_busy=$(share "$_t0" "$_t1" 1)
-	[ "$_busy" -le 10 ]
-}
 
 # others T0 T1 LOADGEN_PCT LOADGEN_SECS: points of the machine that work
 # other than loadgen took at nice 0 between T0 and T1 (the soakers run at
@@ -330,11 +375,13 @@ for try in 1 2 3; do
 	why=$(cat "$TMP/err")
 	# Samples spread a few percent on a VM even when idle; more is not idle.
 	spread=$(sed -n 's/^spread \([0-9]*\).*/\1/p' "$cal")
-	if grep -q 'other work' "$TMP/err" || [ "${spread:-99}" -gt 5 ]; then
+	grep -q 'other work' "$TMP/err" && cal_clean=0
+	if [ "$cal_clean" = 0 ] || [ "${spread:-99}" -gt 5 ]; then
 		echo "# $why"
 		continue
 	fi
 	calibrated=1
+	cal_clean=1
 	break
 done
 if [ "$calibrated" = 1 ]; then
@@ -352,7 +399,7 @@ METER=-r agrees "-r, 50% load" 50 5
 "$cs" -r -C >/dev/null 2>"$TMP/err"
 rc=$?
 check "-r with -C: usage error, exit 2 ($rc: $(cat "$TMP/err"))" \
-	[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]
+	eval '[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ]'
 "$cs" -r -B -1 -N 1 >"$TMP/out" 2>&1
 check "-r -B -1 -N 1: a load line with CPU 0's free share: $(cat "$TMP/out")" \
 	grep -Eq '^System load: -?[0-9]+\.[0-9]% \|\| Free: [0-9.]+%\(0\)$' "$TMP/out"
@@ -362,11 +409,19 @@ check "-r -B -1 -N 1: a load line with CPU 0's free share: $(cat "$TMP/out")" \
 # so the reading is near 100% even against a calibration taken on a noisy
 # host (idle rates here wandered by up to 20%), while a meter that does not
 # subtract, or whose loop stopped counting, reads near 0 or nonsense. This
-# one runs every time, calibrated or not.
-[ -s "$cal" ] || "$cs" -C -f "$cal" -m 300 >/dev/null 2>&1
-"$cs" -f "$cal" -- "$ZC_TESTBIN/loadgen" -l 100 -t 1 >"$TMP/full" 2>&1
-full=$(sed -n 's/^System load: \(-*[0-9]*\).*%$/\1/p' "$TMP/full")
-check "every CPU busy reads at least 80% (${full:-?}%: $(grep -h '^cpu:' "$TMP/full"))" \
-	[ "${full:--999}" -ge 80 ]
+# one runs whenever there is a calibration that other work did not spoil
+# (work at nice 0 beside it lowers the rate, and with it every reading).
+if [ "$cal_clean" = 0 ] && quiet; then
+	"$cs" -C -f "$cal" -m 300 >/dev/null 2>"$TMP/err" &&
+		! grep -q 'other work' "$TMP/err" && cal_clean=1
+fi
+if [ "$cal_clean" = 1 ]; then
+	"$cs" -f "$cal" -- "$ZC_TESTBIN/loadgen" -l 100 -t 1 >"$TMP/full" 2>&1
+	full=$(sed -n 's/^System load: \(-*[0-9]*\).*%$/\1/p' "$TMP/full")
+	check "every CPU busy reads at least 80% (${full:-?}%: $(grep -h '^cpu:' "$TMP/full"))" \
+		[ "${full:--999}" -ge 80 ]
+else
+	skip "every CPU busy reads at least 80%: other work ran beside every calibration (others used $_busy% of the machine last)"
+fi
 
 finish
