@@ -5,7 +5,10 @@
  *
  *   soakcount [-n] NCPUS MSECS
  *
- * prints "soaker I: COUNT" per soaker and "rate: N loops/sec" in total.
+ * prints "soaker I: COUNT" per soaker, "rate: N loops/sec" in total and
+ * "per cpu second: N loops", the count over the soakers' own run time from
+ * the scheduler, which stays put when other work takes their CPU ("none"
+ * when they got none at all).
  */
 #include <error.h>
 #include <inttypes.h>
@@ -20,7 +23,7 @@
 int main(int argc, char **argv)
 {
 	struct soak_cfg cfg = { 0 };
-	uint64_t *c0, *c1, t0, t1, sum = 0;
+	uint64_t *c0, *c1, *r0, *r1, t0, t1, sum = 0, ran = 0;
 	struct soak *s;
 	char err[256];
 	int n, i, opt;
@@ -37,7 +40,9 @@ int main(int argc, char **argv)
 	ms = opt_num('m', argv[optind + 1], 1, 600000);
 	c0 = calloc((size_t)n, sizeof(*c0));
 	c1 = calloc((size_t)n, sizeof(*c1));
-	if (!c0 || !c1)
+	r0 = calloc((size_t)n, sizeof(*r0));
+	r1 = calloc((size_t)n, sizeof(*r1));
+	if (!c0 || !c1 || !r0 || !r1)
 		error(1, 0, "out of memory");
 	s = soak_start_cfg(n, &cfg, err, sizeof(err));
 	if (!s) {
@@ -46,16 +51,27 @@ int main(int argc, char **argv)
 	}
 	t0 = now_ns();
 	soak_read(s, c0);
+	if (soak_read_runtime(s, r0, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
 	soak_sleep_until(t0 + (uint64_t)ms * 1000000u);
 	t1 = now_ns();
 	soak_read(s, c1);
+	if (soak_read_runtime(s, r1, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
 	soak_stop(s);
 	for (i = 0; i < n; i++) {
 		printf("soaker %d: %" PRIu64 "\n", i, c1[i] - c0[i]);
 		sum += c1[i] - c0[i];
+		ran += r1[i] - r0[i];
 	}
 	printf("rate: %.0f loops/sec\n", (double)sum * 1e9 / (double)(t1 - t0));
+	if (ran)
+		printf("per cpu second: %.0f loops\n", (double)sum * 1e9 / (double)ran);
+	else
+		printf("per cpu second: none\n");
 	free(c0);
 	free(c1);
+	free(r0);
+	free(r1);
 	return 0;
 }

@@ -261,23 +261,36 @@ static void test_calibrate(void)
 /* -r's reading: the scheduler's run time of each soaker, and its failure. */
 static void test_runtime(void)
 {
-	uint64_t t0[2] = { 0, 0 }, t1[2] = { 0, 0 };
+	uint64_t t0[2] = { 0, 0 }, t1[2] = { 0, 0 }, ran;
+	uint64_t busy0 = 0, total0 = 0, busy1 = 0, total1 = 0;
 	char err[256] = "";
 	struct soak *s = soak_start(2, 0, err, sizeof(err));
-	int rc;
+	int rc, others = 0;
 
 	if (!s) {
 		CHECK(0, "two soakers start for the run-time reading (%s)", err);
 		return;
 	}
+	if (machine_ticks(&busy0, &total0) < 0)
+		total0 = 0;
 	rc = soak_read_runtime(s, t0, err, sizeof(err));
 	soak_sleep_until(now_ns() + 200000000u);
 	rc |= soak_read_runtime(s, t1, err, sizeof(err));
-	/* Two busy soakers on 2 CPUs: together well over 100 ms of 400 ms. */
-	CHECK(rc == 0 && t1[0] >= t0[0] && t1[1] >= t0[1] &&
-	      (t1[0] - t0[0]) + (t1[1] - t0[1]) > 100000000u,
-	      "run time advances: %" PRIu64 " + %" PRIu64 " ns in 200 ms (%s)",
-	      t1[0] - t0[0], t1[1] - t0[1], rc ? err : "ok");
+	if (total0 && machine_ticks(&busy1, &total1) == 0 && total1 > total0)
+		others = (int)((busy1 - busy0) * 100 / (total1 - total0));
+	ran = (t1[0] - t0[0]) + (t1[1] - t0[1]);
+	/*
+	 * Two busy soakers on 2 CPUs: together well over 100 ms of 400 ms,
+	 * unless work at nice 0 held the CPUs; SCHED_IDLE soakers then get
+	 * next to nothing, as they should (seen: 0 ns beside two busy loops).
+	 */
+	if (rc == 0 && ran <= 100000000u && others >= 50)
+		printf("skip - run time advances: others held %d%% of the CPUs "
+		       "(soakers ran %" PRIu64 " ns in 200 ms)\n", others, ran);
+	else
+		CHECK(rc == 0 && t1[0] >= t0[0] && t1[1] >= t0[1] && ran > 100000000u,
+		      "run time advances: %" PRIu64 " + %" PRIu64 " ns in 200 ms (%s)",
+		      t1[0] - t0[0], t1[1] - t0[1], rc ? err : "ok");
 	/* A soaker that is gone and reaped has no /proc entry left to read. */
 	kill(s->pids[1], SIGKILL);
 	waitpid(s->pids[1], NULL, 0);
