@@ -140,14 +140,48 @@ fail:
 	_exit(1);
 }
 
+/*
+ * Lift a soaker that has just been killed out of SCHED_IDLE, nice 19 and
+ * its nice 19 autogroup, as far as this process may (all the way as root;
+ * unprivileged, SCHED_OTHER at nice 19 and autogroup nice 0). A dying task
+ * must run to exit, and beside busy work at nice 0 an idle-class soaker got
+ * so little CPU that Ctrl-C took over 5 s. Best effort, and only system
+ * calls: signal handlers come here too.
+ */
+static void lift(pid_t pid)
+{
+	struct sched_param sp = { 0 };
+	char path[32] = "/proc/";
+	char digits[12];
+	int fd, n = 0, len = 6;
+
+	sched_setscheduler(pid, SCHED_OTHER, &sp);
+	setpriority(PRIO_PROCESS, (id_t)pid, 0);
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) > 0);
+	while (n > 0)
+		path[len++] = digits[--n];
+	memcpy(path + len, "/autogroup", sizeof("/autogroup"));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "0", 1) < 0) {
+			/* rate limited or refused: the soaker dies all the same */
+		}
+		close(fd);
+	}
+}
+
 /* Kill and reap the first n soakers. */
 static void kill_all(pid_t *pids, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (pids[i] > 0)
+		if (pids[i] > 0) {
 			kill(pids[i], SIGKILL);
+			lift(pids[i]);
+		}
 	for (i = 0; i < n; i++)
 		if (pids[i] > 0)
 			while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)

@@ -416,6 +416,62 @@ static void test_parse_stime(void)
 	}
 }
 
+/*
+ * lift: a soaker being killed leaves the idle class, nice 19 and its nice 19
+ * autogroup, so it gets the CPU it needs to die. Root may lift it all the
+ * way; others only out of SCHED_IDLE.
+ */
+static void test_lift(void)
+{
+	struct sched_param sp = { 0 };
+	char path[64], line[128] = "";
+	int ready[2], prio, policy;
+	FILE *f;
+	pid_t pid;
+
+	if (pipe(ready) < 0) {
+		CHECK(0, "lift: pipe");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		own_autogroup();
+		if (setpriority(PRIO_PROCESS, 0, 19) == 0 &&
+		    sched_setscheduler(0, SCHED_IDLE, &sp) == 0)
+			(void)!write(ready[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], line, 1) != 1) {
+		CHECK(0, "lift: a child at SCHED_IDLE, nice 19");
+		close(ready[0]);
+		return;
+	}
+	close(ready[0]);
+	lift(pid);
+	policy = sched_getscheduler(pid);
+	errno = 0;
+	prio = getpriority(PRIO_PROCESS, (id_t)pid);
+	snprintf(path, sizeof(path), "/proc/%d/autogroup", (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	line[strcspn(line, "\n")] = '\0';
+	CHECK(policy == SCHED_OTHER, "lift: out of SCHED_IDLE (policy %d)", policy);
+	if (geteuid() == 0)
+		CHECK(prio == 0 && (!f || strstr(line, " nice 0")),
+		      "lift, as root: nice %d, autogroup '%s'", prio, f ? line : "(none)");
+	else
+		printf("skip - lift to nice 0: needs root (nice %d here)\n", prio);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
 	char path[300];
@@ -436,6 +492,7 @@ int main(void)
 	test_parse_stime();
 	test_proc_stat_field();
 	test_placement();
+	test_lift();
 	unlink(path);
 	rmdir(dir);
 	soak_stop(NULL);
