@@ -170,10 +170,11 @@ static void test_soakers(enum soak_policy policy)
 	const char *name = policy == SOAK_IDLE ? "SCHED_IDLE" : "nice 19";
 	int want = policy == SOAK_IDLE ? SCHED_IDLE : SCHED_OTHER;
 	uint64_t a[2] = { 0 }, b[2] = { 0 };
+	uint64_t busy0 = 0, total0 = 0, busy1 = 0, total1 = 0;
 	char err[256] = "";
 	pid_t pids[2];
 	struct soak *s;
-	int i, ok;
+	int i, ok, others = 0;
 
 	s = soak_start_cfg(2, &cfg, err, sizeof(err));
 	CHECK(s != NULL, "%s: two soakers start: %s", name, err);
@@ -188,7 +189,14 @@ static void test_soakers(enum soak_policy policy)
 	     getpriority(PRIO_PROCESS, (id_t)pids[1]) == 19;
 	CHECK(ok, "%s: the policy and nice 19 are set on every soaker", name);
 
-	/* A busy machine may starve a soaker for a while: allow 5 s. */
+	/*
+	 * A busy machine may starve a soaker for a while: allow 5 s. Beside
+	 * work at nice 0 on every CPU one soaker was seen not to count at all
+	 * in those 5 s; when others held nine tenths of the CPUs, that is a
+	 * skip with the figures.
+	 */
+	if (machine_ticks(&busy0, &total0) < 0)
+		total0 = 0;
 	soak_read(s, a);
 	for (i = 0; i < 500; i++) {
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
@@ -196,9 +204,16 @@ static void test_soakers(enum soak_policy policy)
 		if (b[0] > a[0] && b[1] > a[1])
 			break;
 	}
-	CHECK(a[0] > 0 && a[1] > 0 && b[0] > a[0] && b[1] > a[1],
-	      "%s: every counter advances (%" PRIu64 "->%" PRIu64 ", %" PRIu64
-	      "->%" PRIu64 ")", name, a[0], b[0], a[1], b[1]);
+	if (total0 && machine_ticks(&busy1, &total1) == 0 && total1 > total0)
+		others = (int)((busy1 - busy0) * 100 / (total1 - total0));
+	if (a[0] > 0 && a[1] > 0 && !(b[0] > a[0] && b[1] > a[1]) && others >= 90)
+		printf("skip - %s: every counter advances: others held %d%% of the CPUs "
+		       "for 5 s (%" PRIu64 "->%" PRIu64 ", %" PRIu64 "->%" PRIu64 ")\n",
+		       name, others, a[0], b[0], a[1], b[1]);
+	else
+		CHECK(a[0] > 0 && a[1] > 0 && b[0] > a[0] && b[1] > a[1],
+		      "%s: every counter advances (%" PRIu64 "->%" PRIu64 ", %" PRIu64
+		      "->%" PRIu64 ")", name, a[0], b[0], a[1], b[1]);
 	CHECK(soak_total(s) >= b[0] + b[1], "%s: soak_total sums them", name);
 	CHECK((uintptr_t)&s->slots[0] % SLOT_BYTES == 0 &&
 	      (char *)&s->slots[1] - (char *)&s->slots[0] == SLOT_BYTES,
