@@ -293,8 +293,10 @@ static int measure_command(const struct calib *c)
 		}
 		if (waitpid(pid, &status, 0) == pid)
 			break;
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			soak_stop(s);
 			error(1, errno, "wait for %s", cfg_command[0]);
+		}
 	}
 	t1 = now_ns();
 	reading_take(s, &r);
