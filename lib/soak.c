@@ -403,7 +403,7 @@ void soak_stop(struct soak *s)
 {
 	if (!s)
 		return;
-	kill_all(s->pids, s->n);
+	soak_kill(s);
 	munmap(s->slots, s->maplen);
 	free(s->pids);
 	free(s);
