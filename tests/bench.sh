@@ -106,7 +106,7 @@ machine() {
 	csv machine host kernel "$(uname -r)" ""
 	t0=$(cpu_ticks)
 	sleep 1
-	idle_busy=$(busy_share "$t0" "$(cpu_ticks)")
+	idle_busy=$(cpu_share "$t0" "$(cpu_ticks)")
 	echo "busy:    $idle_busy% of the CPUs in use by others in the second before the run"
 	csv machine host busy_before "$idle_busy" %
 	if awk -v b="$idle_busy" 'BEGIN { exit !(b > 5) }'; then
@@ -432,18 +432,6 @@ part_peers() {
 }
 
 # ---------------------------------------------------------------------------
-# cpu_ticks [FILE]: "busy total" from the cpu line of /proc/stat (or of a
-# copy of it in FILE). Busy leaves out idle, iowait and nice: the meter's
-# soakers run at nice 19 and fill the idle time.
-cpu_ticks() {
-	awk '/^cpu / { print $2 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' \
-		"${1:-/proc/stat}"
-}
-# busy_share "BUSY0 TOTAL0" "BUSY1 TOTAL1": percent busy between two samples.
-busy_share() {
-	echo "$1 $2" | awk '{ t = $4 - $2; printf "%.2f\n", (t > 0 ? 100 * ($3 - $1) / t : 0) }'
-}
-
 # acc_level LABEL PCT CYCLESOAK_OPTION...: one row of the accuracy table, for
 # loadgen at PCT% measured by cyclesoak with those options; keeps the worst
 # error in $worst (and where, in $worst_at).
@@ -453,14 +441,14 @@ acc_level() {
 	t0=$(cpu_ticks)
 	sleep 1
 	t1=$(cpu_ticks)
-	bgload=$(busy_share "$t0" "$t1")
+	bgload=$(cpu_share "$t0" "$t1")
 	# /proc/stat is read just before and after loadgen, inside the
 	# measured command: the same window as the meter's and loadgen's.
 	run_fg in_work "$ZC_BIN/cyclesoak" "$@" -- sh -c \
 		'head -n 1 /proc/stat >"$0.before"; "$@"; rc=$?; head -n 1 /proc/stat >"$0.after"; exit $rc' \
 		"$WORK/stat" "$ZC_TESTBIN/loadgen" -l "$pct" -t 4 \
 		>"$WORK/acc.out" 2>"$WORK/acc.err" || { cat "$WORK/acc.err" >&2; die "cyclesoak -- loadgen failed"; }
-	ps=$(busy_share "$(cpu_ticks "$WORK/stat.before")" "$(cpu_ticks "$WORK/stat.after")")
+	ps=$(cpu_share "$(cpu_ticks "$WORK/stat.before")" "$(cpu_ticks "$WORK/stat.after")")
 	cs=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
 	lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
 	[ -n "$cs" ] && [ -n "$lg" ] || { cat "$WORK/acc.out" "$WORK/acc.err" >&2; die "no figures"; }

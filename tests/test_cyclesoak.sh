@@ -58,24 +58,13 @@ check "missing calibration file: says to run cyclesoak -C" \
 
 # --- /proc/stat, to see what other work did -----------------------------
 
-# cpu_ticks: "BUSY NOT_NICE TOTAL" jiffies of the whole machine, /proc/stat.
-# The soakers run at nice 19, so work at nice 0 shows outside the nice column.
-cpu_ticks() {
-	read -r _cpu _u _n _s _i _w _q _sq _st _rest </proc/stat
-	echo "$((_u + _n + _s + _q + _sq + _st)) $((_u + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))"
-}
-
-# share T0 T1 FIELD: percent of the machine in FIELD (1 busy, 2 not nice).
-share() {
-	echo "$1 $2" | awk -v f="$3" '{ t = $6 - $3; print (t > 0 ? int(($(f + 3) - $f) * 100 / t) : 0) }'
-}
-
 # quiet: under 10% of the machine busy over 300 ms.
 quiet() {
 	_t0=$(cpu_ticks)
 	sleep 0.3
 	_t1=$(cpu_ticks)
-	_busy=$(share "$_t0" "$_t1" 1)
+	_busy=$(cpu_share "$_t0" "$_t1" 2)
+	_busy=${_busy%.*}
 	[ "$_busy" -le 10 ]
 }
 
@@ -252,7 +241,8 @@ killed() {
 	wait "$_sr"
 	_rc=$?
 	_k1=$(cpu_ticks)
-	_held=$(share "$_k0" "$_k1" 2)
+	_held=$(cpu_share "$_k0" "$_k1")
+	_held=${_held%.*}
 	_left=$(grep -c '^left' "$TMP/sr")
 	_orphans=$(grep -c '^orphan' "$TMP/sr")
 	_gone=$(sed -n 's/^gone after \([0-9]*\) ms/\1/p' "$TMP/sr")
@@ -318,7 +308,7 @@ others() {
 		t = $6 - $3
 		if (t <= 0 || secs <= 0) { print 99; exit }
 		w = t / (n * hz)
-		print int(($5 - $2) * 100 / t - lg * (secs < w ? secs / w : 1) + 0.5)
+		print int(($4 - $1) * 100 / t - lg * (secs < w ? secs / w : 1) + 0.5)
 	}'
 }
 

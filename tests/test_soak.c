@@ -164,17 +164,42 @@ static int alive(pid_t pid)
 	return kill(pid, 0) == 0;
 }
 
+/*
+ * What work at nice 0 did beside the soakers: start with others_mark(),
+ * then others_held() is the percent of the machine it held since (0 when
+ * /proc/stat says nothing). A soaker that does not advance while others
+ * hold the CPUs is SCHED_IDLE doing its job, not a fault.
+ */
+struct others_mark {
+	uint64_t busy, total;
+	int ok;
+};
+
+static void others_mark(struct others_mark *m)
+{
+	m->ok = machine_ticks(&m->busy, &m->total) == 0;
+}
+
+static int others_held(const struct others_mark *m)
+{
+	uint64_t busy, total;
+
+	if (!m->ok || machine_ticks(&busy, &total) < 0 || total <= m->total)
+		return 0;
+	return (int)((busy - m->busy) * 100 / (total - m->total));
+}
+
 static void test_soakers(enum soak_policy policy)
 {
 	struct soak_cfg cfg = { .policy = policy };
 	const char *name = policy == SOAK_IDLE ? "SCHED_IDLE" : "nice 19";
 	int want = policy == SOAK_IDLE ? SCHED_IDLE : SCHED_OTHER;
 	uint64_t a[2] = { 0 }, b[2] = { 0 };
-	uint64_t busy0 = 0, total0 = 0, busy1 = 0, total1 = 0;
+	struct others_mark mark;
 	char err[256] = "";
 	pid_t pids[2];
 	struct soak *s;
-	int i, ok, others = 0;
+	int i, ok, others;
 
 	s = soak_start_cfg(2, &cfg, err, sizeof(err));
 	CHECK(s != NULL, "%s: two soakers start: %s", name, err);
@@ -195,8 +220,7 @@ static void test_soakers(enum soak_policy policy)
 	 * in those 5 s; when others held nine tenths of the CPUs, that is a
 	 * skip with the figures.
 	 */
-	if (machine_ticks(&busy0, &total0) < 0)
-		total0 = 0;
+	others_mark(&mark);
 	soak_read(s, a);
 	for (i = 0; i < 500; i++) {
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
@@ -204,8 +228,7 @@ static void test_soakers(enum soak_policy policy)
 		if (b[0] > a[0] && b[1] > a[1])
 			break;
 	}
-	if (total0 && machine_ticks(&busy1, &total1) == 0 && total1 > total0)
-		others = (int)((busy1 - busy0) * 100 / (total1 - total0));
+	others = others_held(&mark);
 	if (a[0] > 0 && a[1] > 0 && !(b[0] > a[0] && b[1] > a[1]) && others >= 90)
 		printf("skip - %s: every counter advances: others held %d%% of the CPUs "
 		       "for 5 s (%" PRIu64 "->%" PRIu64 ", %" PRIu64 "->%" PRIu64 ")\n",
@@ -277,22 +300,20 @@ static void test_calibrate(void)
 static void test_runtime(void)
 {
 	uint64_t t0[2] = { 0, 0 }, t1[2] = { 0, 0 }, ran;
-	uint64_t busy0 = 0, total0 = 0, busy1 = 0, total1 = 0;
+	struct others_mark mark;
 	char err[256] = "";
 	struct soak *s = soak_start(2, 0, err, sizeof(err));
-	int rc, others = 0;
+	int rc, others;
 
 	if (!s) {
 		CHECK(0, "two soakers start for the run-time reading (%s)", err);
 		return;
 	}
-	if (machine_ticks(&busy0, &total0) < 0)
-		total0 = 0;
+	others_mark(&mark);
 	rc = soak_read_runtime(s, t0, err, sizeof(err));
 	soak_sleep_until(now_ns() + 200000000u);
 	rc |= soak_read_runtime(s, t1, err, sizeof(err));
-	if (total0 && machine_ticks(&busy1, &total1) == 0 && total1 > total0)
-		others = (int)((busy1 - busy0) * 100 / (total1 - total0));
+	others = others_held(&mark);
 	ran = (t1[0] - t0[0]) + (t1[1] - t0[1]);
 	/*
 	 * Two busy soakers on 2 CPUs: together well over 100 ms of 400 ms,
