@@ -64,18 +64,6 @@ static void usage(void)
 "prints \"System load: xx.x%%\" every period\n");
 }
 
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	size_t i;
-
-	/* No SA_RESTART: a signal must cut a sleep or a wait short. */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /* Leave the way the signal asked, now that the soakers are gone. */
 static void __attribute__((noreturn)) die_by_signal(int sig)
 {
@@ -360,7 +348,7 @@ int main(int argc, char **argv)
 		cfg_ncpus = cpu_online();
 		printf("using %d CPUs\n", cfg_ncpus);
 	}
-	catch_signals();
+	soak_on_stop_signals(on_signal);
 	/* A closed stdout shows as a write error, reported, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 

@@ -100,22 +100,14 @@ static void stop_soakers_and_die(int sig)
 
 static void start_soakers(int ncpus)
 {
-	struct sigaction sa = { .sa_handler = stop_soakers_and_die };
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	char err[256];
-	size_t i;
 
 	/* Before -B, so that the soakers do not inherit the binding. */
 	soakers = soak_start(ncpus, 0, err, sizeof(err));
 	if (!soakers)
 		error(1, 0, "%s", err);
 	atexit(stop_soakers);
-	/* One handler at a time: a second signal waits for the first to end. */
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	soak_on_stop_signals(stop_soakers_and_die);
 	for (int k = 0; cfg_debug && k < soak_count(soakers); k++)
 		fprintf(stderr, "zcc: soaker %d: pid %d\n", k, soak_pid(soakers, k));
 }

@@ -96,6 +96,14 @@ void soak_stop(struct soak *s);
  */
 void soak_kill(struct soak *s);
 
+/*
+ * soak_on_stop_signals - install handler for SIGINT, SIGTERM and SIGHUP,
+ * the signals after which a soakers' parent must take its soakers down
+ * before it goes. Each blocks the other two while it runs, and none
+ * restarts a system call, so a sleep, a wait or a send is cut short.
+ */
+void soak_on_stop_signals(void (*handler)(int));
+
 /* What a calibration file holds. */
 struct calib {
 	double loops_per_sec;	/* all soakers together, idle machine */
