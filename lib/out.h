@@ -1,0 +1,46 @@
+/*
+ * What the programs print on stdout: the 2001 text lines, or with -J one
+ * JSON object per line (JSON Lines). Every object has "program", "event"
+ * and "time" (Unix seconds, fractional) and then the figures as numbers,
+ * their units in the keys ("bytes", "seconds", "kbytes_per_sec",
+ * "load_pct", "service_demand_us_per_kb"). Diagnostics stay text on stderr.
+ *
+ *	if (out_json()) {
+ *		out_begin("done");
+ *		out_u64("bytes", bytes);
+ *		out_num("seconds", secs, 3);
+ *		out_end();
+ *	} else {
+ *		out_text("done: %" PRIu64 " bytes in %.3f s\n", bytes, secs);
+ *	}
+ *
+ * stdout is line buffered; a line that cannot be written (a full disk, a
+ * closed pipe) makes out_end / out_text return -1 with errno set, and
+ * out_failed() stays true, so the program says so and exits 1. Not thread
+ * safe between out_begin and out_end: one thread builds an object at a time.
+ */
+#ifndef ZC_OUT_H
+#define ZC_OUT_H
+
+#include <stdint.h>
+
+/* out_init - the program's name for "program"; json: -J was given. */
+void out_init(const char *program, int json);
+int out_json(void);
+
+/* One JSON object: begin, fields in order, end (writes the line). */
+void out_begin(const char *event);
+void out_num(const char *key, double v, int decimals);	/* NAN/inf: null */
+void out_u64(const char *key, uint64_t v);
+void out_int(const char *key, long long v);
+void out_str(const char *key, const char *s);		/* escaped */
+void out_bool(const char *key, int v);
+int out_end(void);
+
+/* A text line (printf-style) in text mode; nothing with -J. */
+int out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Has any write to stdout failed? (also checks and flushes stdout) */
+int out_failed(void);
+
+#endif
