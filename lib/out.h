@@ -35,6 +35,7 @@ void out_u64(const char *key, uint64_t v);
 void out_int(const char *key, long long v);
 void out_str(const char *key, const char *s);		/* escaped */
 void out_bool(const char *key, int v);
+void out_num_array(const char *key, const double *v, int n, int decimals);
 int out_end(void);
 
 /* A text line (printf-style) in text mode; nothing with -J. */
