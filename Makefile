@@ -22,8 +22,12 @@ BIN ?= .
 PROGS    = zcc zcs cyclesoak run_rr
 LIB_SRC  = $(wildcard lib/*.c)
 LIB_OBJ  = $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
-TEST_SRC = $(wildcard tests/*.c)
+TEST_SRC = $(filter-out tests/shim_%.c,$(wildcard tests/*.c))
 TEST_BIN = $(TEST_SRC:tests/%.c=$(O)/tests/%)
+# LD_PRELOAD shims that make a system call fail, so the programs' refusal
+# paths run on every machine: tests/shim_NAME.c -> $(O)/tests/shim_NAME.so
+SHIM_SRC = $(wildcard tests/shim_*.c)
+SHIM_SO  = $(SHIM_SRC:tests/%.c=$(O)/tests/%.so)
 
 .PHONY: all check check-plain check-san tests demo bench lint install clean
 
@@ -45,10 +49,15 @@ $(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: %.c $(O)/libzc.a $(wildcard lib
 $(O)/tests/%: tests/%.c $(O)/libzc.a $(wildcard lib/*.h tests/*.h) | $(O)/tests
 	$(CC) $(ZC_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) -lpthread -lm
 
+# Shims are built without the sanitizers: they are preloaded into programs
+# that may not carry ASan's runtime first.
+$(O)/tests/shim_%.so: tests/shim_%.c | $(O)/tests
+	$(CC) $(ZC_CFLAGS) -O2 -g -fPIC -shared -o $@ $< -ldl
+
 $(O)/lib $(O)/tests:
 	mkdir -p $@
 
-tests: all $(TEST_BIN)
+tests: all $(TEST_BIN) $(SHIM_SO)
 
 # Two passes over the same tests: the plain build, then one built with
 # gcc's AddressSanitizer and UndefinedBehaviorSanitizer. One tally at the end.
