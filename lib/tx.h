@@ -88,4 +88,15 @@ static inline void tx_account(struct tx *t, uint64_t n)
  * the stream, or a run of empty files). */
 int tx_flush_words(struct tx *t, char *err, size_t errlen);
 
+/*
+ * tx_send_stream - the whole protocol stream on t by method m: n_loops,
+ * then per loop n_files and per file its length and data, the header words
+ * going out with the data that follows them. t->hdr is set here. -1 with
+ * err filled (EINTR: *t->stop was set; t->bytes says how far it got).
+ * The caller has run m->setup and m->open_file, and runs m->cleanup.
+ */
+int tx_send_stream(const struct tx_method *m, struct tx *t,
+		   const struct tx_file *files, uint32_t n_files, uint32_t n_loops,
+		   char *err, size_t errlen);
+
 #endif
