@@ -100,6 +100,16 @@ int proto_rx_feed(struct proto_rx *rx, const unsigned char *buf, size_t len)
 	return rx->state == PROTO_EXCESS ? -1 : 0;
 }
 
+void proto_rx_skip(struct proto_rx *rx, uint32_t n)
+{
+	if (rx->state != PROTO_DATA || n > rx->data_left)
+		return;		/* a caller's bug; the byte counts will show it */
+	rx->bytes += n;
+	rx->data_left -= n;
+	if (!rx->data_left)
+		end_file(rx);
+}
+
 static const char *word_name(enum proto_state s)
 {
 	switch (s) {

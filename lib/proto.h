@@ -81,6 +81,14 @@ void proto_rx_init(struct proto_rx *rx);
  */
 int proto_rx_feed(struct proto_rx *rx, const unsigned char *buf, size_t len);
 
+/*
+ * proto_rx_skip - account for n bytes of file data that arrived without
+ * being looked at (a receive method that discards, splices or maps them).
+ * Only inside a file's data: n must not exceed rx->data_left, which says
+ * how many data bytes the current file still has to come (0 outside data).
+ */
+void proto_rx_skip(struct proto_rx *rx, uint32_t n);
+
 /* proto_rx_complete - at EOF: was the stream whole and well formed? */
 static inline int proto_rx_complete(const struct proto_rx *rx)
 {

@@ -223,6 +223,31 @@ static void header_hook(void)
 	      "the header hook sees each of the 6 header words once (%u)", headers_seen);
 }
 
+/* Data taken by a method that never looks at it: skipped, not fed. */
+static void skipping(void)
+{
+	struct proto_rx rx;
+
+	proto_rx_init(&rx);
+	proto_rx_feed(&rx, small, 12);		/* up to the first file's data */
+	CHECK(rx.state == PROTO_DATA && rx.data_left == 3, "in data: 3 bytes left");
+	proto_rx_skip(&rx, 2);
+	CHECK(rx.state == PROTO_DATA && rx.data_left == 1 && rx.bytes == 14,
+	      "skip 2: still in data, 1 left, 14 bytes counted");
+	proto_rx_skip(&rx, 5);
+	CHECK(rx.data_left == 1 && rx.bytes == 14, "skip beyond the file: refused, nothing counted");
+	proto_rx_skip(&rx, 1);
+	CHECK(rx.state == PROTO_LENGTH && rx.bytes == 15, "skip the last byte: on to the next length");
+	proto_rx_skip(&rx, 1);
+	CHECK(rx.bytes == 15, "skip outside data: refused");
+	proto_rx_feed(&rx, small + 15, 12);
+	CHECK(rx.state == PROTO_DATA && rx.data_left == 1, "the last file's data");
+	proto_rx_skip(&rx, 1);
+	CHECK(proto_rx_complete(&rx) && rx.bytes == sizeof(small),
+	      "skipping the last byte completes the stream (%llu bytes)",
+	      (unsigned long long)rx.bytes);
+}
+
 int main(void)
 {
 	encoding();
@@ -233,5 +258,6 @@ int main(void)
 	truncation();
 	excess();
 	header_hook();
+	skipping();
 	return t_exit();
 }
