@@ -44,4 +44,13 @@ int out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Has any write to stdout failed? (also checks and flushes stdout) */
 int out_failed(void);
 
+/*
+ * out_check_at_exit - call once at the start of main: at exit stdout is
+ * flushed and closed, and if any write to it failed (a full disk, a closed
+ * pipe: the programs ignore SIGPIPE) "prog: write to stdout: why" goes to
+ * stderr and the exit status becomes 1. Calling it again does nothing.
+ * opt_common calls it, so --help and --version are covered too.
+ */
+void out_check_at_exit(void);
+
 #endif
