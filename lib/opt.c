@@ -1,17 +1,21 @@
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "opt.h"
+#include "out.h"
+#include "version.h"
 
 static const char out_of_range[] = "out of range";
 
 /*
  * error(3) prefixes messages with program_invocation_name, the path the
- * program was run by ("./zcc"); the spec's lines say "zcc: what: why".
+ * program was run by ("./zcc"); every message should say "zcc: what: why".
  * Every program links this file for its option parsing, so this is where
  * both message paths are made to agree.
  */
@@ -52,6 +56,44 @@ int parse_num(const char *s, long long min, long long max, long long *out,
 	return 0;
 }
 
+int parse_size(const char *s, long long min, long long max, long long *out,
+	       const char **why)
+{
+	long long v, unit = 1;
+	char *end;
+
+	if (!s || !*s) {
+		*why = "empty value";
+		return -1;
+	}
+	if (isspace((unsigned char)*s) || *s == '+' || (*s == '-' && min >= 0)) {
+		*why = *s == '-' ? "must not be negative" : "not a number";
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s) {
+		*why = "not a number";
+		return -1;
+	}
+	if (*end && end[1] == '\0' && strchr("KkMmGg", *end)) {
+		unit = *end == 'K' || *end == 'k' ? 1LL << 10 :
+		       *end == 'M' || *end == 'm' ? 1LL << 20 : 1LL << 30;
+		end++;
+	}
+	if (*end) {
+		*why = "trailing garbage";
+		return -1;
+	}
+	if (errno == ERANGE || v > LLONG_MAX / unit || v < LLONG_MIN / unit ||
+	    v * unit < min || v * unit > max) {
+		*why = out_of_range;
+		return -1;
+	}
+	*out = v * unit;
+	return 0;
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -84,4 +126,78 @@ long long opt_num(int opt, const char *arg, long long min, long long max)
 	if (why == out_of_range)
 		usage_error("-%c: '%s': out of range (%lld..%lld)", opt, arg, min, max);
 	usage_error("-%c: '%s': %s", opt, arg, why);
+}
+
+long long opt_size(int opt, const char *arg, long long min, long long max)
+{
+	const char *why;
+	long long v;
+
+	if (parse_size(arg, min, max, &v, &why) == 0)
+		return v;
+	if (why == out_of_range)
+		usage_error("-%c: '%s': out of range (%lld..%lld bytes)", opt, arg, min, max);
+	usage_error("-%c: '%s': %s (a size is digits with an optional K, M or G)",
+		    opt, arg, why);
+}
+
+/* 0: c is no option letter or takes no value; 1: takes one; 2: only attached. */
+static int value_kind(const char *optstring, char c)
+{
+	const char *p;
+
+	while (*optstring == '+' || *optstring == '-')
+		optstring++;
+	if (c == ':' || !(p = strchr(optstring, c)))
+		return 0;
+	if (p[1] != ':')
+		return 0;
+	return p[2] == ':' ? 2 : 1;
+}
+
+static __attribute__((noreturn)) void
+long_option(const char *arg, void (*usage)(FILE *out, int status))
+{
+	if (strcmp(arg, "--help") == 0) {
+		usage(stdout, 0);
+		exit(0);
+	}
+	if (strcmp(arg, "--version") == 0) {
+		printf("%s %s\n", program_invocation_short_name, ZC_VERSION);
+		exit(0);
+	}
+	usage_error("%s: unknown option (%s -h for help)", arg,
+		    program_invocation_short_name);
+}
+
+void opt_common(int argc, char *const argv[], const char *optstring,
+		void (*usage)(FILE *out, int status))
+{
+	int stop_at_operand = *optstring == '+' || getenv("POSIXLY_CORRECT");
+	int i, j, kind;
+
+	out_check_at_exit();
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--") == 0)
+			return;
+		if (a[0] != '-' || a[1] == '\0') {
+			if (stop_at_operand)
+				return;
+			continue;
+		}
+		if (a[1] == '-') {
+			long_option(a, usage);
+			continue;
+		}
+		for (j = 1; a[j]; j++) {
+			kind = value_kind(optstring, a[j]);
+			if (kind == 0)
+				continue;
+			if (kind == 1 && a[j + 1] == '\0')
+				i++;
+			break;
+		}
+	}
 }

@@ -1,6 +1,11 @@
-/* One way to turn an option's text into a number: checked, ranged, named. */
+/*
+ * The programs' option handling: every number and byte size through one
+ * checked, ranged conversion; --help and --version; one usage-error exit.
+ */
 #ifndef ZC_OPT_H
 #define ZC_OPT_H
+
+#include <stdio.h>
 
 /*
  * parse_num - convert s to a decimal integer in [min, max].
@@ -11,12 +16,38 @@ int parse_num(const char *s, long long min, long long max, long long *out,
 	      const char **why);
 
 /*
+ * parse_size - parse_num for a byte count: digits with an optional K, M or
+ * G (or k, m, g) for KiB, MiB, GiB (powers of 1024), e.g. "64K", "1m".
+ * No fractions ("1.5K"), no "KB" or "KiB", no space; the product must fit
+ * a long long and lie in [min, max], both in bytes.
+ */
+int parse_size(const char *s, long long min, long long max, long long *out,
+	       const char **why);
+
+/*
  * opt_num - the option parser's gate: parse optarg for option letter opt or
  * die with one usage line ("prog: -n: 'abc': not a number") and exit 2.
- * The spec fixes what a bad option value means for every program, so this
- * is the one place in lib/ that exits.
+ * A bad option value means the same in every program (a usage error), so
+ * this and the other opt_ exits below are the one place in lib/ that exits.
  */
 long long opt_num(int opt, const char *arg, long long min, long long max);
+
+/* opt_size - opt_num for a byte size (parse_size): "-b: '1.5K': ..." */
+long long opt_size(int opt, const char *arg, long long min, long long max);
+
+/*
+ * opt_common - the long options every program has, handled before getopt:
+ * --help calls usage(stdout, 0) (usage prints the text to the stream and
+ * exits with the status); --version prints "prog VERSION" and exits 0; any
+ * other --word is a usage error naming it. optstring is the one given to
+ * getopt, so that the scan sees argv as getopt will: an option's value
+ * ("-f --help") is a value, "--" ends the options, and with a leading '+'
+ * (or POSIXLY_CORRECT set) so does the first operand; what follows is the
+ * command's or the operands' and is left alone. Registers
+ * out_check_at_exit, so a failed write of the help text is exit 1.
+ */
+void opt_common(int argc, char *const argv[], const char *optstring,
+		void (*usage)(FILE *out, int status));
 
 /*
  * opt_refused - what getopt refused, as one usage line, exit 2: c is
