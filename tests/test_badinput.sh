@@ -3,7 +3,7 @@
 # gets an empty value, a word, trailing garbage, hexadecimal, a fraction, a
 # negative number, zero (where zero means nothing), one past its maximum and
 # a huge number. Each must be refused at the door: exit 2, exactly one line
-# on stderr, naming the option and the value (SPEC.md, "Errors and bad input").
+# on stderr, naming the option and the value (a usage error, as every -h says).
 #
 # A value that is wrongly accepted must not start real work: each program
 # gets arguments that make it fail fast or wait (zcc: a closed port, zcs: a

@@ -12,7 +12,8 @@ SEND=$ZC_TESTBIN/zc_send
 LOOPS=20
 FILE_BYTES=4194304
 # What zcc and zcs both count for LOOPS sends of one FILE_BYTES file:
-# 4 + LOOPS * (4 + 4) + LOOPS * FILE_BYTES (SPEC.md, wire protocol).
+# 4 + LOOPS * (4 + 4) + LOOPS * FILE_BYTES (the wire protocol: a u32 loop
+# count, then per loop a u32 file count and per file a u32 length and its bytes).
 STREAM_BYTES=$((4 + LOOPS * 8 + LOOPS * FILE_BYTES))
 FLOOD=200
 # The trickler: the first 3 bytes of a header, one a second.
