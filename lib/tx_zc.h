@@ -1,0 +1,19 @@
+/*
+ * The transmit methods that send from a mapping of the file and may keep it
+ * busy after the call returns: MSG_ZEROCOPY (lib/tx_zc.c) and io_uring
+ * (lib/tx_uring.c). Declared here for the method table and the tests.
+ */
+#ifndef ZC_TX_ZC_H
+#define ZC_TX_ZC_H
+
+#include "tx.h"
+
+extern const struct tx_method tx_zerocopy, tx_uring, tx_uring_zc;
+
+/* tx_map_open - map f read-only into f->map (an empty file maps nothing). */
+int tx_map_open(struct tx *t, struct tx_file *f, char *err, size_t errlen);
+
+/* tx_map_close - unmap what tx_map_open mapped; safe on files never mapped. */
+void tx_map_close(struct tx_file *files, uint32_t n_files);
+
+#endif
