@@ -1,0 +1,365 @@
+/*
+ * The MSG_ZEROCOPY and io_uring transmit methods, driven the way zcc drives
+ * a method, over a real TCP loopback connection to a reader (a thread) that
+ * keeps every byte: the stream must be exactly the protocol's, header words
+ * and file data, and proto_rx must find it whole. Also: the zero-copy
+ * counts, a peer that resets the connection, and an interruption by a
+ * signal while the socket is full.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "net.h"
+#include "proto.h"
+#include "t.h"
+#include "tx_zc.h"
+
+#define N_FILES 8
+static const uint32_t sizes[N_FILES] = {
+	0, 1, 3, 65536, 65537, 3 * 1024 * 1024 + 5, 0, 100000,
+};
+static struct tx_file files[N_FILES];
+static char tmpdir[] = "/tmp/zc-test-uring.XXXXXX";
+static volatile sig_atomic_t stop;
+
+static unsigned char pattern(uint32_t file, uint32_t i)
+{
+	return (unsigned char)(i * 131u + file * 7u + i / 251u);
+}
+
+static int make_files(void)
+{
+	static char names[N_FILES][64];
+	unsigned char *buf;
+	uint32_t k, i;
+	FILE *fp;
+
+	if (!mkdtemp(tmpdir))
+		return -1;
+	for (k = 0; k < N_FILES; k++) {
+		snprintf(names[k], sizeof(names[k]), "%s/f%u", tmpdir, k);
+		buf = malloc(sizes[k] + 1);
+		for (i = 0; i < sizes[k]; i++)
+			buf[i] = pattern(k, i);
+		fp = fopen(names[k], "w+");
+		if (!fp || fwrite(buf, 1, sizes[k], fp) != sizes[k] || fflush(fp))
+			return -1;
+		free(buf);
+		files[k].name = names[k];
+		files[k].fd = dup(fileno(fp));
+		files[k].size = sizes[k];
+		fclose(fp);
+	}
+	return 0;
+}
+
+static void remove_files(void)
+{
+	char path[128];
+	uint32_t k;
+
+	for (k = 0; k < N_FILES; k++) {
+		close(files[k].fd);
+		snprintf(path, sizeof(path), "%s/f%u", tmpdir, k);
+		unlink(path);
+	}
+	rmdir(tmpdir);
+}
+
+/* The exact stream zcc sends for n_loops loops of every file. */
+static unsigned char *expected_stream(uint32_t n_loops, size_t *len)
+{
+	size_t cap = 4 + n_loops * (4 + 4 * N_FILES);
+	unsigned char *s, *p;
+	uint32_t l, k, i;
+
+	for (k = 0; k < N_FILES; k++)
+		cap += (size_t)n_loops * sizes[k];
+	s = p = malloc(cap);
+	proto_put_u32(p, n_loops);
+	p += 4;
+	for (l = 0; l < n_loops; l++) {
+		proto_put_u32(p, N_FILES);
+		p += 4;
+		for (k = 0; k < N_FILES; k++) {
+			proto_put_u32(p, sizes[k]);
+			p += 4;
+			for (i = 0; i < sizes[k]; i++)
+				*p++ = pattern(k, i);
+		}
+	}
+	*len = (size_t)(p - s);
+	return s;
+}
+
+/* The reader: accept one connection, keep every byte until EOF. */
+struct reader {
+	int lfd;
+	int mode;		/* READ_ALL, RESET (close at once), STALL */
+	unsigned char *buf;
+	size_t len, cap;
+	pthread_t tid;
+};
+enum { READ_ALL, RESET, STALL };
+
+static void *reader_run(void *arg)
+{
+	struct reader *r = arg;
+	struct linger lin = { 1, 0 };
+	int fd = accept(r->lfd, NULL, NULL);
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	if (r->mode == RESET) {
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
+		close(fd);
+		return NULL;
+	}
+	if (r->mode == STALL) {
+		while (!stop)
+			usleep(10000);
+		close(fd);
+		return NULL;
+	}
+	for (;;) {
+		if (r->cap - r->len < 65536) {
+			r->cap = r->cap * 2 + 65536;
+			r->buf = realloc(r->buf, r->cap);
+		}
+		n = read(fd, r->buf + r->len, r->cap - r->len);
+		if (n <= 0)
+			break;
+		r->len += (size_t)n;
+	}
+	close(fd);
+	return NULL;
+}
+
+/* A connected socket to a new reader thread; small buffers for STALL. */
+static int connect_reader(struct reader *r, int mode)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t salen = sizeof(sa);
+	int small = 65536, fd;
+	sigset_t alrm, old;
+
+	memset(r, 0, sizeof(*r));
+	r->mode = mode;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	r->lfd = socket(AF_INET, SOCK_STREAM, 0);
+	if (mode == STALL)
+		setsockopt(r->lfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	if (bind(r->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(r->lfd, 1) < 0 ||
+	    getsockname(r->lfd, (struct sockaddr *)&sa, &salen) < 0)
+		return -1;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (mode == STALL)
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -1;
+	/* The timer's signal must interrupt the sender, not the reader. */
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	pthread_sigmask(SIG_BLOCK, &alrm, &old);
+	pthread_create(&r->tid, NULL, reader_run, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return fd;
+}
+
+static void reader_join(struct reader *r)
+{
+	pthread_join(r->tid, NULL);
+	close(r->lfd);
+}
+
+/* zcc's part: the header words into t->hdr, each file to the method. */
+static int send_run(const struct tx_method *m, struct tx *t, uint32_t n_loops,
+		    char *err, size_t errlen)
+{
+	uint32_t l, k;
+
+	proto_put_u32(t->hdr, n_loops);
+	t->hdr_len = 4;
+	for (l = 0; l < n_loops; l++) {
+		proto_put_u32(t->hdr + t->hdr_len, N_FILES);
+		t->hdr_len += 4;
+		for (k = 0; k < N_FILES; k++) {
+			proto_put_u32(t->hdr + t->hdr_len, files[k].size);
+			t->hdr_len += 4;
+			if (m->send_file(t, &files[k], err, errlen) < 0)
+				return -1;
+		}
+	}
+	if (t->hdr_len) {	/* the last file was empty: the words alone */
+		if (send_full(t->sock, t->hdr, t->hdr_len, 0) < 0)
+			return err_fill(err, errlen, errno, "words");
+		tx_account(t, t->hdr_len);
+		t->hdr_len = 0;
+	}
+	return m->finish ? m->finish(t, err, errlen) : 0;
+}
+
+static int open_files(const struct tx_method *m, struct tx *t, char *err, size_t errlen)
+{
+	uint32_t k;
+
+	for (k = 0; k < N_FILES; k++)
+		if (m->open_file && m->open_file(t, &files[k], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+static void tx_init(struct tx *t, int fd, size_t chunk, unsigned char *hdr)
+{
+	memset(t, 0, sizeof(*t));
+	t->sock = fd;
+	t->peer = "127.0.0.1 test";
+	t->chunk = chunk;
+	t->stop = &stop;
+	t->hdr = hdr;
+}
+
+static void check_stream(const struct tx_method *m, size_t chunk)
+{
+	unsigned char hdr[4 * (2 + 2 * N_FILES)];
+	char err[256] = "";
+	struct reader r;
+	struct tx t;
+	struct proto_rx rx;
+	unsigned char *want;
+	size_t want_len;
+	int fd, rc;
+
+	fd = connect_reader(&r, READ_ALL);
+	tx_init(&t, fd, chunk, hdr);
+	rc = m->setup(&t, err, sizeof(err));
+	if (rc == 0)
+		rc = open_files(m, &t, err, sizeof(err));
+	if (rc == 0)
+		rc = send_run(m, &t, 2, err, sizeof(err));
+	CHECK(rc == 0, "%s -b %zu: sends two loops (%s)", m->name, chunk, rc ? err : "no error");
+	m->cleanup(&t, files, N_FILES);
+	close(fd);
+	reader_join(&r);
+
+	want = expected_stream(2, &want_len);
+	CHECK(r.len == want_len && memcmp(r.buf, want, want_len) == 0,
+	      "%s -b %zu: the reader got exactly the stream (%zu of %zu bytes)",
+	      m->name, chunk, r.len, want_len);
+	CHECK(t.bytes == want_len, "%s -b %zu: counted %llu bytes, the stream has %zu",
+	      m->name, chunk, (unsigned long long)t.bytes, want_len);
+	proto_rx_init(&rx);
+	proto_rx_feed(&rx, r.buf, r.len);
+	CHECK(proto_rx_complete(&rx), "%s -b %zu: proto_rx finds the stream whole",
+	      m->name, chunk);
+	if (m != &tx_uring)
+		/* Loopback: the kernel copies the pinned pages after all. */
+		CHECK(t.zc_sends > 0 && t.zc_copied > 0 && t.zc_copied <= t.zc_sends,
+		      "%s -b %zu: %llu zero-copy completions, %llu copied (loopback copies)",
+		      m->name, chunk, (unsigned long long)t.zc_sends,
+		      (unsigned long long)t.zc_copied);
+	else
+		CHECK(t.zc_sends == 0, "%s: no zero-copy completions", m->name);
+	free(want);
+	free(r.buf);
+}
+
+/* A peer that resets: the method fails, naming itself, and cleans up. */
+static void check_reset(const struct tx_method *m)
+{
+	unsigned char hdr[4 * (2 + 2 * N_FILES)];
+	char err[256] = "";
+	struct reader r;
+	struct tx t;
+	int fd, rc, i;
+
+	fd = connect_reader(&r, RESET);
+	reader_join(&r);
+	tx_init(&t, fd, 65536, hdr);
+	rc = m->setup(&t, err, sizeof(err));
+	if (rc == 0)
+		rc = open_files(m, &t, err, sizeof(err));
+	for (i = 0; rc == 0 && i < 100; i++)
+		rc = m->send_file(&t, &files[5], err, sizeof(err));
+	CHECK(rc < 0 && strncmp(err, m->name, strlen(m->name)) == 0 && err[strlen(m->name)] == ':',
+	      "%s: a reset peer is an error naming the method (%s)", m->name, err);
+	m->cleanup(&t, files, N_FILES);
+	close(fd);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* A stalled peer and a signal that sets *stop: -1, errno EINTR, promptly. */
+static void check_interrupt(const struct tx_method *m)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct itimerval it = { .it_value = { 0, 300000 } };
+	unsigned char hdr[4 * (2 + 2 * N_FILES)];
+	char err[256] = "";
+	struct reader r;
+	struct tx t;
+	int fd, rc, saved = 0, i;
+
+	stop = 0;
+	sigaction(SIGALRM, &sa, NULL);
+	fd = connect_reader(&r, STALL);
+	tx_init(&t, fd, 65536, hdr);
+	rc = m->setup(&t, err, sizeof(err));
+	if (rc == 0)
+		rc = open_files(m, &t, err, sizeof(err));
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (i = 0; rc == 0 && i < 20; i++)	/* 60 MiB: far more than fits */
+		rc = m->send_file(&t, &files[5], err, sizeof(err));
+	saved = errno;
+	CHECK(rc < 0 && saved == EINTR && stop,
+	      "%s: a signal setting *stop ends a stalled send with EINTR (%s)",
+	      m->name, rc ? err : "it returned 0");
+	stop = 1;
+	m->cleanup(&t, files, N_FILES);
+	close(fd);
+	reader_join(&r);
+	stop = 0;
+}
+
+int main(void)
+{
+	const struct tx_method *methods[] = { &tx_zerocopy, &tx_uring, &tx_uring_zc };
+	char err[256];
+	struct tx t;
+	unsigned i;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (!CHECK(make_files() == 0, "test files made in %s", tmpdir))
+		return t_exit();
+	for (i = 0; i < 3; i++) {
+		tx_init(&t, socket(AF_INET, SOCK_STREAM, 0), 65536, NULL);
+		if (methods[i]->setup(&t, err, sizeof(err)) < 0) {
+			printf("skip - %s: %s\n", methods[i]->name, err);
+			close(t.sock);
+			continue;
+		}
+		methods[i]->cleanup(&t, NULL, 0);
+		close(t.sock);
+		check_stream(methods[i], 65536);
+		check_stream(methods[i], 1000);
+		check_reset(methods[i]);
+		check_interrupt(methods[i]);
+	}
+	remove_files();
+	return t_exit();
+}
