@@ -170,6 +170,7 @@ long_option(const char *arg, void (*usage)(FILE *out, int status))
 		    program_invocation_short_name);
 }
 
+/* cppcheck-suppress constParameter ; getopt's own type: main's argv converts to it */
 void opt_common(int argc, char *const argv[], const char *optstring,
 		void (*usage)(FILE *out, int status))
 {
@@ -187,10 +188,8 @@ void opt_common(int argc, char *const argv[], const char *optstring,
 				return;
 			continue;
 		}
-		if (a[1] == '-') {
+		if (a[1] == '-')
 			long_option(a, usage);
-			continue;
-		}
 		for (j = 1; a[j]; j++) {
 			kind = value_kind(optstring, a[j]);
 			if (kind == 0)
