@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <error.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -18,30 +19,42 @@
 
 #include "cpu.h"
 #include "opt.h"
+#include "out.h"
 
-/* 127, as a shell says it for a command it cannot run. */
-#define EXIT_CANNOT_RUN 127
+/* As a POSIX shell says it: the command was found but cannot be run... */
+#define EXIT_CANNOT_EXEC 126
+/* ...or it was not found. */
+#define EXIT_NOT_FOUND 127
 
 /* A day of real-time CPU without one blocking call is no limit at all. */
 #define MAX_RTTIME_MS (24LL * 3600 * 1000)
 
+static const char optstring[] = "+:hl:p:";	/* "+": the command's options are its own */
+
 static int cfg_prio;
 static long long cfg_rttime_ms;	/* 0: leave RLIMIT_RTTIME as inherited */
 
-static void usage(int prio_min, int prio_max)
+static void usage(FILE *f, int status)
 {
-	printf("usage: run_rr [-h] [-p priority] [-l msecs] [command [arg ...]]\n"
+	int prio_min = sched_get_priority_min(SCHED_RR);
+	int prio_max = sched_get_priority_max(SCHED_RR);
+
+	fprintf(f, "usage: run_rr [-h] [-p priority] [-l msecs] [command [arg ...]]\n"
+	       "       run_rr --help | --version\n"
 	       "\n"
 	       "Run command under the SCHED_RR real-time policy; with no command,\n"
 	       "$SHELL (or /bin/sh) as an interactive shell. Everything it starts\n"
 	       "inherits SCHED_RR.\n"
 	       "\n"
 	       "  -p PRIO   SCHED_RR priority, %d..%d (default %d, the highest)\n"
-	       "  -l MSECS  safety net (RLIMIT_RTTIME): a real-time thread of the\n"
-	       "            command that runs MSECS ms of CPU without a blocking\n"
-	       "            system call gets SIGXCPU, which ends it unless caught,\n"
-	       "            and SIGKILL after one more second of such CPU.\n"
-	       "            1..%lld; default: the inherited limit, usually none\n"
+	       "  -l MSECS  safety net (RLIMIT_RTTIME's soft limit): a real-time\n"
+	       "            thread of the command that runs MSECS ms of CPU without\n"
+	       "            a blocking system call gets SIGXCPU, which ends it unless\n"
+	       "            caught (then once more every second). 1..%lld, and never\n"
+	       "            above the hard limit you already have (ulimit -H -R):\n"
+	       "            run_rr never raises or changes the hard limit, which\n"
+	       "            sends SIGKILL when it is reached. Default: the inherited\n"
+	       "            limits, usually none\n"
 	       "  -h        this help\n"
 	       "\n"
 	       "A real-time task that never blocks can starve the whole machine:\n"
@@ -51,23 +64,40 @@ static void usage(int prio_min, int prio_max)
 	       "run_rr sets the policy and then returns to the caller's user, group\n"
 	       "and supplementary groups before the command starts.\n"
 	       "\n"
-	       "Exit status: the command's; 1 if the policy cannot be set, 2 for a\n"
-	       "usage error, 127 if the command cannot be run.\n",
+	       "Exit status: the command's when it runs; otherwise 1 when the policy\n"
+	       "or the limit cannot be set or the help cannot be written, 2 for a\n"
+	       "usage error (an -l above the hard limit included), 126 when the\n"
+	       "command is found but cannot be executed (no execute permission, a\n"
+	       "directory), 127 when it is not found.\n",
 	       prio_min, prio_max, prio_max, MAX_RTTIME_MS);
+	exit(status);
 }
 
 /*
  * RLIMIT_RTTIME is counted in microseconds of CPU since the last blocking
- * call. The soft limit sends SIGXCPU (and moves up a second each time),
- * the hard one SIGKILL: one second apart, a command can catch the first to
- * say why it is dying, and cannot outlive the second.
+ * call. Only the soft limit is ours to set: a larger -l than the hard limit
+ * the caller has is refused at the door, because run_rr may be setuid-root
+ * and raising the hard limit would lift a limit an administrator set.
  */
+static void check_rttime_limit(long long msecs)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_RTTIME, &rl) < 0)
+		error(1, errno, "read RLIMIT_RTTIME");
+	if (rl.rlim_max != RLIM_INFINITY && (rlim_t)msecs * 1000 > rl.rlim_max)
+		usage_error("-l '%lld': above RLIMIT_RTTIME's hard limit, %llu us "
+			    "(ulimit -H -R), which run_rr never raises", msecs,
+			    (unsigned long long)rl.rlim_max);
+}
+
 static void set_rttime_limit(long long msecs)
 {
 	struct rlimit rl;
 
-	rl.rlim_cur = (rlim_t)msecs * 1000;
-	rl.rlim_max = rl.rlim_cur + 1000000;
+	if (getrlimit(RLIMIT_RTTIME, &rl) < 0)
+		error(1, errno, "read RLIMIT_RTTIME");
+	rl.rlim_cur = (rlim_t)msecs * 1000;	/* rlim_max: as it was */
 	if (setrlimit(RLIMIT_RTTIME, &rl) < 0)
 		error(1, errno, "-l %lld: set RLIMIT_RTTIME", msecs);
 }
@@ -114,24 +144,39 @@ static void drop_privileges(void)
 		error(1, 0, "root privilege could be regained; not running anything");
 }
 
+/* execvp failed: say why, and exit as a shell would. */
+static void cannot_run(const char *cmd, int err)
+{
+	if (err == ENOENT || err == ENOTDIR)
+		error(EXIT_NOT_FOUND, err, "cannot run %s", cmd);
+	error(EXIT_CANNOT_EXEC, err, "cannot run %s", cmd);
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, pipe_was;
 	int prio_min = sched_get_priority_min(SCHED_RR);
 	int prio_max = sched_get_priority_max(SCHED_RR);
 	char *shell_argv[3];
 	char **cmd;
 	int c;
 
+	/*
+	 * A closed pipe is a write error, said, not a silent death, while
+	 * run_rr itself writes (help, version). The command gets SIGPIPE's
+	 * disposition as it came: an ignored signal stays ignored after exec.
+	 */
+	sigaction(SIGPIPE, &ignore, &pipe_was);
+	opt_common(argc, argv, optstring, usage);
 	if (prio_min < 0 || prio_max < 0)
 		error(1, errno, "SCHED_RR priority range");
 	cfg_prio = prio_max;
 
-	/* "+": the first non-option is the command; its options are its own. */
-	while ((c = getopt(argc, argv, "+:hl:p:")) != -1) {
+	while ((c = getopt(argc, argv, optstring)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(prio_min, prio_max);
-			return 0;
+			usage(stdout, 0);
+			break;
 		case 'l':
 			cfg_rttime_ms = opt_num('l', optarg, 1, MAX_RTTIME_MS);
 			break;
@@ -142,6 +187,8 @@ int main(int argc, char **argv)
 			opt_refused(c);
 		}
 	}
+	if (cfg_rttime_ms)
+		check_rttime_limit(cfg_rttime_ms);
 
 	if (optind < argc) {
 		cmd = argv + optind;
@@ -160,7 +207,8 @@ int main(int argc, char **argv)
 	set_policy(cfg_prio);
 	drop_privileges();
 
+	sigaction(SIGPIPE, &pipe_was, NULL);
 	execvp(cmd[0], cmd);
-	error(EXIT_CANNOT_RUN, errno, "cannot run %s", cmd[0]);
-	return EXIT_CANNOT_RUN;
+	cannot_run(cmd[0], errno);
+	return EXIT_NOT_FOUND;
 }

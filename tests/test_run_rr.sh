@@ -1,7 +1,9 @@
 #!/bin/sh
-# run_rr: policy and priority, the shell path, usage and exec errors, the
-# refusal without privilege, a setuid-root copy giving back the caller's
-# ids, and the RLIMIT_RTTIME safety net stopping a real-time busy loop.
+# run_rr: policy and priority, the shell path, usage and exec errors (127
+# not found, 126 found but not executable), --help and --version, a full
+# stdout, the refusal without privilege, a setuid-root copy giving back the
+# caller's ids, and the RLIMIT_RTTIME safety net: -l sets the soft limit,
+# never touches the hard one, and is refused above it.
 #
 # Most checks need root (to set SCHED_RR and to become uid 65534 with
 # setpriv); without it they are skipped with the reason.
@@ -60,6 +62,34 @@ run "$RUN_RR" -Q true
 check "unknown option: exit 2 naming it" \
 	eval '[ "$rc" -eq 2 ] && one_line_naming "-Q"'
 
+run "$RUN_RR" --help
+check "--help: the usage on stdout, exit 0" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^usage: run_rr" "$TMP/out" && [ ! -s "$TMP/err" ]'
+check "-h lists the exit statuses (126, 127)" \
+	eval 'grep -q "126 when" "$TMP/out" && grep -q "127 when" "$TMP/out"'
+run "$RUN_RR" --version
+check "--version: 'run_rr VERSION', exit 0 ($(cat "$TMP/out"))" \
+	eval '[ "$rc" -eq 0 ] && grep -Eqx "run_rr [0-9]+\.[0-9]+(\.[0-9]+)?" "$TMP/out"'
+run "$RUN_RR" --bogus true
+check "--bogus: exit 2 naming it" eval '[ "$rc" -eq 2 ] && one_line_naming "--bogus"'
+for arg in -h --help --version; do
+	"$RUN_RR" "$arg" >/dev/full 2>"$TMP/err"
+	rc=$?
+	check "$arg >/dev/full: exit 1, one line ($rc: $(cat "$TMP/err"))" \
+		eval '[ "$rc" -eq 1 ] && one_line_naming "write to stdout"'
+done
+
+# -l above the caller's hard limit: refused at the door, before anything
+# runs (as root the old code raised the hard limit, as anyone else it
+# failed to). Needs no privilege: the check comes before SCHED_RR.
+if command -v prlimit >/dev/null; then
+	run prlimit --rttime=500000:500000 "$RUN_RR" -l 1000 cat /proc/self/limits
+	check "-l 1000 under a hard limit of 500 ms: exit 2 naming -l '1000', nothing run ($rc)" \
+		eval '[ "$rc" -eq 2 ] && one_line_naming "-l" "'"'1000'"'" && [ ! -s "$TMP/out" ]'
+else
+	skip "prlimit (util-linux) not installed: no hard-limit checks"
+fi
+
 # ---- as root ----
 
 if [ "$(id -u)" != 0 ]; then
@@ -88,6 +118,12 @@ check "-p 1: a grandchild inherits SCHED_RR priority 1" policy_is SCHED_RR 1
 run "$RUN_RR" -p 5 printf '%s|' -x -p 7
 check "options after the command are the command's (-x -p 7 passed on)" \
 	eval '[ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = "-x|-p|7|" ]'
+run "$RUN_RR" printf '%s|' --help --version
+check "long options after the command are the command's" \
+	eval '[ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = "--help|--version|" ]'
+run "$RUN_RR" -- printf '%s|' --bogus
+check "-- ends run_rr's options" \
+	eval '[ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = "--bogus|" ]'
 run "$RUN_RR" sh -c 'exit 7'
 check "the command's exit status is run_rr's (7)" test "$rc" -eq 7
 
@@ -121,38 +157,56 @@ check "missing command: exit 127 with a line naming it" \
 printf 'echo should not run\n' >"$TMP/not-executable"
 chmod 644 "$TMP/not-executable"
 run "$RUN_RR" "$TMP/not-executable"
-check "non-executable file: exit 127 with a line naming it" \
-	eval '[ "$rc" -eq 127 ] && one_line_naming not-executable && [ ! -s "$TMP/out" ]'
+check "non-executable file: exit 126 with a line naming it ($rc)" \
+	eval '[ "$rc" -eq 126 ] && one_line_naming not-executable && [ ! -s "$TMP/out" ]'
+run env PATH="$TMP" "$RUN_RR" not-executable
+check "non-executable file found in PATH: exit 126 ($rc)" \
+	eval '[ "$rc" -eq 126 ] && one_line_naming not-executable && [ ! -s "$TMP/out" ]'
+mkdir "$TMP/a-directory"
+run "$RUN_RR" "$TMP/a-directory"
+check "a directory: exit 126 with a line naming it ($rc)" \
+	eval '[ "$rc" -eq 126 ] && one_line_naming a-directory'
+run "$RUN_RR" "$TMP/not-executable/below"
+check "a path through a file: not found, exit 127 ($rc)" test "$rc" -eq 127
 
 # ---- the RLIMIT_RTTIME safety net ----
 
+hard=$(awk '/^Max realtime timeout/ { print $5 }' /proc/self/limits)
 run "$RUN_RR" -l 250 cat /proc/self/limits
-check "-l 250: RLIMIT_RTTIME soft 250000 us, hard one second more" \
-	grep -Eq '^Max realtime timeout +250000 +1250000 +us' "$TMP/out"
+check "-l 250: RLIMIT_RTTIME soft 250000 us, the inherited hard limit ($hard) left alone" \
+	grep -Eq "^Max realtime timeout +250000 +$hard +us" "$TMP/out"
+run prlimit --rttime=2000000:2000000 "$RUN_RR" -l 250 cat /proc/self/limits
+check "-l 250 under a hard limit of 2 s: soft 250000 us, hard still 2000000" \
+	grep -Eq '^Max realtime timeout +250000 +2000000 +us' "$TMP/out"
+run prlimit --rttime=500000:500000 "$RUN_RR" -l 500 cat /proc/self/limits
+check "-l equal to the hard limit: accepted, both 500000 us" \
+	eval '[ "$rc" -eq 0 ] && grep -Eq "^Max realtime timeout +500000 +500000 +us" "$TMP/out"'
 
 # A real-time busy loop: at -p 1 on one CPU it leaves the others free, RT
 # throttling (sched_rt_runtime_us) is a second net and timeout a third.
 # The kernel should stop it after ~0.2 s (SIGXCPU) and, when SIGXCPU is
 # caught, after one more second (SIGKILL); 5 s is a wide margin for a busy
 # machine. ulimit -c 0: SIGXCPU's default action would dump core.
-busy_loop() {	# limit-ms trap-action
+# The SIGKILL is the hard limit's, which run_rr leaves as the caller set it.
+busy_loop() {	# limit-ms trap-action hard-limit-us
 	t0=$(date +%s%N)
 	# In a subshell whose stderr is closed off: no "Killed" notice in the log.
-	rc=$( { ulimit -c 0; cd "$TMP" && timeout -k 2 10 "$RUN_RR" -p 1 -l "$1" \
-		sh -c "trap '$2' XCPU; while :; do :; done"; echo $?; } 2>/dev/null)
+	rc=$( { ulimit -c 0; cd "$TMP" && timeout -k 2 10 prlimit --rttime="$3:$3" \
+		"$RUN_RR" -p 1 -l "$1" sh -c "trap '$2' XCPU; while :; do :; done"
+		echo $?; } 2>/dev/null)
 	ms=$((($(date +%s%N) - t0) / 1000000))
 }
-busy_loop 200 -
+busy_loop 200 - 1200000
 if [ "$rc" -eq 152 ] && [ "$ms" -lt 5000 ]; then
 	ok "-l 200: RR busy loop stopped by SIGXCPU after $ms ms"
 else
 	not_ok "-l 200: RR busy loop: want SIGXCPU (152) within 5 s, got status $rc after $ms ms"
 fi
-busy_loop 200 :
+busy_loop 200 : 1200000
 if [ "$rc" -eq 137 ] && [ "$ms" -ge 1000 ] && [ "$ms" -lt 6000 ]; then
-	ok "-l 200, SIGXCPU caught: killed (SIGKILL) at the hard limit after $ms ms"
+	ok "-l 200, SIGXCPU caught: killed (SIGKILL) at the caller's hard limit after $ms ms"
 else
-	not_ok "-l 200, SIGXCPU caught: want SIGKILL (137) after 1-6 s, got status $rc after $ms ms"
+	not_ok "-l 200, SIGXCPU caught: want SIGKILL (137) at the hard limit, 1.2 s, within 1-6 s, got status $rc after $ms ms"
 fi
 
 # ---- an unprivileged user ----
@@ -243,6 +297,19 @@ setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups prlimit --rtprio=0 \
 	"$suid_dir/run_rr" id -G >"$TMP/out" 2>"$TMP/err"
 check "setuid copy: a caller without supplementary groups gets none" \
 	test "$(cat "$TMP/out")" = "$NOBODY"
+
+# Installed setuid-root, -l must still not lift the caller's hard limit.
+setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups prlimit --rtprio=0 \
+	--rttime=500000:500000 "$suid_dir/run_rr" -l 1000 cat /proc/self/limits \
+	>"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "setuid copy: -l above the caller's hard limit refused, exit 2, nothing run ($rc)" \
+	eval '[ "$rc" -eq 2 ] && one_line_naming "-l" && [ ! -s "$TMP/out" ]'
+setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups prlimit --rtprio=0 \
+	--rttime=500000:500000 "$suid_dir/run_rr" -l 200 cat /proc/self/limits \
+	>"$TMP/out" 2>"$TMP/err"
+check "setuid copy: -l 200 sets the soft limit, the hard one stays 500000 us" \
+	grep -Eq '^Max realtime timeout +200000 +500000 +us' "$TMP/out"
 
 # The original's hole: the shell it started was root's. (dash and bash drop
 # a stray effective uid themselves; the checks above are the ones that bite.)
