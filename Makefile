@@ -6,6 +6,7 @@
 #   make bench      the full benchmark (PART=name runs one part)
 #   make lint       cppcheck and clang-tidy
 #   make install    PREFIX (default /usr/local) and DESTDIR honoured
+#   make uninstall  removes exactly what install put there
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
@@ -14,6 +15,7 @@ ZC_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Ilib
 LDLIBS  ?=
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
+DOCDIR  ?= $(PREFIX)/share/doc/zc
 
 # O: where objects and test binaries go; BIN: where the programs go.
 O   ?= build
@@ -29,7 +31,7 @@ TEST_BIN = $(TEST_SRC:tests/%.c=$(O)/tests/%)
 SHIM_SRC = $(wildcard tests/shim_*.c)
 SHIM_SO  = $(SHIM_SRC:tests/%.c=$(O)/tests/%.so)
 
-.PHONY: all check check-plain check-san tests demo bench lint install clean
+.PHONY: all check check-plain check-san tests demo bench lint install uninstall clean
 
 # With BIN=. the programs are plain names: make drops a leading "./".
 PROG_OUT = $(if $(filter .,$(BIN)),$(PROGS),$(PROGS:%=$(BIN)/%))
@@ -81,8 +83,14 @@ lint:
 	@sh tests/lint.sh
 
 install: all
-	install -d $(DESTDIR)$(BINDIR)
-	install -m 755 $(PROGS) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 $(PROG_OUT) $(DESTDIR)$(BINDIR)
+	install -m 644 README.zc $(DESTDIR)$(DOCDIR)
+
+# The doc directory goes too if nothing else is in it; BINDIR is shared.
+uninstall:
+	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(DOCDIR)/README.zc
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || :
 
 clean:
 	rm -rf build $(PROGS)

@@ -1,22 +1,61 @@
 #!/bin/sh
-# make install: PREFIX and DESTDIR honoured, the four programs executable,
-# nothing written outside DESTDIR. The programs are already built by the
-# time tests run, so this only copies.
+# make install and make uninstall: PREFIX, BINDIR and DESTDIR honoured; the
+# four programs and README.zc (under share/doc/zc) installed, nothing
+# written outside DESTDIR; uninstall removes exactly those files and the
+# doc directory when it is left empty, and nothing else. The programs are
+# already built by the time tests run, so this only copies.
 . "$ZC_TOP/tests/lib.sh"
 
 dest=$TMP/dest
+progs="zcc zcs cyclesoak run_rr"
+
+# files DIR: every file and directory under DIR, sorted, one line.
+files() {
+	(cd "$1" && find . | sort | tr '\n' ' ')
+}
+
 make -s -C "$ZC_TOP" install DESTDIR="$dest" PREFIX=/opt/zc >"$TMP/out" 2>&1
 rc=$?
 check "make install DESTDIR=... PREFIX=/opt/zc: exit 0 ($rc: $(head -c 300 "$TMP/out"))" [ "$rc" -eq 0 ]
-for p in zcc zcs cyclesoak run_rr; do
+for p in $progs; do
 	check "$p installed executable under DESTDIR/opt/zc/bin" [ -x "$dest/opt/zc/bin/$p" ]
 done
-check "nothing else under DESTDIR: $(cd "$dest" && find . | tr '\n' ' ')" \
-	[ "$(cd "$dest" && find . -type f | wc -l)" -eq 4 ]
+check "README.zc installed under DESTDIR/opt/zc/share/doc/zc, the same text" \
+	cmp -s "$ZC_TOP/README.zc" "$dest/opt/zc/share/doc/zc/README.zc"
+check "README.zc not executable" [ ! -x "$dest/opt/zc/share/doc/zc/README.zc" ]
+check "nothing else under DESTDIR: $(files "$dest")" \
+	[ "$(cd "$dest" && find . -type f | wc -l)" -eq 5 ]
 "$dest/opt/zc/bin/zcs" -h >"$TMP/out" 2>&1
 check "the installed zcs runs (-h)" grep -q '^usage: zcs' "$TMP/out"
 
+# Others' files beside ours: uninstall must leave them.
+echo mine >"$dest/opt/zc/bin/other-tool"
+mkdir -p "$dest/opt/zc/share/doc/other"
+echo mine >"$dest/opt/zc/share/doc/other/README"
+before=$(files "$dest")
+make -s -C "$ZC_TOP" uninstall DESTDIR="$dest" PREFIX=/opt/zc >"$TMP/out" 2>&1
+rc=$?
+check "make uninstall: exit 0, silent ($rc: $(head -c 300 "$TMP/out"))" \
+	eval '[ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ]'
+after=$(files "$dest")
+check "uninstall leaves exactly the others' files and the shared directories: $after" \
+	[ "$after" = ". ./opt ./opt/zc ./opt/zc/bin ./opt/zc/bin/other-tool ./opt/zc/share ./opt/zc/share/doc ./opt/zc/share/doc/other ./opt/zc/share/doc/other/README " ]
+check "uninstall removed something (there was more before: $before)" [ "$before" != "$after" ]
+
+make -s -C "$ZC_TOP" uninstall DESTDIR="$dest" PREFIX=/opt/zc >"$TMP/out" 2>&1
+check "uninstall again, nothing to remove: exit 0" [ $? -eq 0 ]
+
+# A file of the user's in the doc directory keeps the directory.
+make -s -C "$ZC_TOP" install DESTDIR="$dest" PREFIX=/opt/zc >/dev/null 2>&1
+echo notes >"$dest/opt/zc/share/doc/zc/my-notes"
+make -s -C "$ZC_TOP" uninstall DESTDIR="$dest" PREFIX=/opt/zc >/dev/null 2>&1
+check "a file of the user's in share/doc/zc stays, README.zc goes" \
+	eval '[ -f "$dest/opt/zc/share/doc/zc/my-notes" ] && [ ! -e "$dest/opt/zc/share/doc/zc/README.zc" ]'
+check "and no program is left" eval '! ls "$dest/opt/zc/bin" | grep -qvx other-tool'
+
 make -s -C "$ZC_TOP" install DESTDIR="$dest" BINDIR=/usr/bin >/dev/null 2>&1
 check "BINDIR overrides PREFIX's bin" [ -x "$dest/usr/bin/zcc" ]
+make -s -C "$ZC_TOP" uninstall DESTDIR="$dest" BINDIR=/usr/bin >/dev/null 2>&1
+check "uninstall with the same BINDIR removes them" [ ! -e "$dest/usr/bin/zcc" ]
 
 finish
