@@ -90,9 +90,11 @@ static int zc_count(struct tx *t, const struct sock_extended_err *ee,
 	return 0;
 }
 
-/* Take every notification now on the error queue; never waits. */
-static int zc_reap(struct tx *t, char *err, size_t errlen)
+/* Take every notification now on the error queue; never waits. Returns
+ * how many sends they completed, or -1. */
+static int64_t zc_reap(struct tx *t, char *err, size_t errlen)
 {
+	uint64_t before = t->zc_sends;
 	char control[CMSG_SPACE(sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in6))];
 	struct msghdr msg;
 	struct cmsghdr *cm;
@@ -103,7 +105,7 @@ static int zc_reap(struct tx *t, char *err, size_t errlen)
 		msg.msg_controllen = sizeof(control);
 		if (recvmsg(t->sock, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return 0;
+				return (int64_t)(t->zc_sends - before);
 			if (errno == EINTR)
 				continue;
 			return err_fill(err, errlen, errno, "zerocopy: error queue of %s", t->peer);
@@ -122,8 +124,7 @@ static int zc_reap(struct tx *t, char *err, size_t errlen)
 static int zc_wait(struct tx *t, char *err, size_t errlen)
 {
 	struct pollfd pfd = { .fd = t->sock, .events = 0 };
-	struct zc *z = t->priv;
-	uint32_t before = z->done;
+	int64_t reaped;
 	int soerr = 0;
 	socklen_t len = sizeof(soerr);
 
@@ -134,10 +135,11 @@ static int zc_wait(struct tx *t, char *err, size_t errlen)
 			return err_fill(err, errlen, EINTR, "zerocopy: interrupted");
 		return 0;
 	}
-	if (zc_reap(t, err, errlen) < 0)
+	reaped = zc_reap(t, err, errlen);
+	if (reaped < 0)
 		return -1;
 	/* POLLERR with no notification: the connection itself failed. */
-	if (z->done == before &&
+	if (reaped == 0 &&
 	    getsockopt(t->sock, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0 && soerr) {
 		errno = soerr;
 		return err_fill(err, errlen, soerr, "zerocopy: send to %s", t->peer);

@@ -14,12 +14,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static void *ring_map(int fd, size_t len, off_t what)
+/* Map one of the ring's regions into *where; NULL there when it fails. */
+static void ring_map(int fd, size_t len, off_t what, void **where)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_POPULATE, fd, what);
-
-	return p == MAP_FAILED ? NULL : p;
+	*where = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_POPULATE, fd, what);
+	if (*where == MAP_FAILED)
+		*where = NULL;
 }
 
 static unsigned *at(void *ring, unsigned off)
@@ -45,9 +46,9 @@ int uring_init(struct uring *r, unsigned sq_entries, unsigned cq_entries)
 	r->sq_ring_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
 	r->cq_ring_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	r->sqes_len = p.sq_entries * sizeof(struct io_uring_sqe);
-	r->sq_ring = ring_map(r->fd, r->sq_ring_len, IORING_OFF_SQ_RING);
-	r->cq_ring = ring_map(r->fd, r->cq_ring_len, IORING_OFF_CQ_RING);
-	r->sqes = ring_map(r->fd, r->sqes_len, IORING_OFF_SQES);
+	ring_map(r->fd, r->sq_ring_len, IORING_OFF_SQ_RING, &r->sq_ring);
+	ring_map(r->fd, r->cq_ring_len, IORING_OFF_CQ_RING, &r->cq_ring);
+	ring_map(r->fd, r->sqes_len, IORING_OFF_SQES, (void **)&r->sqes);
 	if (!r->sq_ring || !r->cq_ring || !r->sqes) {
 		saved = errno;
 		uring_exit(r);

@@ -45,6 +45,8 @@ long syscall(long nr, ...)
 	va_list ap;
 	int i;
 
+	/* Six arguments whatever the call: those it lacks are read from
+	 * registers it leaves unused, as glibc's own syscall() does. */
 	va_start(ap, nr);
 	for (i = 0; i < 6; i++)
 		a[i] = va_arg(ap, long);
@@ -59,7 +61,8 @@ long syscall(long nr, ...)
 	rc = real(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 	if (m && strcmp(m, "nosendzc") == 0 && rc >= 0 && nr == __NR_io_uring_register &&
 	    a[1] == IORING_REGISTER_PROBE) {
-		struct io_uring_probe *p = (struct io_uring_probe *)a[2];
+		/* The system call's arguments come as longs. */
+		struct io_uring_probe *p = (struct io_uring_probe *)a[2]; // NOLINT(performance-no-int-to-ptr)
 
 		if (IORING_OP_SEND_ZC < a[3])
 			p->ops[IORING_OP_SEND_ZC].flags &= (__u16)~IO_URING_OP_SUPPORTED;

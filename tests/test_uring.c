@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <unistd.h>
 
@@ -52,8 +53,10 @@ static int make_files(void)
 		for (i = 0; i < sizes[k]; i++)
 			buf[i] = pattern(k, i);
 		fp = fopen(names[k], "w+");
-		if (!fp || fwrite(buf, 1, sizes[k], fp) != sizes[k] || fflush(fp))
+		if (!fp || fwrite(buf, 1, sizes[k], fp) != sizes[k] || fflush(fp)) {
+			free(buf);
 			return -1;
+		}
 		free(buf);
 		files[k].name = names[k];
 		files[k].fd = dup(fileno(fp));
@@ -128,7 +131,7 @@ static void *reader_run(void *arg)
 	}
 	if (r->mode == STALL) {
 		while (!stop)
-			usleep(10000);
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 		close(fd);
 		return NULL;
 	}
@@ -254,7 +257,7 @@ static void check_stream(const struct tx_method *m, size_t chunk)
 	reader_join(&r);
 
 	want = expected_stream(2, &want_len);
-	CHECK(r.len == want_len && memcmp(r.buf, want, want_len) == 0,
+	CHECK(r.buf && r.len == want_len && memcmp(r.buf, want, want_len) == 0,
 	      "%s -b %zu: the reader got exactly the stream (%zu of %zu bytes)",
 	      m->name, chunk, r.len, want_len);
 	CHECK(t.bytes == want_len, "%s -b %zu: counted %llu bytes, the stream has %zu",
