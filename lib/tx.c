@@ -10,6 +10,7 @@
 #include "err.h"
 #include "proto.h"
 #include "tx_int.h"
+#include "tx_zc.h"
 
 const struct tx_method *const tx_methods[] = {
 	&tx_sendfile,		/* the default */
@@ -17,7 +18,9 @@ const struct tx_method *const tx_methods[] = {
 	&tx_write,
 	&tx_mmap,
 	&tx_splice,
-	/* zerocopy, uring and uring-zc go here (lib/tx_zc.c, lib/tx_uring.c) */
+	&tx_zerocopy,
+	&tx_uring,
+	&tx_uring_zc,
 	NULL,
 };
 

@@ -133,10 +133,8 @@ static int ur_wait(struct tx *t, struct ur *u, unsigned want, char *err, size_t 
 	do {
 		if (uring_enter(&u->ring, want > got ? want - got : 1) < 0 && errno != EINTR)
 			return err_fill(err, errlen, errno, "%s: io_uring_enter", u->name);
-		if (*t->stop) {
-			errno = EINTR;
-			return err_fill(err, errlen, EINTR, "%s: interrupted", u->name);
-		}
+		if (*t->stop)
+			return tx_stopped(t, err, errlen);
 		got += ur_reap(t, u);
 	} while (got < want);
 	return 0;
@@ -190,7 +188,7 @@ static unsigned ur_queue(struct tx *t, struct ur *u, const struct tx_file *f,
  * is queued again from *pos); an error is the method's error.
  */
 static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_file *f,
-		     uint64_t *pos, char *err, size_t errlen)
+		     size_t hdr_len, uint64_t *pos, char *err, size_t errlen)
 {
 	unsigned i, j;
 	int res;
@@ -203,10 +201,9 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 		}
 		if (res == (int)u->len[i])
 			continue;
-		if (res == -EFAULT)
-			return err_fill(err, errlen, 0, "%s: shrank while being sent", f->name);
 		if (res < 0 && res != -EINTR && res != -EAGAIN)
-			return err_fill(err, errlen, -res, "%s: send to %s", u->name, t->peer);
+			return tx_map_fault(t, f, u->name, -res,
+					    *pos > hdr_len ? *pos - hdr_len : 0, err, errlen);
 		if (res == 0)
 			return err_fill(err, errlen, 0, "%s: send to %s took no data",
 					u->name, t->peer);
@@ -254,7 +251,7 @@ static int ur_send_file(struct tx *t, const struct tx_file *f, char *err, size_t
 			return -1;
 		n = ur_queue(t, u, f, hdr_len, pos);
 		if (ur_wait(t, u, n, err, errlen) < 0 ||
-		    ur_settle(t, u, n, f, &pos, err, errlen) < 0)
+		    ur_settle(t, u, n, f, hdr_len, &pos, err, errlen) < 0)
 			return -1;
 	}
 	return 0;

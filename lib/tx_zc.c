@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "err.h"
 
@@ -57,6 +58,19 @@ void tx_map_close(struct tx_file *files, uint32_t n_files)
 			munmap(files[i].map, files[i].size);
 		files[i].map = NULL;
 	}
+}
+
+int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int e,
+		 uint64_t off, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (e == EFAULT && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < f->size)
+		return tx_shrank(f, (uint64_t)st.st_size < off ? (uint64_t)st.st_size : off,
+				 err, errlen);
+	err_fill(err, errlen, e, "%s: send to %s", method, t->peer);
+	errno = e;
+	return -1;
 }
 
 static int zc_setup(struct tx *t, char *err, size_t errlen)
@@ -132,7 +146,7 @@ static int zc_wait(struct tx *t, char *err, size_t errlen)
 		if (errno != EINTR)
 			return err_fill(err, errlen, errno, "zerocopy: poll");
 		if (*t->stop)
-			return err_fill(err, errlen, EINTR, "zerocopy: interrupted");
+			return tx_stopped(t, err, errlen);
 		return 0;
 	}
 	reaped = zc_reap(t, err, errlen);
@@ -151,17 +165,15 @@ static int zc_wait(struct tx *t, char *err, size_t errlen)
  * Send len bytes with flags, all of them: partial sends are resumed, a full
  * optmem (ENOBUFS, too many notifications held) is reaped and retried.
  */
-static int zc_send_all(struct tx *t, const struct tx_file *f, const char *buf,
-		       size_t len, int flags, char *err, size_t errlen)
+static int zc_send_all(struct tx *t, const struct tx_file *f, uint64_t off,
+		       const char *buf, size_t len, int flags, char *err, size_t errlen)
 {
 	struct zc *z = t->priv;
 	ssize_t n;
 
 	while (len > 0) {
-		if (*t->stop) {
-			errno = EINTR;
-			return err_fill(err, errlen, EINTR, "zerocopy: interrupted");
-		}
+		if (*t->stop)
+			return tx_stopped(t, err, errlen);
 		n = send(t->sock, buf, len, flags | MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -171,11 +183,12 @@ static int zc_send_all(struct tx *t, const struct tx_file *f, const char *buf,
 					return -1;
 				continue;
 			}
-			if (errno == EFAULT && f)
-				return err_fill(err, errlen, 0, "%s: shrank while being sent", f->name);
+			if (f)
+				return tx_map_fault(t, f, "zerocopy", errno, off, err, errlen);
 			return err_fill(err, errlen, errno, "zerocopy: send to %s", t->peer);
 		}
 		tx_account(t, (uint64_t)n);
+		off += (uint64_t)n;
 		buf += n;
 		len -= (size_t)n;
 		if (!(flags & MSG_ZEROCOPY))
@@ -199,14 +212,14 @@ static int zc_send_file(struct tx *t, const struct tx_file *f, char *err, size_t
 	if (f->size == 0)
 		return 0;	/* the words wait for data to ride with */
 	if (t->hdr_len) {
-		if (zc_send_all(t, NULL, (const char *)t->hdr, t->hdr_len, MSG_MORE,
+		if (zc_send_all(t, NULL, 0, (const char *)t->hdr, t->hdr_len, MSG_MORE,
 				err, errlen) < 0)
 			return -1;
 		t->hdr_len = 0;
 	}
 	while (left > 0) {
 		n = left < t->chunk ? left : t->chunk;
-		if (zc_send_all(t, f, p, n, MSG_ZEROCOPY, err, errlen) < 0)
+		if (zc_send_all(t, f, f->size - left, p, n, MSG_ZEROCOPY, err, errlen) < 0)
 			return -1;
 		p += n;
 		left -= (uint32_t)n;

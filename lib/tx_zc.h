@@ -6,7 +6,7 @@
 #ifndef ZC_TX_ZC_H
 #define ZC_TX_ZC_H
 
-#include "tx.h"
+#include "tx_int.h"
 
 extern const struct tx_method tx_zerocopy, tx_uring, tx_uring_zc;
 
@@ -15,5 +15,13 @@ int tx_map_open(struct tx *t, struct tx_file *f, char *err, size_t errlen);
 
 /* tx_map_close - unmap what tx_map_open mapped; safe on files never mapped. */
 void tx_map_close(struct tx_file *files, uint32_t n_files);
+
+/*
+ * tx_map_fault - a send from f's mapping failed with errno e at byte off of
+ * the file: EFAULT from a file now shorter than its mapping is tx_shrank;
+ * anything else is "METHOD: send to PEER: why".
+ */
+int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int e,
+		 uint64_t off, char *err, size_t errlen);
 
 #endif
