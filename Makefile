@@ -77,7 +77,7 @@ demo: all
 	@sh tests/demo.sh
 
 bench: all tests
-	@sh tests/bench.sh $(PART)
+	@sh tests/bench/run.sh $(PART)
 
 lint:
 	@sh tests/lint.sh

@@ -1,40 +1,195 @@
-# Shared by the shell tests: sourced, not run. POSIX sh.
+# The one shell harness of the tests, make demo and make bench: sourced,
+# not run. POSIX sh.
 #
-# Every check prints "ok - what", "not ok - what" or "skip - why" for
-# tests/run.sh to count. Processes a test starts go through bg, so that
-# cleanup kills them by PID, whatever way the test ends.
+# The sourcing script sets ZC_TOP (tests/run.sh exports it; demo and bench
+# work it out from their own path). Everything a script starts goes through
+# bg / start_bg / run_fg, so that cleanup kills it by PID however the script
+# ends (Ctrl-C included); every file it makes lives under $TMP (also called
+# $WORK), removed at the end. Tests print "ok - what", "not ok - what" or
+# "skip - why" for tests/run.sh to count.
+#
+# HARNESS_GRACE: tenths of a second cleanup gives its processes to end on
+# SIGTERM before SIGKILL (tests: 0, straight to SIGKILL; bench: 10).
 
-: "${ZC_BIN:?ZC_BIN: directory of the programs under test}"
-: "${ZC_TESTBIN:?ZC_TESTBIN: directory of the test helper binaries}"
+: "${ZC_TOP:?ZC_TOP: the top directory of zc}"
+ZC_BIN=${ZC_BIN:-$ZC_TOP}
+ZC_TESTBIN=${ZC_TESTBIN:-$ZC_TOP/build/tests}
+HARNESS_GRACE=${HARNESS_GRACE:-0}
 
-. "$ZC_TOP/tests/common.sh"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/zc-test.XXXXXX")
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/zc-test.XXXXXX") || exit 1
+WORK=$TMP
 BG_PIDS=
+CLEANUP_HOOKS=
 FAILED=0
+SENT_TOTAL=0
+SENT_RUNS=0
 
 cleanup() {
-	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null; done
-	for p in $BG_PIDS; do wait "$p" 2>/dev/null; done
+	trap - EXIT INT TERM HUP
+	if [ "$HARNESS_GRACE" -gt 0 ]; then
+		for _p in $BG_PIDS; do kill -TERM "$_p" 2>/dev/null; done
+	fi
+	for _p in $BG_PIDS; do reap_pid "$_p" "$HARNESS_GRACE"; done
+	BG_PIDS=
+	for _h in $CLEANUP_HOOKS; do "$_h"; done
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+# The trap may fire inside a redirected function call: fd 9 keeps the
+# script's own stderr for its message (and is closed for every child).
+exec 9>&2
+trap 'echo >&9; echo "interrupted: cleaning up" >&9; exit 130' INT TERM HUP
 
+# on_cleanup FUNCTION: run FUNCTION too when the script ends.
+on_cleanup() {
+	CLEANUP_HOOKS="$CLEANUP_HOOKS $1"
+}
+
+# --- test verdicts ----------------------------------------------------------
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; FAILED=1; }
 skip() { echo "skip - $*"; }
 
 # check WHAT COMMAND...: ok when the command succeeds.
 check() {
-	_what=$1; shift
+	_what=$1
+	shift
 	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
 }
 
-# bg COMMAND...: start in the background, remember the PID in $!.
-bg() {
-	"$@" &
+# finish: the exit status run.sh expects.
+finish() {
+	exit "$FAILED"
+}
+
+# die MESSAGE: one line naming the script, exit 1 (bench and demo).
+die() {
+	echo "$(basename "$0"): $*" >&2
+	exit 1
+}
+
+# --- processes --------------------------------------------------------------
+# bg / start_bg COMMAND...: start in the background; its PID is in $!.
+start_bg() {
+	"$@" 9>&- &
 	BG_PIDS="$BG_PIDS $!"
+}
+bg() {
+	start_bg "$@"
+}
+
+# forget_bg PID: PID has been reaped; no longer ours to kill.
+forget_bg() {
+	_left=
+	for _p in $BG_PIDS; do [ "$_p" = "$1" ] || _left="$_left $_p"; done
+	BG_PIDS=$_left
+}
+
+# run_fg COMMAND...: run a command to its end, as if in the foreground, but
+# as a known PID: a signal to the script then interrupts the wait at once
+# and cleanup kills the command, instead of the script waiting for it.
+run_fg() {
+	"$@" 9>&- &
+	_fg=$!
+	BG_PIDS="$BG_PIDS $_fg"
+	wait $_fg
+	_fgrc=$?
+	forget_bg $_fg
+	return $_fgrc
+}
+
+# reap_pid PID TENTHS: give PID that long to end by itself, then kill it
+# (SIGKILL); reap it either way.
+reap_pid() {
+	_n=$2
+	while [ "$_n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+# stop_bg PID: end one background process now (TERM, then KILL) and reap it.
+stop_bg() {
+	forget_bg "$1"
+	kill -TERM "$1" 2>/dev/null
+	reap_pid "$1" 20
+}
+
+# proc_children PID: the PIDs whose parent is PID, one a line, from
+# /proc/*/stat (the name in brackets may hold spaces: fields are counted
+# after its closing bracket). The one /proc child scanner.
+proc_children() {
+	for _f in /proc/[0-9]*/stat; do
+		_s=$(cat "$_f" 2>/dev/null) || continue
+		_s=${_s##*) }
+		# shellcheck disable=SC2086
+		set -- "$1" $_s
+		[ "$3" = "$1" ] && { _p=${_f#/proc/}; echo "${_p%/stat}"; }
+	done
+}
+
+# proc_descendants PID: every process below PID, children first.
+proc_descendants() {
+	for _c in $(proc_children "$1"); do
+		echo "$_c"
+		proc_descendants "$_c"
+	done
+}
+
+# wait_for FILE PATTERN [TENTHS]: wait until FILE has a line matching
+# PATTERN (grep -E), at most TENTHS tenths of a second (default 50).
+wait_for() {
+	_n=${3:-50}
+	while [ "$_n" -gt 0 ]; do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# --- the machine's CPU time ---------------------------------------------------
+# cpu_ticks [FILE]: "OTHERS BUSY TOTAL" jiffies of the whole machine from
+# the cpu line of /proc/stat (or of a copy of it in FILE). BUSY is all but
+# idle and iowait; OTHERS leaves out nice too, so the meter's soakers (nice
+# 19) are not in it: it is user, system, irq, softirq and steal.
+cpu_ticks() {
+	awk '/^cpu / { o = $2 + $4 + $7 + $8 + $9; print o, o + $3, o + $3 + $5 + $6; exit }' \
+		"${1:-/proc/stat}"
+}
+
+# cpu_share T0 T1 [FIELD]: percent of the machine between two cpu_ticks
+# samples in FIELD (1 OTHERS, the default; 2 BUSY), to two decimals.
+cpu_share() {
+	echo "$1 $2" | awk -v f="${3:-1}" '{ t = $6 - $3; printf "%.2f\n", (t > 0 ? 100 * ($(f + 3) - $f) / t : 0) }'
+}
+
+# --- the programs' output -------------------------------------------------------
+# json_get FILE EVENT KEY: KEY's value in every EVENT object of a -J
+# output file, one a line.
+json_get() {
+	if [ -x "$ZC_TESTBIN/jsoncheck" ]; then
+		"$ZC_TESTBIN/jsoncheck" -E "$2" -g "$3" "$1" 2>/dev/null
+	else
+		jq -r "select(.event == \"$2\") | .$3 // empty" "$1"
+	fi
+}
+
+# is_json FILE: FILE is JSON Lines (the program took -J).
+is_json() {
+	[ "$(head -c 1 "$1" 2>/dev/null)" = "{" ]
+}
+
+# zcs_port FILE: the port of zcs's listening line (text or JSON).
+zcs_port() {
+	if is_json "$1"; then
+		json_get "$1" listening port | head -n 1
+	else
+		sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$1"
+	fi
 }
 
 # zcs_start [ZCS OPTIONS...]: start zcs on a kernel-chosen port with output
@@ -43,11 +198,228 @@ zcs_start() {
 	: >"$TMP/zcs.out"
 	bg "$ZC_BIN/zcs" -p 0 "$@" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
 	ZCS_PID=$!
-	wait_for "$TMP/zcs.out" '^listening on port [0-9]+' || return 1
-	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
+	wait_for "$TMP/zcs.out" '^listening on port [0-9]+|"event": *"listening"' || return 1
+	ZCS_PORT=$(zcs_port "$TMP/zcs.out")
 }
 
-# finish: the exit status run.sh expects.
-finish() {
-	exit "$FAILED"
+# zcs_up NAME [ZCS OPTIONS...]: start zcs on a kernel-chosen port, output in
+# $WORK/NAME.out and .err; sets ZCS_PID and ZCS_PORT, or dies. ZCS_PREFIX,
+# when set, goes before zcs (ip netns exec NS).
+zcs_up() {
+	_name=$1
+	shift
+	: >"$WORK/$_name.out"
+	# shellcheck disable=SC2086
+	start_bg $ZCS_PREFIX "$ZC_BIN/zcs" -p 0 "$@" >"$WORK/$_name.out" 2>"$WORK/$_name.err"
+	ZCS_PID=$!
+	if ! wait_for "$WORK/$_name.out" '^listening on port [0-9]+|"event": *"listening"'; then
+		cat "$WORK/$_name.err" >&2
+		die "zcs did not start"
+	fi
+	ZCS_PORT=$(zcs_port "$WORK/$_name.out")
+}
+
+# --- demo and bench: files, zcc runs, the calibration -------------------------
+# make_files DIR COUNT SIZE: COUNT files of about SIZE bytes (each a little
+# different, as real files are), random data so nothing compresses.
+make_files() {
+	mkdir -p "$1"
+	_i=0
+	while [ $_i -lt "$2" ]; do
+		head -c $(($3 + (_i * 4099) % ($3 / 8 + 1))) /dev/urandom >"$1/f$_i"
+		_i=$((_i + 1))
+	done
+}
+
+# parse_zcc OUTFILE: from zcc's output (-J or text) set SENT_BYTES
+# SENT_SECS SENT_RATE, and with -c CPU_LOAD CPU_N CPU_SD (service demand)
+# and OWN_USKB (zcc's own CPU per KB); the last run's figures.
+parse_zcc() {
+	if is_json "$1"; then
+		SENT_BYTES=$(json_get "$1" sent bytes | tail -n 1)
+		SENT_SECS=$(json_get "$1" sent seconds | tail -n 1)
+		SENT_RATE=$(json_get "$1" sent kbytes_per_sec | tail -n 1)
+		CPU_LOAD=$(json_get "$1" cpu load_pct | tail -n 1)
+		CPU_N=$(json_get "$1" cpu ncpus | tail -n 1)
+		CPU_SD=$(json_get "$1" cpu service_demand_us_per_kb | tail -n 1)
+		OWN_USKB=$(json_get "$1" cpu own_us_per_kb | tail -n 1)
+		return 0
+	fi
+	SENT_BYTES=$(sed -n 's/^sent: \([0-9]*\) bytes in .*/\1/p' "$1" | tail -n 1)
+	SENT_SECS=$(sed -n 's/^sent: [0-9]* bytes in \([0-9.]*\) s,.*/\1/p' "$1" | tail -n 1)
+	SENT_RATE=$(sed -n 's/^sent: .*, \([0-9.]*\) kbytes\/sec.*/\1/p' "$1" | tail -n 1)
+	CPU_LOAD=$(sed -n 's/^cpu: load \(-\{0,1\}[0-9.]*\)% of .*/\1/p' "$1" | tail -n 1)
+	CPU_N=$(sed -n 's/^cpu: load .* of \([0-9]*\) CPUs.*/\1/p' "$1" | tail -n 1)
+	CPU_SD=$(sed -n 's/.*service demand \(-\{0,1\}[0-9.]*\) us\/KB.*/\1/p' "$1" | tail -n 1)
+	OWN_USKB=$(sed -n 's/.*zcc itself \(-\{0,1\}[0-9.]*\) us\/KB.*/\1/p' "$1" | tail -n 1)
+}
+
+# zcc_has FLAG: this zcc knows the option (its -h lists it).
+zcc_has() {
+	"$ZC_BIN/zcc" -h 2>&1 | grep -q -- "^ *$1 "
+}
+
+# zcc_methods: the transmit methods this zcc has, from zcc itself (its
+# refusal of an unknown -M lists them); "sendfile send write" from the
+# options of a zcc without -M.
+zcc_methods() {
+	if ! zcc_has -M; then
+		echo "sendfile send write"
+		return 0
+	fi
+	"$ZC_BIN/zcc" -M help 2>&1 | sed -n 's/.*methods*: *//p' | tr -d ',' | head -n 1
+}
+
+# method_flags METHOD: zcc's options for a transmit method.
+method_flags() {
+	if zcc_has -M; then
+		echo "-M $1"
+		return 0
+	fi
+	case $1 in
+	sendfile) echo "" ;;
+	send) echo "-S" ;;
+	write) echo "-S -w" ;;
+	esac
+}
+
+# show_cmd COMMAND...: print a command the way it is about to be run, the
+# names of files in a directory under $WORK folded into "DIR/... (N files)".
+show_cmd() {
+	_show= _nf=0 _dir=
+	for _a in "$@"; do
+		case $_a in
+		"$WORK"/*/*) _nf=$((_nf + 1)) _dir=${_a%/*} ;;
+		*) _show="$_show $_a" ;;
+		esac
+	done
+	[ $_nf -eq 1 ] && _show="$_show ${_dir#"$WORK"/}/... (1 file)"
+	[ $_nf -gt 1 ] && _show="$_show ${_dir#"$WORK"/}/... ($_nf files)"
+	echo "  \$${_show}"
+}
+
+# in_work COMMAND...: run COMMAND in $WORK, where ./counts_per_sec is.
+in_work() {
+	cd "$WORK" && exec "$@"
+}
+
+# run_zcc OUTFILE ZCC-ARGS...: run zcc in $WORK (where -c finds
+# counts_per_sec), with -J when it has it; print the command unless QUIET
+# is set; parse its figures. Fails (with zcc's own message) when zcc fails
+# or prints no sent figures. ZCC_PREFIX, when set, goes before zcc (ip
+# netns exec NS).
+run_zcc() {
+	_out=$1
+	shift
+	_json=
+	zcc_has -J && _json=-J
+	# shellcheck disable=SC2086
+	[ -z "${QUIET:-}" ] && show_cmd $ZCC_PREFIX zcc $_json "$@"
+	# shellcheck disable=SC2086
+	run_fg in_work $ZCC_PREFIX "$ZC_BIN/zcc" $_json "$@" >"$_out" 2>"$_out.err"
+	_rc=$?
+	parse_zcc "$_out"
+	SENT_TOTAL=$((${SENT_TOTAL:-0} + ${SENT_BYTES:-0}))
+	SENT_RUNS=$((${SENT_RUNS:-0} + 1))
+	if [ $_rc -ne 0 ] || [ -z "$SENT_RATE" ]; then
+		sed 's/^/  /' "$_out.err" >&2
+		echo "  zcc exited with status $_rc" >&2
+		return 1
+	fi
+}
+
+# loops_for SECONDS_WANTED PROBE_SECONDS PROBE_LOOPS: loops for a run of
+# about the wanted length, judging by a probe run; at least 1.
+loops_for() {
+	awk -v want="$1" -v secs="$2" -v n="$3" 'BEGIN {
+		per = secs / n; if (per <= 0) per = 0.0001
+		l = int(want / per + 0.5); if (l < 1) l = 1; if (l > 1000000) l = 1000000
+		print l }'
+}
+
+# probe_loops SECONDS ZCC-ARGS...: set LOOPS so that zcc with these
+# arguments runs about SECONDS: short runs, doubling until one lasts 0.3 s
+# (or a cap of 65536 loops), then scaled.
+probe_loops() {
+	_want=$1
+	shift
+	_pl=1
+	while :; do
+		_quiet=${QUIET:-}
+		QUIET=1
+		run_zcc "$WORK/probe" -n $_pl "$@" || die "probe run failed: zcc -n $_pl $*"
+		QUIET=$_quiet
+		awk -v s="$SENT_SECS" -v l=$_pl 'BEGIN { exit !(s < 0.3 && l < 65536) }' || break
+		_pl=$((_pl * 2))
+	done
+	LOOPS=$(loops_for "$_want" "$SENT_SECS" $_pl)
+}
+
+# zcs_tally NAME: ZCS_DONE_BYTES, ZCS_DONE_RUNS from zcs's done lines.
+zcs_tally() {
+	if is_json "$WORK/$1.out"; then
+		json_get "$WORK/$1.out" done bytes >"$WORK/$1.done"
+	else
+		sed -n 's/^done: \([0-9]*\) bytes.*/\1/p' "$WORK/$1.out" >"$WORK/$1.done"
+	fi
+	ZCS_DONE_RUNS=$(wc -l <"$WORK/$1.done")
+	ZCS_DONE_BYTES=$(awk '{ s += $1 } END { printf "%.0f\n", s }' "$WORK/$1.done")
+}
+
+# zcs_agrees NAME: wait until zcs has logged as many connections as zcc
+# runs were made (SENT_RUNS), then compare its byte total with SENT_TOTAL.
+zcs_agrees() {
+	_n=50
+	while :; do
+		zcs_tally "$1"
+		[ "$ZCS_DONE_RUNS" -ge "$SENT_RUNS" ] || [ $_n -eq 0 ] && break
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	[ "$ZCS_DONE_RUNS" -eq "$SENT_RUNS" ] && [ "$ZCS_DONE_BYTES" = "$SENT_TOTAL" ]
+}
+
+# is_vm: the CPU flags say "hypervisor".
+is_vm() {
+	grep -q '^flags.* hypervisor' /proc/cpuinfo 2>/dev/null
+}
+
+# meter_needs_calibration: zcc -c will read ./counts_per_sec: a zcc whose
+# meter has no run-time method (-r), or a machine where the default is the
+# loop counts (not a virtual machine).
+meter_needs_calibration() {
+	! zcc_has -r || ! is_vm
+}
+
+# calib_ready: make sure $WORK/counts_per_sec exists when the meter needs
+# one. Use CALIB_FILE (default: counts_per_sec in the top directory, the
+# user's own calibration) when there is one and CALIB_FRESH is not set;
+# otherwise calibrate now and, unless CALIB_KEEP=no, save the result as
+# CALIB_FILE for next time.
+calib_ready() {
+	if ! meter_needs_calibration; then
+		echo "meter: run time (a virtual machine): no calibration needed"
+		return 0
+	fi
+	_cf=${CALIB_FILE:-$ZC_TOP/counts_per_sec}
+	if [ -z "${CALIB_FRESH:-}" ] && [ -s "$_cf" ]; then
+		cp "$_cf" "$WORK/counts_per_sec" || die "cannot copy $_cf"
+		echo "using the calibration in $_cf (delete it to recalibrate)"
+		return 0
+	fi
+	echo "calibrating the CPU meter (zcc -C): this needs an idle machine, a few seconds..."
+	if ! run_fg in_work "$ZC_BIN/zcc" -C >"$WORK/calib.out" 2>"$WORK/calib.err"; then
+		cat "$WORK/calib.err" >&2
+		die "calibration failed"
+	fi
+	grep -v '^calibrating:' "$WORK/calib.out" | sed 's/^/  /'
+	sed 's/^/  /' "$WORK/calib.err"
+	[ -s "$WORK/counts_per_sec" ] || die "zcc -C wrote no counts_per_sec"
+	[ "${CALIB_KEEP:-yes}" = yes ] || return 0
+	if grep -q warning "$WORK/calib.err"; then
+		# A calibration taken on a busy machine would spoil every later run.
+		echo "  not saved: the next run calibrates again"
+	elif cp "$WORK/counts_per_sec" "$_cf.tmp$$" && mv "$_cf.tmp$$" "$_cf"; then
+		echo "  saved as $_cf for next time (delete it to recalibrate)"
+	fi
 }

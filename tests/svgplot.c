@@ -1,16 +1,29 @@
 /*
- * svgplot - draw one curve from a CSV file as an SVG image, so that the
- * benchmark's chunk-size sweep can be looked at without any plotting tool.
+ * svgplot - draw the benchmark's figures as SVG images, so that they can be
+ * looked at without any plotting tool.
  *
- *     svgplot [-l] [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]
+ *     svgplot [-lpi] [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]
+ *     svgplot -G [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]
  *
- * Input: one point per line, "x,y". Blank lines and lines starting with '#'
- * are ignored; the first other line may be a header ("chunk,us_per_kb"),
- * whose names become the axis labels unless -x/-y say otherwise. Anything
- * else that is not two finite numbers is an error naming the line.
+ * Curves (the default): one point per line, "x,y". Blank lines and lines
+ * starting with '#' are ignored; the first other line may be a header
+ * ("chunk,us_per_kb"), whose names become the axis labels unless -x/-y say
+ * otherwise. A header with more names, "x,a,b,...", announces that many
+ * series (up to 6): each data line then has that many fields, and an empty
+ * field is a point missing from that series. Several series get a legend.
  * -l: logarithmic (base 2) x axis, for sizes that double at each step.
- * Without -o the SVG goes to stdout; with -o it is written whole or not at
- * all (temporary file, then rename).
+ * -p: points only, no line through them (a scatter).
+ * -i: the ideal line y = x, dashed (a meter's reading against the truth).
+ *
+ * Grouped bars (-G): "group,series,value[,lo,hi]" per line (a header line
+ * allowed): one cluster of bars per group, in the order first seen, one bar
+ * per series in it, coloured by series, with an error bar from lo to hi
+ * when given (for example a 95% interval).
+ *
+ * Anything else that is not numbers where numbers belong is an error naming
+ * the line. Every point or bar carries its values in a <title>, shown on
+ * hover. Without -o the SVG goes to stdout; with -o it is written whole or
+ * not at all (temporary file, then rename).
  *
  * Exit: 0 written, 1 bad data or I/O failure, 2 usage error.
  */
@@ -33,26 +46,51 @@
 #define BOTTOM 70
 #define PAD 14			/* keeps the end points off the axes */
 
-static int cfg_log_x;
+static int cfg_log_x, cfg_scatter, cfg_ideal, cfg_bars;
 static const char *cfg_out;
 static const char *cfg_title = "";
 static const char *cfg_xlabel;
 static const char *cfg_ylabel;
 static const char *cfg_in;
 
+#define MAX_SERIES 6
+#define MAX_GROUPS 32
+#define MAX_FIELDS 8
+#define NAME_LEN 64
+
 struct point {
 	double x, y;
+	int series;
+};
+
+struct bar {
+	int group, series, has_err;
+	double v, lo, hi;
 };
 
 static struct point points[MAX_POINTS];
 static int n_points;
-static char header_x[64], header_y[64];
+static struct bar bars[MAX_POINTS];
+static int n_bars;
+static int n_series = 1, n_groups;
+static char header_x[NAME_LEN], header_y[NAME_LEN];
+static char series_name[MAX_SERIES][NAME_LEN];
+static char group_name[MAX_GROUPS][NAME_LEN];
+
+static const char *const colour[MAX_SERIES] = {
+	"#1f60c0", "#d04020", "#209040", "#9040b0", "#c08000", "#404040",
+};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: svgplot [-l] [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]\n"
-		"  reads \"x,y\" lines (a header line and # comments allowed), writes SVG\n"
-		"  -l  log2 x axis\n");
+	fprintf(f, "usage: svgplot [-lpi] [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]\n"
+		"       svgplot -G [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]\n"
+		"  reads \"x,y\" lines (a header line and # comments allowed), writes SVG;\n"
+		"  a header \"x,a,b,...\" announces several series (an empty field: no point)\n"
+		"  -l  log2 x axis\n"
+		"  -p  points only, no line through them\n"
+		"  -i  the ideal line y = x, dashed\n"
+		"  -G  grouped bars from \"group,series,value[,lo,hi]\" lines, lo-hi an error bar\n");
 }
 
 /*
@@ -81,54 +119,138 @@ static void chomp(char *s)
 		s[--n] = '\0';
 }
 
-static void read_points(FILE *f, const char *name)
+/* Split s at its commas, in place; returns the number of fields (at most
+ * max; one more than max means "too many"). */
+static int split(char *s, char **field, int max)
 {
-	char line[512];
-	int lineno = 0, seen_data_line = 0;
+	int n = 0;
+
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		field[n++] = s;
+		s = strchr(s, ',');
+		if (!s)
+			return n;
+		*s++ = '\0';
+	}
+}
+
+/* Names are cut to NAME_LEN - 1 characters, on purpose (labels). */
+static void name_copy(char *dst, const char *src)
+{
+	snprintf(dst, NAME_LEN, "%.*s", NAME_LEN - 1, src);
+}
+
+static int name_index(char names[][NAME_LEN], int *n, int max, const char *name,
+		      const char *what, const char *file, int lineno)
+{
+	for (int i = 0; i < *n; i++)
+		if (strncmp(names[i], name, NAME_LEN - 1) == 0)
+			return i;
+	if (*n == max)
+		error(1, 0, "%s:%d: more than %d %s", file, lineno, max, what);
+	name_copy(names[*n], name);
+	return (*n)++;
+}
+
+/* One "x,y[,y2...]" line of a curve file. */
+static void curve_line(char **f, int nf, int fields, const char *name, int lineno)
+{
+	double x, y;
+
+	if (nf != fields) {
+		if (fields == 2)
+			error(1, 0, "%s:%d: want two fields \"x,y\"", name, lineno);
+		error(1, 0, "%s:%d: want %d fields, as the header has", name, lineno, fields);
+	}
+	if (parse_value(f[0], &x) < 0)
+		error(1, 0, "%s:%d: not a number: '%s'", name, lineno, f[0]);
+	if (cfg_log_x && x <= 0)
+		error(1, 0, "%s:%d: x must be above 0 on a log axis: '%s'", name, lineno, f[0]);
+	for (int i = 1; i < nf; i++) {
+		if (fields > 2 && !*f[i])
+			continue;	/* no point of this series here */
+		if (parse_value(f[i], &y) < 0)
+			error(1, 0, "%s:%d: not a number: '%s'", name, lineno, f[i]);
+		if (n_points == MAX_POINTS)
+			error(1, 0, "%s:%d: more than %d points", name, lineno, MAX_POINTS);
+		points[n_points++] = (struct point){ x, y, i - 1 };
+	}
+}
+
+/* One "group,series,value[,lo,hi]" line of a bar file. */
+static void bar_line(char **f, int nf, const char *name, int lineno)
+{
+	struct bar b = { 0 };
+
+	if (nf != 3 && nf != 5)
+		error(1, 0, "%s:%d: want \"group,series,value[,lo,hi]\"", name, lineno);
+	if (parse_value(f[2], &b.v) < 0 ||
+	    (nf == 5 && (parse_value(f[3], &b.lo) < 0 || parse_value(f[4], &b.hi) < 0)))
+		error(1, 0, "%s:%d: not a number in '%s,%s%s%s%s%s'", name, lineno, f[0], f[1],
+		      ",", f[2], nf == 5 ? "," : "", nf == 5 ? f[3] : "");
+	b.has_err = nf == 5;
+	b.group = name_index(group_name, &n_groups, MAX_GROUPS, f[0], "groups", name, lineno);
+	b.series = name_index(series_name, &n_series, MAX_SERIES, f[1], "series", name, lineno);
+	if (n_bars == MAX_POINTS)
+		error(1, 0, "%s:%d: more than %d bars", name, lineno, MAX_POINTS);
+	bars[n_bars++] = b;
+}
+
+/* The header line: names, not numbers. Sets how many fields a line has. */
+static int header_line(char **f, int nf, const char *name, int lineno)
+{
+	if (cfg_bars) {
+		name_copy(header_x, f[0]);
+		if (nf > 2)
+			name_copy(header_y, f[2]);
+		return nf;
+	}
+	if (nf < 2 || nf > MAX_SERIES + 1)
+		error(1, 0, "%s:%d: a header of 2 to %d names, got %d", name, lineno,
+		      MAX_SERIES + 1, nf);
+	name_copy(header_x, f[0]);
+	name_copy(header_y, f[1]);
+	n_series = nf - 1;
+	for (int i = 1; i < nf; i++)
+		name_copy(series_name[i - 1], f[i]);
+	return nf;
+}
+
+static void read_data(FILE *f, const char *name)
+{
+	char line[512], *field[MAX_FIELDS];
+	int lineno = 0, seen_data_line = 0, fields = 2, nf;
+	double x;
 
 	/* f is never NULL: main's error(1, ...) does not return. */
 	// cppcheck-suppress [ctunullpointer, nullPointerRedundantCheck]
 	while (fgets(line, sizeof(line), f)) {
-		char *comma, *xs, *ys;
-		double x, y;
-
 		lineno++;
 		if (!strchr(line, '\n') && !feof(f))
 			error(1, 0, "%s:%d: line too long", name, lineno);
 		chomp(line);
 		if (!line[0] || line[0] == '#')
 			continue;
-		comma = line + strcspn(line, ",");
-		if (*comma != ',' || strchr(comma + 1, ','))
-			error(1, 0, "%s:%d: want two fields \"x,y\": '%s'", name, lineno, line);
-		*comma = '\0';
-		xs = line;
-		ys = comma + 1;
-		if (parse_value(xs, &x) < 0 || parse_value(ys, &y) < 0) {
-			if (!seen_data_line && parse_value(xs, &x) < 0) {
-				/* The header: names, not numbers. */
-				/* Axis labels: a long name is cut, on purpose. */
-				snprintf(header_x, sizeof(header_x), "%.*s",
-					 (int)sizeof(header_x) - 1, xs);
-				snprintf(header_y, sizeof(header_y), "%.*s",
-					 (int)sizeof(header_y) - 1, ys);
-				seen_data_line = 1;
-				continue;
-			}
-			error(1, 0, "%s:%d: not a number: '%s,%s'", name, lineno, xs, ys);
+		nf = split(line, field, MAX_FIELDS);
+		/* A first line whose leading field is no number is the header
+		 * (for bars: whose value field is no number). */
+		if (!seen_data_line && nf <= MAX_FIELDS &&
+		    parse_value(field[cfg_bars ? (nf > 2 ? 2 : 0) : 0], &x) < 0) {
+			fields = header_line(field, nf, name, lineno);
+			seen_data_line = 1;
+			continue;
 		}
 		seen_data_line = 1;
-		if (cfg_log_x && x <= 0)
-			error(1, 0, "%s:%d: x must be above 0 on a log axis: '%s'", name, lineno, xs);
-		if (n_points == MAX_POINTS)
-			error(1, 0, "%s:%d: more than %d points", name, lineno, MAX_POINTS);
-		points[n_points].x = x;
-		points[n_points].y = y;
-		n_points++;
+		if (cfg_bars)
+			bar_line(field, nf, name, lineno);
+		else
+			curve_line(field, nf, fields, name, lineno);
 	}
 	if (ferror(f))
 		error(1, errno, "read %s", name);
-	if (n_points == 0)
+	if (n_points == 0 && n_bars == 0)
 		error(1, 0, "%s: no data points", name);
 }
 
@@ -193,12 +315,141 @@ static double sy(const struct scale *s, double y)
 	return HEIGHT - BOTTOM - (y - s->lo) / (s->hi - s->lo) * h;
 }
 
-static void write_svg(FILE *f)
+/* The y range: round steps covering ymin..ymax (and 0). */
+static double y_scale(struct scale *ys, double ymin, double ymax)
+{
+	double step;
+
+	if (ymax == ymin)
+		ymax = ymin + 1;
+	step = nice_step(ymax - ymin, 5);
+	ys->lo = floor(ymin / step) * step;
+	ys->hi = ceil(ymax / step) * step;
+	return step;
+}
+
+/* Canvas, title, y grid with its labels, the axes and their names. */
+static void frame(FILE *f, const struct scale *ys, double step)
+{
+	int k, ticks;
+	double v;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		WIDTH, HEIGHT, WIDTH, HEIGHT);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, HEIGHT);
+	fprintf(f, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">",
+		WIDTH / 2);
+	put_text(f, cfg_title);
+	fputs("</text>\n", f);
+
+	/* ticks counted in integers, so no rounding drift adds or drops one */
+	ticks = (int)lround((ys->hi - ys->lo) / step);
+	fputs("<g class=\"yaxis\" stroke=\"#ddd\">\n", f);
+	for (k = 0; k <= ticks; k++)
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
+			LEFT, sy(ys, ys->lo + k * step), WIDTH - RIGHT, sy(ys, ys->lo + k * step));
+	fputs("</g>\n<g text-anchor=\"end\">\n", f);
+	for (k = 0; k <= ticks; k++) {
+		v = ys->lo + k * step;
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%g</text>\n",
+			LEFT - 6, sy(ys, v) + 4, fabs(v) < step / 1e6 ? 0 : v);
+	}
+	fputs("</g>\n", f);
+	fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"black\"/>\n",
+		LEFT, TOP, HEIGHT - BOTTOM, WIDTH - RIGHT);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+		LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 20);
+	put_text(f, cfg_xlabel ? cfg_xlabel : header_x);
+	fputs("</text>\n", f);
+	fprintf(f, "<text transform=\"translate(20 %d) rotate(-90)\" text-anchor=\"middle\">",
+		TOP + (HEIGHT - TOP - BOTTOM) / 2);
+	put_text(f, cfg_ylabel ? cfg_ylabel : header_y);
+	fputs("</text>\n", f);
+}
+
+/* With more than one series: a box of their names in their colours. */
+static void legend(FILE *f)
+{
+	int i;
+
+	if (n_series < 2)
+		return;
+	fputs("<g class=\"legend\">\n", f);
+	for (i = 0; i < n_series; i++) {
+		int y = TOP + 6 + 16 * i;
+
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+			WIDTH - RIGHT - 200, y, colour[i]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", WIDTH - RIGHT - 185, y + 9);
+		put_text(f, series_name[i]);
+		fputs("</text>\n", f);
+	}
+	fputs("</g>\n", f);
+}
+
+/* x ticks: every data point's x on a log axis, round steps otherwise. */
+static void x_ticks(FILE *f, const struct scale *xs)
+{
+	char buf[64];
+	int i, k;
+
+	fputs("<g text-anchor=\"middle\">\n", f);
+	if (cfg_log_x) {
+		for (i = 0; i < n_points; i++) {
+			for (k = 0; k < i && points[k].x != points[i].x; k++)
+				;
+			if (k < i)
+				continue;	/* labelled already */
+			size_label(buf, sizeof(buf), points[i].x);
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
+				sx(xs, points[i].x), HEIGHT - BOTTOM + 18, buf);
+		}
+	} else {
+		double xstep = nice_step(xs->hi - xs->lo, 6);
+		int first = (int)lround(ceil(xs->lo / xstep - 1e-9));
+		int last = (int)lround(floor(xs->hi / xstep + 1e-9));
+
+		for (k = first; k <= last; k++)
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%g</text>\n",
+				sx(xs, k * xstep), HEIGHT - BOTTOM + 18, k * xstep);
+	}
+	fputs("</g>\n", f);
+}
+
+/* Each series: its curve (unless -p), then a marked point per datum. */
+static void curves(FILE *f, const struct scale *xs, const struct scale *ys)
+{
+	int i, s, first;
+
+	for (s = 0; s < n_series; s++) {
+		if (!cfg_scatter) {
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+				colour[s]);
+			first = 1;
+			for (i = 0; i < n_points; i++) {
+				if (points[i].series != s)
+					continue;
+				fprintf(f, "%s%.1f,%.1f", first ? "" : " ",
+					sx(xs, points[i].x), sy(ys, points[i].y));
+				first = 0;
+			}
+			fputs("\"/>\n", f);
+		}
+		fprintf(f, "<g class=\"points\" fill=\"%s\">\n", colour[s]);
+		for (i = 0; i < n_points; i++)
+			if (points[i].series == s)
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>%g, %g</title></circle>\n",
+					sx(xs, points[i].x), sy(ys, points[i].y), points[i].x, points[i].y);
+		fputs("</g>\n", f);
+	}
+}
+
+static void write_curves(FILE *f)
 {
 	struct scale xs = { .log2 = cfg_log_x }, ys = { 0 };
-	double ymin = 0, ymax = 0, step, v;
-	int k, ticks;
-	char buf[64];
+	double ymin = 0, ymax = 0, step;
 	int i;
 
 	xs.lo = xs.hi = cfg_log_x ? log2(points[0].x) : points[0].x;
@@ -210,82 +461,80 @@ static void write_svg(FILE *f)
 		ymin = fmin(ymin, points[i].y);
 		ymax = fmax(ymax, points[i].y);
 	}
+	if (cfg_ideal) {	/* the whole ideal line in view */
+		ymin = fmin(ymin, points[0].x);
+		ymax = fmax(ymax, xs.hi);
+	}
 	if (xs.hi == xs.lo) {	/* one point, or all at one x: centre it */
 		xs.lo -= 1;
 		xs.hi += 1;
 	}
-	if (ymax == ymin)
-		ymax = ymin + 1;
-	step = nice_step(ymax - ymin, 5);
-	ys.lo = floor(ymin / step) * step;
-	ys.hi = ceil(ymax / step) * step;
+	step = y_scale(&ys, ymin, ymax);
+	frame(f, &ys, step);
+	x_ticks(f, &xs);
+	if (cfg_ideal)
+		fprintf(f, "<line class=\"ideal\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#888\" stroke-dasharray=\"6 4\"><title>ideal: y = x</title></line>\n",
+			sx(&xs, xs.lo), sy(&ys, xs.lo), sx(&xs, xs.hi), sy(&ys, xs.hi));
+	curves(f, &xs, &ys);
+	legend(f);
+	fputs("</svg>\n", f);
+}
 
-	/* f is never NULL: main's error(1, ...) does not return. */
-	// cppcheck-suppress ctunullpointer
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		WIDTH, HEIGHT, WIDTH, HEIGHT);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, HEIGHT);
-	fprintf(f, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">",
-		WIDTH / 2);
-	put_text(f, cfg_title);
-	fputs("</text>\n", f);
+/* Grouped bars: a cluster per group, a bar per series, error bars. */
+static void write_bars(FILE *f)
+{
+	struct scale ys = { 0 };
+	double ymin = 0, ymax = 0, step, gw, bw;
+	int i;
 
-	/* y grid and tick labels; ticks counted in integers, so no rounding
-	 * drift adds or drops one */
-	ticks = (int)lround((ys.hi - ys.lo) / step);
-	fputs("<g class=\"yaxis\" stroke=\"#ddd\">\n", f);
-	for (k = 0; k <= ticks; k++)
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
-			LEFT, sy(&ys, ys.lo + k * step), WIDTH - RIGHT, sy(&ys, ys.lo + k * step));
-	fputs("</g>\n<g text-anchor=\"end\">\n", f);
-	for (k = 0; k <= ticks; k++) {
-		v = ys.lo + k * step;
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%g</text>\n",
-			LEFT - 6, sy(&ys, v) + 4, fabs(v) < step / 1e6 ? 0 : v);
+	for (i = 0; i < n_bars; i++) {
+		ymin = fmin(ymin, bars[i].has_err ? fmin(bars[i].lo, bars[i].v) : bars[i].v);
+		ymax = fmax(ymax, bars[i].has_err ? fmax(bars[i].hi, bars[i].v) : bars[i].v);
 	}
-	fputs("</g>\n", f);
-
-	/* x ticks: every data point's x on a log axis, round steps otherwise */
+	step = y_scale(&ys, ymin, ymax);
+	frame(f, &ys, step);
+	gw = (double)(WIDTH - LEFT - RIGHT) / n_groups;
+	bw = gw * 0.8 / n_series;
 	fputs("<g text-anchor=\"middle\">\n", f);
-	if (cfg_log_x) {
-		for (i = 0; i < n_points; i++) {
-			size_label(buf, sizeof(buf), points[i].x);
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
-				sx(&xs, points[i].x), HEIGHT - BOTTOM + 18, buf);
-		}
-	} else {
-		double xstep = nice_step(xs.hi - xs.lo, 6);
-		int first = (int)lround(ceil(xs.lo / xstep - 1e-9));
-		int last = (int)lround(floor(xs.hi / xstep + 1e-9));
+	for (i = 0; i < n_groups; i++) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\">", LEFT + gw * (i + 0.5), HEIGHT - BOTTOM + 18);
+		put_text(f, group_name[i]);
+		fputs("</text>\n", f);
+	}
+	fputs("</g>\n<g class=\"bars\">\n", f);
+	for (i = 0; i < n_bars; i++) {
+		const struct bar *b = &bars[i];
+		double x = LEFT + gw * b->group + gw * 0.1 + bw * b->series;
+		double y0 = sy(&ys, 0), y1 = sy(&ys, b->v);
 
-		for (k = first; k <= last; k++)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%g</text>\n",
-				sx(&xs, k * xstep), HEIGHT - BOTTOM + 18, k * xstep);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+			"<title>", x, fmin(y0, y1), bw * 0.9, fabs(y0 - y1), colour[b->series]);
+		put_text(f, group_name[b->group]);
+		fputs(", ", f);
+		put_text(f, series_name[b->series]);
+		fprintf(f, ": %g", b->v);
+		if (b->has_err)
+			fprintf(f, " (%g to %g)", b->lo, b->hi);
+		fputs("</title></rect>\n", f);
+		if (b->has_err)
+			fprintf(f, "<path class=\"err\" d=\"M%.1f %.1f H%.1f M%.1f %.1f V%.1f M%.1f %.1f H%.1f\" "
+				"stroke=\"black\"/>\n",
+				x + bw * 0.25, sy(&ys, b->hi), x + bw * 0.65, x + bw * 0.45, sy(&ys, b->hi),
+				sy(&ys, b->lo), x + bw * 0.25, sy(&ys, b->lo), x + bw * 0.65);
 	}
 	fputs("</g>\n", f);
+	legend(f);
+	fputs("</svg>\n", f);
+}
 
-	fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"black\"/>\n",
-		LEFT, TOP, HEIGHT - BOTTOM, WIDTH - RIGHT);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-		LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 20);
-	put_text(f, cfg_xlabel ? cfg_xlabel : header_x);
-	fputs("</text>\n", f);
-	fprintf(f, "<text transform=\"translate(20 %d) rotate(-90)\" text-anchor=\"middle\">",
-		TOP + (HEIGHT - TOP - BOTTOM) / 2);
-	put_text(f, cfg_ylabel ? cfg_ylabel : header_y);
-	fputs("</text>\n", f);
-
-	/* the curve, then a marked point (with its value on hover) per datum */
-	fputs("<polyline fill=\"none\" stroke=\"#1f60c0\" stroke-width=\"2\" points=\"", f);
-	for (i = 0; i < n_points; i++)
-		fprintf(f, "%s%.1f,%.1f", i ? " " : "", sx(&xs, points[i].x), sy(&ys, points[i].y));
-	fputs("\"/>\n<g class=\"points\" fill=\"#1f60c0\">\n", f);
-	for (i = 0; i < n_points; i++)
-		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>%g, %g</title></circle>\n",
-			sx(&xs, points[i].x), sy(&ys, points[i].y), points[i].x, points[i].y);
-	fputs("</g>\n</svg>\n", f);
+static void write_svg(FILE *f)
+{
+	/* f is never NULL: main's error(1, ...) does not return. */
+	if (cfg_bars)
+		write_bars(f);
+	else
+		write_curves(f);
 }
 
 int main(int argc, char **argv)
@@ -294,10 +543,13 @@ int main(int argc, char **argv)
 	FILE *in = stdin, *out = stdout;
 	int c;
 
-	while ((c = getopt(argc, argv, "hlo:t:x:y:")) != -1) {
+	while ((c = getopt(argc, argv, "Ghilo:pt:x:y:")) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); return 0;
+		case 'G': cfg_bars = 1; break;
+		case 'i': cfg_ideal = 1; break;
 		case 'l': cfg_log_x = 1; break;
+		case 'p': cfg_scatter = 1; break;
 		case 'o': cfg_out = optarg; break;
 		case 't': cfg_title = optarg; break;
 		case 'x': cfg_xlabel = optarg; break;
@@ -309,14 +561,18 @@ int main(int argc, char **argv)
 		usage_error("one input file at most (got %d)", argc - optind);
 	if (cfg_out && !*cfg_out)
 		usage_error("-o: empty file name");
+	if (cfg_bars && (cfg_log_x || cfg_scatter || cfg_ideal))
+		usage_error("-G draws bars: -l, -p and -i are for curves");
 	cfg_in = optind < argc ? argv[optind] : "-";
+	if (cfg_bars)
+		n_series = 0;	/* named by the data */
 
 	if (strcmp(cfg_in, "-") != 0) {
 		in = fopen(cfg_in, "r");
 		if (!in)
 			error(1, errno, "open %s", cfg_in);
 	}
-	read_points(in, strcmp(cfg_in, "-") ? cfg_in : "stdin");
+	read_data(in, strcmp(cfg_in, "-") ? cfg_in : "stdin");
 	if (in != stdin)
 		fclose(in);
 

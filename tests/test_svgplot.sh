@@ -94,4 +94,48 @@ check "unwritable output: exit 1 naming the file (got $rc)" \
 rc=$?
 check "-h: usage on stdout, exit 0 (got $rc)" sh -c "[ $rc -eq 0 ] && grep -q '^usage: svgplot' '$TMP/help'"
 
+# Several series: the header names them, an empty field is a missing point,
+# each series gets its own curve and the legend names it.
+printf 'chunk,ours,2001\n256,3.1,1.83\n512,2.0,\n8192,1,1\n65536,1.2,1.27\n' >"$TMP/multi.csv"
+"$plot" -l -o "$TMP/multi.svg" "$TMP/multi.csv" 2>"$TMP/err"
+rc=$?
+check "two series: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+n=$(grep -c '<circle ' "$TMP/multi.svg")
+check "two series: 7 points, the empty field skipped (got $n)" [ "$n" -eq 7 ]
+n=$(grep -c '<polyline ' "$TMP/multi.svg")
+check "two series: two curves (got $n)" [ "$n" -eq 2 ]
+check "the legend names both series" \
+	sh -c "grep -q '>ours</text>' '$TMP/multi.svg' && grep -q '>2001</text>' '$TMP/multi.svg'"
+printf 'chunk,ours,2001\n256,3.1\n' >"$TMP/in"
+refuses 1 'stdin:2: want 3 fields' "a line shorter than the header"
+
+# A scatter with the ideal line: no curve, a dashed y = x.
+printf 'truth,-r,default\n0.5,0.9,\n25,,26.1\n50,49,\n' | "$plot" -p -i >"$TMP/acc.svg" 2>"$TMP/err"
+rc=$?
+check "scatter with the ideal line: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "-p: no curve" sh -c "! grep -q '<polyline' '$TMP/acc.svg'"
+check "-i: the ideal line" grep -q '<line class="ideal"' "$TMP/acc.svg"
+n=$(grep -c '<circle ' "$TMP/acc.svg")
+check "scatter: 3 points (got $n)" [ "$n" -eq 3 ]
+
+# Grouped bars with error bars.
+printf 'method,rate,us_per_kb,lo,hi\nsendfile,100mbit,0.9,0.5,1.2\nsend,100mbit,1.3,1,1.6\nsendfile,4gbit,0.2,0.15,0.25\nsend,4gbit,0.6,0.55,0.65\n' |
+	"$plot" -G -t bars >"$TMP/bars.svg" 2>"$TMP/err"
+rc=$?
+check "bars: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+n=$(sed -n '/<g class="bars">/,/<\/g>/p' "$TMP/bars.svg" | grep -c '<rect ')
+check "bars: four bars (got $n)" [ "$n" -eq 4 ]
+n=$(grep -c '<path class="err"' "$TMP/bars.svg")
+check "bars: four error bars (got $n)" [ "$n" -eq 4 ]
+check "bars: the value and its interval in the title" grep -q '<title>send, 4gbit: 0.6 (0.55 to 0.65)</title>' "$TMP/bars.svg"
+check "bars: groups along x, axis named by the header" \
+	sh -c "grep -q '>sendfile</text>' '$TMP/bars.svg' && grep -q '>us_per_kb</text>' '$TMP/bars.svg'"
+if command -v xmllint >/dev/null 2>&1; then
+	check "xmllint: series, scatter and bars well-formed" \
+		xmllint --noout "$TMP/multi.svg" "$TMP/acc.svg" "$TMP/bars.svg"
+fi
+printf 'g,s,v\na,b,x\n' >"$TMP/in"; refuses 1 'stdin:2: not a number' "a bar's value that is no number" -G
+printf 'a,b,1,2\n' >"$TMP/in";       refuses 1 'want "group,series,value' "a bar of four fields" -G
+printf 'a,b,1\n' >"$TMP/in";         refuses 2 'for curves' "-G with -l" -G -l
+
 finish

@@ -1,0 +1,346 @@
+# make bench PART=link: the 2001 experiment on a limited link, at the
+# 2001 rate and at rates scaled to today's CPUs. Sourced by run.sh.
+#
+# Two network namespaces joined by a veth pair (names with our PID, always
+# deleted, Ctrl-C included); the sender's side shaped by tc tbf at each rate
+# of ZC_BENCH_LINK_RATES. At each rate, ZC_BENCH_LINK_REPS rounds of every
+# transmit method zcc has, in an order rotated each round (drift spreads
+# over all methods). Each run gives:
+#   - the rate achieved (zcc's sent figures);
+#   - the system load by cyclesoak's default method over the run;
+#   - zcc's own CPU: zcc runs under tests/subreaper inside the sender's
+#     namespace, whose getrusage(RUSAGE_CHILDREN) is the scheduler's exact
+#     run time of zcc and nothing else (zcc -c would put its soakers in the
+#     same figure);
+#   - zcs's own CPU, the receiving side: a fresh `zcs -1` (one connection,
+#     then exit) per run under its own subreaper in the receiver's
+#     namespace: the exact run time of the listener and its connection,
+#     idle waiting costs none.
+# The target, judged at the highest rate: sendfile's own CPU per KB below
+# send()'s in every round AND the two 95% intervals apart (zcstat -c).
+
+# The 2001 figures: the original README's published results, a dual
+# 500 MHz Pentium II on a saturated 100 Mbit/s link: system load sending
+# with sendfile() and with send() in 64 KiB chunks, and receiving that
+# stream; send:sendfile is their ratio.
+Y2001_SENDFILE=9.6
+Y2001_SEND=24.1
+Y2001_RECEIVE=18.7
+Y2001_RATIO=2.5
+
+LINK_SECS=2
+NS_TX=zcb-tx-$$
+NS_RX=zcb-rx-$$
+NS_MADE=
+TX_ADDR=10.201.0.1
+RX_ADDR=10.201.0.2
+
+link_cleanup() {
+	for _ns in $NS_MADE; do ip netns del "$_ns" 2>/dev/null; done
+	NS_MADE=
+}
+
+# link_skip: why the link part cannot run here, or nothing.
+link_skip() {
+	[ "$(id -u)" = 0 ] || { echo "needs root (network namespaces, tc)"; return 0; }
+	for _t in ip tc; do
+		command -v $_t >/dev/null 2>&1 || { echo "$_t (iproute2) not installed"; return 0; }
+	done
+}
+
+# check_link: every rate of ZC_BENCH_LINK_RATES as tc itself reads it, in a
+# namespace of our own, before anything runs; a bad one stops the bench
+# with tc's own words. Sets RATE_BYTES_<n> (bytes/s, tc's reading).
+check_link() {
+	[ -n "$(link_skip)" ] && return 0
+	on_cleanup link_cleanup
+	_ns=zcb-chk-$$
+	ip netns add $_ns 2>/dev/null || die "cannot create a network namespace ($_ns)"
+	NS_MADE="$NS_MADE $_ns"
+	_i=0
+	for _r in $LINK_RATES; do
+		_i=$((_i + 1))
+		if ! _e=$(ip netns exec $_ns tc qdisc replace dev lo root tbf rate "$_r" burst 32kbit latency 50ms 2>&1); then
+			die "ZC_BENCH_LINK_RATES: '$_r': $(echo "$_e" | head -n 1)"
+		fi
+		_b=$(ip netns exec $_ns tc -j qdisc show dev lo | sed -n 's/.*"rate":\([0-9]*\).*/\1/p')
+		need "$_b"
+		eval "RATE_BYTES_$_i=$_b"
+	done
+	link_cleanup
+}
+
+# link_setup RATE BYTES_PER_SEC: the namespaces, the veth pair, the shaper
+# (a burst of 10 ms at the rate, at least 4 KiB, so the timer's granularity
+# does not cap the rate below it).
+link_setup() {
+	_burst=$(($2 / 100))
+	[ $_burst -lt 4096 ] && _burst=4096
+	vt=zcbt$$ vr=zcbr$$
+	for cmd in "ip netns add $NS_TX" "ip netns add $NS_RX" \
+		"ip link add $vt netns $NS_TX type veth peer name $vr netns $NS_RX" \
+		"ip -n $NS_TX addr add $TX_ADDR/30 dev $vt" "ip -n $NS_RX addr add $RX_ADDR/30 dev $vr" \
+		"ip -n $NS_TX link set lo up" "ip -n $NS_RX link set lo up" \
+		"ip -n $NS_TX link set $vt up" "ip -n $NS_RX link set $vr up" \
+		"ip netns exec $NS_TX tc qdisc add dev $vt root tbf rate $1 burst $_burst latency 50ms"; do
+		show "$cmd"
+		# shellcheck disable=SC2086
+		$cmd || { link_cleanup; die "link set-up failed: $cmd"; }
+		case $cmd in "ip netns add "*) NS_MADE="$NS_MADE ${cmd#ip netns add }" ;; esac
+	done
+}
+
+# link_run TAG ZCC-ARGS...: one transfer across the link, measured on both
+# ends; appends "RATE LOAD TX_USKB TX_PCT RX_USKB RX_PCT" to $WORK/TAG.
+link_run() {
+	_tag=$1
+	shift
+	rm -f "$WORK/rx.ct" "$WORK/tx.ct"
+	: >"$WORK/rx.out"
+	start_bg ip netns exec "$NS_RX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/rx.ct" \
+		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR $ZCS_JSON >"$WORK/rx.out" 2>"$WORK/rx.err"
+	_rx=$!
+	wait_for "$WORK/rx.out" '^listening on port [0-9]+|"event": *"listening"' ||
+		{ cat "$WORK/rx.err" >&2; die "zcs -1 in $NS_RX did not start"; }
+	_port=$(zcs_port "$WORK/rx.out")
+	if [ -z "${QUIET:-}" ]; then
+		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR $ZCS_JSON   (port $_port)"
+		# shellcheck disable=SC2086
+		show_cmd cyclesoak -- ip netns exec "$NS_TX" subreaper -s -o tx.ct zcc $ZCC_JSON -s $RX_ADDR -p "$_port" "$@"
+	fi
+	# sh -c exec: zcc's figures in their own file, apart from cyclesoak's.
+	meter "$WORK/tx.meter" ip netns exec "$NS_TX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/tx.ct" \
+		sh -c 'f=$1; shift; exec "$@" >"$f"' sh "$WORK/tx.out" \
+		"$ZC_BIN/zcc" $ZCC_JSON -s $RX_ADDR -p "$_port" "$@" ||
+		{ cat "$WORK/tx.meter.err" >&2; die "cyclesoak -- zcc $* in $NS_TX failed"; }
+	wait $_rx
+	_rrc=$?
+	forget_bg $_rx
+	[ $_rrc -eq 0 ] || { cat "$WORK/rx.err" >&2; die "zcs -1 in $NS_RX: status $_rrc"; }
+	parse_zcc "$WORK/tx.out"
+	zcs_tally rx
+	SENT_TOTAL=$((SENT_TOTAL + SENT_BYTES)) SENT_RUNS=$((SENT_RUNS + 1))
+	RX_TOTAL=$((RX_TOTAL + ZCS_DONE_BYTES))
+	_tus=$(cputime_us "$WORK/tx.ct") _rus=$(cputime_us "$WORK/rx.ct")
+	need "$SENT_RATE" "$SENT_SECS" "$SENT_BYTES" "$METER_LOAD" "$_tus" "$_rus" "$ZCS_DONE_BYTES"
+	awk -v r="$SENT_RATE" -v l="$METER_LOAD" -v t="$_tus" -v u="$_rus" -v b="$SENT_BYTES" \
+		-v rb="$ZCS_DONE_BYTES" -v s="$SENT_SECS" -v n="$NCPU" 'BEGIN {
+		printf "%s %s %.5f %.4f %.5f %.4f\n", r, l, t / (b / 1024), 100 * t / 1e6 / (s * n),
+			u / (rb / 1024), 100 * u / 1e6 / (s * n) }' >>"$WORK/$_tag"
+}
+
+# rotate N WORDS...: the words, starting from the Nth (0-based, wrapping).
+rotate() {
+	_k=$1
+	shift
+	_k=$((_k % $#))
+	_head=
+	while [ "$_k" -gt 0 ]; do _head="$_head $1"; shift; _k=$((_k - 1)); done
+	echo "$*$_head"
+}
+
+# link_table TAG-PREFIX: the table of one rate, a row per method.
+link_table() {
+	printf '  %-9s %8s %16s %22s %9s %14s %9s\n' method Mbit/s "load % (min-max)" \
+		"sender us/KB [95% CI]" "sender %" "receiver us/KB" "recv %"
+	for m in $methods; do
+		_f=$WORK/$1.$m
+		column "$_f" 1 >"$WORK/c"; stat_of "$WORK/c" r_
+		column "$_f" 2 >"$WORK/c"; stat_of "$WORK/c" l_
+		column "$_f" 3 >"$WORK/c"; stat_of "$WORK/c" t_
+		column "$_f" 4 >"$WORK/c"; stat_of "$WORK/c" tp_
+		column "$_f" 5 >"$WORK/c"; stat_of "$WORK/c" u_
+		column "$_f" 6 >"$WORK/c"; stat_of "$WORK/c" up_
+		# shellcheck disable=SC2154
+		printf '  %-9s %8.1f %16s %22s %9.2f %14.4f %9.2f\n' "$m" "$(calc "$r_median * 8192 / 1e6")" \
+			"$(printf '%.1f (%.1f-%.1f)' "$l_median" "$l_min" "$l_max")" \
+			"$(printf '%.4f [%.4f,%.4f]' "$t_median" "$t_lo" "$t_hi")" "$tp_median" "$u_median" "$up_median"
+		_c="${rate}_$m"
+		csv link "$_c" kbytes_per_sec "$r_median" KiB/s
+		csv link "$_c" system_load "$l_median" %
+		csv link "$_c" system_load_min "$l_min" %
+		csv link "$_c" system_load_max "$l_max" %
+		csv link "$_c" sender_us_per_kb "$t_median" us/KB
+		csv link "$_c" sender_us_per_kb_lo "$t_lo" us/KB
+		csv link "$_c" sender_us_per_kb_hi "$t_hi" us/KB
+		csv link "$_c" sender_load "$tp_median" %
+		csv link "$_c" receiver_us_per_kb "$u_median" us/KB
+		csv link "$_c" receiver_load "$up_median" %
+		# shellcheck disable=SC2154
+		echo "$m,$rate,$tp_median,$tp_lo,$tp_hi" >>"$OUT/link_methods.csv.tmp"
+	done
+}
+
+# link_verdict TAG-PREFIX COLUMN WHAT: sendfile against send, round by round.
+link_verdict() {
+	paste -d' ' "$WORK/$1.sendfile" "$WORK/$1.send" |
+		awk -v c="$2" '{ print $c, $(c + 6) }' >"$WORK/pair"
+	compare_of "$WORK/pair" v_
+	# shellcheck disable=SC2154
+	V_TEXT="sendfile $(printf '%.4g [%.4g, %.4g]' "$v_a_median" "$v_a_lo" "$v_a_hi") against send() $(printf '%.4g [%.4g, %.4g]' "$v_b_median" "$v_b_lo" "$v_b_hi") $3, lower in $v_below of $v_a_n rounds, ratio send:sendfile $(printf %.2f "$(calc "1 / $v_ratio")")"
+	case $v_verdict in
+	less) V_MET=1 ;;
+	*) V_MET=0 V_TEXT="$V_TEXT; ${v_why:-sendfile dearer}" ;;
+	esac
+}
+
+part_link() {
+	section "link: veth between two network namespaces, tc tbf at $LINK_RATES, $LINK_REPS rounds"
+	_why=$(link_skip)
+	if [ -n "$_why" ]; then
+		echo "  skipped: $_why"
+		return 0
+	fi
+	methods=$(zcc_methods)
+	for m in sendfile send; do
+		case " $methods " in *" $m "*) ;; *) die "zcc's methods ($methods) lack $m" ;; esac
+	done
+	calibrate_once
+	big_files
+	on_cleanup link_cleanup
+	ZCC_JSON= ZCS_JSON=
+	zcc_has -J && ZCC_JSON=-J
+	"$ZC_BIN/zcs" -h 2>&1 | grep -q -- '^ *-J ' && ZCS_JSON=-J
+	NCPU=$(nproc)
+	setbytes=$(cat "$WORK"/big/f* | wc -c)
+	echo "  each run: the 63-file set ($setbytes bytes) N times, about $LINK_SECS s at the link's rate;"
+	echo "  sender: zcc's own CPU time (subreaper); receiver: a fresh zcs -1's own CPU time"
+	echo "  (subreaper); load: the whole machine (both ends) by cyclesoak's default method."
+	echo "  us/KB: CPU time per KB moved; %: that CPU time as a share of all $NCPU CPUs."
+	: >"$OUT/link_methods.csv.tmp"
+	SENT_TOTAL=0 SENT_RUNS=0 RX_TOTAL=0
+	ri=0
+	for rate in $LINK_RATES; do
+		ri=$((ri + 1))
+		eval "bps=\$RATE_BYTES_$ri"
+		n=$(awk -v b="$bps" -v s="$setbytes" -v t=$LINK_SECS 'BEGIN { n = int(b * t / s + 0.5); print (n < 1 ? 1 : n) }')
+		echo
+		echo "  --- $rate ($bps bytes/s by tc): the set $n times per run ---"
+		link_setup "$rate" "$bps"
+		for m in $methods; do : >"$WORK/lk$ri.$m"; done
+		round=1
+		while [ $round -le "$LINK_REPS" ]; do
+			# shellcheck disable=SC2086
+			order=$(rotate $((round - 1)) $methods)
+			line=
+			for m in $order; do
+				QUIET=$([ $round = 1 ] && [ "$m" = sendfile ] || echo 1)
+				# shellcheck disable=SC2046
+				link_run "lk$ri.$m" -n "$n" $(method_flags "$m") "$WORK"/big/f*
+				line="$line $m $(tail -n 1 "$WORK/lk$ri.$m" | awk '{ printf "%.3f", $3 }')"
+			done
+			QUIET=
+			echo "  round $round: sender us/KB:$line"
+			round=$((round + 1))
+		done
+		echo
+		link_table "lk$ri"
+		# The 2001 comparison at this rate: sender's own CPU, and the load.
+		link_verdict "lk$ri" 3 "us/KB of the sender's own CPU"
+		eval "met_$ri=\$V_MET text_$ri=\"\$V_TEXT\""
+		echo "  $rate: $V_TEXT"
+		link_verdict "lk$ri" 2 "% system load"
+		echo "  $rate, by the system load (both ends, for information): $V_TEXT"
+		link_cork "$ri"
+		link_cleanup
+	done
+	if [ "$RX_TOTAL" = "$SENT_TOTAL" ]; then
+		echo "  bytes: zcc sent $SENT_TOTAL in $SENT_RUNS connections, zcs received the same"
+	else
+		echo "  bytes: MISMATCH: zcc sent $SENT_TOTAL in $SENT_RUNS connections, zcs received $RX_TOTAL"
+	fi
+	link_2001 "$ri"
+	eval "met=\$met_$ri text=\"\$text_$ri\""
+	# shellcheck disable=SC2154
+	verdict "$met" "at $rate (the highest rate), sendfile cheaper than send(): $text"
+	csv link sendfile_vs_send target_met "$met" bool
+	[ "$ri" -gt 1 ] && echo "  (at $(echo $LINK_RATES | cut -d' ' -f1), the 2001 rate: $text_1)"
+	{
+		echo "method,rate,sender_load_pct,lo,hi"
+		cat "$OUT/link_methods.csv.tmp"
+	} >"$OUT/link_methods.csv" && rm -f "$OUT/link_methods.csv.tmp"
+	plot link_methods.svg link_methods.csv -G -t "Sender's CPU by method and link rate ($(uname -r))" \
+		-x "transmit method (bars: link rates)" -y "zcc's own CPU, % of all $NCPU CPUs (median, 95% interval)"
+}
+
+# link_2001 NRATES: the 2001 transmit table beside ours at each rate.
+link_2001() {
+	echo
+	echo "  The 2001 table beside ours. 2001: system load of a dual PII-500 at 100 Mbit/s."
+	echo "  Ours: the sender's (zcs's, receiving) own CPU as % of this machine, per rate."
+	_h=$(printf '  %-22s %8s' "" 2001)
+	for _r in $LINK_RATES; do _h="$_h$(printf ' %10s' "$_r")"; done
+	echo "$_h"
+	for row in sendfile send receiving ratio; do
+		case $row in
+		sendfile) _l="sendfile" _y=$Y2001_SENDFILE ;;
+		send) _l="send() 64 KiB chunks" _y=$Y2001_SEND ;;
+		receiving) _l="receiving" _y=$Y2001_RECEIVE ;;
+		ratio) _l="send:sendfile ratio" _y=$Y2001_RATIO ;;
+		esac
+		_s=$(printf '  %-22s %7s%s' "$_l" "$_y" "$([ $row = ratio ] || echo %)")
+		_i=0
+		for _r in $LINK_RATES; do
+			_i=$((_i + 1))
+			case $row in
+			sendfile | send) column "$WORK/lk$_i.$row" 4 >"$WORK/c" ;;
+			receiving) column "$WORK/lk$_i.sendfile" 6 >"$WORK/c" ;;
+			ratio) paste -d' ' "$WORK/lk$_i.send" "$WORK/lk$_i.sendfile" | awk '{ print $4 / $10 }' >"$WORK/c" ;;
+			esac
+			stat_of "$WORK/c" y_
+			# shellcheck disable=SC2154
+			if [ $row = ratio ]; then
+				_s="$_s$(printf ' %10.2f' "$y_median")"
+			else
+				_s="$_s$(printf ' %9.2f%%' "$y_median")"
+			fi
+			csv link "${_r}_2001_table" "$row" "$y_median" "$([ $row = ratio ] && echo ratio || echo %)"
+		done
+		echo "$_s"
+	done
+}
+
+# link_cork N: TCP_CORK at rate number N: zcc -S -b 64 with and without -k,
+# alternating, against the 2001 sentence.
+link_cork() {
+	: >"$WORK/ck$1.plain"
+	: >"$WORK/ck$1.cork"
+	_round=1
+	while [ $_round -le "$LINK_REPS" ]; do
+		for _k in plain cork; do
+			QUIET=$([ $_round = 1 ] || echo 1)
+			# shellcheck disable=SC2046
+			link_run "ck$1.$_k" -n 1 -S -b 64 $([ $_k = cork ] && echo -k) "$WORK"/big/f1[0-9]
+		done
+		_round=$((_round + 1))
+	done
+	QUIET=
+	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" | awk '{ print $5, $11 }' >"$WORK/pair"
+	compare_of "$WORK/pair" k_
+	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" | awk '{ print $1, $7 }' >"$WORK/pair"
+	compare_of "$WORK/pair" kr_
+	echo
+	echo "  TCP_CORK, zcc -S -b 64 (10 files) with and without -k, $LINK_REPS rounds each:"
+	# shellcheck disable=SC2154
+	printf '    receiver us/KB: -k %.4f [%.4f, %.4f], without %.4f [%.4f, %.4f]: %s\n' \
+		"$k_a_median" "$k_a_lo" "$k_a_hi" "$k_b_median" "$k_b_lo" "$k_b_hi" \
+		"$(cork_words "$k_verdict" "$k_why" "cork saves receiver CPU" "cork costs receiver CPU")"
+	# shellcheck disable=SC2154
+	printf '    throughput kbytes/sec: -k %.0f, without %.0f: %s\n' "$kr_a_median" "$kr_b_median" \
+		"$(cork_words "$kr_verdict" "$kr_why" "cork costs throughput" "cork gains throughput")"
+	echo "    2001: \"made no difference for large writes; with -S -b 64 it saved receiver CPU"
+	echo "    but cost a little throughput\""
+	csv link "${rate}_cork" receiver_us_per_kb_cork "$k_a_median" us/KB
+	csv link "${rate}_cork" receiver_us_per_kb_plain "$k_b_median" us/KB
+	csv link "${rate}_cork" kbytes_per_sec_cork "$kr_a_median" KiB/s
+	csv link "${rate}_cork" kbytes_per_sec_plain "$kr_b_median" KiB/s
+}
+
+# cork_words VERDICT WHY LESS-TEXT MORE-TEXT
+cork_words() {
+	case $1 in
+	less) echo "$3 (every round, intervals apart)" ;;
+	more) echo "$4 (every round, intervals apart)" ;;
+	*) echo "no resolved difference ($2)" ;;
+	esac
+}

@@ -1,0 +1,270 @@
+#!/bin/sh
+# make bench [PART=name]: the benchmark that shows what a byte sent costs
+# the CPU, beside the 2001 figures.
+#
+#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|scale|link]...
+#
+# Each part is one file next to this one, sourced here, and a thin script
+# over the programs' own output (-J where they have it); the statistics
+# (median, spread, Student-t interval, the "target met" verdict) come from
+# tests/zcstat (lib/stats.c). Prints the machine, an estimate of the run
+# time, every command it runs and a table per part; writes the figures to
+# build/bench/bench.csv (part,case,metric,value,unit: a run of some parts
+# replaces only those parts' rows) and the pictures (SVG) beside it.
+# Targets are reported as "target met" or "TARGET NOT MET", never adjusted.
+#
+# Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
+# runs per method, default 3), ZC_BENCH_PEER_REPS (alternations in peers,
+# default 5), ZC_BENCH_LINK_REPS (rounds per rate in link, default 5, at
+# least 2), ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"), ZC_BIN
+# and ZC_TESTBIN as for the tests.
+ZC_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BENCH_DIR=$ZC_TOP/tests/bench
+HARNESS_GRACE=10
+. "$ZC_TOP/tests/lib.sh"
+
+ALL_PARTS="loopback sweep peers accuracy scale link"
+OUT=${ZC_BENCH_OUT:-$ZC_TOP/build/bench}
+REPS=${ZC_BENCH_REPS:-3}
+PEER_REPS=${ZC_BENCH_PEER_REPS:-5}
+LINK_REPS=${ZC_BENCH_LINK_REPS:-5}
+LINK_RATES=${ZC_BENCH_LINK_RATES:-100mbit 4gbit}
+NEW_CSV=$WORK/new.csv
+: >"$NEW_CSV"
+
+parts=${*:-$ALL_PARTS}
+for p in $parts; do
+	case " $ALL_PARTS " in
+	*" $p "*) ;;
+	*)
+		echo "bench: unknown part '$p' (parts: $ALL_PARTS)" >&2
+		exit 2
+		;;
+	esac
+done
+# reps_ok NAME VALUE MIN: a whole number of repetitions, or stop.
+reps_ok() {
+	case $2 in
+	'' | *[!0-9]*) die "$1 must be a whole number (got '$2')" ;;
+	esac
+	[ "$2" -ge "$3" ] || die "$1 must be at least $3 (got $2)"
+}
+reps_ok ZC_BENCH_REPS "$REPS" 1
+reps_ok ZC_BENCH_PEER_REPS "$PEER_REPS" 1
+reps_ok ZC_BENCH_LINK_REPS "$LINK_REPS" 2
+[ -n "$(echo $LINK_RATES)" ] || die "ZC_BENCH_LINK_RATES is empty"
+for p in zcc zcs cyclesoak; do
+	[ -x "$ZC_BIN/$p" ] || die "$ZC_BIN/$p not built (run make)"
+done
+for p in svgplot loadgen zcstat subreaper; do
+	[ -x "$ZC_TESTBIN/$p" ] || die "$ZC_TESTBIN/$p not built (run make tests)"
+done
+mkdir -p "$OUT" || die "cannot create $OUT"
+
+# --- what every part uses ---------------------------------------------------
+# csv PART CASE METRIC VALUE UNIT: one figure for the CSV file.
+csv() {
+	echo "$1,$2,$3,$4,$5" >>"$NEW_CSV"
+}
+
+# show COMMAND...: print a command the way it is about to be run.
+show() {
+	echo "  \$ $*"
+}
+
+section() {
+	echo
+	echo "=== $* ==="
+}
+
+# verdict MET WHAT: the plain sentence about a target, kept for the end.
+VERDICTS=
+verdict() {
+	if [ "$1" = 1 ]; then _v="target met: $2"; else _v="TARGET NOT MET: $2"; fi
+	echo "  -> $_v"
+	VERDICTS="$VERDICTS  $_v
+"
+}
+
+# calc EXPRESSION: floating-point arithmetic for printing (sh has only
+# integers); the statistics are zcstat's.
+calc() {
+	awk "BEGIN { printf \"%.6g\\n\", $* }"
+}
+is_true() {
+	awk "BEGIN { exit !($*) }"
+}
+# need VALUE...: every value a number, or stop: a verdict on a figure that
+# failed to come out would be worse than none.
+need() {
+	for _v in "$@"; do
+		case $_v in
+		'' | *[!0-9.eE+-]* | *[eE]*[eE]*) die "a figure did not come out as a number ('$_v')" ;;
+		esac
+	done
+}
+
+# stat_of FILE [PREFIX]: the summary of the numbers in FILE as shell
+# variables PREFIXmedian, PREFIXmin, PREFIXmax, PREFIXlo, PREFIXhi, ...
+stat_of() {
+	eval "$("$ZC_TESTBIN/zcstat" -s "${2:-s_}" <"$1")" || die "zcstat $1 failed"
+}
+
+# compare_of FILE PREFIX: the verdict on column 1 against column 2 (one
+# round a line): PREFIXverdict, PREFIXwhy, PREFIXbelow, PREFIXratio,
+# PREFIXa_median ... PREFIXb_hi.
+compare_of() {
+	eval "$("$ZC_TESTBIN/zcstat" -c -s "$2" <"$1")" || die "zcstat -c $1 failed"
+}
+
+# column FILE N: the Nth field of every line.
+column() {
+	awk -v n="$2" '{ print $n }' "$1"
+}
+
+# The meter: zcc -c and cyclesoak use the machine's default method; on a
+# machine where that is the loop counts, one fresh calibration for the
+# whole bench.
+CALIBRATED=
+calibrate_once() {
+	[ -n "$CALIBRATED" ] && return 0
+	CALIBRATED=1
+	CALIB_FRESH=1 CALIB_KEEP=no
+	calib_ready
+	[ -s "$WORK/counts_per_sec" ] || return 0
+	csv calibration zcc loops_per_sec "$(head -n 1 "$WORK/counts_per_sec")" loops/s
+	if grep -q warning "$WORK/calib.err"; then
+		echo "  NOTE: the calibration was not clean (see the warning): CPU-load figures are suspect"
+	fi
+}
+
+# meter OUTFILE COMMAND...: the machine's load over COMMAND's life by
+# cyclesoak's default method (with -J when it has it); sets METER_LOAD.
+meter() {
+	_o=$1
+	shift
+	_j=
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J ' && _j=-J
+	run_fg in_work "$ZC_BIN/cyclesoak" $_j -- "$@" >"$_o" 2>"$_o.err"
+	_mrc=$?
+	if is_json "$_o"; then
+		METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
+	else
+		METER_LOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$_o" | tail -n 1)
+	fi
+	[ $_mrc -eq 0 ] && [ -n "$METER_LOAD" ]
+}
+
+# cputime_us REPORT: the total CPU time (us) of subreaper's cputime line.
+cputime_us() {
+	sed -n 's/^cputime [0-9]* [0-9]* \([0-9]*\)$/\1/p' "$1" 2>/dev/null
+}
+
+# The 63 files of about 350 KB of the original README's example.
+BIG_FILES=
+big_files() {
+	if [ -z "$BIG_FILES" ]; then
+		make_files "$WORK/big" 63 358400
+		BIG_FILES=1
+	fi
+}
+
+# byte_check NAME: zcs's received total against zcc's sent total.
+byte_check() {
+	if zcs_agrees "$1"; then
+		echo "  bytes: zcc sent $SENT_TOTAL in $SENT_RUNS connections, zcs received the same"
+	else
+		echo "  bytes: MISMATCH: zcc sent $SENT_TOTAL in $SENT_RUNS connections," \
+			"zcs received $ZCS_DONE_BYTES in $ZCS_DONE_RUNS"
+	fi
+}
+
+# plot SVG CSV SVGPLOT-OPTIONS...: a picture next to bench.csv.
+plot() {
+	_svg=$1 _data=$2
+	shift 2
+	show "svgplot $* -o $_svg $_data"
+	if "$ZC_TESTBIN/svgplot" "$@" -o "$OUT/$_svg" "$OUT/$_data"; then
+		echo "  picture: $OUT/$_svg (data: $OUT/$_data)"
+	else
+		echo "  svgplot failed: no $_svg"
+	fi
+}
+
+# --- the run ------------------------------------------------------------------
+# Rough seconds per part on a 2-CPU machine with the default settings.
+estimate() {
+	_n=$(echo $(zcc_methods) | wc -w)
+	_r=$(echo $LINK_RATES | wc -w)
+	case $1 in
+	loopback) echo $((5 + _n * REPS * 3)) ;;
+	sweep) echo 60 ;;
+	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((_n * PEER_REPS * 7)); else echo 1; fi ;;
+	accuracy) echo 150 ;;
+	scale) echo 30 ;;
+	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 4 + 30))); else echo 1; fi ;;
+	esac
+}
+
+machine() {
+	section "machine"
+	_vm="bare metal"
+	is_vm && _vm="virtual machine (the CPU flags say hypervisor)"
+	echo "cpu:     $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $_vm"
+	echo "memory:  $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "kernel:  $(uname -sr)"
+	echo "zc:      $(git -C "$ZC_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages before the run)"
+	csv machine host nproc "$(nproc)" cpus
+	csv machine host kernel "$(uname -r)" ""
+	csv machine host virtual "$(is_vm && echo 1 || echo 0)" bool
+	_t0=$(cpu_ticks)
+	sleep 1
+	_busy=$(cpu_share "$_t0" "$(cpu_ticks)")
+	echo "busy:    $_busy% of the CPUs in use by others in the second before the run"
+	csv machine host busy_before "$_busy" %
+	is_true "$_busy > 5" && echo "WARNING: this machine is not idle: the CPU-load figures below will be off"
+	return 0
+}
+
+for p in $parts; do
+	. "$BENCH_DIR/$p.sh"
+done
+# A part may refuse its settings before anything runs (link: tc rates).
+for p in $parts; do
+	command -v "check_$p" >/dev/null 2>&1 && "check_$p"
+done
+
+t_start=$(date +%s)
+total=0
+for p in $parts; do total=$((total + $(estimate "$p"))); done
+echo "zc benchmark: parts: $parts"
+echo "estimated time: about $(((total + 59) / 60)) min (each part's start and end are shown)"
+machine
+i=0
+nparts=$(echo $parts | wc -w)
+for p in $parts; do
+	i=$((i + 1))
+	t_part=$(date +%s)
+	echo
+	echo "[part $i of $nparts: $p, at +$((t_part - t_start)) s, about $(estimate "$p") s]"
+	"part_$p"
+	echo "[part $p done in $(($(date +%s) - t_part)) s]"
+done
+
+# Merge: this run's rows replace the rows of the parts it ran.
+ran=$(echo "machine calibration $parts" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+{
+	echo "part,case,metric,value,unit"
+	[ -f "$OUT/bench.csv" ] && awk -F, -v ran=" $ran " 'NR > 1 && index(ran, " " $1 " ") == 0' "$OUT/bench.csv"
+	cat "$NEW_CSV"
+} >"$OUT/bench.csv.tmp" && mv "$OUT/bench.csv.tmp" "$OUT/bench.csv"
+if [ -n "$VERDICTS" ]; then
+	echo
+	echo "=== targets ==="
+	printf '%s' "$VERDICTS"
+fi
+echo
+echo "figures: $OUT/bench.csv ($(($(wc -l <"$OUT/bench.csv") - 1)) rows)"
+echo "bench time: $(($(date +%s) - t_start)) s"
