@@ -42,10 +42,16 @@ static const char *shown(const char *s, size_t len, char *buf, size_t buflen)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < len && n + 4 < buflen; i++)
-		buf[n++] = s[i] >= ' ' && s[i] <= '~' ? s[i] : '?';
-	if (i < len)
-		memcpy(buf + n, "...", 3), n += 3;
+	for (i = 0; i < len && n + 4 < buflen; i++) {
+		if (s[i] >= ' ' && s[i] <= '~')
+			buf[n++] = s[i];
+		else
+			buf[n++] = '?';
+	}
+	if (i < len) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
 	buf[n] = '\0';
 	return buf;
 }
@@ -99,15 +105,17 @@ static int spread_line(const char *line, size_t len, double *spread)
 	    digits(line + 7, (size_t)(dot - line - 7), SPREAD_MAX_HUNDREDTHS / 100, &whole) < 0 ||
 	    dot[1] < '0' || dot[1] > '9' || dot[2] < '0' || dot[2] > '9')
 		return -1;
-	cents = (unsigned long long)((dot[1] - '0') * 10 + (dot[2] - '0'));
+	cents = (unsigned long long)(dot[1] - '0') * 10 + (unsigned long long)(dot[2] - '0');
 	*spread = (double)(whole * 100 + cents) / 10000;
 	return 0;
 }
 
 /*
  * read_small - the whole of path into buf (cap bytes); -1 with err filled
- * when it cannot be read, is not a regular file (O_NONBLOCK: a FIFO must not
- * hang the open) or fills buf (longer than any file of ours).
+ * when it cannot be read, is not a regular file or fills buf (longer than
+ * any file of ours). A device is not even opened (a tape rewinds, a modem
+ * hangs up); O_NONBLOCK keeps a FIFO swapped in after the stat from
+ * hanging the open, and fstat then sees it.
  */
 static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 		      char *err, size_t errlen)
@@ -116,20 +124,24 @@ static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 	ssize_t n;
 	int fd, saved;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT)
-		return err_fill(err, errlen, 0, "%s: no calibration file: run "
-				"cyclesoak -C (or zcc -C) on an idle machine first", path);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		saved = errno;
-		if (fd >= 0)
-			close(fd);
-		return err_fill(err, errlen, saved, "%s", path);
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return err_fill(err, errlen, 0, "%s: no calibration file: run "
+					"cyclesoak -C (or zcc -C) on an idle machine first", path);
+		return err_fill(err, errlen, errno, "%s", path);
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	errno = EINVAL;		/* for what follows unless a call says otherwise */
+	if (!S_ISREG(st.st_mode))
 		return err_fill(err, errlen, 0, "%s: %s, not a calibration file",
 				path, kind(st.st_mode));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return err_fill(err, errlen, errno, "%s", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return err_fill(err, errlen, 0, "%s: replaced by something else "
+				"while being opened", path);
 	}
 	for (*len = 0; *len < cap; *len += (size_t)n) {
 		n = read(fd, buf + *len, cap - *len);
@@ -138,11 +150,13 @@ static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 		else if (n < 0) {
 			saved = errno;
 			close(fd);
+			errno = saved;
 			return err_fill(err, errlen, saved, "%s", path);
 		} else if (n == 0)
 			break;
 	}
 	close(fd);
+	errno = EINVAL;
 	if (*len == cap)
 		return err_fill(err, errlen, 0, "%s: %zu bytes or more, longer than "
 				"a calibration file" AGAIN, path, cap);
@@ -189,7 +203,7 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 	int lineno = 0;
 
 	if (read_small(path, buf, sizeof(buf), &len, err, errlen) < 0)
-		goto bad;
+		return -1;
 	if (len == 0) {
 		err_fill(err, errlen, 0, "%s: empty" AGAIN, path);
 		goto bad;
@@ -271,9 +285,11 @@ static int target(const char *path, int *exists, char *err, size_t errlen)
 	*exists = lstat(path, &st) == 0;
 	if (!*exists)
 		return errno == ENOENT ? 0 : err_fill(err, errlen, errno, "%s", path);
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st.st_mode)) {
+		errno = EEXIST;
 		return err_fill(err, errlen, 0, "%s: %s, not a regular file: refusing "
 				"to replace it", path, kind(st.st_mode));
+	}
 	return 0;
 }
 

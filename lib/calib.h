@@ -60,7 +60,11 @@ struct calib {
  * than a few hundred bytes, a path that is not a regular file.
  */
 
-/* calib_load - read path into *c; -1 with err filled (one line) if it is not as above. */
+/*
+ * calib_load - read path into *c; -1 with err filled (one line) and errno
+ * ENOENT when there is no such file (a fresh machine: the run-time meter
+ * needs none), EINVAL when it is not as above, else what failed.
+ */
 int calib_load(const char *path, struct calib *c, char *err, size_t errlen);
 
 /*

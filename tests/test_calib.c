@@ -52,7 +52,7 @@ static const char *shown_n(const char *text, size_t len)
 		else
 			buf[n++] = text[i];
 	}
-	strcpy(buf + n, i < len ? "..." : "");
+	snprintf(buf + n, sizeof(buf) - n, "%s", i < len ? "..." : "");
 	return buf;
 }
 
@@ -154,7 +154,7 @@ static void refused_n(const char *path, const char *text, size_t len)
 
 	put_n(path, text, len);
 	rc = calib_load(path, &c, err, sizeof(err));
-	CHECK(rc == -1 && strstr(err, path) && !strchr(err, '\n') &&
+	CHECK(rc == -1 && errno == EINVAL && strstr(err, path) && !strchr(err, '\n') &&
 	      c.loops_per_sec == 42 && c.ncpus == 42 && c.spread == 42,
 	      "refuses '%s': %s", shown_n(text, len), err);
 }
@@ -182,6 +182,7 @@ static void test_formats(const char *path)
 		"5000000\nncpus 2\nspread -1.00%\n", "5000000\nncpus 2\nspread 0.42\n",
 		"5000000\nncpus 2\nspread 10000.00%\n", "5000000\nncpus 2\nspread 01.00%\n",
 		"5000000\nncpus 2\nspread 0.42%\nwritten-by someone\n",
+		/* NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one file each */
 		FULL "\n", FULL "5000000\n", FULL "written-by zc cyclesoak\n",
 	};
 	char big[4096], err[256] = "", missing[300];
@@ -207,10 +208,10 @@ static void test_formats(const char *path)
 	refused_n(path, big, sizeof(big));	/* a huge file */
 	snprintf(missing, sizeof(missing), "%s/missing", dir);
 	rc = calib_load(missing, &c, err, sizeof(err));
-	CHECK(rc == -1 && strstr(err, "cyclesoak -C"),
-	      "a missing file says to run cyclesoak -C: %s", err);
+	CHECK(rc == -1 && errno == ENOENT && strstr(err, "cyclesoak -C"),
+	      "a missing file (ENOENT) says to run cyclesoak -C: %s", err);
 	rc = calib_load("/dev/zero", &c, err, sizeof(err));
-	CHECK(rc == -1 && strstr(err, "a character device"),
+	CHECK(rc == -1 && errno == EINVAL && strstr(err, "a character device"),
 	      "a device is not read: %s", err);
 	rc = calib_load(dir, &c, err, sizeof(err));
 	CHECK(rc == -1 && strstr(err, dir), "a directory is not read: %s", err);
@@ -354,14 +355,14 @@ static void test_format(void)
 		{ { 1e15, 1, 0 }, "1000000000000000\n" },
 		{ { 1e15 + 1, 1, 0 }, NULL },
 		{ { -5, 1, 0 }, NULL },
-		{ { 0.0 / 0.0, 1, 0 }, NULL },
-		{ { 1.0 / 0.0, 1, 0 }, NULL },
+		{ { NAN, 1, 0 }, NULL },
+		{ { INFINITY, 1, 0 }, NULL },
 		{ { 5e6, 0, 0 }, NULL },
 		{ { 5e6, 1025, 0 }, NULL },
 		{ { 5e6, 1024, 99.9999 }, "5000000\nncpus 1024\nspread 9999.99%\n" },
 		{ { 5e6, 2, 100 }, NULL },
 		{ { 5e6, 2, -0.001 }, NULL },
-		{ { 5e6, 2, 0.0 / 0.0 }, NULL },
+		{ { 5e6, 2, NAN }, NULL },
 		{ { 5e6, 2, 0.000049 }, "5000000\nncpus 2\nspread 0.00%\n" },
 	};
 	char text[256], err[256];
@@ -398,7 +399,9 @@ static const char alphabet[] = "0123456789\n\n .%-+exnpcusadwitrbyz\t\r";
 /* Mostly a character a calibration file might hold, sometimes any byte. */
 static char rnd_char(unsigned any_in)
 {
-	return rnd(any_in) ? alphabet[rnd(sizeof(alphabet) - 1)] : (char)rnd(256);
+	if (rnd(any_in))
+		return alphabet[rnd(sizeof(alphabet) - 1)];
+	return (char)(unsigned char)rnd(256);
 }
 
 /* A file: random bytes, or a good one with a few bytes changed, added or cut. */
