@@ -1,83 +1,111 @@
 /*
- * zcc - the client: stream a set of files to zcs, n times over, with
- * sendfile() (the default) or with pread() + send() / write() (-S, -S -w),
- * then report the rate and, with -c, what the transfer cost the machine's
- * CPUs (the cyclesoak method).
+ * zcc - the client: stream a set of files to zcs, n times over (or for
+ * about -t seconds), by one of the transmit methods of lib/tx.h, then
+ * report the rate and, with -c, what the transfer cost the machine's CPUs.
  *
  * The wire protocol is lib/proto.h's: u32 n_loops, then per loop u32
  * n_files, then per file u32 length and the data. Header words never go out
- * on their own when data follows: in -S mode they sit in front of the
- * file's first chunk in the one buffer; in sendfile mode they are sent just
- * before the data and Nagle's algorithm holds that small segment while data
- * is in flight, so it leaves with the file's first bytes. (MSG_MORE on that
- * send was tried: with 128 KiB files it cost 5-20% of the throughput, 8 of
- * 8 alternating runs against zcs -b 131072 on loopback.)
+ * as a segment of their own when data follows: send and write copy them in
+ * front of the file's first chunk in the one buffer, mmap hands them to the
+ * first sendmsg() as an iovec of their own beside the chunk, sendfile and
+ * splice send them with MSG_MORE so the kernel holds them until the file's
+ * data joins them. The words after the last file also go with MSG_MORE and
+ * leave with the FIN of the close that follows.
+ *
+ * The program reads as its usage does: the options into one struct of
+ * settings, checked against each other at the door, then one verb per
+ * mode: calibrate (-C), or send runs (a probe run first with -t; -R runs).
  */
 #include <errno.h>
 #include <error.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>		/* isfinite */
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "calib.h"
 #include "clock.h"
 #include "cpu.h"
 #include "net.h"
 #include "opt.h"
 #include "proto.h"
 #include "soak.h"
+#include "stats.h"
+#include "tx.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_SOCKBUF (0x7fffffff / 2)	/* -i/-o: the kernel doubles it */
+#define MAX_RUNS 10000		/* -R */
+#define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 
-/* Header words wait here until data follows; in -S mode they are copied
- * into the HDR_ROOM bytes in front of the chunk buffer. */
-#define HDR_ROOM 4096
-
-static const char *cfg_host;
-static unsigned cfg_port = 2222;
-static uint32_t cfg_loops = 1;
-static int cfg_read_send;	/* -S */
-static int cfg_write;		/* -w */
-static size_t cfg_chunk = 65536;
-static int cfg_cork;
-static struct net_opts cfg_sockopts;
-static int cfg_cpu = -1;
-static int cfg_debug;
-static int cfg_measure;		/* -c */
-static int cfg_calibrate;	/* -C */
-static int cfg_ncpus;		/* -N; 0: the online CPUs */
-
-struct file {
-	const char *name;
-	int fd;
-	uint32_t size;
+/* Everything the command line says, set by parse_args only. */
+struct settings {
+	const char *host;
+	unsigned port;
+	uint32_t loops;			/* -n */
+	int loops_given;
+	double secs;			/* -t; 0: -n */
+	double interval;		/* -I; 0: none */
+	unsigned runs;			/* -R */
+	double stall;			/* -T; 0: wait for ever */
+	const char *method_name;	/* -M */
+	const struct tx_method *method;	/* from -M, -S, -w */
+	int copy_path, use_write;	/* -S, -w */
+	size_t chunk;			/* -b */
+	int chunk_given;
+	int cork;			/* -k */
+	struct net_opts sockopts;	/* -i, -o, -D */
+	int cpu;			/* -B; -1: none */
+	int debug;			/* -d */
+	int measure, calibrate;		/* -c, -C */
+	int ncpus;			/* -N; 0: the online CPUs */
+	const char *calib_path;		/* -f */
+	const char **names;		/* the files */
+	int n_names;
 };
 
-static struct file *files;
+static struct settings cfg = {
+	.port = 2222, .loops = 1, .runs = 1, .stall = 60, .chunk = 65536, .cpu = -1,
+	.calib_path = CALIB_DEFAULT_PATH,
+};
+
+/* The files, opened once and sent every loop of every run. */
+static struct tx_file *files;
 static uint32_t n_files;
 static uint64_t file_bytes;	/* one loop's data */
 
-static int sock = -1;
-static uint64_t bytes_sent;
-static unsigned char *chunk;	/* -S: HDR_ROOM bytes, then cfg_chunk bytes */
-static unsigned char hdr[HDR_ROOM];
-static size_t hdr_len;
+/* The signal that asks zcc to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
+static volatile sig_atomic_t stop_sig;
+
+/* What one run measured. */
+struct result {
+	uint64_t bytes, ns;
+	uint64_t ns_closed;	/* from the first byte to the server's close */
+	int interrupted;
+	int measured;		/* -c: the cpu figures below are set */
+	double load, demand, own;
+};
+
+/* ---- the cpu meter (-c) --------------------------------------------------- */
 
 /*
- * -c's soakers while they run. Ctrl-C, kill and every error exit take them
- * down first, so none outlives zcc even for a moment; only SIGKILL leaves
- * them to PR_SET_PDEATHSIG.
+ * -c's soakers while they run. Every exit takes them down first (atexit),
+ * so none outlives zcc; only SIGKILL leaves them to PR_SET_PDEATHSIG.
  */
 static struct soak *volatile soakers;
+static struct calib calib;
+static uint64_t meter_count0;
 
 static void stop_soakers(void)
 {
@@ -87,323 +115,59 @@ static void stop_soakers(void)
 	soak_stop(s);
 }
 
-static void stop_soakers_and_die(int sig)
+static void meter_start(void)
 {
-	struct soak *s = soakers;
+	char err[256], warn[160];
+	int ncpus = cfg.ncpus ? cfg.ncpus : cpu_online();
 
-	/* kill() and waitpid() only: a send() may have been cut short. */
-	if (s)
-		soak_kill(s);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void start_soakers(int ncpus)
-{
-	char err[256];
-
+	if (calib_for(cfg.calib_path, ncpus, &calib, warn, sizeof(warn),
+		      err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	if (warn[0])
+		error(0, 0, "warning: %s", warn);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	soakers = soak_start(ncpus, 0, err, sizeof(err));
 	if (!soakers)
 		error(1, 0, "%s", err);
 	atexit(stop_soakers);
-	soak_on_stop_signals(stop_soakers_and_die);
-	for (int k = 0; cfg_debug && k < soak_count(soakers); k++)
+	for (int k = 0; cfg.debug && k < soak_count(soakers); k++)
 		fprintf(stderr, "zcc: soaker %d: pid %d\n", k, soak_pid(soakers, k));
 }
 
-static void usage(FILE *f, int status)
+static void meter_mark_now(void)
 {
-	fprintf(f,
-"usage: zcc [-cCdDhkSw] [-b buffer_size] [-B cpu] [-i input_bufsize]\n"
-"           [-o output_bufsize] [-n n_loops] [-N nr_cpus] [-p port] -s server file...\n"
-"\n"
-"Send the files to zcs on server, n_loops times over, and print\n"
-"  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
-"BYTES counts every byte on the connection, header words included.\n"
-"\n"
-"  -s HOST   server: a name, an IPv4 or IPv6 address; 0 is this machine (required)\n"
-"  -p PORT   TCP port, 1..65535 (default 2222)\n"
-"  -n N      send the whole file set N times, 1..4294967295 (default 1)\n"
-"  -S        no sendfile(): pread() each chunk into a buffer, then send() it\n"
-"  -w        with -S: write() to the socket instead of send()\n"
-"  -b BYTES  chunk size for -S, 1..%d (default 65536)\n"
-"  -k        set TCP_CORK on the connection (checked)\n"
-"  -i BYTES  socket receive buffer (SO_RCVBUF), 1..%d; default: the kernel's\n"
-"  -o BYTES  socket send buffer (SO_SNDBUF), 1..%d; default: the kernel's\n"
-"            (a kernel value smaller than asked is an error)\n"
-"  -B CPU    bind zcc to that CPU, 0..%d\n"
-"  -D        set SO_DEBUG on the socket\n"
-"  -d        debug output on stderr; repeat for more\n"
-"  -c        measure the system's CPU load during the transfer (cyclesoak\n"
-"            method, needs ./" CALIB_DEFAULT_PATH ") and print a second line\n"
-"              cpu: load PCT%% of NCPUS CPUs, service demand USPERKB us/KB\n"
-"            (service demand: CPU time of the whole machine per KB sent)\n"
-"  -C        calibrate on an idle machine, exactly as cyclesoak -C, then exit\n"
-"  -N CPUS   CPUs for -c and -C, 1..%d (default: the online CPUs)\n"
-"  -h        this help\n"
-"\n"
-"Options may follow the file names. Files that cannot be opened or are not\n"
-"regular files are skipped with a warning; files of 4 GiB or more cannot be\n"
-"described by the protocol and are refused before connecting.\n"
-"\n"
-"Exit status: 0 sent, 1 runtime failure (no file left to send, a file too\n"
-"big or shrinking, cannot resolve or connect, the server vanished, a read\n"
-"error), 2 usage error.\n",
-		MAX_CHUNK, MAX_SOCKBUF, MAX_SOCKBUF, cpu_max(), cpu_max() + 1);
-	exit(status);
+	if (soakers)
+		meter_count0 = soak_total(soakers);
 }
 
-/*
- * A leading '-' in the option string makes getopt hand over file names in
- * place, so options may follow them even when POSIXLY_CORRECT is set.
- */
-static const char **parse_args(int argc, char **argv, int *n_names)
+static double cpu_secs_self(void)
 {
-	const char **names = calloc((size_t)argc, sizeof(*names));
-	int opt, n = 0;
+	struct rusage ru;
 
-	if (!names)
-		error(1, errno, "memory");
-	while ((opt = getopt(argc, argv, "-:cCdDhkSwb:B:i:o:n:N:p:s:")) != -1) {
-		switch (opt) {
-		case 1:
-			names[n++] = optarg;
-			break;
-		case 's':
-			cfg_host = optarg;
-			break;
-		case 'p':
-			cfg_port = (unsigned)opt_num(opt, optarg, 1, 65535);
-			break;
-		case 'n':
-			cfg_loops = (uint32_t)opt_num(opt, optarg, 1, UINT32_MAX);
-			break;
-		case 'S':
-			cfg_read_send = 1;
-			break;
-		case 'w':
-			cfg_write = 1;
-			break;
-		case 'b':
-			cfg_chunk = (size_t)opt_num(opt, optarg, 1, MAX_CHUNK);
-			break;
-		case 'k':
-			cfg_cork = 1;
-			break;
-		case 'i':
-			cfg_sockopts.rcvbuf = (int)opt_num(opt, optarg, 1, MAX_SOCKBUF);
-			break;
-		case 'o':
-			cfg_sockopts.sndbuf = (int)opt_num(opt, optarg, 1, MAX_SOCKBUF);
-			break;
-		case 'B':
-			cfg_cpu = (int)opt_num(opt, optarg, 0, cpu_max());
-			break;
-		case 'D':
-			cfg_sockopts.debug = 1;
-			break;
-		case 'd':
-			cfg_debug++;
-			break;
-		case 'c':
-			cfg_measure = 1;
-			break;
-		case 'C':
-			cfg_calibrate = 1;
-			break;
-		case 'N':
-			cfg_ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1);
-			break;
-		case 'h':
-			usage(stdout, 0);
-			break;
-		default:
-			opt_refused(opt);
-		}
-	}
-	while (optind < argc)	/* after "--" */
-		names[n++] = argv[optind++];
-	*n_names = n;
-	return names;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-/* Open every file once; each fd is reused by every loop. */
-static void open_files(const char **names, int n)
+static double us_per_kb(double cpu_secs, uint64_t bytes)
 {
-	struct rlimit rl;
-	struct stat st;
-	int i, fd;
-
-	files = calloc((size_t)n + 1, sizeof(*files));
-	if (!files)
-		error(1, errno, "memory");
-	/* Every file stays open for all loops: allow as many as the hard limit. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
-	    rl.rlim_cur < (rlim_t)n + 16) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-	for (i = 0; i < n; i++) {
-		/* O_NONBLOCK: a FIFO must not hang the open; cleared below. */
-		fd = open(names[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE)
-				error(1, errno, "%s", names[i]);
-			error(0, errno, "skipping %s", names[i]);
-			continue;
-		}
-		if (fstat(fd, &st) < 0) {
-			error(0, errno, "skipping %s", names[i]);
-			close(fd);
-			continue;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			error(0, 0, "skipping %s: not a regular file", names[i]);
-			close(fd);
-			continue;
-		}
-		if (st.st_size > (off_t)UINT32_MAX)
-			error(1, 0, "%s: %lld bytes: a file of 4 GiB or more cannot be "
-			      "sent (the protocol's length word has 32 bits)",
-			      names[i], (long long)st.st_size);
-		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		files[n_files].name = names[i];
-		files[n_files].fd = fd;
-		files[n_files].size = (uint32_t)st.st_size;
-		file_bytes += (uint64_t)st.st_size;
-		n_files++;
-		if (cfg_debug > 1)
-			fprintf(stderr, "zcc: %s: %" PRIu32 " bytes\n", names[i],
-				(uint32_t)st.st_size);
-	}
-	if (n_files == 0)
-		error(1, 0, "no files to send");
+	return bytes ? cpu_secs * 1e6 / ((double)bytes / 1024) : 0;
 }
 
-/* A socket error is the server's doing; anything else is the file's. */
-static int peer_gone(int e)
+/* The load since meter_mark_now, into r. */
+static void meter_read(struct result *r, double own_secs)
 {
-	return e == EPIPE || e == ECONNRESET || e == ECONNABORTED ||
-	       e == ETIMEDOUT || e == ENOTCONN || e == EHOSTUNREACH ||
-	       e == ENETUNREACH || e == ENETDOWN || e == EHOSTDOWN;
-}
+	double secs = (double)r->ns / 1e9;
+	uint64_t c1;
 
-static void sock_write(const void *buf, size_t len, int flags)
-{
-	if (cfg_write ? write_full(sock, buf, len) : send_full(sock, buf, len, flags))
-		error(1, errno, "%s to %s port %u", cfg_write ? "write" : "send",
-		      cfg_host, cfg_port);
-	bytes_sent += len;
-}
-
-static void flush_words(int flags)
-{
-	if (hdr_len)
-		sock_write(hdr, hdr_len, flags);
-	hdr_len = 0;
-}
-
-static void put_word(uint32_t v)
-{
-	if (hdr_len == sizeof(hdr))	/* a long run of empty files */
-		flush_words(MSG_MORE);
-	proto_put_u32(hdr + hdr_len, v);
-	hdr_len += PROTO_WORD;
-}
-
-static void __attribute__((noreturn)) shrank(const struct file *f, uint64_t at)
-{
-	error(1, 0, "%s: file shrank while being sent (%" PRIu64 " of %" PRIu32
-	      " bytes)", f->name, at, f->size);
-	exit(1);
-}
-
-static void send_file_sendfile(const struct file *f)
-{
-	off_t off = 0;
-	ssize_t n;
-
-	flush_words(0);
-	while (off < (off_t)f->size) {
-		n = sendfile(sock, f->fd, &off, f->size - (size_t)off);
-		if (n > 0) {
-			bytes_sent += (uint64_t)n;
-		} else if (n == 0) {
-			shrank(f, (uint64_t)off);
-		} else if (errno != EINTR) {
-			if (peer_gone(errno))
-				error(1, errno, "sendfile to %s port %u", cfg_host, cfg_port);
-			error(1, errno, "%s", f->name);
-		}
-	}
-}
-
-static void send_file_read(const struct file *f)
-{
-	unsigned char *data = chunk + HDR_ROOM;
-	uint64_t off = 0;
-	size_t want;
-	ssize_t n;
-
-	while (off < f->size) {
-		want = f->size - off < cfg_chunk ? f->size - off : cfg_chunk;
-		n = pread(f->fd, data, want, (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			error(1, errno, "%s", f->name);
-		}
-		if (n == 0)
-			shrank(f, off);
-		off += (uint64_t)n;
-		if (hdr_len)	/* the header words ride with the first chunk */
-			memcpy(data - hdr_len, hdr, hdr_len);
-		sock_write(data - hdr_len, hdr_len + (size_t)n, 0);
-		hdr_len = 0;
-	}
-}
-
-static void send_stream(void)
-{
-	uint32_t loop, i;
-
-	put_word(cfg_loops);
-	for (loop = 0; loop < cfg_loops; loop++) {
-		put_word(n_files);
-		for (i = 0; i < n_files; i++) {
-			put_word(files[i].size);
-			if (files[i].size == 0)
-				continue;
-			if (cfg_read_send)
-				send_file_read(&files[i]);
-			else
-				send_file_sendfile(&files[i]);
-		}
-		if (cfg_debug > 1)
-			fprintf(stderr, "zcc: loop %" PRIu32 " of %" PRIu32 " sent\n",
-				loop + 1, cfg_loops);
-	}
-	flush_words(0);
-}
-
-/*
- * Everything is in the kernel's hands; see it delivered. A zcs closes once
- * it has read our end of stream; a reset here means it died holding data.
- */
-static void await_server_close(void)
-{
-	char c;
-	ssize_t n;
-
-	if (shutdown(sock, SHUT_WR) < 0)
-		error(1, errno, "shutdown");
-	do
-		n = read(sock, &c, 1);
-	while (n > 0 || (n < 0 && errno == EINTR));
-	if (n < 0)
-		error(1, errno, "waiting for %s port %u to close", cfg_host, cfg_port);
-	close(sock);
+	if (!soakers)
+		return;
+	c1 = soak_total(soakers);
+	r->measured = 1;
+	r->load = soak_load(secs > 0 ? (double)(c1 - meter_count0) / secs : 0, &calib);
+	r->demand = us_per_kb(r->load * soak_count(soakers) * secs, r->bytes);
+	r->own = us_per_kb(own_secs, r->bytes);
 }
 
 static void report_rate(double rate, void *arg)
@@ -414,122 +178,622 @@ static void report_rate(double rate, void *arg)
 }
 
 /* -C: the same calibration, file and lines as cyclesoak -C. */
-static void calibrate(int ncpus)
+static int calibrate(void)
 {
 	char err[256], warn[256];
+	int ncpus = cfg.ncpus ? cfg.ncpus : cpu_online();
 	struct calib c;
 
+	if (!cfg.ncpus)
+		printf("using %d CPUs\n", ncpus);
 	if (soak_calibrate(ncpus, report_rate, NULL, &c, warn, sizeof(warn),
 			   err, sizeof(err)) < 0)
 		error(1, 0, "calibrate: %s", err);
-	if (calib_save(CALIB_DEFAULT_PATH, &c, err, sizeof(err)) < 0)
+	if (calib_save(cfg.calib_path, &c, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	printf("calibrated OK.  %.0f loops/sec\n", c.loops_per_sec);
 	if (warn[0])
 		error(0, 0, "warning: %s", warn);
+	return 0;
 }
 
-static void load_calibration(struct calib *c, int ncpus)
-{
-	char err[256], warn[160];
+/* ---- the command line ------------------------------------------------------ */
 
-	if (calib_for(CALIB_DEFAULT_PATH, ncpus, c, warn, sizeof(warn),
-		      err, sizeof(err)) < 0)
+static void list_methods(FILE *f, const char *sep)
+{
+	for (int i = 0; tx_methods[i]; i++)
+		fprintf(f, "%s%s", i ? sep : "", tx_methods[i]->name);
+}
+
+static void usage(FILE *f, int status)
+{
+	fprintf(f,
+"usage: zcc [-cCdDhkSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
+"           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
+"           [-R runs] [-T secs] -s server file...\n"
+"\n"
+"Send the files to zcs on server, n_loops times over, and print\n"
+"  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
+"BYTES counts every byte on the connection, header words included;\n"
+"a kbyte is 1024 bytes.\n"
+"\n"
+"  -s HOST   server: a name, an IPv4 or IPv6 address; 0 is this machine (required)\n"
+"  -p PORT   TCP port, 1..65535 (default 2222)\n"
+"  -n N      send the whole file set N times, 1..4294967295 (default 1)\n"
+"  -t SECS   send for about SECS seconds instead: a one-loop probe run (its own\n"
+"            connection: the server sees two) times a loop, then the real run\n"
+"            announces as many loops as fill SECS\n"
+"  -M METHOD how to send (default sendfile):\n");
+	for (int i = 0; tx_methods[i]; i++)
+		fprintf(f, "              %-9s %s\n", tx_methods[i]->name, tx_methods[i]->how);
+	fprintf(f,
+"  -S        = -M send: pread() each chunk into a buffer, then send() it\n"
+"  -w        with -S: write() instead of send() (= -M write)\n"
+"  -b BYTES  chunk size of every method but sendfile, 1..%d (default 65536)\n"
+"  -k        set TCP_CORK on the connection (checked)\n"
+"  -i BYTES  socket receive buffer (SO_RCVBUF), 1..%d; default: the kernel's\n"
+"  -o BYTES  socket send buffer (SO_SNDBUF), 1..%d; default: the kernel's\n"
+"            (a kernel value smaller than asked is an error)\n"
+"  -B CPU    bind zcc to that CPU, 0..%d\n"
+"  -D        set SO_DEBUG on the socket\n"
+"  -d        debug output on stderr; repeat for more\n"
+"  -I SECS   print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)\n"
+"  -R N      repeat the whole run N times, a connection each, then print\n"
+"              summary: N runs, median RATE kbytes/sec (min RATE, max RATE)\n"
+"  -T SECS   give up (exit 1) when the server takes no data for SECS or has not\n"
+"            closed SECS after the last byte (default 60; 0: wait for ever)\n"
+"  -c        measure the system's CPU load during the transfer (cyclesoak\n"
+"            method, needs a calibration) and print a second line\n"
+"              cpu: load PCT%% of NCPUS CPUs, service demand USPERKB us/KB,\n"
+"                   zcc itself USPERKB us/KB\n"
+"            (service demand: CPU time of the whole machine per KB sent;\n"
+"            zcc itself: zcc's own user + system time per KB)\n"
+"  -C        calibrate on an idle machine, exactly as cyclesoak -C, then exit\n"
+"  -f FILE   the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")\n"
+"  -N CPUS   CPUs for -c and -C, 1..%d (default: the online CPUs)\n"
+"  -h        this help\n"
+"\n"
+"Options may follow the file names. Files that cannot be opened or are not\n"
+"regular files are skipped with a warning; files of 4 GiB or more cannot be\n"
+"described by the protocol and are refused before connecting.\n"
+"Ctrl-C or SIGTERM mid-run prints the sent: line of what was sent so far,\n"
+"marked (interrupted).\n"
+"\n"
+"Exit status: 0 sent; 1 runtime failure (no file left to send, a file too\n"
+"big or shrinking, cannot resolve or connect, the server vanished, stalled\n"
+"or did not close within -T, a method the kernel refuses, a read error);\n"
+"2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n",
+		MAX_CHUNK, MAX_SOCKBUF, MAX_SOCKBUF, cpu_max(), cpu_max() + 1);
+	exit(status);
+}
+
+/* opt_secs - a number of seconds, fractions allowed, in [min, max]. */
+static double opt_secs(int opt, const char *arg, double min, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !isfinite(v) || v < min || v > max ||
+	    (*arg < '0' || *arg > '9'))
+		usage_error("-%c: '%s': not a number of seconds in %g..%g", opt, arg,
+			    min, max);
+	return v;
+}
+
+/*
+ * A leading '-' in the option string makes getopt hand over file names in
+ * place, so options may follow them even when POSIXLY_CORRECT is set.
+ */
+static void parse_args(int argc, char **argv)
+{
+	int opt;
+
+	cfg.names = calloc((size_t)argc, sizeof(*cfg.names));
+	if (!cfg.names)
+		error(1, errno, "memory");
+	while ((opt = getopt(argc, argv, "-:cCdDhkSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:")) != -1) {
+		switch (opt) {
+		case 1: cfg.names[cfg.n_names++] = optarg; break;
+		case 's': cfg.host = optarg; break;
+		case 'p': cfg.port = (unsigned)opt_num(opt, optarg, 1, 65535); break;
+		case 'n':
+			cfg.loops = (uint32_t)opt_num(opt, optarg, 1, UINT32_MAX);
+			cfg.loops_given = 1;
+			break;
+		case 't': cfg.secs = opt_secs(opt, optarg, 0.001, MAX_SECS); break;
+		case 'I': cfg.interval = opt_secs(opt, optarg, 0.01, MAX_SECS); break;
+		case 'R': cfg.runs = (unsigned)opt_num(opt, optarg, 1, MAX_RUNS); break;
+		case 'T': cfg.stall = opt_secs(opt, optarg, 0, MAX_SECS); break;
+		case 'M': cfg.method_name = optarg; break;
+		case 'S': cfg.copy_path = 1; break;
+		case 'w': cfg.use_write = 1; break;
+		case 'b':
+			cfg.chunk = (size_t)opt_num(opt, optarg, 1, MAX_CHUNK);
+			cfg.chunk_given = 1;
+			break;
+		case 'k': cfg.cork = 1; break;
+		case 'i': cfg.sockopts.rcvbuf = (int)opt_num(opt, optarg, 1, MAX_SOCKBUF); break;
+		case 'o': cfg.sockopts.sndbuf = (int)opt_num(opt, optarg, 1, MAX_SOCKBUF); break;
+		case 'B': cfg.cpu = (int)opt_num(opt, optarg, 0, cpu_max()); break;
+		case 'D': cfg.sockopts.debug = 1; break;
+		case 'd': cfg.debug++; break;
+		case 'c': cfg.measure = 1; break;
+		case 'C': cfg.calibrate = 1; break;
+		case 'f': cfg.calib_path = optarg; break;
+		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case 'h': usage(stdout, 0); break;
+		default: opt_refused(opt);
+		}
+	}
+	while (optind < argc)	/* after "--" */
+		cfg.names[cfg.n_names++] = argv[optind++];
+}
+
+/* The method from -M, -S and -w. */
+static void pick_method(void)
+{
+	const char *implied = cfg.use_write ? "write" : "send";
+
+	if (cfg.use_write && !cfg.copy_path)
+		usage_error("-w needs -S (write() replaces send() in -S mode)");
+	if (!cfg.method_name) {
+		cfg.method = cfg.copy_path ? tx_find(implied) : tx_methods[0];
+		return;
+	}
+	cfg.method = tx_find(cfg.method_name);
+	if (!cfg.method) {
+		fflush(stdout);
+		fprintf(stderr, "zcc: -M: '%s': unknown method (", cfg.method_name);
+		list_methods(stderr, ", ");
+		fprintf(stderr, ")\n");
+		exit(2);
+	}
+	if (cfg.copy_path && strcmp(cfg.method->name, implied) != 0)
+		usage_error("-S%s means -M %s, not -M %s", cfg.use_write ? " -w" : "",
+			    implied, cfg.method->name);
+}
+
+/* What makes no sense together is refused before anything is done. */
+static void check_args(void)
+{
+	if (cfg.calibrate)
+		return;
+	if (!cfg.host)
+		usage_error("-s HOST is required (-h for help)");
+	if (!*cfg.host)
+		usage_error("-s '': an empty host name");
+	pick_method();
+	if (cfg.chunk_given && !(cfg.method->flags & TX_CHUNKED))
+		usage_error("-b: the %s method sends whole files, not chunks", cfg.method->name);
+	if (cfg.loops_given && cfg.secs > 0)
+		usage_error("-n and -t: give a number of loops or a time, not both");
+	if (cfg.n_names == 0)
+		usage_error("no files given (-h for help)");
+}
+
+/* ---- the files ----------------------------------------------------------- */
+
+/* Open one file; 0 when it was skipped with a warning. */
+static int open_one(const char *name, struct tx_file *f)
+{
+	struct stat st;
+	/* O_NONBLOCK: a FIFO must not hang the open; cleared below. */
+	int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE)
+			error(1, errno, "%s", name);
+		error(0, errno, "skipping %s", name);
+		return 0;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (S_ISREG(st.st_mode))
+			error(0, errno, "skipping %s", name);
+		else
+			error(0, 0, "skipping %s: not a regular file", name);
+		close(fd);
+		return 0;
+	}
+	if (st.st_size > (off_t)UINT32_MAX)
+		error(1, 0, "%s: %lld bytes: a file of 4 GiB or more cannot be "
+		      "sent (the protocol's length word has 32 bits)",
+		      name, (long long)st.st_size);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*f = (struct tx_file){ .name = name, .fd = fd, .size = (uint32_t)st.st_size };
+	if (cfg.debug > 1)
+		fprintf(stderr, "zcc: %s: %" PRIu32 " bytes\n", name, f->size);
+	return 1;
+}
+
+/* Open every file once; each fd is reused by every loop. */
+static void open_files(void)
+{
+	struct rlimit rl;
+
+	files = calloc((size_t)cfg.n_names + 1, sizeof(*files));
+	if (!files)
+		error(1, errno, "memory");
+	/* Every file stays open for all loops: allow as many as the hard limit. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
+	    rl.rlim_cur < (rlim_t)cfg.n_names + 16) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (int i = 0; i < cfg.n_names; i++) {
+		if (open_one(cfg.names[i], &files[n_files])) {
+			file_bytes += files[n_files].size;
+			n_files++;
+		}
+	}
+	if (n_files == 0)
+		error(1, 0, "no files to send");
+}
+
+/* ---- signals ------------------------------------------------------------- */
+
+static void on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+/*
+ * Ctrl-C, SIGTERM and SIGHUP cut the run short (no SA_RESTART: a blocked
+ * send returns), unless ignored when zcc started (nohup): those stay so.
+ * A peer that vanishes must be an error line, not a silent SIGPIPE death.
+ */
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop }, old;
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Exit as the stopping signal asks, after the atexit clean-up. */
+static void __attribute__((noreturn)) exit_stopped(void)
+{
+	fflush(stdout);
+	exit(128 + stop_sig);
+}
+
+/* ---- the watcher: interval lines (-I) and the stall limit (-T) ---------- */
+
+struct watch {
+	struct tx *t;
+	uint64_t t0;
+	int running, done, stalled;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+};
+
+static void print_interval(uint64_t bytes, uint64_t ns)
+{
+	printf("%.0f kbytes/sec\n", kbytes_per_sec(bytes, ns));
+	fflush(stdout);
+}
+
+/* When the next look is due: 100 ms for the stall check, or the interval. */
+static uint64_t next_look(uint64_t now, uint64_t next_line)
+{
+	uint64_t look = now + 100000000ull;
+
+	if (cfg.stall == 0 || (cfg.interval > 0 && next_line < look))
+		look = cfg.interval > 0 ? next_line : now + 1000000000ull;
+	return look;
+}
+
+static void *watch_run(void *arg)
+{
+	struct watch *w = arg;
+	uint64_t line_ns = (uint64_t)(cfg.interval * 1e9), next_line = w->t0 + line_ns;
+	uint64_t now, moved = w->t0, last = 0, line_bytes = 0, line_t = w->t0, b;
+	struct timespec ts;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->done) {
+		now = now_ns();
+		b = __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED);
+		if (b != last) {
+			last = b;
+			moved = now;
+		}
+		if (cfg.interval > 0 && now >= next_line) {
+			print_interval(b - line_bytes, now - line_t);
+			line_bytes = b;
+			line_t = now;
+			next_line += line_ns;
+		}
+		if (cfg.stall > 0 && now - moved >= (uint64_t)(cfg.stall * 1e9)) {
+			w->stalled = 1;
+			shutdown(w->t->sock, SHUT_RDWR);	/* the send returns */
+			break;
+		}
+		now = next_look(now, next_line);
+		ts.tv_sec = (time_t)(now / 1000000000u);
+		ts.tv_nsec = (long)(now % 1000000000u);
+		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Start the watcher with every signal blocked: they are the main thread's. */
+static int watch_start(struct watch *w, struct tx *t)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int e;
+
+	*w = (struct watch){ .t = t, .t0 = now_ns() };
+	if (cfg.interval == 0 && cfg.stall == 0)
+		return 0;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	e = pthread_create(&w->thread, NULL, watch_run, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e)
+		error(1, e, "a thread for -I / -T");
+	w->running = 1;
+	return 0;
+}
+
+static void watch_stop(struct watch *w)
+{
+	if (!w->running)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->done = 1;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+}
+
+/* ---- one run ---------------------------------------------------------------- */
+
+static int connect_server(char *peer, size_t peerlen)
+{
+	char err[256];
+	int sock = net_connect(cfg.host, cfg.port, &cfg.sockopts, err, sizeof(err));
+
+	if (sock < 0) {
+		if (stop_sig)
+			exit_stopped();
 		error(1, 0, "%s", err);
-	if (warn[0])
-		error(0, 0, "warning: %s", warn);
+	}
+	if (cfg.cork && net_set_cork(sock, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	snprintf(peer, peerlen, "%s port %u", cfg.host, cfg.port);
+	if (cfg.debug) {
+		int sndbuf = 0;
+		socklen_t len = sizeof(sndbuf);
+		char name[160];
+
+		net_peer_name(sock, name, sizeof(name));
+		getsockopt(sock, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len);
+		fprintf(stderr, "zcc: connected to %s, SO_SNDBUF %d\n", name, sndbuf);
+	}
+	return sock;
+}
+
+/*
+ * Everything is in the kernel's hands; see it delivered. A zcs closes once
+ * it has read our end of stream; a reset here means it died holding data.
+ * -T bounds the wait. Returns 0, or -1 when a signal cut it short.
+ */
+static int await_close(int sock, const char *peer)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+	uint64_t deadline = now_ns() + (uint64_t)(cfg.stall * 1e9);
+	int64_t left;
+	char buf[512];
+	ssize_t n = 1;
+
+	if (shutdown(sock, SHUT_WR) < 0)
+		error(1, errno, "shutdown");
+	while (n != 0) {
+		left = (int64_t)(deadline - now_ns()) / 1000000;
+		if (cfg.stall > 0 && left <= 0)
+			error(1, 0, "%s: has not closed the connection %g s after the "
+			      "last byte (-T)", peer, cfg.stall);
+		if (poll(&p, 1, cfg.stall > 0 ? (int)(left < 1000 ? left + 1 : 1000) : -1) < 0 ||
+		    !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			n = 1;
+		else
+			n = read(sock, buf, sizeof(buf));
+		if (stop_sig)
+			return -1;
+		if (n < 0 && errno != EINTR)
+			error(1, errno, "waiting for %s to close", peer);
+	}
+	return 0;
+}
+
+static void setup_method(struct tx *t)
+{
+	const struct tx_method *m = cfg.method;
+	char err[256];
+	uint32_t i;
+
+	if (m->setup && m->setup(t, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	for (i = 0; m->open_file && i < n_files; i++)
+		if (m->open_file(t, &files[i], err, sizeof(err)) < 0)
+			error(1, 0, "%s", err);
+}
+
+static void cleanup_method(struct tx *t)
+{
+	if (cfg.method->cleanup)
+		cfg.method->cleanup(t, files, n_files);
+}
+
+/* Send the whole stream of loops once on a fresh connection. */
+static struct result run_once(uint32_t loops)
+{
+	struct tx t = { .chunk = cfg.chunk, .stop = &stop_sig };
+	struct result r = { 0 };
+	struct watch w;
+	char err[256], peer[300];
+	uint64_t t0;
+	double own0;
+	int rc;
+
+	t.sock = connect_server(peer, sizeof(peer));
+	t.peer = peer;
+	setup_method(&t);
+	if (cfg.debug)
+		fprintf(stderr, "zcc: %s, %" PRIu32 " files of %" PRIu64 " bytes, %" PRIu32
+			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, n_files,
+			file_bytes, loops, proto_stream_bytes(loops, n_files, file_bytes));
+	meter_mark_now();
+	own0 = cpu_secs_self();
+	watch_start(&w, &t);
+	t0 = now_ns();
+	rc = tx_send_stream(cfg.method, &t, files, n_files, loops, err, sizeof(err));
+	r.ns = now_ns() - t0;
+	watch_stop(&w);
+	r.bytes = t.bytes;
+	meter_read(&r, cpu_secs_self() - own0);
+	cleanup_method(&t);
+	if (rc < 0 && w.stalled)
+		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
+	if (rc < 0 && !stop_sig)
+		error(1, 0, "%s", err);
+	r.interrupted = rc < 0 || await_close(t.sock, peer) < 0;
+	r.ns_closed = now_ns() - t0;
+	close(t.sock);
+	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, n_files, file_bytes))
+		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
+		      PRIu64, r.bytes, proto_stream_bytes(loops, n_files, file_bytes));
+	return r;
+}
+
+/*
+ * -t: time a probe run, then the loops that fill cfg.secs. A loop is timed
+ * to the server's close, so what only went into the socket buffers is not
+ * taken for sent. A probe too short to time well (connecting and closing
+ * weigh in it) is run again with more loops, each a stream of its own,
+ * until one lasts about a tenth of -t (0.05 to 1 s).
+ */
+static uint32_t loops_for_secs(void)
+{
+	double target = cfg.secs / 10, secs, want;
+	uint32_t probe = 1;
+	struct result r;
+
+	target = target < 0.05 ? 0.05 : target > 1 ? 1 : target;
+	for (int tries = 0;; tries++) {
+		r = run_once(probe);
+		if (r.interrupted)
+			exit_stopped();
+		secs = (double)r.ns_closed / 1e9;
+		if (secs >= target / 2 || tries == 4 || probe == UINT32_MAX)
+			break;
+		want = probe * target / (secs > 1e-6 ? secs : 1e-6);
+		probe = want > UINT32_MAX ? UINT32_MAX : want < probe + 1.0 ? probe + 1 : (uint32_t)want;
+	}
+	want = 0.5 + cfg.secs * probe / (secs > 1e-9 ? secs : 1e-9);
+	if (cfg.debug)
+		fprintf(stderr, "zcc: probe: %" PRIu32 " loops in %.3f s; %.0f loops fill %g s\n",
+			probe, secs, want, cfg.secs);
+	return want < 1 ? 1 : want > UINT32_MAX ? UINT32_MAX : (uint32_t)want;
+}
+
+/* ---- what zcc prints ------------------------------------------------------- */
+
+static void print_result(const struct result *r)
+{
+	char line[200];
+
+	format_rate_line(line, sizeof(line), "sent", r->bytes, r->ns);
+	printf("%s%s\n", line, r->interrupted ? " (interrupted)" : "");
+	if (r->measured)
+		printf("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB, "
+		       "zcc itself %.3f us/KB\n", r->load * 100, soak_count(soakers),
+		       r->demand, r->own);
+	if (r->measured && !r->interrupted && r->ns < 1000000000u)
+		error(0, 0, "warning: a transfer of %.3f s is too short for "
+		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);
+}
+
+static void summarise(const struct result *rs, unsigned n)
+{
+	double *v = calloc(n, sizeof(*v));
+	struct stats_sum rate, load, demand;
+	unsigned i;
+
+	if (!v)
+		error(1, errno, "memory");
+	for (i = 0; i < n; i++)
+		v[i] = kbytes_per_sec(rs[i].bytes, rs[i].ns);
+	stats_summarise(v, n, &rate);
+	printf("summary: %u runs, median %.0f kbytes/sec (min %.0f, max %.0f)\n",
+	       n, rate.median, rate.min, rate.max);
+	if (rs[0].measured) {
+		for (i = 0; i < n; i++)
+			v[i] = rs[i].load * 100;
+		stats_summarise(v, n, &load);
+		for (i = 0; i < n; i++)
+			v[i] = rs[i].demand;
+		stats_summarise(v, n, &demand);
+		printf("summary cpu: load median %.1f%% (min %.1f, max %.1f), service "
+		       "demand median %.3f us/KB (min %.3f, max %.3f)\n", load.median,
+		       load.min, load.max, demand.median, demand.min, demand.max);
+	}
+	free(v);
+}
+
+/* ---- the verbs ------------------------------------------------------------- */
+
+static int send_runs(void)
+{
+	struct result *rs = calloc(cfg.runs, sizeof(*rs));
+	uint32_t loops = cfg.loops;
+	unsigned i;
+
+	if (!rs)
+		error(1, errno, "memory");
+	open_files();
+	if (cfg.measure)
+		meter_start();
+	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
+		error(1, errno, "bind to CPU %d", cfg.cpu);
+	if (cfg.secs > 0)
+		loops = loops_for_secs();
+	for (i = 0; i < cfg.runs && !stop_sig; i++) {
+		rs[i] = run_once(loops);
+		print_result(&rs[i]);
+		if (rs[i].interrupted)
+			exit_stopped();
+	}
+	if (stop_sig)
+		exit_stopped();
+	if (cfg.runs > 1)
+		summarise(rs, cfg.runs);
+	free(rs);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char **names;
-	char err[256], line[160];
-	struct calib calib;
-	uint64_t t0, t1, c0 = 0, c1 = 0, expect;
-	int n_names, ncpus;
-
-	names = parse_args(argc, argv, &n_names);
-	ncpus = cfg_ncpus ? cfg_ncpus : cpu_online();
-	if (cfg_calibrate) {
-		free(names);
-		if (!cfg_ncpus)
-			printf("using %d CPUs\n", ncpus);
-		calibrate(ncpus);
-		return 0;
-	}
-	if (!cfg_host)
-		usage_error("-s HOST is required (-h for help)");
-	if (!*cfg_host)
-		usage_error("-s '': an empty host name");
-	if (cfg_write && !cfg_read_send)
-		usage_error("-w needs -S (write() replaces send() in -S mode)");
-	if (n_names == 0)
-		usage_error("no files given (-h for help)");
-
-	/* A peer that vanishes must be an error line, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-	open_files(names, n_names);
-	free(names);
-	expect = proto_stream_bytes(cfg_loops, n_files, file_bytes);
-	if (cfg_read_send) {
-		void *p;
-		int e = posix_memalign(&p, HDR_ROOM, HDR_ROOM + cfg_chunk);
-
-		if (e)
-			error(1, e, "a buffer of %zu bytes", cfg_chunk);
-		chunk = p;
-	}
-	if (cfg_measure) {
-		load_calibration(&calib, ncpus);
-		start_soakers(ncpus);
-	}
-	if (cfg_cpu >= 0 && cpu_bind(cfg_cpu) < 0)
-		error(1, errno, "bind to CPU %d", cfg_cpu);
-
-	sock = net_connect(cfg_host, cfg_port, &cfg_sockopts, err, sizeof(err));
-	if (sock < 0)
-		error(1, 0, "%s", err);
-	if (cfg_cork && net_set_cork(sock, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-	if (cfg_debug) {
-		int sndbuf = 0;
-		socklen_t len = sizeof(sndbuf);
-
-		net_peer_name(sock, line, sizeof(line));
-		getsockopt(sock, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len);
-		fprintf(stderr, "zcc: connected to %s, SO_SNDBUF %d\n", line, sndbuf);
-		fprintf(stderr, "zcc: %s, %" PRIu32 " files of %" PRIu64 " bytes, "
-			"%" PRIu32 " loops, %" PRIu64 " bytes in all\n",
-			!cfg_read_send ? "sendfile()" : cfg_write ? "pread() + write()"
-			: "pread() + send()", n_files, file_bytes, cfg_loops, expect);
-	}
-
-	if (soakers)
-		c0 = soak_total(soakers);
-	t0 = now_ns();
-	send_stream();
-	t1 = now_ns();
-	if (soakers) {
-		c1 = soak_total(soakers);
-		stop_soakers();
-	}
-	await_server_close();
-
-	if (bytes_sent != expect)
-		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol "
-		      "says %" PRIu64, bytes_sent, expect);
-	format_rate_line(line, sizeof(line), "sent", bytes_sent, t1 - t0);
-	puts(line);
-	if (cfg_measure) {
-		double secs = (double)(t1 - t0) / 1e9;
-		double load = soak_load(secs > 0 ? (double)(c1 - c0) / secs : 0, &calib);
-
-		printf("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB\n",
-		       load * 100, ncpus,
-		       load * ncpus * secs * 1e6 / ((double)bytes_sent / 1024));
-		if (secs < 1)
-			error(0, 0, "warning: a transfer of %.3f s is too short for "
-			      "a steady load figure: raise -n", secs);
-	}
-	return 0;
+	parse_args(argc, argv);
+	check_args();
+	catch_signals();
+	if (cfg.calibrate)
+		return calibrate();
+	return send_runs();
 }

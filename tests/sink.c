@@ -1,7 +1,7 @@
 /*
  * sink - a test receiver for zcc: accept one connection and swallow it.
  *
- *   sink [-a ADDR] [-r RCVBUF] [-g GOFILE] [-x BYTES] [-o OUTFILE]
+ *   sink [-a ADDR] [-r RCVBUF] [-g GOFILE] [-x BYTES] [-o OUTFILE] [-H]
  *
  * Prints "listening on port N" (kernel-chosen port), "accepted" once the
  * connection is in, and "received: N bytes" at EOF, each flushed at once.
@@ -10,6 +10,8 @@
  *    hold the sender blocked on full buffers while it changes something.
  * -x vanishes after BYTES bytes: a close with SO_LINGER 0, i.e. a reset,
  *    as a server dying mid-stream looks to the sender.
+ * -H holds the connection open after EOF (until killed): a server that
+ *    read everything but never closes.
  */
 #include <errno.h>
 #include <error.h>
@@ -34,17 +36,18 @@ int main(int argc, char **argv)
 	uint64_t got = 0;
 	unsigned port;
 	char err[256];
-	int opt, lfd, fd, out = -1;
+	int opt, lfd, fd, out = -1, hold = 0;
 	ssize_t n;
 	size_t want;
 
-	while ((opt = getopt(argc, argv, "a:r:g:x:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:r:g:x:o:H")) != -1) {
 		switch (opt) {
 		case 'a': addr = optarg; break;
 		case 'r': o.rcvbuf = (int)opt_num(opt, optarg, 1, 1 << 30); break;
 		case 'g': go = optarg; break;
 		case 'x': vanish = opt_num(opt, optarg, 0, INT64_MAX); break;
 		case 'o': out_path = optarg; break;
+		case 'H': hold = 1; break;
 		default: return 2;
 		}
 	}
@@ -90,5 +93,8 @@ int main(int argc, char **argv)
 			error(1, errno, "%s", out_path);
 	}
 	printf("received: %llu bytes\n", (unsigned long long)got);
+	fflush(stdout);
+	while (hold)
+		pause();
 	return 0;
 }

@@ -63,6 +63,26 @@ usage_fails "-B 100000" -s 127.0.0.1 -B 100000 "$TMP/a"
 usage_fails "-o -5" -s 127.0.0.1 -o -5 "$TMP/a"
 usage_fails "-N 0" -s 127.0.0.1 -N 0 "$TMP/a"
 usage_fails "unknown option -x" -s 127.0.0.1 -x "$TMP/a"
+# Options that mean nothing together are refused at the door.
+usage_fails "-b with sendfile" -s 127.0.0.1 -b 4096 "$TMP/a"
+usage_fails "-b with -M sendfile" -s 127.0.0.1 -M sendfile -b 4096 "$TMP/a"
+usage_fails "-n with -t" -s 127.0.0.1 -n 2 -t 1 "$TMP/a"
+usage_fails "-S with -M mmap" -s 127.0.0.1 -S -M mmap "$TMP/a"
+usage_fails "-S -w with -M send" -s 127.0.0.1 -S -w -M send "$TMP/a"
+usage_fails "-w with -M write but no -S" -s 127.0.0.1 -w -M write "$TMP/a"
+usage_fails "-M nonesuch" -s 127.0.0.1 -M nonesuch "$TMP/a"
+grep -q "sendfile, send, write, mmap, splice" "$TMP/err" ||
+	not_ok "-M nonesuch: the message lists the methods: $(cat "$TMP/err")"
+usage_fails "-t abc" -s 127.0.0.1 -t abc "$TMP/a"
+usage_fails "-I 0" -s 127.0.0.1 -I 0 "$TMP/a"
+usage_fails "-T -1" -s 127.0.0.1 -T -1 "$TMP/a"
+usage_fails "-R 0" -s 127.0.0.1 -R 0 "$TMP/a"
+run_zcc -h
+for m in sendfile send write mmap splice; do
+	grep -q "^ *$m " "$TMP/out" || not_ok "-h lists the method $m"
+done
+grep -q '^Exit status: ' "$TMP/out" && grep -q '130' "$TMP/out" ||
+	not_ok "-h: the exit statuses, 130 among them"
 
 # --- runtime failures ----------------------------------------------------------
 # runtime_fails WHAT PATTERN ARGS...: exit 1, one line matching PATTERN.
@@ -167,7 +187,7 @@ fi
 # The sink reads nothing until $TMP/go exists, and small socket buffers on
 # both ends hold at most a few hundred KB in flight, so zcc is blocked well
 # inside the 64 MiB file when the test cuts it to 4 MiB. Deterministic.
-for mode in "" "-S"; do
+for mode in "" "-S" "-M mmap" "-M splice"; do
 	rm -f "$TMP/go"
 	truncate -s 64M "$TMP/shrink"
 	sink_start -r 65536 -g "$TMP/go"
@@ -194,7 +214,7 @@ rm -f "$TMP/shrink"
 # The sink resets the connection after 1 MB of a stream of 100 x 64 MiB.
 # zcc must say so and exit 1: not die of SIGPIPE (141), not hang.
 truncate -s 64M "$TMP/sparse"
-for mode in "" "-S" "-S -w"; do
+for mode in "" "-S" "-S -w" "-M mmap" "-M splice"; do
 	sink_start -x 1000000
 	t0=$(date +%s%N)
 	timeout 10 "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" -n 100 $mode "$TMP/sparse" \
@@ -203,12 +223,107 @@ for mode in "" "-S" "-S -w"; do
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	wait "$SINK_PID"
 	if [ "$RC" -eq 1 ] && [ "$ms" -lt 2000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
-	   && grep -Eq "^zcc: (sendfile|send|write) to 127.0.0.1 port $SINK_PORT: (Connection reset by peer|Broken pipe)\$" "$TMP/err"; then
+	   && grep -Eq "^zcc: (sendfile|send|write|splice) to 127.0.0.1 port $SINK_PORT: (Connection reset by peer|Broken pipe)\$" "$TMP/err"; then
 		ok "server vanishing${mode:+ ($mode)}: exit 1 in $ms ms: $(cat "$TMP/err")"
 	else
 		not_ok "server vanishing${mode:+ ($mode)}: exit $RC in $ms ms: $(cat "$TMP/err")"
 	fi
 done
+
+# --- -T: a server that takes no data, or never closes ----------------------------
+# -T 2: each must end with exit 1 and one line within -T + a few seconds.
+# 100 x 100 KB is more than the socket buffers of both ends hold.
+for case in "stall:-g $TMP/never" "hold:-H"; do
+	what=${case%%:*}
+	sink_start ${case#*:}
+	t0=$(date +%s%N)
+	run_zcc -T 2 -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	case $what in
+	stall) pat="^zcc: 127.0.0.1 port $SINK_PORT: took no data for 2 s \(-T\)\$" ;;
+	hold) pat="^zcc: 127.0.0.1 port $SINK_PORT: has not closed the connection 2 s after the last byte \(-T\)\$" ;;
+	esac
+	if [ "$RC" -eq 1 ] && [ "$ms" -ge 1900 ] && [ "$ms" -lt 6000 ] \
+	   && [ "$(lines "$TMP/err")" -eq 1 ] && grep -Eq "$pat" "$TMP/err"; then
+		ok "-T 2, server $what: exit 1 after $ms ms: $(cat "$TMP/err")"
+	else
+		not_ok "-T 2, server $what: exit $RC after $ms ms: $(cat "$TMP/err")"
+	fi
+done
+
+# --- signals -------------------------------------------------------------------
+# zcc blocked on a sink that reads nothing: SIGINT / SIGTERM give the sent:
+# line of what went so far, marked (interrupted), and 128 + the signal.
+# tests/subreaper -s runs zcc with SIGINT at its default (a background job
+# of sh would have it ignored) and exits with zcc's status.
+for sig in INT:130 TERM:143; do
+	sink_start -g "$TMP/never"
+	: >"$TMP/sr"
+	bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -n 1000 -s 127.0.0.1 -p "$SINK_PORT" \
+		"$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	srpid=$!
+	wait_for "$TMP/sink.out" '^accepted'
+	wait_for "$TMP/sr" '^child '
+	sleep 0.5
+	kill -"${sig%:*}" "$(sed -n 's/^child //p' "$TMP/sr")"
+	wait "$srpid"
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	if [ "$RC" -eq "${sig#*:}" ] && grep -Eq '^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$' "$TMP/out" \
+	   && [ "$(lines "$TMP/out")" -eq 1 ]; then
+		ok "SIG${sig%:*} mid-run: exit $RC, $(cat "$TMP/out")"
+	else
+		not_ok "SIG${sig%:*} mid-run: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
+	fi
+done
+
+# A SIGHUP ignored by the parent (nohup) stays ignored.
+sink_start -g "$TMP/never"
+bg sh -c 'trap "" HUP; exec "$0" "$@"' "$ZCC" -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" \
+	>"$TMP/out" 2>"$TMP/err"
+zpid=$!
+wait_for "$TMP/sink.out" '^accepted'
+sleep 0.3
+kill -HUP "$zpid"
+sleep 0.3
+if kill -0 "$zpid" 2>/dev/null; then
+	ok "SIGHUP ignored at start (nohup): zcc still running"
+else
+	not_ok "SIGHUP ignored at start (nohup): zcc died"
+fi
+kill -TERM "$zpid"; wait "$zpid"
+kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+
+# --- -t, -I, -R against zcs --------------------------------------------------------
+if zcs_start; then
+	t0=$(date +%s%N)
+	run_zcc -t 2 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	n_int=$(grep -c '^[0-9]* kbytes/sec$' "$TMP/out")
+	# The probe's streams come first: the last done line is the real run's.
+	sleep 0.3
+	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
+	done_=$(grep '^done: ' "$TMP/zcs.out" | tail -n 1 | sed 's/^done: \([0-9]*\) bytes.*/\1/')
+	# -t 2: 1.5-3.5 s in all (probe included); -I 0.5: 2 to 7 lines.
+	if [ "$RC" -eq 0 ] && [ "$ms" -ge 1500 ] && [ "$ms" -le 3500 ] && [ -n "$sent" ] \
+	   && [ "$sent" = "$done_" ] && [ "$n_int" -ge 2 ] && [ "$n_int" -le 7 ]; then
+		ok "-t 2 -I 0.5: $ms ms, $n_int interval lines, sent $sent = done $done_"
+	else
+		not_ok "-t 2 -I 0.5: exit $RC, $ms ms, $n_int interval lines, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
+	fi
+	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
+	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
+	   && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 3 ] \
+	   && grep -Eq '^summary: 3 runs, median [0-9]+ kbytes/sec \(min [0-9]+, max [0-9]+\)$' "$TMP/out"; then
+		ok "-R 3: three sent: lines and $(grep '^summary' "$TMP/out")"
+	else
+		not_ok "-R 3: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+	fi
+	kill "$ZCS_PID"; wait "$ZCS_PID" 2>/dev/null
+else
+	not_ok "zcs did not start: $(cat "$TMP/zcs.err")"
+fi
 
 # --- -c without a usable calibration ------------------------------------------
 mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
