@@ -687,7 +687,7 @@ static struct result run_once(uint32_t loops)
  * to the server's close, so what only went into the socket buffers is not
  * taken for sent. A probe too short to time well (connecting and closing
  * weigh in it) is run again with more loops, each a stream of its own,
- * until one lasts about a tenth of -t (0.05 to 1 s).
+ * until one lasts about a tenth of -t (0.2 to 1 s).
  */
 static uint32_t loops_for_secs(void)
 {
@@ -695,13 +695,13 @@ static uint32_t loops_for_secs(void)
 	uint32_t probe = 1;
 	struct result r;
 
-	target = target < 0.05 ? 0.05 : target > 1 ? 1 : target;
+	target = target < 0.2 ? 0.2 : target > 1 ? 1 : target;
 	for (int tries = 0;; tries++) {
 		r = run_once(probe);
 		if (r.interrupted)
 			exit_stopped();
 		secs = (double)r.ns_closed / 1e9;
-		if (secs >= target / 2 || tries == 4 || probe == UINT32_MAX)
+		if (secs >= target * 0.75 || tries == 4 || probe == UINT32_MAX)
 			break;
 		want = probe * target / (secs > 1e-6 ? secs : 1e-6);
 		probe = want > UINT32_MAX ? UINT32_MAX : want < probe + 1.0 ? probe + 1 : (uint32_t)want;

@@ -297,20 +297,31 @@ kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 
 # --- -t, -I, -R against zcs --------------------------------------------------------
 if zcs_start; then
+	# What others hold of the CPUs, in the half second before (the run's
+	# own share cannot be told from theirs while it runs).
+	k0=$(cpu_ticks); sleep 0.5; held=$(cpu_share "$k0" "$(cpu_ticks)")
 	t0=$(date +%s%N)
-	run_zcc -t 2 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
+	run_zcc -t 3 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	n_int=$(grep -c '^[0-9]* kbytes/sec$' "$TMP/out")
 	# The probe's streams come first: the last done line is the real run's.
 	sleep 0.3
 	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
 	done_=$(grep '^done: ' "$TMP/zcs.out" | tail -n 1 | sed 's/^done: \([0-9]*\) bytes.*/\1/')
-	# -t 2: 1.5-3.5 s in all (probe included); -I 0.5: 2 to 7 lines.
-	if [ "$RC" -eq 0 ] && [ "$ms" -ge 1500 ] && [ "$ms" -le 3500 ] && [ -n "$sent" ] \
-	   && [ "$sent" = "$done_" ] && [ "$n_int" -ge 2 ] && [ "$n_int" -le 7 ]; then
-		ok "-t 2 -I 0.5: $ms ms, $n_int interval lines, sent $sent = done $done_"
+	if [ "$RC" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$done_" ]; then
+		ok "-t 3: sent $sent = done $done_"
 	else
-		not_ok "-t 2 -I 0.5: exit $RC, $ms ms, $n_int interval lines, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
+		not_ok "-t 3: exit $RC, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
+	fi
+	# -t 3: 2-5 s in all, probes included; -I 0.5: one line a half second.
+	# A rate that moves because others took the CPUs moves the length too.
+	if [ "$ms" -ge 2000 ] && [ "$ms" -le 5000 ] && [ "$n_int" -ge $((ms / 500 - 3)) ] \
+	   && [ "$n_int" -le $((ms / 500 + 1)) ]; then
+		ok "-t 3 -I 0.5: $ms ms, $n_int interval lines"
+	elif [ "${held%.*}" -ge 25 ]; then
+		skip "-t 3 -I 0.5: $ms ms, $n_int interval lines while others held $held% of the CPUs"
+	else
+		not_ok "-t 3 -I 0.5: $ms ms, $n_int interval lines (others held $held% of the CPUs)"
 	fi
 	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
