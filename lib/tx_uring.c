@@ -27,6 +27,7 @@
 #include "tx_zc.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,10 @@
  * for, so that the queue never overflows. */
 #define URING_CQ_ENTRIES (8 * URING_DEPTH)
 #define NOTIFS_MAX (URING_CQ_ENTRIES - 2 * URING_DEPTH)
+/* Every wait wakes this often to look at *t->stop and at the socket: zcc's
+ * stall limit (-T) shuts the socket down, which ends a send in flight but
+ * not a wait for notifications that will never come. */
+#define WAIT_MS 100
 
 struct ur {
 	struct uring ring;
@@ -75,12 +80,15 @@ static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t er
 		return -1;
 	}
 	known = uring_probe(&u->ring, op);
+	if (known > 0 && !(u->ring.features & IORING_FEAT_EXT_ARG))
+		known = 0;	/* a kernel before 5.11: no timed waits */
 	if (known <= 0) {
 		if (known < 0)
 			err_fill(err, errlen, errno, "%s: io_uring probe", name);
 		else
 			err_fill(err, errlen, 0, "%s: the kernel's io_uring lacks %s", name,
-				 zc ? "IORING_OP_SEND_ZC" : "IORING_OP_SEND");
+				 !(u->ring.features & IORING_FEAT_EXT_ARG) ? "IORING_FEAT_EXT_ARG"
+				 : zc ? "IORING_OP_SEND_ZC" : "IORING_OP_SEND");
 		uring_exit(&u->ring);
 		free(u);
 		errno = known < 0 ? errno : EOPNOTSUPP;
@@ -125,13 +133,15 @@ static unsigned ur_reap(struct tx *t, struct ur *u)
 }
 
 /* Submit what is queued, then wait for want completions of the chain (0:
- * one completion of any kind). A signal with *t->stop set ends it: EINTR. */
+ * one completion of any kind, or WAIT_MS). A signal with *t->stop set ends
+ * it: EINTR. */
 static int ur_wait(struct tx *t, struct ur *u, unsigned want, char *err, size_t errlen)
 {
 	unsigned got = 0;
 
 	do {
-		if (uring_enter(&u->ring, want > got ? want - got : 1) < 0 && errno != EINTR)
+		if (uring_enter(&u->ring, want > got ? want - got : 1, WAIT_MS) < 0 &&
+		    errno != EINTR && errno != ETIME)
 			return err_fill(err, errlen, errno, "%s: io_uring_enter", u->name);
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
@@ -204,6 +214,7 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 		if (res < 0 && res != -EINTR && res != -EAGAIN)
 			return tx_map_fault(t, f, u->name, -res,
 					    *pos > hdr_len ? *pos - hdr_len : 0, err, errlen);
+		errno = EIO;
 		if (res == 0)
 			return err_fill(err, errlen, 0, "%s: send to %s took no data",
 					u->name, t->peer);
@@ -217,12 +228,25 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 	return 0;
 }
 
-/* Wait until at most max notifications are still due. */
+/*
+ * Wait until at most max notifications are still due. They come when the
+ * peer has acknowledged the data; a connection shut down or broken while
+ * some are due (zcc's -T, a reset) holds them for ever, and is an error.
+ */
 static int ur_drain(struct tx *t, struct ur *u, uint32_t max, char *err, size_t errlen)
 {
-	while (u->notifs > max)
+	struct pollfd pfd = { .fd = t->sock, .events = 0 };
+	uint32_t before;
+
+	while (u->notifs > max) {
+		before = u->notifs;
 		if (ur_wait(t, u, 0, err, errlen) < 0)
 			return -1;
+		errno = EPIPE;
+		if (u->notifs == before && poll(&pfd, 1, 0) > 0)
+			return err_fill(err, errlen, EPIPE, "%s: send to %s (%u notifications"
+					" still due)", u->name, t->peer, (unsigned)u->notifs);
+	}
 	return 0;
 }
 

@@ -138,6 +138,7 @@ static int64_t zc_reap(struct tx *t, char *err, size_t errlen)
 static int zc_wait(struct tx *t, char *err, size_t errlen)
 {
 	struct pollfd pfd = { .fd = t->sock, .events = 0 };
+	const struct zc *z = t->priv;
 	int64_t reaped;
 	int soerr = 0;
 	socklen_t len = sizeof(soerr);
@@ -152,12 +153,18 @@ static int zc_wait(struct tx *t, char *err, size_t errlen)
 	reaped = zc_reap(t, err, errlen);
 	if (reaped < 0)
 		return -1;
-	/* POLLERR with no notification: the connection itself failed. */
-	if (reaped == 0 &&
-	    getsockopt(t->sock, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0 && soerr) {
+	if (reaped > 0)
+		return 0;
+	/* Woken with no notification: the connection failed (POLLERR), or
+	 * was shut down (POLLHUP, zcc's -T) with sends that cannot complete. */
+	if (getsockopt(t->sock, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0 && soerr) {
 		errno = soerr;
 		return err_fill(err, errlen, soerr, "zerocopy: send to %s", t->peer);
 	}
+	errno = EPIPE;
+	if (pfd.revents & (POLLHUP | POLLNVAL))
+		return err_fill(err, errlen, EPIPE, "zerocopy: send to %s (%u sends not"
+				" completed)", t->peer, (unsigned)(z->issued - z->done));
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "uring.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -42,6 +43,7 @@ int uring_init(struct uring *r, unsigned sq_entries, unsigned cq_entries)
 	if (r->fd < 0)
 		return -1;
 
+	r->features = p.features;
 	r->sq_entries = p.sq_entries;
 	r->sq_ring_len = p.sq_off.array + p.sq_entries * sizeof(unsigned);
 	r->cq_ring_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
@@ -104,15 +106,22 @@ struct io_uring_sqe *uring_get_sqe(struct uring *r)
 	return sqe;
 }
 
-int uring_enter(struct uring *r, unsigned wait_nr)
+int uring_enter(struct uring *r, unsigned wait_nr, unsigned timeout_ms)
 {
-	unsigned to_submit;
+	struct __kernel_timespec ts = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_nsec = (long long)(timeout_ms % 1000) * 1000000,
+	};
+	struct io_uring_getevents_arg arg = { .ts = (uintptr_t)&ts };
+	unsigned to_submit, flags = 0;
 	long n;
 
+	if (wait_nr)
+		flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	__atomic_store_n(r->sq_tail, r->sq_queued, __ATOMIC_RELEASE);
 	to_submit = r->sq_queued - __atomic_load_n(r->sq_head, __ATOMIC_ACQUIRE);
-	n = syscall(__NR_io_uring_enter, r->fd, to_submit, wait_nr,
-		    wait_nr ? IORING_ENTER_GETEVENTS : 0, NULL, 0);
+	n = syscall(__NR_io_uring_enter, r->fd, to_submit, wait_nr, flags,
+		    wait_nr ? &arg : NULL, wait_nr ? sizeof(arg) : 0);
 	return n < 0 ? -1 : (int)n;
 }
 

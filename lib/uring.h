@@ -14,6 +14,7 @@
 
 struct uring {
 	int fd;
+	unsigned features;	/* IORING_FEAT_*, as the kernel said */
 	unsigned sq_entries;
 	unsigned *sq_head, *sq_tail, *sq_mask, *sq_array;
 	struct io_uring_sqe *sqes;
@@ -41,9 +42,11 @@ struct io_uring_sqe *uring_get_sqe(struct uring *r);
 /*
  * uring_enter - publish the entries taken since the last call and submit
  * them, then wait until at least wait_nr completions are posted (0: do not
- * wait). EINTR is returned to the caller, who decides whether to go on.
+ * wait), or timeout_ms (needs IORING_FEAT_EXT_ARG, Linux 5.11). Returns the
+ * entries submitted, or -1: ETIME when the time ran out first, EINTR for a
+ * signal, both for the caller to judge.
  */
-int uring_enter(struct uring *r, unsigned wait_nr);
+int uring_enter(struct uring *r, unsigned wait_nr, unsigned timeout_ms);
 
 /* uring_peek - the oldest unseen completion, or NULL. */
 struct io_uring_cqe *uring_peek(struct uring *r);

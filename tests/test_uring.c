@@ -106,12 +106,12 @@ static unsigned char *expected_stream(uint32_t n_loops, size_t *len)
 /* The reader: accept one connection, keep every byte until EOF. */
 struct reader {
 	int lfd;
-	int mode;		/* READ_ALL, RESET (close at once), STALL */
+	int mode;		/* READ_ALL, RESET (close at once), STALL, HOLD */
 	unsigned char *buf;
 	size_t len, cap;
 	pthread_t tid;
 };
-enum { READ_ALL, RESET, STALL };
+enum { READ_ALL, RESET, STALL, HOLD };
 
 static void *reader_run(void *arg)
 {
@@ -127,7 +127,7 @@ static void *reader_run(void *arg)
 		close(fd);
 		return NULL;
 	}
-	if (r->mode == STALL) {
+	if (r->mode == STALL || r->mode == HOLD) {
 		while (!stop)
 			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
 		close(fd);
@@ -147,26 +147,33 @@ static void *reader_run(void *arg)
 	return NULL;
 }
 
-/* A connected socket to a new reader thread; small buffers for STALL. */
+/* A connected socket to a new reader thread; small buffers for STALL; for
+ * HOLD, a tiny receive buffer and a send buffer that holds every file. */
 static int connect_reader(struct reader *r, int mode)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	socklen_t salen = sizeof(sa);
-	int small = 65536, fd;
+	int small = 65536, tiny = 4096, huge = 16 << 20, fd;
 	sigset_t alrm, old;
 
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	r->lfd = socket(AF_INET, SOCK_STREAM, 0);
-	if (mode == STALL)
-		setsockopt(r->lfd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+	if (mode == STALL || mode == HOLD)
+		setsockopt(r->lfd, SOL_SOCKET, SO_RCVBUF, mode == HOLD ? &tiny : &small,
+			   sizeof(small));
 	if (bind(r->lfd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(r->lfd, 1) < 0 ||
 	    getsockname(r->lfd, (struct sockaddr *)&sa, &salen) < 0)
 		return -1;
 	fd = socket(AF_INET, SOCK_STREAM, 0);
 	if (mode == STALL)
 		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+	if (mode == HOLD && setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &huge, sizeof(huge)) < 0) {
+		close(fd);
+		close(r->lfd);
+		return -1;
+	}
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -1;
 	/* The timer's signal must interrupt the sender, not the reader. */
@@ -306,6 +313,54 @@ static void check_interrupt(const struct tx_method *m)
 	stop = 0;
 }
 
+static void *shut_later(void *arg)
+{
+	nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+	shutdown(*(int *)arg, SHUT_RDWR);
+	return NULL;
+}
+
+/*
+ * Every send is queued but the peer's window is shut, so the notifications
+ * cannot come; zcc's stall limit (-T) then shuts the socket down, and the
+ * wait for them must end in an error, not hang.
+ */
+static void check_shutdown_while_due(const struct tx_method *m)
+{
+	char err[256] = "";
+	struct timespec t0, t1;
+	struct reader r;
+	pthread_t shut;
+	struct tx t;
+	int fd, rc;
+
+	fd = connect_reader(&r, HOLD);
+	if (fd < 0) {
+		printf("skip - %s: shut down while notifications are due: no SO_SNDBUFFORCE"
+		       " (needs CAP_NET_ADMIN)\n", m->name);
+		return;
+	}
+	tx_init(&t, fd, 65536);
+	rc = m->setup(&t, err, sizeof(err));
+	if (rc == 0)
+		rc = open_files(m, &t, err, sizeof(err));
+	pthread_create(&shut, NULL, shut_later, &fd);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (rc == 0)
+		rc = tx_send_stream(m, &t, files, N_FILES, 1, err, sizeof(err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(shut, NULL);
+	/* 5 s: the 100 ms wake-ups plus a busy machine, far from a hang. */
+	CHECK(rc < 0 && t1.tv_sec - t0.tv_sec < 5,
+	      "%s: a socket shut down while notifications are due ends the wait"
+	      " in %ld s (%s)", m->name, (long)(t1.tv_sec - t0.tv_sec), rc ? err : "returned 0");
+	m->cleanup(&t, files, N_FILES);
+	close(fd);
+	stop = 1;
+	reader_join(&r);
+	stop = 0;
+}
+
 int main(void)
 {
 	static const char *const names[] = { "zerocopy", "uring", "uring-zc" };
@@ -334,6 +389,8 @@ int main(void)
 		check_stream(m, 1000);
 		check_reset(m);
 		check_interrupt(m);
+		if (strcmp(m->name, "uring") != 0)	/* uring: nothing due */
+			check_shutdown_while_due(m);
 	}
 	remove_files();
 	return t_exit();
