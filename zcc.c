@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include "cpu.h"
 #include "net.h"
 #include "opt.h"
+#include "out.h"
 #include "proto.h"
 #include "soak.h"
 #include "stats.h"
@@ -47,6 +49,7 @@
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_SOCKBUF (0x7fffffff / 2)	/* -i/-o: the kernel doubles it */
 #define MAX_RUNS 10000		/* -R */
+#define OPTSTRING "-:cCdDhJkSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 
 /* Everything the command line says, set by parse_args only. */
@@ -68,6 +71,7 @@ struct settings {
 	struct net_opts sockopts;	/* -i, -o, -D */
 	int cpu;			/* -B; -1: none */
 	int debug;			/* -d */
+	int json;			/* -J */
 	int measure, calibrate;		/* -c, -C */
 	int ncpus;			/* -N; 0: the online CPUs */
 	const char *calib_path;		/* -f */
@@ -92,9 +96,13 @@ static volatile sig_atomic_t stop_sig;
 struct result {
 	uint64_t bytes, ns;
 	uint64_t ns_closed;	/* from the first byte to the server's close */
+	double rate;		/* kbytes/sec */
 	int interrupted;
+	uint64_t zc_sends, zc_copied;	/* zero-copy methods */
 	int measured;		/* -c: the cpu figures below are set */
 	double load, demand, own;
+	int ncpus;
+	const char *meter;	/* the meter's method */
 };
 
 /* ---- the cpu meter (-c) --------------------------------------------------- */
@@ -165,16 +173,32 @@ static void meter_read(struct result *r, double own_secs)
 		return;
 	c1 = soak_total(soakers);
 	r->measured = 1;
+	r->ncpus = soak_count(soakers);
+	r->meter = "loop counts";
 	r->load = soak_load(secs > 0 ? (double)(c1 - meter_count0) / secs : 0, &calib);
 	r->demand = us_per_kb(r->load * soak_count(soakers) * secs, r->bytes);
 	r->own = us_per_kb(own_secs, r->bytes);
 }
 
+/* Lines of -C, as cyclesoak -C prints them. */
+static void print_loops(const char *event, const char *text, double rate)
+{
+	if (out_json()) {
+		out_begin(event);
+		out_num("loops_per_sec", rate, 0);
+		out_end();
+	} else {
+		out_text("%s %.0f loops/sec\n", text, rate);
+		fflush(stdout);
+	}
+	if (out_failed())
+		exit(1);	/* the at-exit check says why */
+}
+
 static void report_rate(double rate, void *arg)
 {
 	(void)arg;
-	printf("calibrating: %.0f loops/sec\n", rate);
-	fflush(stdout);
+	print_loops("calibrating", "calibrating:", rate);
 }
 
 /* -C: the same calibration, file and lines as cyclesoak -C. */
@@ -184,14 +208,19 @@ static int calibrate(void)
 	int ncpus = cfg.ncpus ? cfg.ncpus : cpu_online();
 	struct calib c;
 
-	if (!cfg.ncpus)
-		printf("using %d CPUs\n", ncpus);
+	if (!cfg.ncpus && out_json()) {
+		out_begin("using");
+		out_int("ncpus", ncpus);
+		out_end();
+	} else if (!cfg.ncpus) {
+		out_text("using %d CPUs\n", ncpus);
+	}
 	if (soak_calibrate(ncpus, report_rate, NULL, &c, warn, sizeof(warn),
 			   err, sizeof(err)) < 0)
 		error(1, 0, "calibrate: %s", err);
 	if (calib_save(cfg.calib_path, &c, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	printf("calibrated OK.  %.0f loops/sec\n", c.loops_per_sec);
+	print_loops("calibrated", "calibrated OK. ", c.loops_per_sec);
 	if (warn[0])
 		error(0, 0, "warning: %s", warn);
 	return 0;
@@ -208,7 +237,7 @@ static void list_methods(FILE *f, const char *sep)
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: zcc [-cCdDhkSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
+"usage: zcc [-cCdDhJkSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-R runs] [-T secs] -s server file...\n"
 "\n"
@@ -251,8 +280,11 @@ static void usage(FILE *f, int status)
 "  -C        calibrate on an idle machine, exactly as cyclesoak -C, then exit\n"
 "  -f FILE   the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")\n"
 "  -N CPUS   CPUs for -c and -C, 1..%d (default: the online CPUs)\n"
-"  -h        this help\n"
+"  -J        JSON Lines on stdout instead of the text lines: one object per line\n"
+"            with \"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"\n"
+"  -h, --help  this help;  --version  zcc and its version\n"
 "\n"
+"BYTES values (-b, -i, -o) take a K, M or G suffix (1024, 1024^2, 1024^3).\n"
 "Options may follow the file names. Files that cannot be opened or are not\n"
 "regular files are skipped with a warning; files of 4 GiB or more cannot be\n"
 "described by the protocol and are refused before connecting.\n"
@@ -293,7 +325,7 @@ static void parse_args(int argc, char **argv)
 	cfg.names = calloc((size_t)argc, sizeof(*cfg.names));
 	if (!cfg.names)
 		error(1, errno, "memory");
-	while ((opt = getopt(argc, argv, "-:cCdDhkSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:")) != -1) {
+	while ((opt = getopt(argc, argv, OPTSTRING)) != -1) {
 		switch (opt) {
 		case 1: cfg.names[cfg.n_names++] = optarg; break;
 		case 's': cfg.host = optarg; break;
@@ -310,15 +342,16 @@ static void parse_args(int argc, char **argv)
 		case 'S': cfg.copy_path = 1; break;
 		case 'w': cfg.use_write = 1; break;
 		case 'b':
-			cfg.chunk = (size_t)opt_num(opt, optarg, 1, MAX_CHUNK);
+			cfg.chunk = (size_t)opt_size(opt, optarg, 1, MAX_CHUNK);
 			cfg.chunk_given = 1;
 			break;
 		case 'k': cfg.cork = 1; break;
-		case 'i': cfg.sockopts.rcvbuf = (int)opt_num(opt, optarg, 1, MAX_SOCKBUF); break;
-		case 'o': cfg.sockopts.sndbuf = (int)opt_num(opt, optarg, 1, MAX_SOCKBUF); break;
+		case 'i': cfg.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, MAX_SOCKBUF); break;
+		case 'o': cfg.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, MAX_SOCKBUF); break;
 		case 'B': cfg.cpu = (int)opt_num(opt, optarg, 0, cpu_max()); break;
 		case 'D': cfg.sockopts.debug = 1; break;
 		case 'd': cfg.debug++; break;
+		case 'J': cfg.json = 1; break;
 		case 'c': cfg.measure = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'f': cfg.calib_path = optarg; break;
@@ -475,8 +508,16 @@ struct watch {
 
 static void print_interval(uint64_t bytes, uint64_t ns)
 {
-	printf("%.0f kbytes/sec\n", kbytes_per_sec(bytes, ns));
-	fflush(stdout);
+	if (out_json()) {
+		out_begin("interval");
+		out_num("seconds", (double)ns / 1e9, 3);
+		out_u64("bytes", bytes);
+		out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
+		out_end();
+	} else {
+		out_text("%.0f kbytes/sec\n", kbytes_per_sec(bytes, ns));
+		fflush(stdout);
+	}
 }
 
 /* When the next look is due: 100 ms for the stall check, or the interval. */
@@ -667,6 +708,9 @@ static struct result run_once(uint32_t loops)
 	r.ns = now_ns() - t0;
 	watch_stop(&w);
 	r.bytes = t.bytes;
+	r.rate = kbytes_per_sec(r.bytes, r.ns);
+	r.zc_sends = t.zc_sends;
+	r.zc_copied = t.zc_copied;
 	meter_read(&r, cpu_secs_self() - own0);
 	cleanup_method(&t);
 	if (rc < 0 && w.stalled)
@@ -715,46 +759,116 @@ static uint32_t loops_for_secs(void)
 
 /* ---- what zcc prints ------------------------------------------------------- */
 
-static void print_result(const struct result *r)
+static void print_sent(const struct result *r)
 {
 	char line[200];
 
-	format_rate_line(line, sizeof(line), "sent", r->bytes, r->ns);
-	printf("%s%s\n", line, r->interrupted ? " (interrupted)" : "");
+	if (!out_json()) {
+		format_rate_line(line, sizeof(line), "sent", r->bytes, r->ns);
+		out_text("%s%s\n", line, r->interrupted ? " (interrupted)" : "");
+		return;
+	}
+	out_begin("sent");
+	out_u64("bytes", r->bytes);
+	out_num("seconds", (double)r->ns / 1e9, 3);
+	out_num("kbytes_per_sec", kbytes_per_sec(r->bytes, r->ns), 0);
+	out_str("method", cfg.method->name);
+	out_bool("interrupted", r->interrupted);
+	if (r->zc_sends) {
+		out_u64("zc_sends", r->zc_sends);
+		out_u64("zc_copied", r->zc_copied);
+	}
+	out_end();
+}
+
+static void print_cpu(const struct result *r)
+{
+	if (!out_json()) {
+		out_text("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB, "
+			 "zcc itself %.3f us/KB\n", r->load * 100, r->ncpus, r->demand,
+			 r->own);
+		return;
+	}
+	out_begin("cpu");
+	out_num("load_pct", r->load * 100, 1);
+	out_int("ncpus", r->ncpus);
+	out_num("service_demand_us_per_kb", r->demand, 3);
+	out_num("own_us_per_kb", r->own, 3);
+	out_str("meter", r->meter);
+	out_end();
+}
+
+static void print_result(const struct result *r)
+{
+	print_sent(r);
 	if (r->measured)
-		printf("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB, "
-		       "zcc itself %.3f us/KB\n", r->load * 100, soak_count(soakers),
-		       r->demand, r->own);
+		print_cpu(r);
+	if (out_failed())
+		exit(1);	/* the at-exit check says why */
+	if (r->zc_sends && cfg.debug)
+		fprintf(stderr, "zcc: zero-copy: %" PRIu64 " sends, %" PRIu64
+			" copied by the kernel\n", r->zc_sends, r->zc_copied);
 	if (r->measured && !r->interrupted && r->ns < 1000000000u)
 		error(0, 0, "warning: a transfer of %.3f s is too short for "
 		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);
 }
 
-static void summarise(const struct result *rs, unsigned n)
+/* The median, least and most of one figure of every run. */
+static void summarise_one(const struct result *rs, unsigned n, size_t offset,
+			  double scale, struct stats_sum *sum)
 {
 	double *v = calloc(n, sizeof(*v));
-	struct stats_sum rate, load, demand;
-	unsigned i;
 
 	if (!v)
 		error(1, errno, "memory");
-	for (i = 0; i < n; i++)
-		v[i] = kbytes_per_sec(rs[i].bytes, rs[i].ns);
-	stats_summarise(v, n, &rate);
-	printf("summary: %u runs, median %.0f kbytes/sec (min %.0f, max %.0f)\n",
-	       n, rate.median, rate.min, rate.max);
-	if (rs[0].measured) {
-		for (i = 0; i < n; i++)
-			v[i] = rs[i].load * 100;
-		stats_summarise(v, n, &load);
-		for (i = 0; i < n; i++)
-			v[i] = rs[i].demand;
-		stats_summarise(v, n, &demand);
-		printf("summary cpu: load median %.1f%% (min %.1f, max %.1f), service "
-		       "demand median %.3f us/KB (min %.3f, max %.3f)\n", load.median,
-		       load.min, load.max, demand.median, demand.min, demand.max);
-	}
+	for (unsigned i = 0; i < n; i++)
+		v[i] = *(const double *)((const char *)&rs[i] + offset) * scale;
+	stats_summarise(v, n, sum);
 	free(v);
+}
+
+static void summary_json(unsigned n, const struct stats_sum *rate,
+			 const struct stats_sum *load, const struct stats_sum *demand)
+{
+	out_begin("summary");
+	out_int("runs", n);
+	out_num("kbytes_per_sec_median", rate->median, 0);
+	out_num("kbytes_per_sec_min", rate->min, 0);
+	out_num("kbytes_per_sec_max", rate->max, 0);
+	if (load) {
+		out_num("load_pct_median", load->median, 1);
+		out_num("load_pct_min", load->min, 1);
+		out_num("load_pct_max", load->max, 1);
+		out_num("service_demand_us_per_kb_median", demand->median, 3);
+		out_num("service_demand_us_per_kb_min", demand->min, 3);
+		out_num("service_demand_us_per_kb_max", demand->max, 3);
+	}
+	out_end();
+}
+
+static void summarise(const struct result *rs, unsigned n)
+{
+	struct stats_sum rate, load, demand;
+	int cpu = rs[0].measured;
+
+	summarise_one(rs, n, offsetof(struct result, rate), 1, &rate);
+	if (cpu) {
+		summarise_one(rs, n, offsetof(struct result, load), 100, &load);
+		summarise_one(rs, n, offsetof(struct result, demand), 1, &demand);
+	}
+	if (out_json()) {
+		summary_json(n, &rate, cpu ? &load : NULL, &demand);
+	} else {
+		out_text("summary: %u runs, median %.0f kbytes/sec (min %.0f, max %.0f)\n",
+			 n, rate.median, rate.min, rate.max);
+		if (cpu)
+			out_text("summary cpu: load median %.1f%% (min %.1f, max %.1f), "
+				 "service demand median %.3f us/KB (min %.3f, max %.3f)\n",
+				 load.median, load.min, load.max, demand.median,
+				 demand.min, demand.max);
+	}
+	if (out_failed())
+		exit(1);
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -790,8 +904,10 @@ static int send_runs(void)
 
 int main(int argc, char **argv)
 {
+	opt_common(argc, argv, OPTSTRING, usage);
 	parse_args(argc, argv);
 	check_args();
+	out_init("zcc", cfg.json);
 	catch_signals();
 	if (cfg.calibrate)
 		return calibrate();

@@ -149,6 +149,20 @@ if [ -n "$pct" ]; then
 else
 	not_ok "-c: no sane cpu: line: '$line'"
 fi
+# -J -c: the cpu object with its keys, beside the sent one.
+zcs_start -1
+timeout 60 "$ZCC" -J -c -s 127.0.0.1 -p "$ZCS_PORT" -n 5 $FILES >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+rc=$?
+wait "$ZCS_PID"
+J=$ZC_TESTBIN/jsoncheck
+if [ "$rc" -eq 0 ] && "$J" -k program -k event -k time "$TMP/zcc.out" \
+   && [ "$("$J" -E sent -g bytes "$TMP/zcc.out")" = "$(expected 5)" ] \
+   && "$J" -E cpu -k load_pct -k ncpus -k service_demand_us_per_kb -k own_us_per_kb -k meter \
+	"$TMP/zcc.out" >/dev/null && [ "$(grep -c '"event":"cpu"' "$TMP/zcc.out")" -eq 1 ]; then
+	ok "-J -c: $(grep -c '' "$TMP/zcc.out") JSON lines, sent and cpu with their keys"
+else
+	not_ok "-J -c: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
+fi
 cd "$TMP" || exit 1
 
 # --- more header words than fit in front of one chunk --------------------------

@@ -331,9 +331,60 @@ if zcs_start; then
 	else
 		not_ok "-R 3: exit $RC, $(cat "$TMP/out" "$TMP/err")"
 	fi
+	# -J: every line one JSON object the strict checker accepts, with the
+	# keys README.zc documents.
+	J=$ZC_TESTBIN/jsoncheck
+	run_zcc -J -R 2 -I 0.05 -n 300 -M mmap -b 4K -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
+	if [ "$RC" -eq 0 ] && [ -s "$TMP/out" ] && "$J" -k program -k event -k time "$TMP/out" \
+	   && [ "$("$J" -E sent -k bytes -k seconds -k kbytes_per_sec -k method -k interrupted \
+		-g bytes "$TMP/out" | sort -u)" = "$((4 + 300 * 8 + 300 * 100000))" ] \
+	   && [ "$("$J" -E sent -g method "$TMP/out" | sort -u)" = mmap ] \
+	   && [ "$("$J" -E sent -g interrupted "$TMP/out" | sort -u)" = false ] \
+	   && "$J" -E summary -k runs -k kbytes_per_sec_median -k kbytes_per_sec_min \
+		-k kbytes_per_sec_max "$TMP/out" >/dev/null \
+	   && [ "$("$J" -E summary -g runs "$TMP/out")" = 2 ] \
+	   && "$J" -E interval -k seconds -k bytes -k kbytes_per_sec "$TMP/out" >/dev/null \
+	   && [ "$(grep -c '"event":"interval"' "$TMP/out")" -ge 1 ]; then
+		ok "-J -R 2 -I: $(grep -c '' "$TMP/out") JSON lines, sent, interval and summary with their keys"
+	else
+		not_ok "-J -R 2 -I: exit $RC: $(cat "$TMP/out" "$TMP/err")"
+	fi
+	# A failed write to stdout: exit 1 and a line, not a silent 0.
+	timeout 20 "$ZCC" -n 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >/dev/full 2>"$TMP/err"
+	RC=$?
+	if [ "$RC" -eq 1 ] && grep -q '^zcc: write to stdout: No space left on device$' "$TMP/err"; then
+		ok "stdout on /dev/full: exit 1, $(cat "$TMP/err")"
+	else
+		not_ok "stdout on /dev/full: exit $RC, $(cat "$TMP/err")"
+	fi
 	kill "$ZCS_PID"; wait "$ZCS_PID" 2>/dev/null
 else
 	not_ok "zcs did not start: $(cat "$TMP/zcs.err")"
+fi
+
+# --help and --version; K/M/G on byte sizes.
+run_zcc --help
+if [ "$RC" -eq 0 ] && grep -q '^usage: zcc' "$TMP/out"; then
+	ok "--help: usage on stdout, exit 0"
+else
+	not_ok "--help: exit $RC, $(head -c 200 "$TMP/out" "$TMP/err")"
+fi
+run_zcc --version
+if [ "$RC" -eq 0 ] && grep -Eq '^zcc [0-9]+\.[0-9]+$' "$TMP/out"; then
+	ok "--version: exit 0, $(cat "$TMP/out")"
+else
+	not_ok "--version: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+usage_fails "--bogus" --bogus
+usage_fails "-b 2X" -s 127.0.0.1 -M send -b 2X "$TMP/a"
+usage_fails "-b 2G (over 1 GiB)" -s 127.0.0.1 -M send -b 2G "$TMP/a"
+sink_start
+run_zcc -M send -b 1K -o 64K -i 64K -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+wait "$SINK_PID"
+if [ "$RC" -eq 0 ] && grep -q "^received: $((4 + 8 + 100000)) bytes" "$TMP/sink.out"; then
+	ok "-b 1K -o 64K -i 64K: accepted, the file sent"
+else
+	not_ok "-b 1K -o 64K -i 64K: exit $RC, $(cat "$TMP/err" "$TMP/sink.out")"
 fi
 
 # --- -c without a usable calibration ------------------------------------------
