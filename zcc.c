@@ -7,10 +7,13 @@
  * n_files, then per file u32 length and the data. Header words never go out
  * as a segment of their own when data follows: send and write copy them in
  * front of the file's first chunk in the one buffer, mmap hands them to the
- * first sendmsg() as an iovec of their own beside the chunk, sendfile and
- * splice send them with MSG_MORE so the kernel holds them until the file's
- * data joins them. The words after the last file also go with MSG_MORE and
- * leave with the FIN of the close that follows.
+ * first sendmsg() as an iovec of their own beside the chunk, splice sends
+ * them with MSG_MORE so the kernel holds them until the file's data joins
+ * them. sendfile sends them with a plain send() just before the data, and
+ * Nagle's algorithm holds that small segment while data is in flight (so
+ * the very first words of a run may leave alone): MSG_MORE there was
+ * measured slower (lib/tx_basic.c says how). The words after the last file
+ * go with MSG_MORE and leave with the FIN of the close that follows.
  *
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per
