@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "out.h"
+#include "utf8.h"
 
 static const char *out_program = "";
 static int out_as_json;
@@ -78,34 +79,6 @@ static void add(const char *fmt, ...)
 	line_len += (size_t)n;
 }
 
-/* How many bytes of s start a well-formed UTF-8 sequence; 0 if none. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-	uint32_t c;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, UTF-16 surrogates, beyond U+10FFFF */
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return n;
-}
-
 /*
  * A JSON string (RFC 8259): quote, backslash and control characters
  * escaped; a byte that is not part of valid UTF-8 (a file name can hold
@@ -114,7 +87,8 @@ static int utf8_len(const unsigned char *s)
 static void add_string(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	int n;
+	const unsigned char *end = p + strlen((const char *)p);
+	size_t n;
 
 	add("\"");
 	while (*p) {
@@ -128,10 +102,10 @@ static void add_string(const char *s)
 			add("\\r"), p++;
 		else if (*p < 0x20)
 			add("\\u%04x", *p++);
-		else if ((n = utf8_len(p)) == 0)
+		else if ((n = utf8_len(p, (size_t)(end - p))) == 0)
 			add("\\ufffd"), p++;
 		else
-			add("%.*s", n, (const char *)p), p += n;
+			add("%.*s", (int)n, (const char *)p), p += n;
 	}
 	add("\"");
 }

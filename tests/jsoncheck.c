@@ -23,6 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "utf8.h"
+
 #define MAX_DEPTH 64
 #define MAX_KEYS 16
 
@@ -163,34 +165,6 @@ static int parse_escape(struct line *l, struct text *t)
 	return 0;
 }
 
-/* One well-formed UTF-8 sequence at pos: its length, or 0. */
-static size_t utf8_len(const struct line *l)
-{
-	const unsigned char *s = l->s + l->pos;
-	size_t left = l->n - l->pos, n, i;
-	unsigned long c;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, c = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, c = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, c = s[0] & 0x07;
-	else
-		return 0;
-	if (left < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	return n;
-}
-
 /* A string at pos, its decoded bytes in t. */
 static int parse_string(struct line *l, struct text *t)
 {
@@ -218,7 +192,7 @@ static int parse_string(struct line *l, struct text *t)
 			return fail(l, "a control character in a string (escape it)");
 		} else if (c < 0x80) {
 			text_add(t, l->s + l->pos++, 1);
-		} else if ((n = utf8_len(l)) == 0) {
+		} else if ((n = utf8_len(l->s + l->pos, l->n - l->pos)) == 0) {
 			return fail(l, "invalid UTF-8");
 		} else {
 			text_add(t, l->s + l->pos, n);
@@ -417,6 +391,15 @@ static const struct key *find(const struct keys *ks, const char *name)
 	return NULL;
 }
 
+/* A string value already checked, decoded into t. */
+static void decode_value(const struct line *l, const struct key *k, struct text *t)
+{
+	struct line v = *l;
+
+	v.pos = k->value;
+	parse_string(&v, t);
+}
+
 struct want {
 	const char *keys[32];
 	int nkeys;
@@ -428,7 +411,6 @@ struct want {
 static int use_line(struct line *l, const struct keys *ks, const struct want *w)
 {
 	const struct key *k;
-	struct line v;
 	struct text t = { 0 };
 	int i;
 
@@ -449,9 +431,7 @@ static int use_line(struct line *l, const struct keys *ks, const struct want *w)
 		printf("%.*s\n", (int)(k->value_end - k->value), l->s + k->value);
 		return 0;
 	}
-	v = *l;
-	v.pos = k->value;
-	parse_string(&v, &t);
+	decode_value(l, k, &t);
 	fwrite(t.s, 1, t.n, stdout);
 	putchar('\n');
 	free(t.s);
@@ -462,7 +442,6 @@ static int use_line(struct line *l, const struct keys *ks, const struct want *w)
 static int kept(const struct line *l, const struct keys *ks, const struct want *w)
 {
 	const struct key *k;
-	struct line v;
 	struct text t = { 0 };
 	int same;
 
@@ -471,9 +450,7 @@ static int kept(const struct line *l, const struct keys *ks, const struct want *
 	k = find(ks, "event");
 	if (!k || l->s[k->value] != '"')
 		return 0;
-	v = *l;
-	v.pos = k->value;
-	parse_string(&v, &t);
+	decode_value(l, k, &t);
 	same = t.n == strlen(w->event) && strcmp(t.s, w->event) == 0;
 	free(t.s);
 	return same;
