@@ -24,40 +24,9 @@ __attribute__((constructor)) static void short_program_name(void)
 	program_invocation_name = program_invocation_short_name;
 }
 
-int parse_num(const char *s, long long min, long long max, long long *out,
-	      const char **why)
-{
-	char *end;
-	long long v;
-
-	if (!s || !*s) {
-		*why = "empty value";
-		return -1;
-	}
-	if (isspace((unsigned char)*s) || *s == '+' || (*s == '-' && min >= 0)) {
-		*why = *s == '-' ? "must not be negative" : "not a number";
-		return -1;
-	}
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end == s) {
-		*why = "not a number";
-		return -1;
-	}
-	if (*end) {
-		*why = "trailing garbage";
-		return -1;
-	}
-	if (errno == ERANGE || v < min || v > max) {
-		*why = out_of_range;
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-int parse_size(const char *s, long long min, long long max, long long *out,
-	       const char **why)
+/* parse_num and parse_size: a byte size may end in K, M or G. */
+static int parse_scaled(const char *s, long long min, long long max, int sized,
+			long long *out, const char **why)
 {
 	long long v, unit = 1;
 	char *end;
@@ -76,7 +45,7 @@ int parse_size(const char *s, long long min, long long max, long long *out,
 		*why = "not a number";
 		return -1;
 	}
-	if (*end && end[1] == '\0' && strchr("KkMmGg", *end)) {
+	if (sized && *end && end[1] == '\0' && strchr("KkMmGg", *end)) {
 		unit = *end == 'K' || *end == 'k' ? 1LL << 10 :
 		       *end == 'M' || *end == 'm' ? 1LL << 20 : 1LL << 30;
 		end++;
@@ -92,6 +61,18 @@ int parse_size(const char *s, long long min, long long max, long long *out,
 	}
 	*out = v * unit;
 	return 0;
+}
+
+int parse_num(const char *s, long long min, long long max, long long *out,
+	      const char **why)
+{
+	return parse_scaled(s, min, max, 0, out, why);
+}
+
+int parse_size(const char *s, long long min, long long max, long long *out,
+	       const char **why)
+{
+	return parse_scaled(s, min, max, 1, out, why);
 }
 
 void usage_error(const char *fmt, ...)
@@ -116,29 +97,30 @@ void opt_refused(int c)
 		    program_invocation_short_name);
 }
 
-long long opt_num(int opt, const char *arg, long long min, long long max)
+/* opt_num and opt_size: the value, or one usage line naming opt and arg. */
+static long long opt_value(int opt, const char *arg, long long min, long long max,
+			   int sized)
 {
 	const char *why;
 	long long v;
 
-	if (parse_num(arg, min, max, &v, &why) == 0)
+	if (parse_scaled(arg, min, max, sized, &v, &why) == 0)
 		return v;
 	if (why == out_of_range)
-		usage_error("-%c: '%s': out of range (%lld..%lld)", opt, arg, min, max);
-	usage_error("-%c: '%s': %s", opt, arg, why);
+		usage_error("-%c: '%s': out of range (%lld..%lld%s)", opt, arg, min, max,
+			    sized ? " bytes" : "");
+	usage_error("-%c: '%s': %s%s", opt, arg, why,
+		    sized ? " (a size is digits with an optional K, M or G)" : "");
+}
+
+long long opt_num(int opt, const char *arg, long long min, long long max)
+{
+	return opt_value(opt, arg, min, max, 0);
 }
 
 long long opt_size(int opt, const char *arg, long long min, long long max)
 {
-	const char *why;
-	long long v;
-
-	if (parse_size(arg, min, max, &v, &why) == 0)
-		return v;
-	if (why == out_of_range)
-		usage_error("-%c: '%s': out of range (%lld..%lld bytes)", opt, arg, min, max);
-	usage_error("-%c: '%s': %s (a size is digits with an optional K, M or G)",
-		    opt, arg, why);
+	return opt_value(opt, arg, min, max, 1);
 }
 
 /* 0: c is no option letter or takes no value; 1: takes one; 2: only attached. */

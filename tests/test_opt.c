@@ -8,51 +8,51 @@
 #include "opt.h"
 #include "t.h"
 
-static void refuses(const char *s, long long min, long long max, const char *why)
+typedef int parser(const char *, long long, long long, long long *, const char **);
+
+static void refused_by(parser *parse, const char *what, const char *s, long long min,
+		       long long max, const char *why)
 {
 	long long v = 12345;
 	const char *got = NULL;
 
-	int rc = parse_num(s, min, max, &v, &got);
+	int rc = parse(s, min, max, &v, &got);
 
 	CHECK(rc == -1 && v == 12345 && got && strcmp(got, why) == 0,
-	      "'%s' in [%lld, %lld] refused: %s (got %s)", s ? s : "(null)", min, max,
-	      why, got ? got : "accepted");
+	      "%s'%s' in [%lld, %lld] refused: %s (got %s)", what, s ? s : "(null)", min,
+	      max, why, got ? got : "accepted");
+}
+
+static void accepted_by(parser *parse, const char *what, const char *s, long long min,
+			long long max, long long want)
+{
+	long long v = -1;
+	const char *why = NULL;
+
+	int rc = parse(s, min, max, &v, &why);
+
+	CHECK(rc == 0 && v == want, "%s'%s' in [%lld, %lld] is %lld (got %lld, %s)", what, s,
+	      min, max, want, v, why ? why : "ok");
+}
+
+static void refuses(const char *s, long long min, long long max, const char *why)
+{
+	refused_by(parse_num, "", s, min, max, why);
 }
 
 static void accepts(const char *s, long long min, long long max, long long want)
 {
-	long long v = -1;
-	const char *why = NULL;
-
-	int rc = parse_num(s, min, max, &v, &why);
-
-	CHECK(rc == 0 && v == want,
-	      "'%s' in [%lld, %lld] is %lld (got %lld, %s)", s, min, max, want, v,
-	      why ? why : "ok");
+	accepted_by(parse_num, "", s, min, max, want);
 }
 
 static void size_refuses(const char *s, long long min, long long max, const char *why)
 {
-	long long v = 12345;
-	const char *got = NULL;
-
-	int rc = parse_size(s, min, max, &v, &got);
-
-	CHECK(rc == -1 && v == 12345 && got && strcmp(got, why) == 0,
-	      "size '%s' in [%lld, %lld] refused: %s (got %s)", s ? s : "(null)", min, max,
-	      why, got ? got : "accepted");
+	refused_by(parse_size, "size ", s, min, max, why);
 }
 
 static void size_accepts(const char *s, long long min, long long max, long long want)
 {
-	long long v = -1;
-	const char *why = NULL;
-
-	int rc = parse_size(s, min, max, &v, &why);
-
-	CHECK(rc == 0 && v == want, "size '%s' is %lld (got %lld, %s)", s, want, v,
-	      why ? why : "ok");
+	accepted_by(parse_size, "size ", s, min, max, want);
 }
 
 static void usage(FILE *f, int status)
