@@ -236,17 +236,20 @@ int out_failed(void)
 }
 
 /*
- * At exit: stdout flushed and closed, and a failure said and turned into
- * exit 1. Closing a stdout that was never open (EBADF) with nothing to
- * write is not a failure: a program run with >&- that printed nothing.
+ * At exit: stdout flushed, and a failure said and turned into exit 1.
+ * Closing a duplicate of fd 1 reports what only a close can (a file
+ * system that writes back at close, as NFS does) while leaving stdout
+ * open for any exit handler that runs after this one. A stdout that was
+ * never open (a program run with >&-) that printed nothing is no failure.
  */
 static void check_stdout(void)
 {
 	const char *prog = *out_program ? out_program : program_invocation_short_name;
+	int fd;
 
-	out_failed();		/* flushes: anything pending has failed by now */
-	errno = 0;
-	if (fclose(stdout) == EOF && !out_errno && errno != EBADF)
+	out_failed();
+	fd = dup(STDOUT_FILENO);
+	if (fd >= 0 && close(fd) < 0 && !out_errno)
 		failed(errno);
 	if (!out_errno)
 		return;

@@ -46,9 +46,10 @@ int out_failed(void);
 
 /*
  * out_check_at_exit - call once at the start of main: at exit stdout is
- * flushed and closed, and if any write to it failed (a full disk, a closed
- * pipe: the programs ignore SIGPIPE) "prog: write to stdout: why" goes to
- * stderr and the exit status becomes 1. Calling it again does nothing.
+ * flushed (and a duplicate of it closed, for errors only a close reports),
+ * and if any write to it failed (a full disk, a closed pipe: the programs
+ * ignore SIGPIPE) "prog: write to stdout: why" goes to stderr and the exit
+ * status becomes 1. Calling it again does nothing.
  * opt_common calls it, so --help and --version are covered too.
  */
 void out_check_at_exit(void);
