@@ -1,13 +1,17 @@
 /*
  * cyclesoak - measure CPU load by subtraction.
  *
- * One busy soaker per CPU runs at the lowest priority and counts. On an idle
- * machine they reach the calibrated rate (cyclesoak -C); whatever else the
- * machine does slows them down, so load = 1 - rate / calibrated rate.
+ * One busy soaker per CPU runs at the lowest priority; what they are denied
+ * is the load everything else caused. The meter (lib/meter.h) reads that
+ * from their run time or from their loop counts against a calibration
+ * (cyclesoak -C); the default is the method right for the machine.
+ *
+ * Three verbs: calibrate (-C), meter (a line every period), and measure a
+ * command (-- command: the load over its lifetime, its exit status).
  */
 #include <error.h>
 #include <errno.h>
-#include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -16,25 +20,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "calib.h"
 #include "clock.h"
 #include "cpu.h"
+#include "meter.h"
 #include "opt.h"
-#include "soak.h"
 
-/* Settle time before measuring: page faults, scheduler placement. */
-#define WARMUP_MS 300
+/* What the options asked, set only by parse_options. */
+struct settings {
+	int once;			/* -1 */
+	int free_share;			/* -B: bind soakers, show each CPU's free share */
+	int calibrate;			/* -C */
+	int debug;			/* -d */
+	int ncpus;			/* -N; 0: the online CPUs */
+	enum meter_method method;	/* -r / -L */
+	enum soak_policy policy;	/* -n */
+	long long period_ms;		/* -p / -m */
+	const char *file;		/* -f */
+	char **command;			/* after -- */
+};
 
-static int cfg_once;
-static int cfg_bind;
-static int cfg_calibrate;
-static int cfg_debug;
-static int cfg_ncpus;
-static int cfg_runtime;		/* -r: the soakers' run time, not their counts */
-static enum soak_policy cfg_policy = SOAK_IDLE;
-static long long cfg_period_ms = 1000;
-static const char *cfg_file = CALIB_DEFAULT_PATH;
-static char **cfg_command;
+static struct settings cfg = {
+	.period_ms = 1000,
+	.file = CALIB_DEFAULT_PATH,
+};
 
+/* The stop signals we act on: those not ignored when we started (nohup). */
+static sigset_t stop_set;
+static sigset_t start_mask;		/* what the command inherits */
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -45,8 +58,8 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	printf(
-"usage: cyclesoak [-1BCdhnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
-"  -C         calibrate on an idle machine and write the calibration file\n"
+"usage: cyclesoak [-1BCdhLnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+"  -C         calibrate the loop-count method on an idle machine, write the file\n"
 "  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
 "  -N CPUS    number of soakers (default: the online CPUs)\n"
 "  -p SECS    sampling period in seconds (default 1); with -C, one sample\n"
@@ -54,244 +67,373 @@ static void usage(void)
 "  -B         bind soaker i to CPU i and show each CPU's free share\n"
 "  -1         print one figure and exit\n"
 "  -n         soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE\n"
-"  -r         measure the CPU time the soakers were denied (their run time\n"
-"             from the scheduler, less the interrupt and softirq time the\n"
-"             kernel's tick samples find in it) instead of their lost loop\n"
-"             counts: no calibration, immune to a host that slows a virtual\n"
-"             machine's CPUs, but blind to cache and memory interference\n"
-"  -d         per-CPU counter deltas on stderr\n"
+"  -r         run time: the CPU time the soakers were denied, from the\n"
+"             scheduler; no calibration, immune to a host that slows a virtual\n"
+"             machine, blind to cache and memory interference\n"
+"  -L         loop counts: lost soaker loops against the calibration (-C);\n"
+"             sees cache and memory interference, wrong when the CPUs' speed\n"
+"             moves (a busy virtual machine host)\n"
+"             default: run time on a virtual machine, loop counts on bare metal\n"
+"  -d         both methods' figures and per-CPU loads on stderr\n"
 "  -- command run command, print the load over its lifetime, exit with its status\n"
-"prints \"System load: xx.x%%\" every period\n");
+"prints \"System load: xx.x%%\" every period\n"
+"exit status: 0 done; 1 runtime error (a soaker died or was stopped, another\n"
+"meter runs, a calibration refused); 2 usage error; with a command, its status\n"
+"(126 cannot be executed, 127 not found)\n");
 }
 
 /* Leave the way the signal asked, now that the soakers are gone. */
 static void __attribute__((noreturn)) die_by_signal(int sig)
 {
+	sigset_t one;
+
 	fflush(stdout);
 	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	raise(sig);
-	/* Only if the signal is blocked, which ours never are. */
 	_exit(128 + sig);	// cppcheck-suppress unreachableCode
+}
+
+/* A line on stdout that did not get out is a failure, said once. */
+static void check_stdout(struct meter *m)
+{
+	if (fflush(stdout) != EOF && !ferror(stdout))
+		return;
+	meter_close(m);
+	error(1, errno, "write to stdout");
+}
+
+static void parse_options(int argc, char **argv)
+{
+	int opt, seen_p = 0, seen_m = 0, seen_r = 0, seen_l = 0;
+
+	/* "+": options end at the first operand, so a command keeps its own. */
+	while ((opt = getopt(argc, argv, "+:1BCdhLnrf:m:N:p:")) != -1) {
+		switch (opt) {
+		case '1': cfg.once = 1; break;
+		case 'B': cfg.free_share = 1; break;
+		case 'C': cfg.calibrate = 1; break;
+		case 'd': cfg.debug = 1; break;
+		case 'n': cfg.policy = SOAK_NICE19; break;
+		case 'r': cfg.method = METER_RUNTIME; seen_r = 1; break;
+		case 'L': cfg.method = METER_COUNTS; seen_l = 1; break;
+		case 'f': cfg.file = optarg; break;
+		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case 'p':
+			cfg.period_ms = opt_num(opt, optarg, 1, 3600) * 1000;
+			seen_p = 1;
+			break;
+		case 'm':
+			cfg.period_ms = opt_num(opt, optarg, 1, 3600000);
+			seen_m = 1;
+			break;
+		case 'h': usage(); exit(0);
+		default: opt_refused(opt);
+		}
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0)
+			usage_error("unexpected argument '%s' (a command goes after --)",
+				    argv[optind]);
+		cfg.command = argv + optind;
+	}
+	/* Combinations that mean nothing are refused at the door. */
+	if (seen_p && seen_m)
+		usage_error("-p and -m both set the period: give one");
+	if (seen_r && seen_l)
+		usage_error("-r and -L choose opposite methods: give one");
+	if (cfg.calibrate && cfg.command)
+		usage_error("-C calibrates; it does not run a command");
+	if (cfg.calibrate && (seen_r || seen_l))
+		usage_error("-C calibrates the loop counts; -r and -L choose how to measure");
+	if (cfg.calibrate && cfg.once)
+		usage_error("-1 prints one load figure; -C prints none");
+	if (cfg.command && cfg.once)
+		usage_error("-1 prints one figure per period; with a command there is one");
+	if (!*cfg.file)
+		usage_error("-f: empty file name");
+}
+
+/*
+ * SIGINT, SIGTERM and SIGHUP stop us, unless one was ignored when we
+ * started (nohup): that one stays ignored. SIGCHLD gets its default, so the
+ * soakers and the command can be waited for.
+ */
+static void set_up_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+	size_t i;
+
+	sigprocmask(SIG_SETMASK, NULL, &start_mask);
+	sigemptyset(&stop_set);
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaddset(&stop_set, sigs[i]);
+		sigaddset(&sa.sa_mask, sigs[i]);
+	}
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigismember(&stop_set, sigs[i]))
+			sigaction(sigs[i], &sa, NULL);
+	signal(SIGCHLD, SIG_DFL);
+	/* A closed stdout shows as a write error, reported, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void print_sample(double rate, void *arg)
 {
 	(void)arg;
 	printf("calibrating: %.0f loops/sec\n", rate);
+	fflush(stdout);
 }
 
-static void do_calibrate(void)
+static int do_calibrate(void)
 {
-	struct soak_cfg cfg = {
-		.bind = cfg_bind,
-		.policy = cfg_policy,
-		.sample_ms = (unsigned)cfg_period_ms,
-		.warmup_ms = cfg_period_ms < 500 ? 2 * (unsigned)cfg_period_ms : 1000,
+	struct meter_cfg mcfg = {
+		.ncpus = cfg.ncpus,
+		.calib_path = cfg.file,
+		.policy = cfg.policy,
+		.bind = cfg.free_share,
 	};
 	struct calib c;
-	char warn[160], err[256];
+	char err[512];
 
-	if (soak_calibrate_cfg(cfg_ncpus, &cfg, print_sample, NULL, &c,
-			       warn, sizeof(warn), err, sizeof(err)) < 0) {
+	if (!cfg.ncpus)
+		printf("using %d CPUs\n", cpu_online());
+	if (meter_calibrate(&mcfg, (unsigned)cfg.period_ms, print_sample, NULL,
+			    &c, err, sizeof(err)) < 0) {
 		if (stop_signal)
 			die_by_signal(stop_signal);
 		error(1, 0, "%s", err);
 	}
-	if (calib_save(cfg_file, &c, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
 	printf("calibrated OK.  %.0f loops/sec\n", c.loops_per_sec);
-	if (*warn)
-		fprintf(stderr, "cyclesoak: warning: %s\n", warn);
-}
-
-/*
- * One "System load:" line for the counter deltas d[] over secs seconds.
- * -1 when stdout is gone (a closed pipe: SIGPIPE is ignored, see main).
- */
-static int print_load(const uint64_t *d, int n, double secs, const struct calib *c)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		sum += d[i];
-	printf("System load: %.1f%%", 100 * soak_load((double)sum / secs, c));
-	if (cfg_bind) {
-		printf(" || Free:");
-		for (i = 0; i < n; i++)
-			printf(" %.1f%%(%d)", 100 * (double)d[i] / secs /
-			       (c->loops_per_sec / n), i);
-	}
-	putchar('\n');
-	/* Line buffered: a failed write already happened at the newline. */
-	if (fflush(stdout) == EOF || ferror(stdout))
-		return -1;
-	if (cfg_debug) {
-		fprintf(stderr, "deltas over %.3f s:", secs);
-		for (i = 0; i < n; i++)
-			fprintf(stderr, " %" PRIu64 "(%d)", d[i], i);
-		fprintf(stderr, " total %" PRIu64 ", %.0f loops/sec\n", sum,
-			(double)sum / secs);
-	}
+	check_stdout(NULL);
 	return 0;
 }
 
-/* The meter's reading of each soaker: its loop count, or with -r its run time. */
-static void read_meter(struct soak *s, uint64_t *v)
+static struct meter *open_meter(void)
 {
-	char err[256];
+	struct meter_cfg mcfg = {
+		.ncpus = cfg.ncpus,
+		.method = cfg.method,
+		.calib_path = cfg.file,
+		.policy = cfg.policy,
+		.bind = cfg.free_share,
+	};
+	struct meter *m;
+	char err[512];
 
-	if (!cfg_runtime) {
-		soak_read(s, v);
-		return;
-	}
-	if (soak_read_runtime(s, v, err, sizeof(err)) < 0) {
-		soak_stop(s);
-		error(1, 0, "-r: %s", err);
-	}
-}
-
-static struct soak *start_soakers(void)
-{
-	struct soak_cfg cfg = { .bind = cfg_bind, .policy = cfg_policy };
-	struct soak *s;
-	char err[256];
-
-	s = soak_start_cfg(cfg_ncpus, &cfg, err, sizeof(err));
-	if (!s) {
+	m = meter_open(&mcfg, err, sizeof(err));
+	if (!m) {
 		if (stop_signal)
 			die_by_signal(stop_signal);
 		error(1, 0, "%s", err);
 	}
-	if (soak_sleep_until(now_ns() + WARMUP_MS * 1000000ull) < 0 && stop_signal) {
-		soak_stop(s);
+	/* From here on the stop signals wait, blocked, for sigtimedwait. */
+	sigprocmask(SIG_BLOCK, &stop_set, NULL);
+	if (stop_signal) {
+		meter_close(m);
 		die_by_signal(stop_signal);
 	}
-	return s;
+	if (!cfg.ncpus)
+		printf("using %d CPUs\n", meter_ncpus(m));
+	printf("method: %s\n", meter_why(m));
+	check_stdout(m);
+	return m;
 }
 
-/*
- * A reading of the soakers: their meter values at its start, and what they
- * gained since (delta), both one per soaker.
- */
-struct reading {
-	uint64_t *start, *delta;
-};
-
-static void reading_start(struct soak *s, struct reading *r)
-{
-	r->start = calloc((size_t)cfg_ncpus, sizeof(*r->start));
-	r->delta = calloc((size_t)cfg_ncpus, sizeof(*r->delta));
-	if (!r->start || !r->delta) {
-		soak_stop(s);
-		error(1, errno, "counters");
-	}
-	read_meter(s, r->start);
-}
-
-/* Fill delta with the gain since the start; what was read is the new start. */
-static void reading_take(struct soak *s, struct reading *r)
+/* -d: both methods and each CPU's load, and what the two say together. */
+static void debug_line(const struct meter_reading *r)
 {
 	int i;
 
-	read_meter(s, r->delta);
-	for (i = 0; i < cfg_ncpus; i++) {
-		uint64_t now = r->delta[i];
+	fprintf(stderr, "cyclesoak: %.3f s: loop counts %.1f%%, run time %.1f%%; per CPU:",
+		r->secs, 100 * r->load_counts, 100 * r->load_runtime);
+	for (i = 0; i < r->ncpus; i++)
+		fprintf(stderr, " %.1f%%/%.1f%%(%d)", 100 * r->cpu_load_counts[i],
+			100 * r->cpu_load_runtime[i], i);
+	fputc('\n', stderr);
+}
 
-		r->delta[i] -= r->start[i];
-		r->start[i] = now;
+/* The warnings a reading may call for, each said once. */
+static void warnings(const struct meter *m, const struct meter_reading *r)
+{
+	static int apart, said_apart, said_fast;
+
+	if (isnan(r->load_counts))
+		return;
+	apart = fabs(r->load_counts - r->load_runtime) > 0.05 ? apart + 1 : 0;
+	if (apart >= 5 && !said_apart++)
+		fprintf(stderr, "cyclesoak: warning: loop counts and run time disagree by "
+			"over 5 points for 5 periods (now %.1f%% and %.1f%%): %s\n",
+			100 * r->load_counts, 100 * r->load_runtime,
+			meter_method(m) == METER_COUNTS
+			? "the CPUs' speed moves (a busy host?); -r may be right"
+			: "something slows the soakers without taking their CPU "
+			  "(cache, memory, a hyperthread sibling); -L sees it");
+	if (r->load_counts < -0.02 && !said_fast++ &&
+	    (meter_method(m) == METER_COUNTS || cfg.debug))
+		fprintf(stderr, "cyclesoak: warning: loop counts read %.1f%%: the CPUs "
+			"run faster than calibrated; a fresh -C is due\n",
+			100 * r->load_counts);
+}
+
+static void print_load(struct meter *m, const struct meter_reading *r)
+{
+	int i;
+
+	printf("System load: %.1f%%", 100 * r->load);
+	if (cfg.free_share) {
+		printf(" || Free:");
+		for (i = 0; i < r->ncpus; i++)
+			printf(" %.1f%%(%d)", 100 * r->cpu_free[i], i);
 	}
+	putchar('\n');
+	check_stdout(m);
+	if (cfg.debug)
+		debug_line(r);
+	warnings(m, r);
 }
 
-static void reading_free(struct reading *r)
+/* A reading the meter refused (a soaker died or stopped): say so, exit 1. */
+static void __attribute__((noreturn)) broken(struct meter *m, const char *err)
 {
-	free(r->start);
-	free(r->delta);
+	meter_close(m);
+	error(1, 0, "%s", err);
+	exit(1);	// cppcheck-suppress unreachableCode
 }
 
-static void measure(const struct calib *c)
+/*
+ * Wait for the next signal in set until deadline (now_ns() time): the
+ * signal, or 0 when the deadline came first.
+ */
+static int wait_signal(const sigset_t *set, uint64_t deadline)
 {
-	uint64_t period = (uint64_t)cfg_period_ms * 1000000u, t0, t1, next;
-	struct reading r;
-	struct soak *s;
+	uint64_t now = now_ns(), left = deadline > now ? deadline - now : 0;
+	struct timespec ts = {
+		.tv_sec = (time_t)(left / 1000000000u),
+		.tv_nsec = (long)(left % 1000000000u),
+	};
+	int sig = sigtimedwait(set, NULL, &ts);
 
-	s = start_soakers();
-	t0 = now_ns();
-	reading_start(s, &r);
-	next = t0 + period;
-	while (!stop_signal) {
-		if (soak_sleep_until(next) < 0)
-			continue;	/* a signal: the loop test decides */
-		t1 = now_ns();
-		reading_take(s, &r);
-		if (print_load(r.delta, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0) {
-			soak_stop(s);
-			error(1, errno, "write to stdout");
+	return sig > 0 ? sig : 0;
+}
+
+static int do_meter(void)
+{
+	uint64_t period = (uint64_t)cfg.period_ms * 1000000u, next;
+	struct meter_reading r;
+	struct meter *m = open_meter();
+	char err[512];
+	int sig;
+
+	if (meter_mark(m, err, sizeof(err)) < 0)
+		broken(m, err);
+	next = now_ns() + period;
+	for (;;) {
+		sig = wait_signal(&stop_set, next);
+		if (sig) {
+			meter_close(m);
+			die_by_signal(sig);
 		}
-		if (cfg_once)
+		if (meter_sample(m, &r, err, sizeof(err)) < 0)
+			broken(m, err);
+		print_load(m, &r);
+		if (cfg.once)
 			break;
-		t0 = t1;
 		next += period;
-		if (next < t1)		/* we were stopped; do not catch up */
-			next = t1 + period;
+		if (next < now_ns())		/* we were stopped; do not catch up */
+			next = now_ns() + period;
 	}
-	soak_stop(s);
-	reading_free(&r);
-	if (stop_signal)
-		die_by_signal(stop_signal);
+	meter_close(m);
+	return 0;
 }
 
-/* Run the command under measurement; returns its status for exit(). */
-static int measure_command(const struct calib *c)
+/* Start the command with our signal mask and SIGPIPE as it was; 0 or errno. */
+static int spawn_command(pid_t *pid, const sigset_t *mask)
 {
-	struct reading r;
 	posix_spawnattr_t attr;
-	sigset_t none, dfl;
-	uint64_t t0, t1;
-	struct soak *s;
-	int rc, status, forwarded = 0;
-	pid_t pid;
+	sigset_t dfl;
+	int rc;
 
-	sigemptyset(&none);
 	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, &none);
-	/* The command gets SIGPIPE back as it would have it without us. */
+	posix_spawnattr_setsigmask(&attr, mask);
 	sigemptyset(&dfl);
 	sigaddset(&dfl, SIGPIPE);
 	posix_spawnattr_setsigdefault(&attr, &dfl);
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-	s = start_soakers();
-	fflush(stdout);
-	t0 = now_ns();
-	reading_start(s, &r);
-	rc = posix_spawnp(&pid, cfg_command[0], NULL, &attr, cfg_command, environ);
+	fflush(NULL);
+	rc = posix_spawnp(pid, cfg.command[0], NULL, &attr, cfg.command, environ);
 	posix_spawnattr_destroy(&attr);
-	if (rc) {
-		soak_stop(s);
-		reading_free(&r);
-		error(0, rc, "%s", cfg_command[0]);
-		return 127;
-	}
+	return rc;
+}
+
+/*
+ * Wait for the command, sampling every period so a broken soaker is seen
+ * within one. Our stop signals go to the command, once; it decides. All of
+ * them and SIGCHLD stay blocked and are taken here, so none is lost between
+ * a check and the wait. Returns its wait status; load and secs cover its
+ * lifetime.
+ */
+static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
+{
+	uint64_t period = (uint64_t)cfg.period_ms * 1000000u;
+	struct meter_reading r;
+	sigset_t set = stop_set;
+	double weighted = 0;
+	char err[512];
+	int status, sig, forwarded = 0;
+
+	sigaddset(&set, SIGCHLD);
+	*secs = 0;
 	for (;;) {
-		/* Pass our stop signal on once; the command decides. */
-		if (stop_signal && !forwarded) {
-			kill(pid, stop_signal);
-			forwarded = 1;
-		}
-		if (waitpid(pid, &status, 0) == pid)
+		sig = wait_signal(&set, now_ns() + period);
+		if (sig && sig != SIGCHLD && !forwarded++)
+			kill(pid, sig);
+		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		if (errno != EINTR) {
-			soak_stop(s);
-			error(1, errno, "wait for %s", cfg_command[0]);
+		if (meter_sample(m, &r, err, sizeof(err)) < 0) {
+			kill(pid, SIGTERM);
+			broken(m, err);
 		}
+		weighted += r.load * r.secs;
+		*secs += r.secs;
 	}
-	t1 = now_ns();
-	reading_take(s, &r);
-	soak_stop(s);
-	if (print_load(r.delta, cfg_ncpus, (double)(t1 - t0) / 1e9, c) < 0)
-		error(0, errno, "write to stdout");
-	reading_free(&r);
+	if (meter_sample(m, &r, err, sizeof(err)) < 0)
+		broken(m, err);
+	weighted += r.load * r.secs;
+	*secs += r.secs;
+	*load = *secs > 0 ? weighted / *secs : 0;
+	return status;
+}
+
+static int do_command(void)
+{
+	struct meter *m = open_meter();
+	double load, secs;
+	char err[512];
+	int rc, status;
+	pid_t pid;
+
+	sigaddset(&stop_set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &stop_set, NULL);
+	sigdelset(&stop_set, SIGCHLD);
+	if (meter_mark(m, err, sizeof(err)) < 0)
+		broken(m, err);
+	rc = spawn_command(&pid, &start_mask);
+	if (rc) {
+		meter_close(m);
+		error(0, rc, "%s", cfg.command[0]);
+		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
+	}
+	status = wait_command(m, pid, &load, &secs);
+	meter_close(m);
+	printf("System load: %.1f%%\n", 100 * load);
+	check_stdout(NULL);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
@@ -299,75 +441,12 @@ static int measure_command(const struct calib *c)
 
 int main(int argc, char **argv)
 {
-	struct calib c;
-	char err[256], warn[160];
-	int opt, seen_p = 0, seen_m = 0;
-
-	/*
-	 * "+": options end at the first operand, so a command keeps its own.
-	 * ":": getopt stays quiet; the errors below are one line each.
-	 */
-	while ((opt = getopt(argc, argv, "+:1BCdhnrf:m:N:p:")) != -1) {
-		switch (opt) {
-		case '1': cfg_once = 1; break;
-		case 'B': cfg_bind = 1; break;
-		case 'C': cfg_calibrate = 1; break;
-		case 'd': cfg_debug = 1; break;
-		case 'n': cfg_policy = SOAK_NICE19; break;
-		case 'r': cfg_runtime = 1; break;
-		case 'f': cfg_file = optarg; break;
-		case 'N': cfg_ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
-		case 'p':
-			cfg_period_ms = opt_num(opt, optarg, 1, 3600) * 1000;
-			seen_p = 1;
-			break;
-		case 'm':
-			cfg_period_ms = opt_num(opt, optarg, 1, 3600000);
-			seen_m = 1;
-			break;
-		case 'h': usage(); return 0;
-		default: opt_refused(opt);
-		}
-	}
-	if (seen_p && seen_m)
-		usage_error("-p and -m both set the period: give one");
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--") != 0)
-			usage_error("unexpected argument '%s' (a command goes after --)",
-				    argv[optind]);
-		cfg_command = argv + optind;
-	}
-	if (cfg_calibrate && cfg_command)
-		usage_error("-C calibrates; it does not run a command");
-	if (cfg_calibrate && cfg_runtime)
-		usage_error("-r needs no calibration: give -C or -r, not both");
-	if (!*cfg_file)
-		usage_error("-f: empty file name");
+	parse_options(argc, argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!cfg_ncpus) {
-		cfg_ncpus = cpu_online();
-		printf("using %d CPUs\n", cfg_ncpus);
-	}
-	soak_on_stop_signals(on_signal);
-	/* A closed stdout shows as a write error, reported, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
-
-	if (cfg_calibrate) {
-		do_calibrate();
-		return 0;
-	}
-	if (cfg_runtime) {
-		/* Run time in ns: an idle CPU gives its soaker 1e9 a second. */
-		c.loops_per_sec = 1e9 * cfg_ncpus;
-		c.ncpus = cfg_ncpus;
-		return cfg_command ? measure_command(&c) : (measure(&c), 0);
-	}
-	if (calib_for(cfg_file, cfg_ncpus, &c, warn, sizeof(warn), err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-	if (warn[0])
-		error(0, 0, "warning: %s", warn);
-	if (cfg_command)
-		return measure_command(&c);
-	measure(&c);
-	return 0;
+	set_up_signals();
+	if (cfg.calibrate)
+		return do_calibrate();
+	if (cfg.command)
+		return do_command();
+	return do_meter();
 }

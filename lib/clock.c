@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <time.h>
@@ -24,4 +25,20 @@ int format_rate_line(char *buf, size_t len, const char *label,
 {
 	return snprintf(buf, len, "%s: %" PRIu64 " bytes in %.3f s, %.0f kbytes/sec",
 			label, bytes, (double)ns / 1e9, kbytes_per_sec(bytes, ns));
+}
+
+int sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / 1000000000u),
+		.tv_nsec = (long)(deadline_ns % 1000000000u),
+	};
+	int rc;
+
+	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return 0;
 }

@@ -8,6 +8,12 @@
 /* Monotonic time in nanoseconds (vDSO: no system call). */
 uint64_t now_ns(void);
 
+/*
+ * sleep_until - sleep to a now_ns() deadline (absolute, so a loop of them
+ * never drifts); -1 with errno EINTR when a signal came first.
+ */
+int sleep_until(uint64_t deadline_ns);
+
 /* kbytes (1024 bytes) per second; 0 when no time has passed. */
 double kbytes_per_sec(uint64_t bytes, uint64_t ns);
 

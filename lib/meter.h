@@ -62,6 +62,8 @@ struct meter_reading {
 	int ncpus;
 	const double *cpu_load;	/* ncpus entries, by the meter's method */
 	const double *cpu_free;	/* ncpus entries: 1 - cpu_load */
+	const double *cpu_load_counts;	/* ncpus entries, each method (-d) */
+	const double *cpu_load_runtime;
 };
 
 /*
@@ -110,6 +112,20 @@ void meter_kill(struct meter *m);
  */
 double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes);
 double cpu_us_per_kb(double cpu_secs, uint64_t bytes);
+
+/*
+ * meter_calibrate - calibrate the loop-count method (cfg's ncpus, policy,
+ * bind and calib_path) and write the file: a warm-up, then samples of
+ * sample_ms each (0: 1 s), report(rate, arg) after each one, their median
+ * kept. An attempt whose samples spread over 3% or during which other work
+ * held over 3% of the machine is tried again, up to 3 times, then refused
+ * (-1, err says the spread, the file is left as it was). Holds the meter
+ * lock while it runs. A signal cuts it short (-1, errno EINTR).
+ */
+struct calib;
+int meter_calibrate(const struct meter_cfg *cfg, unsigned sample_ms,
+		    void (*report)(double loops_per_sec, void *arg), void *arg,
+		    struct calib *out, char *err, size_t errlen);
 
 /*
  * meter_machine_is_virtual - the CPU flags of /proc/cpuinfo say

@@ -63,28 +63,18 @@ void soak_read(const struct soak *s, uint64_t *counts);
 uint64_t soak_total(const struct soak *s);
 
 /*
- * soak_read_runtime - nanoseconds each soaker has spent running its loop,
- * into ns[soak_count(s)]: its run time from the scheduler's exact accounting
- * (/proc/PID/schedstat) less its system time (/proc/PID/stat). A soaker makes
- * no system calls, so its system time is the interrupt and softirq work that
- * ran while it was on the CPU; kernels without CONFIG_IRQ_TIME_ACCOUNTING
- * leave that inside the run time, and the tick samples that tell it apart
- * (every 1/HZ s) make this part statistical. A meter built on this instead
- * of the counts is blind to cache and memory interference, but also to a
- * host that slows the CPUs down under a virtual machine. -1 with err filled
- * when the kernel does not say.
+ * soak_check - is every soaker still counting? -1 with err filled naming
+ * the first that is not: "soaker for CPU 1 (PID 4321) was killed by
+ * SIGKILL", "... was stopped (SIGSTOP)", "... exited with status 1". Works
+ * in the soakers' parent and in a process it forked later (from /proc).
  */
-int soak_read_runtime(const struct soak *s, uint64_t *ns, char *err, size_t errlen);
-
-/*
- * soak_parse_stime - the system time field (clock ticks) of a
- * /proc/PID/stat line, whatever the process name holds. -1 when the line
- * has no such field.
- */
-int soak_parse_stime(const char *stat, unsigned long long *ticks);
+int soak_check(const struct soak *s, char *err, size_t errlen);
 
 /* Kill and reap every soaker, free s. Safe on NULL. */
 void soak_stop(struct soak *s);
+
+/* soak_forget - free s without touching the soakers: for a forked copy. */
+void soak_forget(struct soak *s);
 
 /*
  * soak_kill - kill and reap every soaker, and forget them, but free
@@ -122,8 +112,5 @@ int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
 
 /* load = 1 - rate / calibrated rate, as a fraction (may be negative). */
 double soak_load(double rate, const struct calib *c);
-
-/* sleep_until - sleep to a now_ns() deadline; -1/EINTR when a signal came. */
-int soak_sleep_until(uint64_t deadline_ns);
 
 #endif

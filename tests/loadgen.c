@@ -50,12 +50,10 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void sleep_until(uint64_t t)
+/* Sleep to t (now_ns() time), whatever signal comes. */
+static void sleep_to(uint64_t t)
 {
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
-			       .tv_nsec = (long)(t % 1000000000u) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	while (sleep_until(t) < 0 && errno == EINTR)
 		;
 }
 
@@ -88,7 +86,7 @@ static void *burn(void *arg)
 		while (thread_cpu_ns() - cpu0 < busy && now_ns() < stop)
 			for (i = 0; i < 4000; i++)
 				spins++;
-		sleep_until(stop);
+		sleep_to(stop);
 	}
 	return NULL;
 }

@@ -1,12 +1,24 @@
 /*
- * lib/soak.c: the soakers' life cycle. The source
- * is included, not linked, so the slot layout can be checked from inside.
+ * lib/soak.c and lib/soaker.c: the soakers' life cycle, their health, and
+ * the /proc readers the meter takes their run time with.
  */
-#include "../lib/soak.c"	/* NOLINT(bugprone-suspicious-include): to see struct slot */
-
+#include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "clock.h"
+#include "cpu.h"
+#include "proc.h"
+#include "soak.h"
+#include "soak_internal.h"
 #include "t.h"
 
 /* load = 1 - rate / calibrated rate. */
@@ -35,14 +47,14 @@ struct others_mark {
 
 static void others_mark(struct others_mark *m)
 {
-	m->ok = machine_ticks(&m->busy, &m->total) == 0;
+	m->ok = proc_machine_ticks(&m->busy, &m->total) == 0;
 }
 
 static int others_held(const struct others_mark *m)
 {
 	uint64_t busy, total;
 
-	if (!m->ok || machine_ticks(&busy, &total) < 0 || total <= m->total)
+	if (!m->ok || proc_machine_ticks(&busy, &total) < 0 || total <= m->total)
 		return 0;
 	return (int)((busy - m->busy) * 100 / (total - m->total));
 }
@@ -96,8 +108,9 @@ static void test_soakers(enum soak_policy policy)
 		      "%s: every counter advances (%" PRIu64 "->%" PRIu64 ", %" PRIu64
 		      "->%" PRIu64 ")", name, a[0], b[0], a[1], b[1]);
 	CHECK(soak_total(s) >= b[0] + b[1], "%s: soak_total sums them", name);
-	CHECK((uintptr_t)&s->slots[0] % SLOT_BYTES == 0 &&
-	      (char *)&s->slots[1] - (char *)&s->slots[0] == SLOT_BYTES,
+	CHECK((uintptr_t)soak_counter(s, 0) % SLOT_BYTES == 0 &&
+	      (const volatile char *)soak_counter(s, 1) -
+	      (const volatile char *)soak_counter(s, 0) == SLOT_BYTES,
 	      "%s: counters are %d bytes apart, %d-byte aligned", name,
 	      SLOT_BYTES, SLOT_BYTES);
 
@@ -154,23 +167,38 @@ static void test_calibrate(void)
 	      "calibrate leaves no soaker behind");
 }
 
-/* -r's reading: the scheduler's run time of each soaker, and its failure. */
+/* Run time less system time of both soakers, as the run-time meter reads it. */
+static int read_runtime(const struct soak *s, uint64_t ns[2], char *err, size_t errlen)
+{
+	uint64_t run, sys;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (proc_task_ns(soak_pid(s, i), &run, &sys, err, errlen) < 0)
+			return -1;
+		ns[i] = run - sys;
+	}
+	return 0;
+}
+
+/* The run-time reading from /proc, and its failure. */
 static void test_runtime(void)
 {
-	uint64_t t0[2] = { 0, 0 }, t1[2] = { 0, 0 }, ran;
+	uint64_t t0[2] = { 0, 0 }, t1[2] = { 0, 0 }, ran, run, sys;
 	struct others_mark mark;
 	char err[256] = "";
 	struct soak *s = soak_start(2, 0, err, sizeof(err));
 	int rc, others;
+	pid_t pid;
 
 	if (!s) {
 		CHECK(0, "two soakers start for the run-time reading (%s)", err);
 		return;
 	}
 	others_mark(&mark);
-	rc = soak_read_runtime(s, t0, err, sizeof(err));
-	soak_sleep_until(now_ns() + 200000000u);
-	rc |= soak_read_runtime(s, t1, err, sizeof(err));
+	rc = read_runtime(s, t0, err, sizeof(err));
+	sleep_until(now_ns() + 200000000u);
+	rc |= read_runtime(s, t1, err, sizeof(err));
 	others = others_held(&mark);
 	ran = (t1[0] - t0[0]) + (t1[1] - t0[1]);
 	/*
@@ -185,14 +213,66 @@ static void test_runtime(void)
 		CHECK(rc == 0 && t1[0] >= t0[0] && t1[1] >= t0[1] && ran > 100000000u,
 		      "run time advances: %" PRIu64 " + %" PRIu64 " ns in 200 ms (%s)",
 		      t1[0] - t0[0], t1[1] - t0[1], rc ? err : "ok");
-	/* A soaker that is gone and reaped has no /proc entry left to read. */
-	kill(s->pids[1], SIGKILL);
-	waitpid(s->pids[1], NULL, 0);
-	s->pids[1] = 0;
-	err[0] = '\0';
-	rc = soak_read_runtime(s, t1, err, sizeof(err));
-	CHECK(rc == -1 && strstr(err, "schedstat"), "a vanished soaker is an error: %s", err);
 	soak_stop(s);
+	/* A process that is gone and reaped has no /proc entry left to read. */
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	err[0] = '\0';
+	rc = proc_task_ns(pid, &run, &sys, err, sizeof(err));
+	CHECK(rc == -1 && strstr(err, "schedstat"), "a vanished process is an error: %s", err);
+}
+
+/*
+ * soak_check: a soaker killed or stopped is named with how it ended, in
+ * the soakers' parent (waitid) and in a process forked later (/proc).
+ */
+static void check_in_child(const struct soak *s, const char *want, const char *what)
+{
+	int fds[2], status;
+	char err[256] = "";
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		if (soak_check(s, err, sizeof(err)) < 0)
+			(void)!write(fds[1], err, strlen(err));
+		_exit(0);
+	}
+	close(fds[1]);
+	n = read(fds[0], err, sizeof(err) - 1);
+	err[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	CHECK(strstr(err, want) != NULL, "%s, seen from a forked child: '%s'", what, err);
+}
+
+static void test_health(int sig, const char *want_parent, const char *want_child)
+{
+	char err[256] = "", want[64];
+	struct soak *s = soak_start(2, 0, err, sizeof(err));
+	int i;
+
+	if (!s) {
+		CHECK(0, "two soakers start for the health check (%s)", err);
+		return;
+	}
+	CHECK(soak_check(s, err, sizeof(err)) == 0, "%s: two running soakers are well", want_parent);
+	kill(soak_pid(s, 1), sig);
+	for (i = 0; i < 500 && soak_check(s, err, sizeof(err)) == 0; i++)
+		sleep_until(now_ns() + 10000000u);
+	snprintf(want, sizeof(want), "(PID %d) %s", soak_pid(s, 1), want_parent);
+	CHECK(strstr(err, want) && strstr(err, "soaker for CPU "),
+	      "soak_check names the soaker and how: '%s'", err);
+	check_in_child(s, want_child, want_parent);
+	soak_stop(s);
+	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD,
+	      "%s: soak_stop still reaps every soaker", want_parent);
 }
 
 /* Where a field of /proc/PID/stat starts, past a name that holds ") ". */
@@ -303,7 +383,7 @@ static void test_parse_stime(void)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		t = 0;
-		rc = soak_parse_stime(cases[i].line, &t);
+		rc = proc_parse_stime(cases[i].line, &t);
 		CHECK(rc == cases[i].rc && (rc < 0 || t == cases[i].ticks),
 		      "stime of case %zu: rc %d, %llu ticks (want %d, %llu)", i, rc, t,
 		      cases[i].rc, cases[i].ticks);
@@ -330,7 +410,7 @@ static void test_lift(void)
 	pid = fork();
 	if (pid == 0) {
 		close(ready[0]);
-		own_autogroup();
+		soak_own_autogroup();
 		if (setpriority(PRIO_PROCESS, 0, 19) == 0 &&
 		    sched_setscheduler(0, SCHED_IDLE, &sp) == 0)
 			(void)!write(ready[1], "x", 1);
@@ -344,7 +424,7 @@ static void test_lift(void)
 		return;
 	}
 	close(ready[0]);
-	lift(pid);
+	soak_lift(pid);
 	policy = sched_getscheduler(pid);
 	errno = 0;
 	prio = getpriority(PRIO_PROCESS, (id_t)pid);
@@ -374,6 +454,8 @@ int main(void)
 	test_bad_start();
 	test_calibrate();
 	test_runtime();
+	test_health(SIGKILL, "was killed by SIGKILL", "was killed by SIGKILL");
+	test_health(SIGSTOP, "was stopped (SIGSTOP)", "was stopped");
 	test_parse_stime();
 	test_proc_stat_field();
 	test_placement();

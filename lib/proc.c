@@ -1,0 +1,110 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpu.h"
+#include "err.h"
+#include "proc.h"
+
+int proc_read_line(const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return err_fill(err, errlen, errno, "%s", path);
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return err_fill(err, errlen, 0, "%s: empty", path);
+	return 0;
+}
+
+int proc_machine_ticks(uint64_t *busy, uint64_t *total)
+{
+	/* user nice system idle iowait irq softirq steal */
+	unsigned long long v[8] = { 0 };
+	char line[512], *p, *end;
+	int n;
+
+	if (proc_read_line("/proc/stat", line, sizeof(line), NULL, 0) < 0 ||
+	    strncmp(line, "cpu ", 4) != 0)
+		return -1;
+	p = line + 4;
+	for (n = 0; n < 8; n++) {
+		v[n] = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+	}
+	if (n < 7)
+		return -1;
+	*busy = v[0] + v[2] + v[5] + v[6] + v[7];
+	*total = *busy + v[1] + v[3] + v[4];
+	return 0;
+}
+
+/* A decimal field of a /proc/PID/stat line; -1 when there is none. */
+static int stat_field_ull(const char *stat, int field, unsigned long long *v)
+{
+	const char *p = proc_stat_field(stat, field);
+	char *end;
+
+	if (!p || *p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(p, &end, 10);
+	return errno || (*end != ' ' && *end != '\n' && *end) ? -1 : 0;
+}
+
+int proc_parse_stime(const char *stat, unsigned long long *ticks)
+{
+	return stat_field_ull(stat, 15, ticks);
+}
+
+int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_t errlen)
+{
+	char path[64], line[1024], *end;
+	unsigned long long run, stime;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0)
+		hz = 100;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
+		return -1;
+	/* "RUN_NS WAIT_NS TIMESLICES": the first number is ours. */
+	errno = 0;
+	run = strtoull(line, &end, 10);
+	if (end == line || errno || *end != ' ')
+		return err_fill(err, errlen, 0, "%s: no run time in it", path);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
+		return -1;
+	if (proc_parse_stime(line, &stime) < 0)
+		return err_fill(err, errlen, 0, "%s: no system time in it", path);
+	*run_ns = run;
+	*sys_ns = stime * (1000000000ull / (unsigned long long)hz);
+	return 0;
+}
+
+int proc_task_state(pid_t pid, char *state, int *wait_status)
+{
+	char path[64], line[1024];
+	unsigned long long code = 0;
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), NULL, 0) < 0)
+		return errno == ENOENT || errno == ESRCH ? 0 : -1;
+	p = proc_stat_field(line, 3);
+	if (!p)
+		return -1;
+	*state = *p;
+	*wait_status = 0;
+	if ((*p == 'Z' || *p == 'X') && stat_field_ull(line, 52, &code) == 0)
+		*wait_status = (int)code;
+	return 1;
+}

@@ -1,0 +1,45 @@
+/*
+ * Small readers of /proc: one line of a file, the machine's CPU ticks, and
+ * what /proc/PID says of one process (run time, system time, state).
+ */
+#ifndef ZC_PROC_H
+#define ZC_PROC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* proc_read_line - the first line of path into buf; -1 with err filled. */
+int proc_read_line(const char *path, char *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * proc_machine_ticks - the whole machine's jiffies from /proc/stat's first
+ * line. *busy is what ran at nice 0 or better (user, system, irq, softirq)
+ * plus what the hypervisor stole; work at a positive nice (the soakers) is
+ * not in it; *total is every tick. -1 when unreadable.
+ */
+int proc_machine_ticks(uint64_t *busy, uint64_t *total);
+
+/*
+ * proc_parse_stime - the system time field (clock ticks) of a
+ * /proc/PID/stat line, whatever the process name holds. -1 when the line
+ * has no such field.
+ */
+int proc_parse_stime(const char *stat, unsigned long long *ticks);
+
+/*
+ * proc_task_ns - a process's run time (ns, the scheduler's exact accounting
+ * from /proc/PID/schedstat) and system time (ns, from /proc/PID/stat's tick
+ * count). -1 with err filled when the kernel does not say or pid is gone.
+ */
+int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_t errlen);
+
+/*
+ * proc_task_state - the state letter of /proc/PID/stat ('R', 'S', 'T' for
+ * stopped, 'Z' for a zombie...) and, for a process that has ended, its
+ * wait status (field 52, Linux 3.5 and up; else 0). 0 when pid is gone
+ * altogether (reaped), -1 on any other failure.
+ */
+int proc_task_state(pid_t pid, char *state, int *wait_status);
+
+#endif
