@@ -150,8 +150,8 @@ static int judge(double median, double spread, double others, char *why, size_t 
 	if (spread > 0.03)
 		return err_fill(why, len, 0, "samples spread %.1f%% (over 3%%)", spread * 100);
 	if (others > 0.03)
-		return err_fill(why, len, 0, "other work held %.1f%% of the CPUs "
-				"(over 3%%)", others * 100);
+		return err_fill(why, len, 0, "samples spread %.1f%%, but other work held "
+				"%.1f%% of the CPUs (over 3%%)", spread * 100, others * 100);
 	return 0;
 }
 
