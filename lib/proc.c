@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,4 +108,24 @@ int proc_task_state(pid_t pid, char *state, int *wait_status)
 	if ((*p == 'Z' || *p == 'X') && stat_field_ull(line, 52, &code) == 0)
 		*wait_status = (int)code;
 	return 1;
+}
+
+int proc_task_sigkill_pending(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long mask;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		if ((sscanf(line, "SigPnd: %llx", &mask) == 1 ||
+		     sscanf(line, "ShdPnd: %llx", &mask) == 1) &&
+		    (mask & (1ull << (SIGKILL - 1))))
+			found = 1;
+	fclose(f);
+	return found;
 }

@@ -231,6 +231,8 @@ static int soaker_broken(const struct soak *s, int i, char *err, size_t errlen)
 		return 0;	/* cannot tell: its figures will say */
 	if (state == 'T' || state == 't')
 		return err_fill(err, errlen, 0, "%s was stopped", who);
+	if (state != 'Z' && state != 'X' && proc_task_sigkill_pending(s->pids[i]))
+		return err_fill(err, errlen, 0, "%s was killed by SIGKILL", who);
 	if (state != 'Z' && state != 'X')
 		return 0;
 	if (WIFSIGNALED(status))
