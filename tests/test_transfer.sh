@@ -52,7 +52,7 @@ transfer "sendfile, -n 3" 3 -s 127.0.0.1 $FILES
 transfer "-S, -n 3" 3 -s 127.0.0.1 -S $FILES
 transfer "-S -w, -n 3" 3 -s 127.0.0.1 -S -w $FILES
 transfer "-S -b 1000 (chunks smaller than most files), -n 2" 2 -s 127.0.0.1 -S -b 1000 $FILES
-for m in sendfile send write mmap splice; do
+for m in sendfile send write mmap splice zerocopy uring uring-zc; do
 	transfer "-M $m, -n 2" 2 -s 127.0.0.1 -M $m $FILES
 done
 transfer "-M mmap -b 1000, -n 2" 2 -s 127.0.0.1 -M mmap -b 1000 $FILES
@@ -110,7 +110,8 @@ head -c 5000 /dev/urandom >"$TMP/w3"
 		u32 5000; cat "$TMP/w3"
 	done
 } >"$TMP/wire.want"
-for mode in "" "-S" "-S -w" "-S -b 4096" "-M mmap" "-M mmap -b 1000" "-M splice" "-M splice -b 4096"; do
+for mode in "" "-S" "-S -w" "-S -b 4096" "-M mmap" "-M mmap -b 1000" "-M splice" "-M splice -b 4096" \
+	"-M zerocopy" "-M uring" "-M uring-zc -b 1000"; do
 	: >"$TMP/sink.out"
 	bg "$SINK" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
 	spid=$!

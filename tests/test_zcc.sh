@@ -251,17 +251,33 @@ for case in "stall:-g $TMP/never" "hold:-H"; do
 		not_ok "-T 2, server $what: exit $RC after $ms ms: $(cat "$TMP/err")"
 	fi
 done
+# -T must stop every method, however it blocks.
+for m in send write mmap splice zerocopy uring uring-zc; do
+	sink_start -g "$TMP/never"
+	t0=$(date +%s%N)
+	run_zcc -T 1 -n 1000 -M "$m" -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	if [ "$RC" -eq 1 ] && [ "$ms" -lt 5000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
+	   && grep -q "took no data for 1 s (-T)\$" "$TMP/err"; then
+		ok "-T 1 -M $m, server stalled: exit 1 after $ms ms"
+	else
+		not_ok "-T 1 -M $m, server stalled: exit $RC after $ms ms: $(cat "$TMP/err")"
+	fi
+done
 
 # --- signals -------------------------------------------------------------------
 # zcc blocked on a sink that reads nothing: SIGINT / SIGTERM give the sent:
 # line of what went so far, marked (interrupted), and 128 + the signal.
 # tests/subreaper -s runs zcc with SIGINT at its default (a background job
 # of sh would have it ignored) and exits with zcc's status.
-for sig in INT:130 TERM:143; do
+for sig in INT:130:sendfile TERM:143:sendfile INT:130:write INT:130:mmap INT:130:splice \
+	INT:130:zerocopy INT:130:uring INT:130:uring-zc; do
+	m=${sig##*:} sig=${sig%:*}
 	sink_start -g "$TMP/never"
 	: >"$TMP/sr"
-	bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -n 1000 -s 127.0.0.1 -p "$SINK_PORT" \
-		"$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -n 1000 -M "$m" -s 127.0.0.1 \
+		-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
 	srpid=$!
 	wait_for "$TMP/sink.out" '^accepted'
 	wait_for "$TMP/sr" '^child '
@@ -272,9 +288,9 @@ for sig in INT:130 TERM:143; do
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 	if [ "$RC" -eq "${sig#*:}" ] && grep -Eq '^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$' "$TMP/out" \
 	   && [ "$(lines "$TMP/out")" -eq 1 ]; then
-		ok "SIG${sig%:*} mid-run: exit $RC, $(cat "$TMP/out")"
+		ok "SIG${sig%:*} mid-run, -M $m: exit $RC, $(cat "$TMP/out")"
 	else
-		not_ok "SIG${sig%:*} mid-run: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
+		not_ok "SIG${sig%:*} mid-run, -M $m: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
 	fi
 done
 
