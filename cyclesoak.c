@@ -25,6 +25,7 @@
 #include "cpu.h"
 #include "meter.h"
 #include "opt.h"
+#include "out.h"
 
 /* What the options asked, set only by parse_options. */
 struct settings {
@@ -32,6 +33,7 @@ struct settings {
 	int free_share;			/* -B: bind soakers, show each CPU's free share */
 	int calibrate;			/* -C */
 	int debug;			/* -d */
+	int json;			/* -J */
 	int ncpus;			/* -N; 0: the online CPUs */
 	enum meter_method method;	/* -r / -L */
 	enum soak_policy policy;	/* -n */
@@ -55,10 +57,12 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void usage(void)
+#define OPTSTRING "+:1BCdhJLnrf:m:N:p:"
+
+static void usage(FILE *f, int status)
 {
-	printf(
-"usage: cyclesoak [-1BCdhLnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+	fprintf(f,
+"usage: cyclesoak [-1BCdhJLnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
 "  -C         calibrate the loop-count method on an idle machine, write the file\n"
 "  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
 "  -N CPUS    number of soakers (default: the online CPUs)\n"
@@ -75,11 +79,15 @@ static void usage(void)
 "             moves (a busy virtual machine host)\n"
 "             default: run time on a virtual machine, loop counts on bare metal\n"
 "  -d         both methods' figures and per-CPU loads on stderr\n"
+"  -J         JSON Lines on stdout: events using, method, load, calibrating,\n"
+"             calibrated, command\n"
+"  --help, --version\n"
 "  -- command run command, print the load over its lifetime, exit with its status\n"
 "prints \"System load: xx.x%%\" every period\n"
 "exit status: 0 done; 1 runtime error (a soaker died or was stopped, another\n"
 "meter runs, a calibration refused); 2 usage error; with a command, its status\n"
 "(126 cannot be executed, 127 not found)\n");
+	exit(status);
 }
 
 /* Leave the way the signal asked, now that the soakers are gone. */
@@ -96,13 +104,36 @@ static void __attribute__((noreturn)) die_by_signal(int sig)
 	_exit(128 + sig);	// cppcheck-suppress unreachableCode
 }
 
-/* A line on stdout that did not get out is a failure, said once. */
+/* A line on stdout that did not get out: exit 1 (the at-exit check says why). */
 static void check_stdout(struct meter *m)
 {
-	if (fflush(stdout) != EOF && !ferror(stdout))
+	if (!out_failed())
 		return;
 	meter_close(m);
-	error(1, errno, "write to stdout");
+	exit(1);
+}
+
+static void print_using(int ncpus)
+{
+	if (!out_json()) {
+		out_text("using %d CPUs\n", ncpus);
+		return;
+	}
+	out_begin("using");
+	out_int("ncpus", ncpus);
+	out_end();
+}
+
+/* One figure in loops/sec: "calibrating" per sample, "calibrated" at the end. */
+static void print_rate(const char *event, const char *text, double rate)
+{
+	if (!out_json()) {
+		out_text("%s %.0f loops/sec\n", text, rate);
+		return;
+	}
+	out_begin(event);
+	out_num("loops_per_sec", rate, 0);
+	out_end();
 }
 
 static void parse_options(int argc, char **argv)
@@ -110,12 +141,14 @@ static void parse_options(int argc, char **argv)
 	int opt, seen_p = 0, seen_m = 0, seen_r = 0, seen_l = 0;
 
 	/* "+": options end at the first operand, so a command keeps its own. */
-	while ((opt = getopt(argc, argv, "+:1BCdhLnrf:m:N:p:")) != -1) {
+	opt_common(argc, argv, OPTSTRING, usage);
+	while ((opt = getopt(argc, argv, OPTSTRING)) != -1) {
 		switch (opt) {
 		case '1': cfg.once = 1; break;
 		case 'B': cfg.free_share = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'd': cfg.debug = 1; break;
+		case 'J': cfg.json = 1; break;
 		case 'n': cfg.policy = SOAK_NICE19; break;
 		case 'r': cfg.method = METER_RUNTIME; seen_r = 1; break;
 		case 'L': cfg.method = METER_COUNTS; seen_l = 1; break;
@@ -129,7 +162,7 @@ static void parse_options(int argc, char **argv)
 			cfg.period_ms = opt_num(opt, optarg, 1, 3600000);
 			seen_m = 1;
 			break;
-		case 'h': usage(); exit(0);
+		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
 	}
@@ -187,8 +220,8 @@ static void set_up_signals(void)
 static void print_sample(double rate, void *arg)
 {
 	(void)arg;
-	printf("calibrating: %.0f loops/sec\n", rate);
-	fflush(stdout);
+	print_rate("calibrating", "calibrating:", rate);
+	check_stdout(NULL);
 }
 
 static int do_calibrate(void)
@@ -203,14 +236,14 @@ static int do_calibrate(void)
 	char err[512];
 
 	if (!cfg.ncpus)
-		printf("using %d CPUs\n", cpu_online());
+		print_using(cpu_online());
 	if (meter_calibrate(&mcfg, (unsigned)cfg.period_ms, print_sample, NULL,
 			    &c, err, sizeof(err)) < 0) {
 		if (stop_signal)
 			die_by_signal(stop_signal);
 		error(1, 0, "%s", err);
 	}
-	printf("calibrated OK.  %.0f loops/sec\n", c.loops_per_sec);
+	print_rate("calibrated", "calibrated OK. ", c.loops_per_sec);
 	check_stdout(NULL);
 	return 0;
 }
@@ -240,8 +273,15 @@ static struct meter *open_meter(void)
 		die_by_signal(stop_signal);
 	}
 	if (!cfg.ncpus)
-		printf("using %d CPUs\n", meter_ncpus(m));
-	printf("method: %s\n", meter_why(m));
+		print_using(meter_ncpus(m));
+	if (out_json()) {
+		out_begin("method");
+		out_str("meter", meter_method(m) == METER_COUNTS ? "loop counts" : "run time");
+		out_str("why", meter_why(m));
+		out_end();
+	} else {
+		out_text("method: %s\n", meter_why(m));
+	}
 	check_stdout(m);
 	return m;
 }
@@ -282,17 +322,48 @@ static void warnings(const struct meter *m, const struct meter_reading *r)
 			100 * r->load_counts);
 }
 
-static void print_load(struct meter *m, const struct meter_reading *r)
+/* "System load: xx.x%" [ "|| Free: xx.x%(0) ..." ] into buf. */
+static void load_text(const struct meter_reading *r, char *buf, size_t len)
 {
+	size_t n;
 	int i;
 
-	printf("System load: %.1f%%", 100 * r->load);
-	if (cfg.free_share) {
-		printf(" || Free:");
-		for (i = 0; i < r->ncpus; i++)
-			printf(" %.1f%%(%d)", 100 * r->cpu_free[i], i);
+	n = (size_t)snprintf(buf, len, "System load: %.1f%%", 100 * r->load);
+	if (cfg.free_share && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " || Free:");
+	for (i = 0; cfg.free_share && i < r->ncpus && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, " %.1f%%(%d)", 100 * r->cpu_free[i], i);
+}
+
+static void load_json(const struct meter_reading *r)
+{
+	double pct[CPU_SETSIZE];
+	int i;
+
+	out_begin("load");
+	out_num("load_pct", 100 * r->load, 1);
+	if (cfg.debug) {
+		out_num("load_counts_pct", 100 * r->load_counts, 1);
+		out_num("load_runtime_pct", 100 * r->load_runtime, 1);
 	}
-	putchar('\n');
+	if (cfg.free_share) {
+		for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
+			pct[i] = 100 * r->cpu_free[i];
+		out_num_array("free_pct", pct, i, 1);
+	}
+	out_end();
+}
+
+static void print_load(struct meter *m, const struct meter_reading *r)
+{
+	char line[64 + 24 * CPU_SETSIZE];
+
+	if (out_json()) {
+		load_json(r);
+	} else {
+		load_text(r, line, sizeof(line));
+		out_text("%s\n", line);
+	}
 	check_stdout(m);
 	if (cfg.debug)
 		debug_line(r);
@@ -432,17 +503,24 @@ static int do_command(void)
 	}
 	status = wait_command(m, pid, &load, &secs);
 	meter_close(m);
-	printf("System load: %.1f%%\n", 100 * load);
+	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	if (out_json()) {
+		out_begin("command");
+		out_num("load_pct", 100 * load, 1);
+		out_num("seconds", secs, 3);
+		out_int("status", status);
+		out_end();
+	} else {
+		out_text("System load: %.1f%%\n", 100 * load);
+	}
 	check_stdout(NULL);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return status;
 }
 
 int main(int argc, char **argv)
 {
 	parse_options(argc, argv);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	out_init("cyclesoak", cfg.json);
 	set_up_signals();
 	if (cfg.calibrate)
 		return do_calibrate();

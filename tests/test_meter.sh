@@ -221,6 +221,46 @@ else
 	skip "nohup with a command: cyclesoak did not start: $(head -c 200 "$TMP/err")"
 fi
 
+# --- a stop signal as the command starts: passed on, not lost --------------
+
+t0=$(now_ms)
+timeout 20 "$cs" -f "$cal" -- sh -c 'kill -TERM $PPID; sleep 10' >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ms=$(($(now_ms) - t0))
+check "SIGTERM to cyclesoak as its command starts: passed on, the command dies of it ($rc, $ms ms)" \
+	eval '[ "$rc" -eq 143 ] && [ "$ms" -lt 8000 ]'
+
+# --- JSON Lines ------------------------------------------------------------
+
+"$cs" -h >"$TMP/out" 2>&1
+check "-h lists the exit statuses" grep -q 'exit status: 0' "$TMP/out"
+jc=$ZC_TESTBIN/jsoncheck
+if [ -x "$jc" ]; then
+	timeout 10 "$cs" -J -1 -B -d -m 100 -f "$cal" >"$TMP/j" 2>"$TMP/err"
+	rc=$?
+	pid=$(others_meter "$TMP/err")
+	if [ -n "$pid" ]; then
+		skip "-J: another meter (PID $pid) runs now"
+	else
+		check "-J: exit 0 ($rc), every line a JSON object: $("$jc" "$TMP/j" 2>&1)" \
+			eval '[ "$rc" -eq 0 ] && "$jc" "$TMP/j"'
+		check "-J: using {ncpus}" "$jc" -E using -k program -k time -k ncpus "$TMP/j"
+		check "-J: method {meter, why}: $("$jc" -E method -g meter "$TMP/j" 2>&1)" \
+			eval '"$jc" -E method -k why -g meter "$TMP/j" | grep -Eqx "run time|loop counts"'
+		check "-J -B -d: load {load_pct, load_counts_pct, load_runtime_pct, free_pct}" \
+			"$jc" -E load -k load_pct -k load_counts_pct -k load_runtime_pct -k free_pct "$TMP/j"
+		check "-J: nothing but JSON on stdout" \
+			[ "$(grep -vc '^{' "$TMP/j")" -eq 0 ]
+	fi
+	timeout 10 "$cs" -J -f "$cal" -- sh -c 'exit 3' >"$TMP/j" 2>"$TMP/err"
+	rc=$?
+	st=$("$jc" -E command -k load_pct -k seconds -g status "$TMP/j" 2>&1)
+	check "-J -- command: command {load_pct, seconds, status 3} ($rc, $st)" \
+		eval '[ "$rc" -eq 3 ] && [ "$st" = 3 ]'
+else
+	skip "-J: no tests/jsoncheck built"
+fi
+
 # --- stdout that cannot be written ---------------------------------------------
 
 if [ -w /dev/full ]; then
