@@ -40,19 +40,19 @@
 
 #include "calib.h"
 #include "clock.h"
+#include "meter.h"
 #include "cpu.h"
 #include "net.h"
 #include "opt.h"
 #include "out.h"
 #include "proto.h"
-#include "soak.h"
 #include "stats.h"
 #include "tx.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_SOCKBUF (0x7fffffff / 2)	/* -i/-o: the kernel doubles it */
 #define MAX_RUNS 10000		/* -R */
-#define OPTSTRING "-:cCdDhJkSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
+#define OPTSTRING "-:cCdDhJkLrSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 
 /* Everything the command line says, set by parse_args only. */
@@ -76,6 +76,7 @@ struct settings {
 	int debug;			/* -d */
 	int json;			/* -J */
 	int measure, calibrate;		/* -c, -C */
+	enum meter_method meter_method;	/* -r, -L */
 	int ncpus;			/* -N; 0: the online CPUs */
 	const char *calib_path;		/* -f */
 	const char **names;		/* the files */
@@ -95,6 +96,13 @@ static uint64_t file_bytes;	/* one loop's data */
 /* The signal that asks zcc to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t stop_sig;
 
+/* Exit as the stopping signal asks, after the atexit clean-up. */
+static void __attribute__((noreturn)) exit_stopped(void)
+{
+	fflush(stdout);
+	exit(128 + stop_sig);
+}
+
 /* What one run measured. */
 struct result {
 	uint64_t bytes, ns;
@@ -111,44 +119,52 @@ struct result {
 /* ---- the cpu meter (-c) --------------------------------------------------- */
 
 /*
- * -c's soakers while they run. Every exit takes them down first (atexit),
- * so none outlives zcc; only SIGKILL leaves them to PR_SET_PDEATHSIG.
+ * -c's meter while it runs. Every exit takes its soakers down first
+ * (atexit), so none outlives zcc; only SIGKILL leaves them to
+ * PR_SET_PDEATHSIG.
  */
-static struct soak *volatile soakers;
-static struct calib calib;
-static uint64_t meter_count0;
+static struct meter *meter;
 
-static void stop_soakers(void)
+static void close_meter(void)
 {
-	struct soak *s = soakers;
+	struct meter *m = meter;
 
-	soakers = NULL;
-	soak_stop(s);
+	meter = NULL;
+	meter_close(m);
+}
+
+static struct meter_cfg meter_settings(void)
+{
+	return (struct meter_cfg){
+		.ncpus = cfg.ncpus,
+		.method = cfg.meter_method,
+		.calib_path = cfg.calib_path,
+	};
 }
 
 static void meter_start(void)
 {
-	char err[256], warn[160];
-	int ncpus = cfg.ncpus ? cfg.ncpus : cpu_online();
+	struct meter_cfg mc = meter_settings();
+	char err[512];
 
-	if (calib_for(cfg.calib_path, ncpus, &calib, warn, sizeof(warn),
-		      err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-	if (warn[0])
-		error(0, 0, "warning: %s", warn);
 	/* Before -B, so that the soakers do not inherit the binding. */
-	soakers = soak_start(ncpus, 0, err, sizeof(err));
-	if (!soakers)
+	meter = meter_open(&mc, err, sizeof(err));
+	if (!meter && stop_sig)
+		exit_stopped();
+	if (!meter)
 		error(1, 0, "%s", err);
-	atexit(stop_soakers);
-	for (int k = 0; cfg.debug && k < soak_count(soakers); k++)
-		fprintf(stderr, "zcc: soaker %d: pid %d\n", k, soak_pid(soakers, k));
+	atexit(close_meter);
+	if (cfg.debug)
+		fprintf(stderr, "zcc: meter: %s, %d CPUs\n", meter_why(meter),
+			meter_ncpus(meter));
 }
 
 static void meter_mark_now(void)
 {
-	if (soakers)
-		meter_count0 = soak_total(soakers);
+	char err[512];
+
+	if (meter && meter_mark(meter, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
 }
 
 static double cpu_secs_self(void)
@@ -161,26 +177,25 @@ static double cpu_secs_self(void)
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-static double us_per_kb(double cpu_secs, uint64_t bytes)
+/*
+ * The load since meter_mark_now, into r; -1 with err when the meter has
+ * no figure to give (a soaker died or was stopped).
+ */
+static int meter_read(struct result *r, double own_secs, char *err, size_t errlen)
 {
-	return bytes ? cpu_secs * 1e6 / ((double)bytes / 1024) : 0;
-}
+	struct meter_reading mr;
 
-/* The load since meter_mark_now, into r. */
-static void meter_read(struct result *r, double own_secs)
-{
-	double secs = (double)r->ns / 1e9;
-	uint64_t c1;
-
-	if (!soakers)
-		return;
-	c1 = soak_total(soakers);
+	if (!meter)
+		return 0;
+	if (meter_sample(meter, &mr, err, errlen) < 0)
+		return -1;
 	r->measured = 1;
-	r->ncpus = soak_count(soakers);
-	r->meter = "loop counts";
-	r->load = soak_load(secs > 0 ? (double)(c1 - meter_count0) / secs : 0, &calib);
-	r->demand = us_per_kb(r->load * soak_count(soakers) * secs, r->bytes);
-	r->own = us_per_kb(own_secs, r->bytes);
+	r->ncpus = mr.ncpus;
+	r->load = mr.load;
+	r->meter = meter_method(meter) == METER_RUNTIME ? "runtime" : "counts";
+	r->demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, r->bytes);
+	r->own = cpu_us_per_kb(own_secs, r->bytes);
+	return 0;
 }
 
 /* Lines of -C, as cyclesoak -C prints them. */
@@ -204,28 +219,26 @@ static void report_rate(double rate, void *arg)
 	print_loops("calibrating", "calibrating:", rate);
 }
 
-/* -C: the same calibration, file and lines as cyclesoak -C. */
+/* -C: the same calibration, file, lines and refusal as cyclesoak -C. */
 static int calibrate(void)
 {
-	char err[256], warn[256];
-	int ncpus = cfg.ncpus ? cfg.ncpus : cpu_online();
+	struct meter_cfg mc = meter_settings();
+	char err[512];
 	struct calib c;
 
 	if (!cfg.ncpus && out_json()) {
 		out_begin("using");
-		out_int("ncpus", ncpus);
+		out_int("ncpus", cpu_online());
 		out_end();
 	} else if (!cfg.ncpus) {
-		out_text("using %d CPUs\n", ncpus);
+		out_text("using %d CPUs\n", cpu_online());
 	}
-	if (soak_calibrate(ncpus, report_rate, NULL, &c, warn, sizeof(warn),
-			   err, sizeof(err)) < 0)
-		error(1, 0, "calibrate: %s", err);
-	if (calib_save(cfg.calib_path, &c, err, sizeof(err)) < 0)
+	if (meter_calibrate(&mc, 0, report_rate, NULL, &c, err, sizeof(err)) < 0) {
+		if (stop_sig)
+			exit_stopped();
 		error(1, 0, "%s", err);
+	}
 	print_loops("calibrated", "calibrated OK. ", c.loops_per_sec);
-	if (warn[0])
-		error(0, 0, "warning: %s", warn);
 	return 0;
 }
 
@@ -240,7 +253,7 @@ static void list_methods(FILE *f, const char *sep)
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: zcc [-cCdDhJkSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
+"usage: zcc [-cCdDhJkLrSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-R runs] [-T secs] -s server file...\n"
 "\n"
@@ -274,13 +287,16 @@ static void usage(FILE *f, int status)
 "              summary: N runs, median RATE kbytes/sec (min RATE, max RATE)\n"
 "  -T SECS   give up (exit 1) when the server takes no data for SECS or has not\n"
 "            closed SECS after the last byte (default 60; 0: wait for ever)\n"
-"  -c        measure the system's CPU load during the transfer (cyclesoak\n"
-"            method, needs a calibration) and print a second line\n"
+"  -c        measure the system's CPU load during the transfer (cyclesoak's\n"
+"            meter: run time on a virtual machine, loop counts against a\n"
+"            calibration on bare metal) and print a second line\n"
 "              cpu: load PCT%% of NCPUS CPUs, service demand USPERKB us/KB,\n"
 "                   zcc itself USPERKB us/KB\n"
 "            (service demand: CPU time of the whole machine per KB sent;\n"
-"            zcc itself: zcc's own user + system time per KB)\n"
-"  -C        calibrate on an idle machine, exactly as cyclesoak -C, then exit\n"
+"            zcc itself: zcc's own user + system time per KB); -d names the meter\n"
+"  -r / -L   with -c: the run-time / loop-count meter, whatever the machine\n"
+"  -C        calibrate the loop counts on an idle machine, exactly as\n"
+"            cyclesoak -C (a noisy machine is refused, the old file kept)\n"
 "  -f FILE   the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")\n"
 "  -N CPUS   CPUs for -c and -C, 1..%d (default: the online CPUs)\n"
 "  -J        JSON Lines on stdout instead of the text lines: one object per line\n"
@@ -358,6 +374,13 @@ static void parse_args(int argc, char **argv)
 		case 'c': cfg.measure = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'f': cfg.calib_path = optarg; break;
+		case 'r':
+		case 'L':
+			if (cfg.meter_method != METER_DEFAULT &&
+			    cfg.meter_method != (opt == 'r' ? METER_RUNTIME : METER_COUNTS))
+				usage_error("-r and -L: one meter method, not both");
+			cfg.meter_method = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
+			break;
 		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
@@ -394,8 +417,15 @@ static void pick_method(void)
 /* What makes no sense together is refused before anything is done. */
 static void check_args(void)
 {
+	if (cfg.calibrate && cfg.meter_method != METER_DEFAULT)
+		usage_error("-C calibrates the loop counts; -r and -L choose how -c measures");
+	if (cfg.calibrate && cfg.measure)
+		usage_error("-C calibrates and exits; -c measures a transfer");
 	if (cfg.calibrate)
 		return;
+	if (!cfg.measure && cfg.meter_method != METER_DEFAULT)
+		usage_error("-%c chooses how -c measures: give -c",
+			    cfg.meter_method == METER_RUNTIME ? 'r' : 'L');
 	if (!cfg.host)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.host)
@@ -489,13 +519,6 @@ static void catch_signals(void)
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(sigs[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-/* Exit as the stopping signal asks, after the atexit clean-up. */
-static void __attribute__((noreturn)) exit_stopped(void)
-{
-	fflush(stdout);
-	exit(128 + stop_sig);
 }
 
 /* ---- the watcher: interval lines (-I) and the stall limit (-T) ---------- */
@@ -604,160 +627,6 @@ static void watch_stop(struct watch *w)
 	pthread_join(w->thread, NULL);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
-}
-
-/* ---- one run ---------------------------------------------------------------- */
-
-static int connect_server(char *peer, size_t peerlen)
-{
-	char err[256];
-	int sock = net_connect(cfg.host, cfg.port, &cfg.sockopts, err, sizeof(err));
-
-	if (sock < 0) {
-		if (stop_sig)
-			exit_stopped();
-		error(1, 0, "%s", err);
-	}
-	if (cfg.cork && net_set_cork(sock, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-	snprintf(peer, peerlen, "%s port %u", cfg.host, cfg.port);
-	if (cfg.debug) {
-		int sndbuf = 0;
-		socklen_t len = sizeof(sndbuf);
-		char name[160];
-
-		net_peer_name(sock, name, sizeof(name));
-		getsockopt(sock, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len);
-		fprintf(stderr, "zcc: connected to %s, SO_SNDBUF %d\n", name, sndbuf);
-	}
-	return sock;
-}
-
-/*
- * Everything is in the kernel's hands; see it delivered. A zcs closes once
- * it has read our end of stream; a reset here means it died holding data.
- * -T bounds the wait. Returns 0, or -1 when a signal cut it short.
- */
-static int await_close(int sock, const char *peer)
-{
-	struct pollfd p = { .fd = sock, .events = POLLIN };
-	uint64_t deadline = now_ns() + (uint64_t)(cfg.stall * 1e9);
-	int64_t left;
-	char buf[512];
-	ssize_t n = 1;
-
-	if (shutdown(sock, SHUT_WR) < 0)
-		error(1, errno, "shutdown");
-	while (n != 0) {
-		left = (int64_t)(deadline - now_ns()) / 1000000;
-		if (cfg.stall > 0 && left <= 0)
-			error(1, 0, "%s: has not closed the connection %g s after the "
-			      "last byte (-T)", peer, cfg.stall);
-		if (poll(&p, 1, cfg.stall > 0 ? (int)(left < 1000 ? left + 1 : 1000) : -1) < 0 ||
-		    !(p.revents & (POLLIN | POLLHUP | POLLERR)))
-			n = 1;
-		else
-			n = read(sock, buf, sizeof(buf));
-		if (stop_sig)
-			return -1;
-		if (n < 0 && errno != EINTR)
-			error(1, errno, "waiting for %s to close", peer);
-	}
-	return 0;
-}
-
-static void setup_method(struct tx *t)
-{
-	const struct tx_method *m = cfg.method;
-	char err[256];
-	uint32_t i;
-
-	if (m->setup && m->setup(t, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-	for (i = 0; m->open_file && i < n_files; i++)
-		if (m->open_file(t, &files[i], err, sizeof(err)) < 0)
-			error(1, 0, "%s", err);
-}
-
-static void cleanup_method(struct tx *t)
-{
-	if (cfg.method->cleanup)
-		cfg.method->cleanup(t, files, n_files);
-}
-
-/* Send the whole stream of loops once on a fresh connection. */
-static struct result run_once(uint32_t loops)
-{
-	struct tx t = { .chunk = cfg.chunk, .stop = &stop_sig };
-	struct result r = { 0 };
-	struct watch w;
-	char err[256], peer[300];
-	uint64_t t0;
-	double own0;
-	int rc;
-
-	t.sock = connect_server(peer, sizeof(peer));
-	t.peer = peer;
-	setup_method(&t);
-	if (cfg.debug)
-		fprintf(stderr, "zcc: %s, %" PRIu32 " files of %" PRIu64 " bytes, %" PRIu32
-			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, n_files,
-			file_bytes, loops, proto_stream_bytes(loops, n_files, file_bytes));
-	meter_mark_now();
-	own0 = cpu_secs_self();
-	watch_start(&w, &t);
-	t0 = now_ns();
-	rc = tx_send_stream(cfg.method, &t, files, n_files, loops, err, sizeof(err));
-	r.ns = now_ns() - t0;
-	watch_stop(&w);
-	r.bytes = t.bytes;
-	r.rate = kbytes_per_sec(r.bytes, r.ns);
-	r.zc_sends = t.zc_sends;
-	r.zc_copied = t.zc_copied;
-	meter_read(&r, cpu_secs_self() - own0);
-	cleanup_method(&t);
-	if (rc < 0 && w.stalled)
-		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
-	if (rc < 0 && !stop_sig)
-		error(1, 0, "%s", err);
-	r.interrupted = rc < 0 || await_close(t.sock, peer) < 0;
-	r.ns_closed = now_ns() - t0;
-	close(t.sock);
-	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, n_files, file_bytes))
-		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
-		      PRIu64, r.bytes, proto_stream_bytes(loops, n_files, file_bytes));
-	return r;
-}
-
-/*
- * -t: time a probe run, then the loops that fill cfg.secs. A loop is timed
- * to the server's close, so what only went into the socket buffers is not
- * taken for sent. A probe too short to time well (connecting and closing
- * weigh in it) is run again with more loops, each a stream of its own,
- * until one lasts about a tenth of -t (0.2 to 1 s).
- */
-static uint32_t loops_for_secs(void)
-{
-	double target = cfg.secs / 10, secs, want;
-	uint32_t probe = 1;
-	struct result r;
-
-	target = target < 0.2 ? 0.2 : target > 1 ? 1 : target;
-	for (int tries = 0;; tries++) {
-		r = run_once(probe);
-		if (r.interrupted)
-			exit_stopped();
-		secs = (double)r.ns_closed / 1e9;
-		if (secs >= target * 0.75 || tries == 4 || probe == UINT32_MAX)
-			break;
-		want = probe * target / (secs > 1e-6 ? secs : 1e-6);
-		probe = want > UINT32_MAX ? UINT32_MAX : want < probe + 1.0 ? probe + 1 : (uint32_t)want;
-	}
-	want = 0.5 + cfg.secs * probe / (secs > 1e-9 ? secs : 1e-9);
-	if (cfg.debug)
-		fprintf(stderr, "zcc: probe: %" PRIu32 " loops in %.3f s; %.0f loops fill %g s\n",
-			probe, secs, want, cfg.secs);
-	return want < 1 ? 1 : want > UINT32_MAX ? UINT32_MAX : (uint32_t)want;
 }
 
 /* ---- what zcc prints ------------------------------------------------------- */
@@ -872,6 +741,164 @@ static void summarise(const struct result *rs, unsigned n)
 	}
 	if (out_failed())
 		exit(1);
+}
+
+/* ---- one run ---------------------------------------------------------------- */
+
+static int connect_server(char *peer, size_t peerlen)
+{
+	char err[256];
+	int sock = net_connect(cfg.host, cfg.port, &cfg.sockopts, err, sizeof(err));
+
+	if (sock < 0) {
+		if (stop_sig)
+			exit_stopped();
+		error(1, 0, "%s", err);
+	}
+	if (cfg.cork && net_set_cork(sock, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	snprintf(peer, peerlen, "%s port %u", cfg.host, cfg.port);
+	if (cfg.debug) {
+		int sndbuf = 0;
+		socklen_t len = sizeof(sndbuf);
+		char name[160];
+
+		net_peer_name(sock, name, sizeof(name));
+		getsockopt(sock, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len);
+		fprintf(stderr, "zcc: connected to %s, SO_SNDBUF %d\n", name, sndbuf);
+	}
+	return sock;
+}
+
+/*
+ * Everything is in the kernel's hands; see it delivered. A zcs closes once
+ * it has read our end of stream; a reset here means it died holding data.
+ * -T bounds the wait. Returns 0, or -1 when a signal cut it short.
+ */
+static int await_close(int sock, const char *peer)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+	uint64_t deadline = now_ns() + (uint64_t)(cfg.stall * 1e9);
+	int64_t left;
+	char buf[512];
+	ssize_t n = 1;
+
+	if (shutdown(sock, SHUT_WR) < 0)
+		error(1, errno, "shutdown");
+	while (n != 0) {
+		left = (int64_t)(deadline - now_ns()) / 1000000;
+		if (cfg.stall > 0 && left <= 0)
+			error(1, 0, "%s: has not closed the connection %g s after the "
+			      "last byte (-T)", peer, cfg.stall);
+		if (poll(&p, 1, cfg.stall > 0 ? (int)(left < 1000 ? left + 1 : 1000) : -1) < 0 ||
+		    !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			n = 1;
+		else
+			n = read(sock, buf, sizeof(buf));
+		if (stop_sig)
+			return -1;
+		if (n < 0 && errno != EINTR)
+			error(1, errno, "waiting for %s to close", peer);
+	}
+	return 0;
+}
+
+static void setup_method(struct tx *t)
+{
+	const struct tx_method *m = cfg.method;
+	char err[256];
+	uint32_t i;
+
+	if (m->setup && m->setup(t, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	for (i = 0; m->open_file && i < n_files; i++)
+		if (m->open_file(t, &files[i], err, sizeof(err)) < 0)
+			error(1, 0, "%s", err);
+}
+
+static void cleanup_method(struct tx *t)
+{
+	if (cfg.method->cleanup)
+		cfg.method->cleanup(t, files, n_files);
+}
+
+/* Send the whole stream of loops once on a fresh connection. */
+static struct result run_once(uint32_t loops)
+{
+	struct tx t = { .chunk = cfg.chunk, .stop = &stop_sig };
+	struct result r = { 0 };
+	struct watch w;
+	char err[256], peer[300], merr[512];
+	uint64_t t0;
+	double own0;
+	int rc, mrc;
+
+	t.sock = connect_server(peer, sizeof(peer));
+	t.peer = peer;
+	setup_method(&t);
+	if (cfg.debug)
+		fprintf(stderr, "zcc: %s, %" PRIu32 " files of %" PRIu64 " bytes, %" PRIu32
+			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, n_files,
+			file_bytes, loops, proto_stream_bytes(loops, n_files, file_bytes));
+	meter_mark_now();
+	own0 = cpu_secs_self();
+	watch_start(&w, &t);
+	t0 = now_ns();
+	rc = tx_send_stream(cfg.method, &t, files, n_files, loops, err, sizeof(err));
+	r.ns = now_ns() - t0;
+	watch_stop(&w);
+	r.bytes = t.bytes;
+	r.rate = kbytes_per_sec(r.bytes, r.ns);
+	r.zc_sends = t.zc_sends;
+	r.zc_copied = t.zc_copied;
+	mrc = meter_read(&r, cpu_secs_self() - own0, merr, sizeof(merr));
+	cleanup_method(&t);
+	if (rc < 0 && w.stalled)
+		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
+	if (rc < 0 && !stop_sig)
+		error(1, 0, "%s", err);
+	r.interrupted = rc < 0 || await_close(t.sock, peer) < 0;
+	r.ns_closed = now_ns() - t0;
+	close(t.sock);
+	if (mrc < 0) {		/* no cpu figure from this run */
+		print_result(&r);
+		error(1, 0, "%s", merr);
+	}
+	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, n_files, file_bytes))
+		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
+		      PRIu64, r.bytes, proto_stream_bytes(loops, n_files, file_bytes));
+	return r;
+}
+
+/*
+ * -t: time a probe run, then the loops that fill cfg.secs. A loop is timed
+ * to the server's close, so what only went into the socket buffers is not
+ * taken for sent. A probe too short to time well (connecting and closing
+ * weigh in it) is run again with more loops, each a stream of its own,
+ * until one lasts about a tenth of -t (0.2 to 1 s).
+ */
+static uint32_t loops_for_secs(void)
+{
+	double target = cfg.secs / 10, secs, want;
+	uint32_t probe = 1;
+	struct result r;
+
+	target = target < 0.2 ? 0.2 : target > 1 ? 1 : target;
+	for (int tries = 0;; tries++) {
+		r = run_once(probe);
+		if (r.interrupted)
+			exit_stopped();
+		secs = (double)r.ns_closed / 1e9;
+		if (secs >= target * 0.75 || tries == 4 || probe == UINT32_MAX)
+			break;
+		want = probe * target / (secs > 1e-6 ? secs : 1e-6);
+		probe = want > UINT32_MAX ? UINT32_MAX : want < probe + 1.0 ? probe + 1 : (uint32_t)want;
+	}
+	want = 0.5 + cfg.secs * probe / (secs > 1e-9 ? secs : 1e-9);
+	if (cfg.debug)
+		fprintf(stderr, "zcc: probe: %" PRIu32 " loops in %.3f s; %.0f loops fill %g s\n",
+			probe, secs, want, cfg.secs);
+	return want < 1 ? 1 : want > UINT32_MAX ? UINT32_MAX : (uint32_t)want;
 }
 
 /* ---- the verbs ------------------------------------------------------------- */

@@ -350,10 +350,10 @@ if zcs_start; then
 	# -J: every line one JSON object the strict checker accepts, with the
 	# keys README.zc documents.
 	J=$ZC_TESTBIN/jsoncheck
-	run_zcc -J -R 2 -I 0.05 -n 300 -M mmap -b 4K -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
+	run_zcc -J -R 2 -I 0.01 -n 1000 -M mmap -b 4K -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ -s "$TMP/out" ] && "$J" -k program -k event -k time "$TMP/out" \
 	   && [ "$("$J" -E sent -k bytes -k seconds -k kbytes_per_sec -k method -k interrupted \
-		-g bytes "$TMP/out" | sort -u)" = "$((4 + 300 * 8 + 300 * 100000))" ] \
+		-g bytes "$TMP/out" | sort -u)" = "$((4 + 1000 * 8 + 1000 * 100000))" ] \
 	   && [ "$("$J" -E sent -g method "$TMP/out" | sort -u)" = mmap ] \
 	   && [ "$("$J" -E sent -g interrupted "$TMP/out" | sort -u)" = false ] \
 	   && "$J" -E summary -k runs -k kbytes_per_sec_median -k kbytes_per_sec_min \
@@ -405,10 +405,16 @@ fi
 
 # --- -c without a usable calibration ------------------------------------------
 mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
-runtime_fails "-c without counts_per_sec" "zcc -C" -c -s 127.0.0.1 -p 1 "$TMP/a"
+runtime_fails "-c -L without counts_per_sec" "zcc -C" -c -L -s 127.0.0.1 -p 1 "$TMP/a"
 printf '1000000\nncpus 999\n' >counts_per_sec
-runtime_fails "-c with a calibration for another CPU count" "calibrated with 999 CPUs, this run has" \
-	-c -s 127.0.0.1 -p 1 "$TMP/a"
+runtime_fails "-c -L with a calibration for another CPU count" "calibrated with 999 CPUs, this run has" \
+	-c -L -s 127.0.0.1 -p 1 "$TMP/a"
+runtime_fails "-c -L -f a missing file" "nonesuch: no calibration file" \
+	-c -L -f nonesuch -s 127.0.0.1 -p 1 "$TMP/a"
+usage_fails "-r without -c" -r -s 127.0.0.1 -p 1 "$TMP/a"
+usage_fails "-r with -L" -c -r -L -s 127.0.0.1 -p 1 "$TMP/a"
+usage_fails "-C with -L" -C -L
+usage_fails "-C with -c" -C -c
 cd "$TMP" || exit 1
 
 finish
