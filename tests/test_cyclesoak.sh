@@ -276,8 +276,8 @@ if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep 
 	head -c 4000000 /dev/zero >"$TMP/data"
 	for sig in INT TERM KILL; do
 		zcs_start || { not_ok "zcs starts"; break; }
-		# -d makes zcc name its soakers; that line says they run.
-		(cd "$TMP" && killed $sig "zcc -c" 'soaker 0' \
+		# -d makes zcc name its meter once the soakers run.
+		(cd "$TMP" && killed $sig "zcc -c" 'zcc: meter: ' \
 			"$ZC_BIN/zcc" -c -d -s 127.0.0.1 -p "$ZCS_PORT" -n 100000 "$TMP/data")
 		kill "$ZCS_PID" 2>/dev/null
 		wait "$ZCS_PID" 2>/dev/null
@@ -289,8 +289,8 @@ if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep 
 	(cd "$TMP" && "$ZC_TESTBIN/subreaper" -o "$TMP/sr" -t 1000 \
 		"$ZC_BIN/zcc" -c -d -s 127.0.0.1 -p 1 "$TMP/data") >"$TMP/sr.out" 2>&1
 	rc=$?
-	check "zcc -c, connection refused: zcc exits 1, after starting its soakers ($(grep -c 'soaker [0-9]' "$TMP/sr.out"))" \
-		eval 'grep -qx "status exit 1" "$TMP/sr" && grep -q "soaker 0" "$TMP/sr.out"'
+	check "zcc -c, connection refused: zcc exits 1, after starting its soakers ($(grep -c 'zcc: meter: ' "$TMP/sr.out"))" \
+		eval 'grep -qx "status exit 1" "$TMP/sr" && grep -q "zcc: meter: " "$TMP/sr.out"'
 	check "zcc -c, connection refused: it reaped its own soakers ($(tr '\n' ' ' <"$TMP/sr"))" \
 		eval '[ "$rc" -eq 0 ] && ! grep -Eq "^(orphan|left)" "$TMP/sr"'
 else
