@@ -294,6 +294,31 @@ for sig in INT:130:sendfile TERM:143:sendfile INT:130:write INT:130:mmap INT:130
 	fi
 done
 
+# With -J -c: the sent object says "interrupted": true, and the cpu object
+# of the part that ran follows it.
+sink_start -g "$TMP/never"
+: >"$TMP/sr"
+bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -J -c -r -d -n 1000 -s 127.0.0.1 \
+	-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+srpid=$!
+wait_for "$TMP/sink.out" '^accepted'
+wait_for "$TMP/sr" '^child '
+sleep 0.5
+kill -INT "$(sed -n 's/^child //p' "$TMP/sr")"
+wait "$srpid"
+RC=$?
+kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+J=$ZC_TESTBIN/jsoncheck
+if [ "$RC" -eq 130 ] && "$J" -k program -k event -k time "$TMP/out" \
+   && [ "$("$J" -E sent -g interrupted "$TMP/out")" = true ] \
+   && [ "$("$J" -E cpu -g meter "$TMP/out")" = runtime ]; then
+	ok "SIGINT mid-run with -J -c: exit 130, sent with interrupted true, then cpu"
+elif grep -q 'another meter is running' "$TMP/err"; then
+	skip "SIGINT mid-run with -J -c: another meter runs on this machine: $(cat "$TMP/err")"
+else
+	not_ok "SIGINT mid-run with -J -c: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+
 # A SIGHUP ignored by the parent (nohup) stays ignored.
 sink_start -g "$TMP/never"
 bg sh -c 'trap "" HUP; exec "$0" "$@"' "$ZCC" -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" \
