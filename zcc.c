@@ -454,11 +454,13 @@ static int open_one(const char *name, struct tx_file *f)
 		error(0, errno, "skipping %s", name);
 		return 0;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		if (S_ISREG(st.st_mode))
-			error(0, errno, "skipping %s", name);
-		else
-			error(0, 0, "skipping %s: not a regular file", name);
+	if (fstat(fd, &st) < 0) {
+		error(0, errno, "skipping %s", name);
+		close(fd);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error(0, 0, "skipping %s: not a regular file", name);
 		close(fd);
 		return 0;
 	}
@@ -592,7 +594,7 @@ static void *watch_run(void *arg)
 }
 
 /* Start the watcher with every signal blocked: they are the main thread's. */
-static int watch_start(struct watch *w, struct tx *t)
+static void watch_start(struct watch *w, struct tx *t)
 {
 	pthread_condattr_t ca;
 	sigset_t all, old;
@@ -600,7 +602,7 @@ static int watch_start(struct watch *w, struct tx *t)
 
 	*w = (struct watch){ .t = t, .t0 = now_ns() };
 	if (cfg.interval == 0 && cfg.stall == 0)
-		return 0;
+		return;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -613,7 +615,6 @@ static int watch_start(struct watch *w, struct tx *t)
 	if (e)
 		error(1, e, "a thread for -I / -T");
 	w->running = 1;
-	return 0;
 }
 
 static void watch_stop(struct watch *w)
@@ -784,7 +785,7 @@ static int await_close(int sock, const char *peer)
 	ssize_t n = 1;
 
 	if (shutdown(sock, SHUT_WR) < 0)
-		error(1, errno, "shutdown");
+		error(1, errno, "%s: shutdown", peer);
 	while (n != 0) {
 		left = (int64_t)(deadline - now_ns()) / 1000000;
 		if (cfg.stall > 0 && left <= 0)
