@@ -1,13 +1,18 @@
 /*
- * zcs - the zc server. Accepts zcc connections, swallows each stream while
- * checking it against its own headers, and reports the receive rate: every
- * period while data flows, and once in a summary when the client closes.
- * Each connection has its own child process; the parent only accepts,
- * reaps and, when told to stop, takes its children down with it.
+ * zcs - the zc server. Accepts zcc connections, swallows each stream by one
+ * receive method (lib/rx.h) while checking it against its own headers, and
+ * reports the receive rate: every period while data flows, and once when
+ * the client closes. Each connection has its own child process; the parent
+ * only accepts, reaps and, when told to stop, passes the signal on and
+ * waits for its children's last lines.
+ *
+ * Read top to bottom: the settings and their check at the door, then the
+ * verbs: serve one connection (receive, report), accept, stop.
  */
 #include <errno.h>
 #include <error.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,98 +31,149 @@
 #include "net.h"
 #include "opt.h"
 #include "proto.h"
+#include "rx.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
-/* The child's clock: rate reports and the idle timeout count these ticks. */
+/* The child's clock: rate reports and the stall limit count these ticks. */
 #define TICKS_PER_SEC	4
+/* -T: a connection must move this much in every -T seconds. */
+#define STALL_BYTES	1024
+/* -T's window is kept as this many slots at most. */
+#define STALL_SLOTS	16
 /* "address port N", the longest IPv6 address and port */
 #define PEER_LEN	80
+/* A child's exit status when stdout failed: the parent gives up too. */
+#define EXIT_STDOUT	3
 
-static int cfg_one;
-static const char *cfg_addr;
-static size_t cfg_read_size = 16384;
-static int cfg_cpu = -1;
-static int cfg_debug;
-static struct net_opts cfg_net;
-static unsigned cfg_port = 2222;
-static unsigned cfg_period = 5;
-static unsigned cfg_idle = 60;
-static unsigned cfg_max_conns = 256;
+/* Everything the options say, set by parse_opts and read everywhere else. */
+struct settings {
+	int one;			/* -1 */
+	const char *addr;		/* -a */
+	size_t read_size;		/* -b */
+	int cpu;			/* -B, -1: any */
+	int debug;			/* -d, repeatable */
+	struct net_opts net;		/* -i, -o */
+	unsigned port;			/* -p */
+	unsigned period;		/* -t */
+	unsigned stall_secs;		/* -T, 0: never */
+	unsigned max_conns;		/* -m */
+	const struct rx_method *method;	/* -M */
+};
 
-static volatile sig_atomic_t ticks;	/* child: SIGALRMs so far */
-static volatile sig_atomic_t stop_sig;	/* parent: the signal that stops it */
+static struct settings cfg = {
+	.read_size = 16384,
+	.cpu = -1,
+	.port = 2222,
+	.period = 5,
+	.stall_secs = 60,
+	.max_conns = 256,
+};
+
+static volatile sig_atomic_t ticks;	/* SIGALRMs so far (child, or -1) */
+static volatile sig_atomic_t stop_sig;	/* the signal that stops us */
 static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
 
 static void usage(void)
 {
-	fputs("usage: zcs [-1dh] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
-	      "           [-o output_bufsize] [-p port] [-t period] [-T idle_secs] [-m max_conns]\n"
-	      "\nReceive zcc streams and print the receive rate.\n\n"
-	      "  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
-	      "  -a ADDR    listen on this address only (default: every IPv6 and IPv4 address)\n"
-	      "  -b BYTES   size of each read() (default 16384)\n"
-	      "  -t SECS    print the rate every SECS seconds (default 5)\n"
-	      "  -T SECS    close a connection that sends nothing for SECS seconds\n"
-	      "             (default 60; 0: never)\n"
-	      "  -m MAX     serve at most MAX connections at once; one more is accepted,\n"
-	      "             logged and closed at once (default 256)\n"
-	      "  -1         serve one connection, then exit: 0 if the stream was complete\n"
-	      "             and well formed, 1 if not\n"
-	      "  -i BYTES   socket receive buffer size (default: the kernel's auto-tuning)\n"
-	      "  -o BYTES   socket send buffer size (default: the kernel's)\n"
-	      "  -B CPU     run on that CPU only\n"
-	      "  -d         debug output on stderr: connections and headers; -dd: every file\n"
-	      "  -h         this help\n\n"
-	      "Output: \"listening on port N\", then per connection \"RATE kbytes/sec\" every\n"
-	      "period and \"done: BYTES bytes in SECONDS s, RATE kbytes/sec\" at the end.\n"
-	      "A stream that ends early or holds more than its headers announced gets\n"
-	      "one line on stderr instead.\n", stdout);
+	int i;
+
+	printf("usage: zcs [-1dh] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
+	       "           [-m max_conns] [-M method] [-o output_bufsize] [-p port]\n"
+	       "           [-t period] [-T secs]\n"
+	       "\nReceive zcc streams and print the receive rate (kbytes are 1024 bytes).\n\n"
+	       "  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
+	       "  -a ADDR    listen on this address only (default: every IPv6 and IPv4\n"
+	       "             address; IPv4 alone where the kernel has no IPv6)\n"
+	       "  -b BYTES   size of each read (default 16384)\n"
+	       "  -M METHOD  receive method (default read):\n");
+	for (i = 0; rx_methods[i]; i++)
+		printf("               %-9s %s\n", rx_methods[i]->name, rx_methods[i]->how);
+	printf("             header words are always read normally, so every stream\n"
+	       "             is checked against its headers\n"
+	       "  -t SECS    print the rate every SECS seconds (default 5)\n"
+	       "  -T SECS    close a connection that moved less than 1 KiB in the last\n"
+	       "             SECS seconds (default 60; 0: never)\n"
+	       "  -m MAX     serve at most MAX connections at once; one more is accepted\n"
+	       "             and closed, logged at most once a second (default 256)\n"
+	       "  -1         serve one connection, then exit\n"
+	       "  -i BYTES   socket receive buffer size (default: the kernel's auto-tuning)\n"
+	       "  -o BYTES   socket send buffer size (default: the kernel's)\n"
+	       "  -B CPU     run on that CPU only\n"
+	       "  -d         debug output on stderr: connections and headers; rate lines\n"
+	       "             name the peer; -dd: every file\n"
+	       "  -h         this help\n\n"
+	       "Output: \"listening on port N\", then per connection \"RATE kbytes/sec\" every\n"
+	       "period and \"done: BYTES bytes in SECONDS s, RATE kbytes/sec\" at the end\n"
+	       "(\" (interrupted)\" when zcs was stopped first). A stream that ends early or\n"
+	       "holds more than its headers announced gets one line on stderr instead.\n\n"
+	       "Exit status: 0 when stopped by nothing (never, without -1) or, with -1, for\n"
+	       "a whole, well-formed stream; 1 for a runtime error or, with -1, a broken\n"
+	       "stream; 2 for a usage error; killed by SIGINT, SIGTERM or SIGHUP: that\n"
+	       "signal (a shell shows 130, 143, 129).\n");
+}
+
+static const struct rx_method *method_or_usage(const char *name)
+{
+	const struct rx_method *m = rx_find(name);
+	char list[128] = "";
+	int i;
+
+	if (m)
+		return m;
+	for (i = 0; rx_methods[i]; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, rx_methods[i]->name, sizeof(list) - strlen(list) - 1);
+	}
+	usage_error("-M: '%s': unknown method (one of %s)", name, list);
 }
 
 static void parse_opts(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, ":1a:b:B:dhi:m:o:p:t:T:")) != -1) {
+	while ((c = getopt(argc, argv, ":1a:b:B:dhi:m:M:o:p:t:T:")) != -1) {
 		switch (c) {
 		case '1':
-			cfg_one = 1;
+			cfg.one = 1;
 			break;
 		case 'a':
-			cfg_addr = optarg;
+			cfg.addr = optarg;
 			break;
 		case 'b':
-			cfg_read_size = (size_t)opt_num(c, optarg, 1, MAX_READ_SIZE);
+			cfg.read_size = (size_t)opt_num(c, optarg, 1, MAX_READ_SIZE);
 			break;
 		case 'B':
-			cfg_cpu = (int)opt_num(c, optarg, 0, cpu_max());
+			cfg.cpu = (int)opt_num(c, optarg, 0, cpu_max());
 			break;
 		case 'd':
-			cfg_debug++;
+			cfg.debug++;
 			break;
 		case 'h':
 			usage();
 			exit(0);
 		case 'i':
-			cfg_net.rcvbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
+			cfg.net.rcvbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
 			break;
 		case 'm':
-			cfg_max_conns = (unsigned)opt_num(c, optarg, 1, 65536);
+			cfg.max_conns = (unsigned)opt_num(c, optarg, 1, 65536);
+			break;
+		case 'M':
+			cfg.method = method_or_usage(optarg);
 			break;
 		case 'o':
-			cfg_net.sndbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
+			cfg.net.sndbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
 			break;
 		case 'p':
-			cfg_port = (unsigned)opt_num(c, optarg, 0, 65535);
+			cfg.port = (unsigned)opt_num(c, optarg, 0, 65535);
 			break;
 		case 't':
-			cfg_period = (unsigned)opt_num(c, optarg, 1, MAX_SECS);
+			cfg.period = (unsigned)opt_num(c, optarg, 1, MAX_SECS);
 			break;
 		case 'T':
-			cfg_idle = (unsigned)opt_num(c, optarg, 0, MAX_SECS);
+			cfg.stall_secs = (unsigned)opt_num(c, optarg, 0, MAX_SECS);
 			break;
 		default:
 			opt_refused(c);
@@ -125,23 +181,27 @@ static void parse_opts(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (zcs -h for help)", argv[optind]);
+	if (!cfg.method)
+		cfg.method = rx_methods[0];
 }
 
-static void on_alarm(int sig)
-{
-	(void)sig;
-	ticks++;
-}
+/* --- signals ----------------------------------------------------------- */
 
 static void wake(void)
 {
 	int saved = errno;
 	char c = 0;
 
-	if (write(wake_pipe[1], &c, 1) < 0) {
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], &c, 1) < 0) {
 		/* The pipe is full: poll() will wake anyway. */
 	}
 	errno = saved;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	ticks++;
 }
 
 static void on_child(int sig)
@@ -166,6 +226,30 @@ static void set_handler(int sig, void (*fn)(int))
 		error(1, errno, "sigaction");
 }
 
+/* The stop signals, each unless it was ignored when zcs started (nohup). */
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction old;
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		set_handler(sigs[i], on_stop);
+	}
+}
+
+/* Die of the signal that stopped us, as if we had never caught it. */
+static __attribute__((noreturn)) void die_of(int sig)
+{
+	fflush(stdout);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	/* Not reached unless the signal was blocked. */
+	exit(1); // cppcheck-suppress unreachableCode ; raise() returns if sig is blocked
+}
+
 static void start_ticker(void)
 {
 	struct itimerval it = {
@@ -185,111 +269,242 @@ static void stop_ticker(void)
 	setitimer(ITIMER_REAL, &off, NULL);
 }
 
-static void debug_header(const struct proto_rx *rx, enum proto_state what,
+/* --- serve one connection ---------------------------------------------- */
+
+/*
+ * The -T window: bytes received at each of the last nslots slot
+ * boundaries (slot_ticks ticks apart), so "moved in the last SECS" is
+ * one subtraction however long SECS is.
+ */
+struct stall {
+	unsigned slot_ticks, nslots;
+	unsigned tick_in_slot, have, head;
+	uint64_t snap[STALL_SLOTS + 1];
+};
+
+/* One connection being served. */
+struct conn {
+	const char *peer;
+	struct rx rx;
+	struct proto_rx p;
+	uint64_t start, period_start, period_bytes;
+	unsigned tick_seen;
+	struct stall stall;
+};
+
+/* How a connection's receiving ended. */
+enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
+
+static void stall_init(struct stall *s, unsigned secs)
+{
+	unsigned window = secs * TICKS_PER_SEC;
+
+	memset(s, 0, sizeof(*s));
+	s->slot_ticks = (window + STALL_SLOTS - 1) / STALL_SLOTS;
+	if (!s->slot_ticks)
+		s->slot_ticks = 1;
+	s->nslots = (window + s->slot_ticks - 1) / s->slot_ticks;
+	s->have = 1;		/* 0 bytes at the start */
+}
+
+/*
+ * stall_tick - one tick passed with bytes received so far. Returns the
+ * bytes moved over the whole window when that is under STALL_BYTES (the
+ * connection must go), else -1.
+ */
+static long long stall_tick(struct stall *s, uint64_t bytes)
+{
+	unsigned size = s->nslots + 1, oldest;
+	uint64_t moved;
+
+	if (++s->tick_in_slot < s->slot_ticks)
+		return -1;
+	s->tick_in_slot = 0;
+	s->head = (s->head + 1) % size;
+	s->snap[s->head] = bytes;
+	if (s->have < size) {
+		s->have++;
+		if (s->have < size)
+			return -1;
+	}
+	oldest = (s->head + 1) % size;
+	moved = bytes - s->snap[oldest];
+	return moved < STALL_BYTES ? (long long)moved : -1;
+}
+
+static void debug_header(const struct proto_rx *p, enum proto_state what,
 			 uint32_t value)
 {
-	const char *peer = rx->arg;
+	const char *peer = p->arg;
 
 	if (what == PROTO_N_LOOPS)
 		fprintf(stderr, "zcs: %s: %u loops\n", peer, value);
 	else if (what == PROTO_N_FILES)
 		fprintf(stderr, "zcs: %s: loop %u of %u: %u files\n", peer,
-			rx->loop + 1, rx->n_loops, value);
-	else if (cfg_debug > 1)
+			p->loop + 1, p->n_loops, value);
+	else if (cfg.debug > 1)
 		fprintf(stderr, "zcs: %s: loop %u, file %u of %u: %u bytes\n", peer,
-			rx->loop + 1, rx->file + 1, rx->n_files, value);
+			p->loop + 1, p->file + 1, p->n_files, value);
+}
+
+/* Exit at once if stdout has failed: the user would see nothing more. */
+static void check_stdout(void)
+{
+	if (ferror(stdout) || fflush(stdout) == EOF)
+		error(cfg.one ? 1 : EXIT_STDOUT, errno, "write to stdout");
+}
+
+/* report_rate - the rate over the period that just ended. */
+static void report_rate(struct conn *c)
+{
+	uint64_t now = now_ns();
+	double rate = kbytes_per_sec(c->p.bytes - c->period_bytes, now - c->period_start);
+
+	if (cfg.debug)
+		printf("%s: %.0f kbytes/sec\n", c->peer, rate);
+	else
+		printf("%.0f kbytes/sec\n", rate);
+	check_stdout();
+	c->period_start = now;
+	c->period_bytes = c->p.bytes;
+}
+
+/* report_done - the whole connection's line. */
+static void report_done(struct conn *c, int interrupted)
+{
+	char line[160];
+
+	format_rate_line(line, sizeof(line), "done", c->p.bytes, now_ns() - c->start);
+	printf("%s%s\n", line, interrupted ? " (interrupted)" : "");
+	check_stdout();
+	if (cfg.debug && c->rx.zc_mapped + c->rx.zc_copied)
+		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
+			PRIu64 " copied\n", c->peer, c->rx.zc_mapped, c->rx.zc_copied);
 }
 
 /*
- * serve - receive one stream from fd (peer, for messages) into buf and report.
+ * on_ticks - the ticks that came since the last look: a rate line at the
+ * end of each period (one, even if ticks piled up after a SIGSTOP), and
+ * the -T check. Returns -1 when the connection must be closed.
+ */
+static int on_ticks(struct conn *c)
+{
+	int report = 0;
+	long long moved = -1;
+
+	while (c->tick_seen != (unsigned)ticks) {
+		c->tick_seen++;
+		if (cfg.stall_secs && moved < 0)
+			moved = stall_tick(&c->stall, c->p.bytes);
+		if (c->tick_seen % (cfg.period * TICKS_PER_SEC) == 0)
+			report = 1;
+	}
+	if (report)
+		report_rate(c);
+	if (moved < 0)
+		return 0;
+	if (moved == 0)
+		error(0, 0, "%s: idle timeout: nothing received for %u s, closed after %"
+		      PRIu64 " bytes", c->peer, cfg.stall_secs, c->p.bytes);
+	else
+		error(0, 0, "%s: slow timeout: only %lld bytes in the last %u s (under 1 KiB), "
+		      "closed after %" PRIu64 " bytes", c->peer, moved, cfg.stall_secs,
+		      c->p.bytes);
+	return -1;
+}
+
+/* receive - take the stream until it ends one way or another. */
+static enum end receive(struct conn *c)
+{
+	char err[256], where[160];
+	ssize_t n;
+
+	for (;;) {
+		n = rx_step(cfg.method, &c->rx, &c->p, err, sizeof(err));
+		if (n == 0)
+			return END_EOF;
+		if (n < 0 && errno != EINTR) {
+			proto_rx_describe(&c->p, where, sizeof(where));
+			error(0, 0, "%s: receive failed after %" PRIu64 " bytes (%s): %s",
+			      c->peer, c->p.bytes, where, err);
+			return END_ERROR;
+		}
+		if (c->p.state == PROTO_EXCESS)
+			return END_EXCESS;
+		if (stop_sig)
+			return END_STOP;
+		/* The rest runs a few times a second, not per read. */
+		if ((unsigned)ticks != c->tick_seen && on_ticks(c) < 0)
+			return END_STALL;
+	}
+}
+
+/* verdict - the connection's last word. 0: a whole, well-formed stream. */
+static int verdict(struct conn *c, enum end how)
+{
+	char where[160];
+
+	proto_rx_describe(&c->p, where, sizeof(where));
+	switch (how) {
+	case END_EXCESS:
+		error(0, 0, "%s: excess data: %s; %" PRIu64 " bytes received", c->peer,
+		      where, c->p.bytes);
+		return 1;
+	case END_EOF:
+		if (!proto_rx_complete(&c->p)) {
+			error(0, 0, "%s: truncated: %s; %" PRIu64 " bytes received",
+			      c->peer, where, c->p.bytes);
+			return 1;
+		}
+		report_done(c, 0);
+		return 0;
+	case END_STOP:
+		report_done(c, 1);
+		return 1;
+	default:
+		return 1;	/* said already */
+	}
+}
+
+/*
+ * serve - receive one stream from fd (peer, for messages) and report.
  * Returns 0 when it was complete and well formed, 1 otherwise.
  */
 static int serve(int fd, const char *peer, unsigned char *buf)
 {
-	struct proto_rx rx;
-	char where[160], line[160];
-	uint64_t start, period_start, period_bytes = 0, now, bytes_at_tick = 0;
-	unsigned tick_seen = 0, idle_ticks = 0;
-	ssize_t n;
-	int rc = 1, report;
+	struct conn c = { .peer = peer };
+	char err[256];
+	int rc = 1;
 
-	proto_rx_init(&rx);
-	if (cfg_debug) {
-		rx.on_header = debug_header;
-		rx.arg = (void *)peer;
+	c.rx.fd = fd;
+	c.rx.buf = buf;
+	c.rx.bufsize = cfg.read_size;
+	proto_rx_init(&c.p);
+	if (cfg.debug) {
+		c.p.on_header = debug_header;
+		c.p.arg = (void *)peer;
 		fprintf(stderr, "zcs: %s: connected\n", peer);
 	}
-	start = period_start = now_ns();
+	if (cfg.method->setup && cfg.method->setup(&c.rx, err, sizeof(err)) < 0) {
+		error(0, 0, "%s: %s", peer, err);
+		close(fd);
+		return 1;
+	}
+	c.start = c.period_start = now_ns();
+	stall_init(&c.stall, cfg.stall_secs);
 	ticks = 0;
 	start_ticker();
-	for (;;) {
-		n = read(fd, buf, cfg_read_size);
-		if (n > 0) {
-			if (proto_rx_feed(&rx, buf, (size_t)n) < 0)
-				break;
-		} else if (n == 0) {
-			break;
-		} else if (errno != EINTR) {
-			int saved = errno;
-
-			proto_rx_describe(&rx, where, sizeof(where));
-			error(0, saved, "%s: receive failed after %llu bytes (%s)",
-			      peer, (unsigned long long)rx.bytes, where);
-			goto out;
-		}
-		/* The rest of the loop runs a few times a second, not per read. */
-		if ((unsigned)ticks == tick_seen)
-			continue;
-		report = 0;
-		while (tick_seen != (unsigned)ticks) {
-			tick_seen++;
-			if (rx.bytes == bytes_at_tick) {
-				idle_ticks++;
-			} else {
-				idle_ticks = 0;
-				bytes_at_tick = rx.bytes;
-			}
-			if (tick_seen % (cfg_period * TICKS_PER_SEC) == 0)
-				report = 1;
-		}
-		/* One line even if ticks piled up (say, after SIGSTOP). */
-		if (report) {
-			now = now_ns();
-			printf("%.0f kbytes/sec\n",
-			       kbytes_per_sec(rx.bytes - period_bytes, now - period_start));
-			period_start = now;
-			period_bytes = rx.bytes;
-		}
-		if (cfg_idle && idle_ticks >= cfg_idle * TICKS_PER_SEC) {
-			error(0, 0, "%s: idle timeout: nothing received for %u s, "
-			      "closed after %llu bytes", peer, cfg_idle,
-			      (unsigned long long)rx.bytes);
-			goto out;
-		}
-	}
-	now = now_ns();
-	proto_rx_describe(&rx, where, sizeof(where));
-	if (rx.state == PROTO_EXCESS) {
-		error(0, 0, "%s: excess data: %s; %llu bytes received", peer, where,
-		      (unsigned long long)rx.bytes);
-	} else if (!proto_rx_complete(&rx)) {
-		error(0, 0, "%s: truncated: %s; %llu bytes received", peer, where,
-		      (unsigned long long)rx.bytes);
-	} else {
-		format_rate_line(line, sizeof(line), "done", rx.bytes, now - start);
-		rc = 0;
-		if (puts(line) == EOF) {
-			error(0, errno, "%s: write the summary to stdout", peer);
-			rc = 1;
-		}
-	}
-out:
+	rc = verdict(&c, receive(&c));
 	stop_ticker();
+	if (cfg.method->cleanup)
+		cfg.method->cleanup(&c.rx);
 	close(fd);
-	if (cfg_debug)
+	if (cfg.debug)
 		fprintf(stderr, "zcs: %s: closed\n", peer);
 	return rc;
 }
+
+/* --- accept ------------------------------------------------------------- */
 
 /*
  * accept_peer - accept a connection and name its peer from accept()'s own
@@ -320,6 +535,32 @@ static void mask_parent_signals(int how)
 	sigprocmask(how, &set, NULL);
 }
 
+/*
+ * The child's life: serve, then exit; stopped by a signal (passed on by
+ * the parent, or the parent's death), print the done line and die of it.
+ */
+static __attribute__((noreturn)) void child(int fd, const char *peer, int listen_fd,
+					    unsigned char *buf, pid_t parent)
+{
+	int rc;
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(1);
+	signal(SIGCHLD, SIG_DFL);
+	close(listen_fd);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	wake_pipe[0] = wake_pipe[1] = -1;
+	free(kids);
+	kids = NULL;
+	mask_parent_signals(SIG_UNBLOCK);
+	rc = serve(fd, peer, buf);
+	if (stop_sig)
+		die_of(stop_sig);
+	exit(rc);
+}
+
 /* Fork a child for connection fd; it dies with the parent. */
 static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf)
 {
@@ -328,22 +569,8 @@ static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf)
 	fflush(stdout);
 	mask_parent_signals(SIG_BLOCK);
 	pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(1);
-		signal(SIGCHLD, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		mask_parent_signals(SIG_UNBLOCK);
-		close(listen_fd);
-		close(wake_pipe[0]);
-		close(wake_pipe[1]);
-		free(kids);
-		kids = NULL;
-		exit(serve(fd, peer, buf));
-	}
+	if (pid == 0)
+		child(fd, peer, listen_fd, buf, parent);
 	mask_parent_signals(SIG_UNBLOCK);
 	return pid;
 }
@@ -361,12 +588,66 @@ static void forget(pid_t pid)
 	}
 }
 
-static void reap(void)
+/* Reap the children that ended. Returns 1 if one found stdout broken. */
+static int reap(void)
 {
+	int status, broken = 0;
 	pid_t pid;
 
-	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		forget(pid);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_STDOUT)
+			broken = 1;
+	}
+	return broken;
+}
+
+/*
+ * The "refused" lines of a flood: at most one a second. A line names the
+ * latest peer refused and counts the refusals not shown since the line
+ * before; once the flood stops, the last of them is shown the same way.
+ */
+static struct {
+	uint64_t last_ns;	/* when the last line went out */
+	unsigned unshown;	/* refused since, not shown */
+	char peer[PEER_LEN];	/* the latest of those */
+} refusals;
+
+static void refused_line(const char *peer, unsigned others)
+{
+	if (others)
+		error(0, 0, "%s: refused: already serving %u connections (-m %u); "
+		      "%u more refused since the last such line", peer, live,
+		      cfg.max_conns, others);
+	else
+		error(0, 0, "%s: refused: already serving %u connections (-m %u)",
+		      peer, live, cfg.max_conns);
+	refusals.last_ns = now_ns();
+	refusals.unshown = 0;
+}
+
+static void refused(const char *peer)
+{
+	if (refusals.last_ns && now_ns() - refusals.last_ns < 1000000000u) {
+		refusals.unshown++;
+		snprintf(refusals.peer, sizeof(refusals.peer), "%s", peer);
+		return;
+	}
+	refused_line(peer, refusals.unshown);
+}
+
+/* poll()'s timeout: -1, or until the refusals not shown are due a line. */
+static int refused_timeout(void)
+{
+	uint64_t now = now_ns(), due = refusals.last_ns + 1000000000u;
+
+	if (!refusals.unshown)
+		return -1;
+	if (now >= due) {
+		refused_line(refusals.peer, refusals.unshown - 1);
+		return -1;
+	}
+	return (int)((due - now) / 1000000u) + 1;
 }
 
 static void accept_one(int listen_fd, unsigned char *buf)
@@ -386,9 +667,8 @@ static void accept_one(int listen_fd, unsigned char *buf)
 		return;
 	}
 	reap();		/* a child may have ended since we last looked */
-	if (live >= cfg_max_conns) {
-		error(0, 0, "%s: refused: already serving %u connections (-m %u)",
-		      peer, live, cfg_max_conns);
+	if (live >= cfg.max_conns) {
+		refused(peer);
 		close(fd);
 		return;
 	}
@@ -400,46 +680,14 @@ static void accept_one(int listen_fd, unsigned char *buf)
 	close(fd);
 }
 
-/* Accept until told to stop; then stop the children and die the same way. */
-static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char *buf)
+/* --- stop --------------------------------------------------------------- */
+
+/* Pass sig to every child and wait for them all: their last lines go out. */
+static void stop_children(int sig)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = listen_fd, .events = POLLIN },
-		{ .fd = -1, .events = POLLIN },
-	};
-	char drain[64];
 	unsigned i;
 	pid_t pid;
-	int sig;
 
-	kids = calloc(cfg_max_conns, sizeof(*kids));
-	if (!kids)
-		error(1, errno, "allocate the child table");
-	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		error(1, errno, "pipe");
-	pfd[1].fd = wake_pipe[0];
-	if (fcntl(listen_fd, F_SETFL, O_NONBLOCK) < 0)
-		error(1, errno, "set the listening socket non-blocking");
-	set_handler(SIGCHLD, on_child);
-	set_handler(SIGTERM, on_stop);
-	set_handler(SIGINT, on_stop);
-	set_handler(SIGHUP, on_stop);
-
-	while (!stop_sig) {
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno != EINTR)
-				error(1, errno, "poll");
-			pfd[0].revents = 0;
-		}
-		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
-			;
-		reap();
-		if (!stop_sig && (pfd[0].revents & POLLIN))
-			accept_one(listen_fd, buf);
-	}
-
-	sig = stop_sig;
-	close(listen_fd);
 	for (i = 0; i < live; i++)
 		kill(kids[i], sig);
 	while (live) {
@@ -449,49 +697,97 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 		else if (errno != EINTR)
 			break;
 	}
+}
+
+/* Accept until told to stop; then stop the children and die the same way. */
+static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char *buf)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = listen_fd, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },
+	};
+	char drain[64];
+	int broken = 0;
+
+	kids = calloc(cfg.max_conns, sizeof(*kids));
+	if (!kids)
+		error(1, errno, "allocate the child table");
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		error(1, errno, "pipe");
+	pfd[1].fd = wake_pipe[0];
+	if (fcntl(listen_fd, F_SETFL, O_NONBLOCK) < 0)
+		error(1, errno, "set the listening socket non-blocking");
+	set_handler(SIGCHLD, on_child);
+
+	while (!stop_sig && !broken) {
+		if (poll(pfd, 2, refused_timeout()) < 0) {
+			if (errno != EINTR)
+				error(1, errno, "poll");
+			pfd[0].revents = 0;
+		}
+		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		broken = reap();
+		if (!stop_sig && !broken && (pfd[0].revents & POLLIN))
+			accept_one(listen_fd, buf);
+	}
+	close(listen_fd);
+	stop_children(broken ? SIGTERM : stop_sig);
 	free(kids);
 	free(buf);
-	signal(sig, SIG_DFL);
-	raise(sig);
-	/* Not reached unless the signal was blocked; never fall into main's -1. */
-	exit(1); // cppcheck-suppress unreachableCode ; raise() returns if sig is blocked
+	if (broken)
+		exit(1);	/* the child said why */
+	die_of(stop_sig);
+}
+
+/* -1: serve the first connection in this process. */
+static int serve_one(int listen_fd, unsigned char *buf)
+{
+	char peer[PEER_LEN];
+	int fd, rc;
+
+	do
+		fd = accept_peer(listen_fd, peer, sizeof(peer));
+	while (fd < 0 && errno == EINTR && !stop_sig);
+	if (stop_sig)
+		die_of(stop_sig);
+	if (fd < 0)
+		error(1, errno, "accept");
+	close(listen_fd);
+	rc = serve(fd, peer, buf);
+	free(buf);
+	if (stop_sig)
+		die_of(stop_sig);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned char *buf;
-	char err[256], peer[PEER_LEN];
+	char err[256];
 	unsigned port;
-	int listen_fd, fd, rc;
+	int listen_fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* One write per line, so that children logging at once do not interleave. */
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	parse_opts(argc, argv);
 	signal(SIGPIPE, SIG_IGN);
+	catch_stop_signals();
 
-	if (cfg_cpu >= 0 && cpu_bind(cfg_cpu) < 0)
-		error(1, errno, "run on CPU %d", cfg_cpu);
-	buf = malloc(cfg_read_size);
+	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
+		error(1, errno, "run on CPU %d", cfg.cpu);
+	buf = malloc(cfg.read_size);
 	if (!buf)
-		error(1, errno, "allocate a %zu byte read buffer", cfg_read_size);
-	listen_fd = net_listen(cfg_addr, cfg_port, &cfg_net, &port, err, sizeof(err));
+		error(1, errno, "allocate a %zu byte read buffer", cfg.read_size);
+	listen_fd = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
 	if (listen_fd < 0)
-		error(1, 0, "listen on %s port %u: %s", cfg_addr ? cfg_addr : "*",
-		      cfg_port, err);
-	if (printf("listening on port %u\n", port) < 0 || fflush(stdout) == EOF)
+		error(1, 0, "listen on %s port %u: %s", cfg.addr ? cfg.addr : "*",
+		      cfg.port, err);
+	printf("listening on port %u\n", port);
+	if (ferror(stdout) || fflush(stdout) == EOF)
 		error(1, errno, "write to stdout");
-
-	if (!cfg_one)
-		serve_forever(listen_fd, buf);
-
-	do
-		fd = accept_peer(listen_fd, peer, sizeof(peer));
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0)
-		error(1, errno, "accept");
-	close(listen_fd);
-	rc = serve(fd, peer, buf);
-	free(buf);
-	return rc;
+	if (cfg.one)
+		return serve_one(listen_fd, buf);
+	serve_forever(listen_fd, buf);
 }

@@ -126,35 +126,51 @@ out:
 	return -1;
 }
 
-int net_listen(const char *addr, unsigned port, const struct net_opts *o,
-	       unsigned *bound_port, char *err, size_t errlen)
+/* Listen on the first address of addr (NULL: any) in family that works. */
+static int listen_family(const char *addr, const char *service, int family,
+			 const struct net_opts *o, char *err, size_t errlen)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_family = family,
 				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
 	struct addrinfo *res, *ai;
-	struct sockaddr_storage ss;
-	socklen_t sslen = sizeof(ss);
-	char service[16];
 	int fd = -1, rc;
 
-	snprintf(service, sizeof(service), "%u", port);
-	if (!addr)
-		hints.ai_family = AF_INET6;	/* "::" takes IPv4 too */
 	rc = getaddrinfo(addr, service, &hints, &res);
-	if (rc && !addr) {
-		hints.ai_family = AF_UNSPEC;	/* no IPv6 in this kernel */
-		rc = getaddrinfo(addr, service, &hints, &res);
-	}
 	if (rc == EAI_SYSTEM)
-		return err_fill(err, errlen, errno, "resolve %s", addr);
-	if (rc)
-		return err_fill(err, errlen, 0, "resolve %s: %s", addr, gai_strerror(rc));
+		return err_fill(err, errlen, errno, "resolve %s", addr ? addr : "*");
+	if (rc) {
+		errno = EAFNOSUPPORT;	/* for a caller that tries another family */
+		return err_fill(err, errlen, 0, "resolve %s: %s", addr ? addr : "*",
+				gai_strerror(rc));
+	}
 	for (ai = res; ai; ai = ai->ai_next) {
 		fd = listen_on(ai, o, err, errlen);
 		if (fd >= 0)
 			break;
 	}
+	rc = errno;
 	freeaddrinfo(res);
+	errno = rc;
+	return fd;
+}
+
+int net_listen(const char *addr, unsigned port, const struct net_opts *o,
+	       unsigned *bound_port, char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof(ss);
+	char service[16];
+	int fd, rc;
+
+	snprintf(service, sizeof(service), "%u", port);
+	if (addr) {
+		fd = listen_family(addr, service, AF_UNSPEC, o, err, errlen);
+	} else {
+		/* "::" takes IPv4 too; a kernel without IPv6 says so at socket(). */
+		fd = listen_family(NULL, service, AF_INET6, o, err, errlen);
+		if (fd < 0 && errno == EAFNOSUPPORT)
+			fd = listen_family(NULL, service, AF_INET, o, err, errlen);
+	}
 	if (fd < 0)
 		return -1;
 	if (bound_port) {

@@ -234,11 +234,26 @@ ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
 # Closed after 1 to 1.25 s of silence, by the design; allow 0.9 to 3 s.
 expect "-T 1: a silent connection is closed after about a second (${ms:-?} ms)" \
 	'[ -n "$ms" ] && [ "$ms" -ge 900 ] && [ "$ms" -le 3000 ]' 
-check "-T 1: with one line" [ "$(grep -c 'idle timeout: nothing received for 1 s, closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
+check "-T 1: with one line" [ "$(grep -c 'slow timeout: only 8 bytes in the last 1 s (under 1 KiB), closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
 n=$(err_lines)
-"$SEND" -p "$ZCS_PORT" w1 w1 w30 p50 d30 >/dev/null 2>&1
-check "-T 1: a slow but steady sender (a byte every 50 ms) is not cut off" \
-	wait_for "$TMP/zcs.out" '^done: 42 bytes'
+# 2000 bytes, then 0.6 s of silence, four times: never 1 s without 1 KiB.
+"$SEND" -p "$ZCS_PORT" w1 w1 w8000 d2000 s600 d2000 s600 d2000 s600 d2000 >/dev/null 2>&1
+check "-T 1: a bursty sender that moves 1 KiB in every second is not cut off" \
+	wait_for "$TMP/zcs.out" '^done: 8012 bytes'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# A trickle, a byte a second, is not idle but is still closed: -T asks for
+# 1 KiB in every SECS. Within 2 x -T (6 s); the trickle alone lasts 12 s.
+zcs_start -T 3
+t0=$(date +%s%N)
+send w1 w1 w100 p1000 d12
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+expect "-T 3: a byte-a-second trickle is closed within 2 x -T ($ms ms)" \
+	'[ "$ms" -ge 2500 ] && [ "$ms" -le 7000 ] && grep -q "cut off by the server" "$TMP/send.out"'
+check "-T 3: with one line saying how little came" \
+	grep -Eq '^zcs: 127\.0\.0\.1 port [0-9]+: slow timeout: only [0-9]+ bytes in the last 3 s \(under 1 KiB\), closed after [0-9]+ bytes$' "$TMP/zcs.err"
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
 
@@ -263,6 +278,31 @@ if within 30 children_are "$ZCS_PID" 2; then
 		wait_for "$TMP/zcs.out" '^done: 13 bytes'
 else
 	not_ok "-m 2: two connections get a child each"
+fi
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# A flood over -m: at most about one "refused" line a second, each
+# counting the refusals it did not show, so that the counts add up.
+zcs_start -m 1
+bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s8000 d10 >/dev/null 2>&1
+if within 30 children_are "$ZCS_PID" 1; then
+	t0=$(date +%s)
+	for i in 1 2 3 4; do
+		"$SEND" -p "$ZCS_PORT" -c 50 R >/dev/null 2>&1
+		sleep 0.5
+	done
+	secs=$(( $(date +%s) - t0 + 1 ))
+	sleep 1.5
+	lines=$(grep -c 'refused: already serving 1 connections (-m 1)' "$TMP/zcs.err")
+	shown_more=$(sed -n 's/.*; \([0-9]*\) more refused since the last such line$/\1/p' "$TMP/zcs.err" |
+		awk '{ s += $1 } END { print s + 0 }')
+	expect "-m 1: a flood of 200 in about $secs s leaves $lines lines (at most $((secs + 1)))" \
+		'[ "$lines" -ge 2 ] && [ "$lines" -le $((secs + 1)) ]'
+	expect "-m 1: the lines count every refusal ($lines shown + $shown_more counted = 200)" \
+		'[ $((lines + shown_more)) -eq 200 ]'
+else
+	not_ok "-m 1: the first connection gets a child"
 fi
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
@@ -310,26 +350,74 @@ fi
 
 # --- stopping the server with a connection alive -------------------------
 
-for sig_status in TERM:143 INT:130; do
+# zcs_start_sig [ZCS OPTIONS...]: zcs_start, with SIGINT as a terminal would
+# give it: a shell starts background jobs with SIGINT ignored, and zcs keeps
+# a signal that was ignored at its start ignored.
+zcs_start_sig() {
+	: >"$TMP/zcs.out"
+	bg env --default-signal=INT "$ZC_BIN/zcs" -p 0 "$@" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
+	ZCS_PID=$!
+	wait_for "$TMP/zcs.out" '^listening on port [0-9]+' || return 1
+	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
+}
+
+for sig_status in TERM:143 INT:130 HUP:129; do
 	sig=${sig_status%:*} want=${sig_status#*:}
-	zcs_start
-	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000
+	zcs_start_sig
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000 >/dev/null 2>&1
 	send_pid=$!
-	if within 30 children_are "$ZCS_PID" 1; then
-		kid=$(children "$ZCS_PID" | awk '{ print $1 }')
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w1000 d100 s5000 >/dev/null 2>&1
+	send2_pid=$!
+	if within 30 children_are "$ZCS_PID" 2; then
+		kids=$(children "$ZCS_PID" | awk '{ print $1 }')
+		sleep 0.3
 		kill -"$sig" "$ZCS_PID"
 		wait "$ZCS_PID" 2>/dev/null
 		rc=$?
 		check "SIG$sig: zcs dies of it (status $rc, want $want)" [ "$rc" -eq "$want" ]
 		gone=1
-		kill -0 "$kid" 2>/dev/null && gone=0
-		check "SIG$sig: the child serving the connection is gone too" [ "$gone" -eq 1 ]
+		for k in $kids; do kill -0 "$k" 2>/dev/null && gone=0; done
+		check "SIG$sig: the children serving the connections are gone too" [ "$gone" -eq 1 ]
+		expect "SIG$sig: a done line per open connection, marked (interrupted)" \
+			'grep -Eq "^done: 12 bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$" "$TMP/zcs.out" &&
+			grep -Eq "^done: 112 bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$" "$TMP/zcs.out"'
 	else
-		not_ok "a live connection gets a child"
+		not_ok "two live connections get a child each"
 	fi
-	kill "$send_pid" 2>/dev/null
-	wait "$send_pid" 2>/dev/null
+	kill "$send_pid" "$send2_pid" 2>/dev/null
+	wait "$send_pid" "$send2_pid" 2>/dev/null
 done
+
+zcs_start_sig -1
+bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s5000 >/dev/null 2>&1
+send_pid=$!
+sleep 0.5
+kill -TERM "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+rc=$?
+expect "-1, SIGTERM mid-stream: the done line marked (interrupted), status 143 ($rc)" \
+	'[ "$rc" -eq 143 ] && grep -Eq "^done: 12 bytes in .* \(interrupted\)$" "$TMP/zcs.out"'
+kill "$send_pid" 2>/dev/null
+wait "$send_pid" 2>/dev/null
+
+# nohup: a SIGHUP ignored when zcs starts stays ignored, in the children too.
+: >"$TMP/zcs.out"
+bg sh -c 'trap "" HUP; exec "$0" -p 0' "$ZCS" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
+ZCS_PID=$!
+if wait_for "$TMP/zcs.out" '^listening on port [0-9]+'; then
+	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
+	within 30 children_are "$ZCS_PID" 1
+	kill -HUP "$ZCS_PID" $(children "$ZCS_PID" | awk '{ print $1 }')
+	sleep 0.3
+	check "SIGHUP ignored at start (nohup): zcs survives SIGHUP" kill -0 "$ZCS_PID"
+	check "SIGHUP ignored at start: the connection's child survives it too" \
+		wait_for "$TMP/zcs.out" '^done: 22 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$' 40
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+else
+	not_ok "zcs starts with SIGHUP ignored"
+fi
 
 # SIGKILL leaves no time to clean up: the children must die on their own.
 # Run under a subreaper so that the orphans come back to us, not to a PID 1
