@@ -30,11 +30,13 @@
 #include "cpu.h"
 #include "net.h"
 #include "opt.h"
+#include "out.h"
 #include "proto.h"
 #include "rx.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
+#define OPTSTRING	":1a:b:B:dhi:Jm:M:o:p:t:T:"
 /* The child's clock: rate reports and the stall limit count these ticks. */
 #define TICKS_PER_SEC	4
 /* -T: a connection must move this much in every -T seconds. */
@@ -59,6 +61,7 @@ struct settings {
 	unsigned stall_secs;		/* -T, 0: never */
 	unsigned max_conns;		/* -m */
 	const struct rx_method *method;	/* -M */
+	int json;			/* -J */
 };
 
 static struct settings cfg = {
@@ -76,43 +79,47 @@ static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
 
-static void usage(void)
+static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
 	int i;
 
-	printf("usage: zcs [-1dh] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
-	       "           [-m max_conns] [-M method] [-o output_bufsize] [-p port]\n"
-	       "           [-t period] [-T secs]\n"
-	       "\nReceive zcc streams and print the receive rate (kbytes are 1024 bytes).\n\n"
-	       "  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
-	       "  -a ADDR    listen on this address only (default: every IPv6 and IPv4\n"
-	       "             address; IPv4 alone where the kernel has no IPv6)\n"
-	       "  -b BYTES   size of each read (default 16384)\n"
-	       "  -M METHOD  receive method (default read):\n");
+	fprintf(f, "usage: zcs [-1dhJ] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
+		"           [-m max_conns] [-M method] [-o output_bufsize] [-p port]\n"
+		"           [-t period] [-T secs]\n"
+		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n"
+		"  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
+		"  -a ADDR    listen on this address only (default: every IPv6 and IPv4\n"
+		"             address; IPv4 alone where the kernel has no IPv6)\n"
+		"  -b BYTES   size of each read (default 16384)\n"
+		"  -M METHOD  receive method (default read):\n");
 	for (i = 0; rx_methods[i]; i++)
-		printf("               %-9s %s\n", rx_methods[i]->name, rx_methods[i]->how);
-	printf("             header words are always read normally, so every stream\n"
-	       "             is checked against its headers\n"
-	       "  -t SECS    print the rate every SECS seconds (default 5)\n"
-	       "  -T SECS    close a connection that moved less than 1 KiB in the last\n"
-	       "             SECS seconds (default 60; 0: never)\n"
-	       "  -m MAX     serve at most MAX connections at once; one more is accepted\n"
-	       "             and closed, logged at most once a second (default 256)\n"
-	       "  -1         serve one connection, then exit\n"
-	       "  -i BYTES   socket receive buffer size (default: the kernel's auto-tuning)\n"
-	       "  -o BYTES   socket send buffer size (default: the kernel's)\n"
-	       "  -B CPU     run on that CPU only\n"
-	       "  -d         debug output on stderr: connections and headers; rate lines\n"
-	       "             name the peer; -dd: every file\n"
-	       "  -h         this help\n\n"
-	       "Output: \"listening on port N\", then per connection \"RATE kbytes/sec\" every\n"
-	       "period and \"done: BYTES bytes in SECONDS s, RATE kbytes/sec\" at the end\n"
-	       "(\" (interrupted)\" when zcs was stopped first). A stream that ends early or\n"
-	       "holds more than its headers announced gets one line on stderr instead.\n\n"
-	       "Exit status: 0 when stopped by nothing (never, without -1) or, with -1, for\n"
-	       "a whole, well-formed stream; 1 for a runtime error or, with -1, a broken\n"
-	       "stream; 2 for a usage error; killed by SIGINT, SIGTERM or SIGHUP: that\n"
-	       "signal (a shell shows 130, 143, 129).\n");
+		fprintf(f, "               %-9s %s\n", rx_methods[i]->name, rx_methods[i]->how);
+	fprintf(f, "             header words are always read normally, so every stream\n"
+		"             is checked against its headers\n"
+		"  -t SECS    print the rate every SECS seconds (default 5)\n"
+		"  -T SECS    close a connection that moved less than 1 KiB in the last\n"
+		"             SECS seconds (default 60; 0: never)\n"
+		"  -m MAX     serve at most MAX connections at once; one more is accepted\n"
+		"             and closed, logged at most once a second (default 256)\n"
+		"  -1         serve one connection, then exit\n"
+		"  -i BYTES   socket receive buffer size (default: the kernel's auto-tuning)\n"
+		"  -o BYTES   socket send buffer size (default: the kernel's)\n"
+		"  -B CPU     run on that CPU only\n"
+		"  -d         debug output on stderr: connections, headers, zero-copy counts;\n"
+		"             rate lines name the peer; -dd: every file\n"
+		"  -J         JSON Lines on stdout instead of the text lines: one object per\n"
+		"             line with \"program\", \"event\" (listening, rate, done), \"time\"\n"
+		"  -h, --help this help;  --version  zcs and its version\n\n"
+		"BYTES values (-b, -i, -o) take a K, M or G suffix (1024, 1024^2, 1024^3).\n\n"
+		"Output: \"listening on port N\", then per connection \"RATE kbytes/sec\" every\n"
+		"period and \"done: BYTES bytes in SECONDS s, RATE kbytes/sec\" at the end,\n"
+		"marked \" (interrupted)\" when zcs was stopped first. A stream that ends early\n"
+		"or holds more than its headers announced gets one line on stderr instead.\n\n"
+		"Exit status: without -1 zcs runs until stopped; with -1, 0 for a whole,\n"
+		"well-formed stream and 1 for a broken one. 1: a runtime error (cannot\n"
+		"listen, a receive method the kernel refuses, stdout failed); 2: a usage\n"
+		"error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n");
+	exit(status);
 }
 
 static const struct rx_method *method_or_usage(const char *name)
@@ -134,7 +141,7 @@ static void parse_opts(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, ":1a:b:B:dhi:m:M:o:p:t:T:")) != -1) {
+	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
 		switch (c) {
 		case '1':
 			cfg.one = 1;
@@ -143,7 +150,7 @@ static void parse_opts(int argc, char **argv)
 			cfg.addr = optarg;
 			break;
 		case 'b':
-			cfg.read_size = (size_t)opt_num(c, optarg, 1, MAX_READ_SIZE);
+			cfg.read_size = (size_t)opt_size(c, optarg, 1, MAX_READ_SIZE);
 			break;
 		case 'B':
 			cfg.cpu = (int)opt_num(c, optarg, 0, cpu_max());
@@ -152,10 +159,12 @@ static void parse_opts(int argc, char **argv)
 			cfg.debug++;
 			break;
 		case 'h':
-			usage();
-			exit(0);
+			usage(stdout, 0);
 		case 'i':
-			cfg.net.rcvbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
+			cfg.net.rcvbuf = (int)opt_size(c, optarg, 1, INT_MAX / 2);
+			break;
+		case 'J':
+			cfg.json = 1;
 			break;
 		case 'm':
 			cfg.max_conns = (unsigned)opt_num(c, optarg, 1, 65536);
@@ -164,7 +173,7 @@ static void parse_opts(int argc, char **argv)
 			cfg.method = method_or_usage(optarg);
 			break;
 		case 'o':
-			cfg.net.sndbuf = (int)opt_num(c, optarg, 1, INT_MAX / 2);
+			cfg.net.sndbuf = (int)opt_size(c, optarg, 1, INT_MAX / 2);
 			break;
 		case 'p':
 			cfg.port = (unsigned)opt_num(c, optarg, 0, 65535);
@@ -347,24 +356,46 @@ static void debug_header(const struct proto_rx *p, enum proto_state what,
 			p->loop + 1, p->file + 1, p->n_files, value);
 }
 
-/* Exit at once if stdout has failed: the user would see nothing more. */
-static void check_stdout(void)
+/*
+ * stdout failed: the user sees nothing more. With -1 the exit handler says
+ * so; a connection's child says so itself and tells the parent, which
+ * gives up too.
+ */
+static __attribute__((noreturn)) void stdout_failed(int err)
 {
-	if (ferror(stdout) || fflush(stdout) == EOF)
-		error(cfg.one ? 1 : EXIT_STDOUT, errno, "write to stdout");
+	if (cfg.one)
+		exit(1);
+	error(0, err, "write to stdout");
+	_exit(EXIT_STDOUT);
+}
+
+/* The figures of a rate or done line over bytes in ns, for -J. */
+static void json_figures(const char *event, const char *peer, uint64_t bytes,
+			 uint64_t ns)
+{
+	out_begin(event);
+	out_str("peer", peer);
+	out_u64("bytes", bytes);
+	out_num("seconds", (double)ns / 1e9, 3);
+	out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
 }
 
 /* report_rate - the rate over the period that just ended. */
 static void report_rate(struct conn *c)
 {
-	uint64_t now = now_ns();
-	double rate = kbytes_per_sec(c->p.bytes - c->period_bytes, now - c->period_start);
+	uint64_t now = now_ns(), bytes = c->p.bytes - c->period_bytes;
+	uint64_t ns = now - c->period_start;
+	int rc;
 
-	if (cfg.debug)
-		printf("%s: %.0f kbytes/sec\n", c->peer, rate);
-	else
-		printf("%.0f kbytes/sec\n", rate);
-	check_stdout();
+	if (out_json()) {
+		json_figures("rate", c->peer, bytes, ns);
+		rc = out_end();
+	} else {
+		rc = out_text("%s%s%.0f kbytes/sec\n", cfg.debug ? c->peer : "",
+			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns));
+	}
+	if (rc < 0 || out_failed())
+		stdout_failed(errno);
 	c->period_start = now;
 	c->period_bytes = c->p.bytes;
 }
@@ -372,12 +403,26 @@ static void report_rate(struct conn *c)
 /* report_done - the whole connection's line. */
 static void report_done(struct conn *c, int interrupted)
 {
+	uint64_t ns = now_ns() - c->start;
+	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0, rc;
 	char line[160];
 
-	format_rate_line(line, sizeof(line), "done", c->p.bytes, now_ns() - c->start);
-	printf("%s%s\n", line, interrupted ? " (interrupted)" : "");
-	check_stdout();
-	if (cfg.debug && c->rx.zc_mapped + c->rx.zc_copied)
+	if (out_json()) {
+		json_figures("done", c->peer, c->p.bytes, ns);
+		out_bool("interrupted", interrupted);
+		out_str("method", cfg.method->name);
+		if (zc) {
+			out_u64("zc_mapped", c->rx.zc_mapped);
+			out_u64("zc_copied", c->rx.zc_copied);
+		}
+		rc = out_end();
+	} else {
+		format_rate_line(line, sizeof(line), "done", c->p.bytes, ns);
+		rc = out_text("%s%s\n", line, interrupted ? " (interrupted)" : "");
+	}
+	if (rc < 0 || out_failed())
+		stdout_failed(errno);
+	if (cfg.debug && zc)
 		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
 			PRIu64 " copied\n", c->peer, c->rx.zc_mapped, c->rx.zc_copied);
 }
@@ -771,7 +816,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* One write per line, so that children logging at once do not interleave. */
 	setvbuf(stderr, NULL, _IOLBF, 0);
+	opt_common(argc, argv, OPTSTRING, usage);
 	parse_opts(argc, argv);
+	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);
 	catch_stop_signals();
 
@@ -784,9 +831,15 @@ int main(int argc, char **argv)
 	if (listen_fd < 0)
 		error(1, 0, "listen on %s port %u: %s", cfg.addr ? cfg.addr : "*",
 		      cfg.port, err);
-	printf("listening on port %u\n", port);
-	if (ferror(stdout) || fflush(stdout) == EOF)
-		error(1, errno, "write to stdout");
+	if (out_json()) {
+		out_begin("listening");
+		out_int("port", port);
+		out_end();
+	} else {
+		out_text("listening on port %u\n", port);
+	}
+	if (out_failed())
+		exit(1);	/* out_check_at_exit says why */
 	if (cfg.one)
 		return serve_one(listen_fd, buf);
 	serve_forever(listen_fd, buf);
