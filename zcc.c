@@ -88,10 +88,15 @@ static struct settings cfg = {
 	.calib_path = CALIB_DEFAULT_PATH,
 };
 
+/* Files to send: every loop sends the whole set once. */
+struct file_set {
+	struct tx_file *f;
+	uint32_t n;
+	uint64_t bytes;		/* one loop's data */
+};
+
 /* The files, opened once and sent every loop of every run. */
-static struct tx_file *files;
-static uint32_t n_files;
-static uint64_t file_bytes;	/* one loop's data */
+static struct file_set files;
 
 /* The signal that asks zcc to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t stop_sig;
@@ -480,8 +485,8 @@ static void open_files(void)
 {
 	struct rlimit rl;
 
-	files = calloc((size_t)cfg.n_names + 1, sizeof(*files));
-	if (!files)
+	files.f = calloc((size_t)cfg.n_names + 1, sizeof(*files.f));
+	if (!files.f)
 		error(1, errno, "memory");
 	/* Every file stays open for all loops: allow as many as the hard limit. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
@@ -490,12 +495,12 @@ static void open_files(void)
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	for (int i = 0; i < cfg.n_names; i++) {
-		if (open_one(cfg.names[i], &files[n_files])) {
-			file_bytes += files[n_files].size;
-			n_files++;
+		if (open_one(cfg.names[i], &files.f[files.n])) {
+			files.bytes += files.f[files.n].size;
+			files.n++;
 		}
 	}
-	if (n_files == 0)
+	if (files.n == 0)
 		error(1, 0, "no files to send");
 }
 
@@ -804,7 +809,7 @@ static int await_close(int sock, const char *peer)
 	return 0;
 }
 
-static void setup_method(struct tx *t)
+static void setup_method(struct tx *t, const struct file_set *set)
 {
 	const struct tx_method *m = cfg.method;
 	char err[256];
@@ -812,19 +817,19 @@ static void setup_method(struct tx *t)
 
 	if (m->setup && m->setup(t, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	for (i = 0; m->open_file && i < n_files; i++)
-		if (m->open_file(t, &files[i], err, sizeof(err)) < 0)
+	for (i = 0; m->open_file && i < set->n; i++)
+		if (m->open_file(t, &set->f[i], err, sizeof(err)) < 0)
 			error(1, 0, "%s", err);
 }
 
-static void cleanup_method(struct tx *t)
+static void cleanup_method(struct tx *t, const struct file_set *set)
 {
 	if (cfg.method->cleanup)
-		cfg.method->cleanup(t, files, n_files);
+		cfg.method->cleanup(t, set->f, set->n);
 }
 
-/* Send the whole stream of loops once on a fresh connection. */
-static struct result run_once(uint32_t loops)
+/* Send the whole stream of loops of set once on a fresh connection. */
+static struct result run_once(const struct file_set *set, uint32_t loops)
 {
 	struct tx t = { .chunk = cfg.chunk, .stop = &stop_sig };
 	struct result r = { 0 };
@@ -836,16 +841,16 @@ static struct result run_once(uint32_t loops)
 
 	t.sock = connect_server(peer, sizeof(peer));
 	t.peer = peer;
-	setup_method(&t);
+	setup_method(&t, set);
 	if (cfg.debug)
 		fprintf(stderr, "zcc: %s, %" PRIu32 " files of %" PRIu64 " bytes, %" PRIu32
-			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, n_files,
-			file_bytes, loops, proto_stream_bytes(loops, n_files, file_bytes));
+			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, set->n,
+			set->bytes, loops, proto_stream_bytes(loops, set->n, set->bytes));
 	meter_mark_now();
 	own0 = cpu_secs_self();
 	watch_start(&w, &t);
 	t0 = now_ns();
-	rc = tx_send_stream(cfg.method, &t, files, n_files, loops, err, sizeof(err));
+	rc = tx_send_stream(cfg.method, &t, set->f, set->n, loops, err, sizeof(err));
 	r.ns = now_ns() - t0;
 	watch_stop(&w);
 	r.bytes = t.bytes;
@@ -853,7 +858,7 @@ static struct result run_once(uint32_t loops)
 	r.zc_sends = t.zc_sends;
 	r.zc_copied = t.zc_copied;
 	mrc = meter_read(&r, cpu_secs_self() - own0, merr, sizeof(merr));
-	cleanup_method(&t);
+	cleanup_method(&t, set);
 	if (rc < 0 && w.stalled)
 		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
 	if (rc < 0 && !stop_sig)
@@ -865,41 +870,80 @@ static struct result run_once(uint32_t loops)
 		print_result(&r);
 		error(1, 0, "%s", merr);
 	}
-	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, n_files, file_bytes))
+	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, set->n, set->bytes))
 		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
-		      PRIu64, r.bytes, proto_stream_bytes(loops, n_files, file_bytes));
+		      PRIu64, r.bytes, proto_stream_bytes(loops, set->n, set->bytes));
 	return r;
 }
 
 /*
- * -t: time a probe run, then the loops that fill cfg.secs. A loop is timed
+ * The first budget bytes of one loop of files (the file they end in cut
+ * short) into probe, which holds files.n entries; NULL when a whole loop
+ * is no more than budget.
+ */
+static const struct file_set *loop_prefix(uint64_t budget, struct file_set *probe)
+{
+	uint64_t left = budget;
+	uint32_t i;
+
+	if (budget >= files.bytes)
+		return NULL;
+	probe->bytes = 0;
+	for (i = 0; i < files.n && left > 0; i++) {
+		probe->f[i] = files.f[i];
+		probe->f[i].map = NULL;
+		if (probe->f[i].size > left)
+			probe->f[i].size = (uint32_t)left;
+		left -= probe->f[i].size;
+		probe->bytes += probe->f[i].size;
+	}
+	probe->n = i;
+	return probe;
+}
+
+/*
+ * -t: time a probe run, then the loops that fill cfg.secs. A probe is timed
  * to the server's close, so what only went into the socket buffers is not
- * taken for sent. A probe too short to time well (connecting and closing
- * weigh in it) is run again with more loops, each a stream of its own,
- * until one lasts about a tenth of -t (0.2 to 1 s).
+ * taken for sent. It sends at first one loop, or its first 64 MiB when a
+ * loop is bigger (the server cannot tell); one too short to time well
+ * (connecting and closing weigh in it) is run again, each a stream of its
+ * own, scaled up until one lasts about a tenth of -t (0.2 to 1 s). The loop
+ * time is the probe's time scaled by bytes.
  */
 static uint32_t loops_for_secs(void)
 {
-	double target = cfg.secs / 10, secs, want;
-	uint32_t probe = 1;
+	struct file_set probe_set = { .f = calloc(files.n, sizeof(*files.f)) };
+	double target = cfg.secs / 10, secs, per_loop, want, budget = 64 << 20;
+	const double loop_bytes = (double)proto_stream_bytes(1, files.n, files.bytes) - 4;
+	const struct file_set *set;
+	uint32_t k = 1;
 	struct result r;
 
+	if (!probe_set.f)
+		error(1, errno, "memory");
 	target = target < 0.2 ? 0.2 : target > 1 ? 1 : target;
 	for (int tries = 0;; tries++) {
-		r = run_once(probe);
+		set = loop_prefix((uint64_t)budget, &probe_set);
+		r = run_once(set ? set : &files, k);
 		if (r.interrupted)
 			exit_stopped();
 		secs = (double)r.ns_closed / 1e9;
-		if (secs >= target * 0.75 || tries == 4 || probe == UINT32_MAX)
+		per_loop = secs * loop_bytes / (double)(r.bytes - 4);
+		if (secs >= target * 0.75 || tries == 4 || k == UINT32_MAX)
 			break;
-		want = probe * target / (secs > 1e-6 ? secs : 1e-6);
-		probe = want > UINT32_MAX ? UINT32_MAX : want < probe + 1.0 ? probe + 1 : (uint32_t)want;
+		want = target / (secs > 1e-6 ? secs : 1e-6);	/* how much longer */
+		if (set)
+			budget = (double)set->bytes * want;
+		else
+			k = k * want > UINT32_MAX ? UINT32_MAX : (uint32_t)(k * want) + 1;
 	}
-	want = 0.5 + cfg.secs * probe / (secs > 1e-9 ? secs : 1e-9);
+	free(probe_set.f);
+	want = 0.5 + cfg.secs / (per_loop > 1e-12 ? per_loop : 1e-12);
+	k = want < 1 ? 1 : want > UINT32_MAX ? UINT32_MAX : (uint32_t)want;
 	if (cfg.debug)
-		fprintf(stderr, "zcc: probe: %" PRIu32 " loops in %.3f s; %.0f loops fill %g s\n",
-			probe, secs, want, cfg.secs);
-	return want < 1 ? 1 : want > UINT32_MAX ? UINT32_MAX : (uint32_t)want;
+		fprintf(stderr, "zcc: probe: %" PRIu64 " bytes in %.3f s; %" PRIu32
+			" loops fill %g s\n", r.bytes, secs, k, cfg.secs);
+	return k;
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -920,7 +964,7 @@ static int send_runs(void)
 	if (cfg.secs > 0)
 		loops = loops_for_secs();
 	for (i = 0; i < cfg.runs && !stop_sig; i++) {
-		rs[i] = run_once(loops);
+		rs[i] = run_once(&files, loops);
 		print_result(&rs[i]);
 		if (rs[i].interrupted)
 			exit_stopped();
