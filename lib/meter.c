@@ -279,7 +279,9 @@ void meter_close(struct meter *m)
 		soak_stop(m->soak);
 		meter_lock_drop(m->lock_fd);
 	} else {
-		soak_forget(m->soak);
+		soak_forget(m->soak);	/* a forked copy: the soakers are not ours */
+		if (m->lock_fd >= 0)
+			close(m->lock_fd);	/* the lock stays its owner's */
 	}
 	free_arrays(m);
 }
