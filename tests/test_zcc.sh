@@ -364,6 +364,20 @@ if zcs_start; then
 	else
 		not_ok "-t 3 -I 0.5: $ms ms, $n_int interval lines (others held $held% of the CPUs)"
 	fi
+	# A loop bigger than 64 MiB: the first probe sends only its first
+	# 64 MiB (zcs sees a stream of one loop of a 64 MiB file).
+	truncate -s 100M "$TMP/big"
+	: >"$TMP/zcs.out.before"; cp "$TMP/zcs.out" "$TMP/zcs.out.before"
+	run_zcc -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/big"
+	sleep 0.3
+	first=$(grep '^done: ' "$TMP/zcs.out" | sed -n "$(($(grep -c '^done: ' "$TMP/zcs.out.before") + 1))p" \
+		| sed 's/^done: \([0-9]*\) bytes.*/\1/')
+	if [ "$RC" -eq 0 ] && [ "$first" = $((67108864 + 12)) ]; then
+		ok "-t 1 of a 100 MiB file: the first probe is its first 64 MiB ($first bytes)"
+	else
+		not_ok "-t 1 of a 100 MiB file: exit $RC, first probe '$first' bytes: $(cat "$TMP/err")"
+	fi
+	rm -f "$TMP/big"
 	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
 	   && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 3 ] \
