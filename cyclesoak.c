@@ -309,12 +309,11 @@ static void warnings(const struct meter *m, const struct meter_reading *r)
 	apart = fabs(r->load_counts - r->load_runtime) > 0.05 ? apart + 1 : 0;
 	if (apart >= 5 && !said_apart++)
 		fprintf(stderr, "cyclesoak: warning: loop counts and run time disagree by "
-			"over 5 points for 5 periods (now %.1f%% and %.1f%%): %s\n",
-			100 * r->load_counts, 100 * r->load_runtime,
-			meter_method(m) == METER_COUNTS
-			? "the CPUs' speed moves (a busy host?); -r may be right"
-			: "something slows the soakers without taking their CPU "
-			  "(cache, memory, a hyperthread sibling); -L sees it");
+			"over 5 points for 5 periods (now %.1f%% and %.1f%%): the CPUs' "
+			"speed moves (a busy virtual machine host: trust run time) or "
+			"something slows the soakers without taking their CPU (cache, "
+			"memory, a hyperthread sibling: trust loop counts)\n",
+			100 * r->load_counts, 100 * r->load_runtime);
 	if (r->load_counts < -0.02 && !said_fast++ &&
 	    (meter_method(m) == METER_COUNTS || cfg.debug))
 		fprintf(stderr, "cyclesoak: warning: loop counts read %.1f%%: the CPUs "

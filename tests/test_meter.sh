@@ -157,6 +157,28 @@ else
 	skip "one meter per machine: another meter (PID ${pid:-?}) runs now"
 fi
 
+# --- the warnings, each said once ------------------------------------------
+
+# A calibration far below what the soakers do: loop counts read far below
+# -2% (a fresh -C is due) and far from run time (they disagree).
+printf '1000\nncpus %s\n' "$ncpus" >"$TMP/slow"
+bg "$cs" -L -m 100 -f "$TMP/slow" >"$TMP/w.out" 2>"$TMP/w.err"
+pid=$!
+if wait_for "$TMP/w.out" 'System load' 50; then
+	wait_for "$TMP/w.out" 'System load' 30
+	sleep 1
+	kill "$pid"
+	wait "$pid"
+	n=$(grep -c 'System load' "$TMP/w.out")
+	check "-L below -2%: said once over $n periods: $(grep 'faster' "$TMP/w.err")" \
+		[ "$(grep -c 'run faster than calibrated; a fresh -C is due' "$TMP/w.err")" -eq 1 ]
+	check "the two methods apart for 5 periods: one warning over $n periods" \
+		eval '[ "$n" -ge 6 ] && [ "$(grep -c "disagree by over 5 points for 5 periods" "$TMP/w.err")" -eq 1 ]'
+else
+	pid=$(others_meter "$TMP/w.err")
+	skip "the warnings: cyclesoak did not start (another meter: ${pid:-none}): $(head -c 200 "$TMP/w.err")"
+fi
+
 # --- a refused calibration leaves the old file as it was -------------------
 
 printf '123456789\nncpus %s\n' "$ncpus" >"$TMP/old"
