@@ -70,8 +70,11 @@ static int zc_setup(struct rx *r, char *err, size_t errlen)
 		err_fill(err, errlen, errno, "zerocopy: mmap() of the socket");
 		goto fail;
 	}
-	/* Asking for nothing tells whether the kernel knows the option. */
-	if (zc_receive(r, s, 0, &zc) < 0) {
+	/*
+	 * Asking for nothing tells whether the kernel knows the option. EIO:
+	 * it does, and the peer has closed with nothing queued.
+	 */
+	if (zc_receive(r, s, 0, &zc) < 0 && errno != EIO) {
 		err_fill(err, errlen, errno, "zerocopy: TCP_ZEROCOPY_RECEIVE");
 		goto fail;
 	}
@@ -108,8 +111,12 @@ static ssize_t zc_take(struct rx *r, size_t max, char *err, size_t errlen)
 		return zc_copy(r, max, 0, err, errlen);
 	if (poll(&pfd, 1, -1) < 0)
 		return err_fill(err, errlen, errno, "zerocopy: poll");
-	if (zc_receive(r, s, want, &zc) < 0)
+	if (zc_receive(r, s, want, &zc) < 0) {
+		/* EIO: the peer closed and nothing is queued; recv says 0. */
+		if (errno == EIO)
+			return zc_copy(r, max, 0, err, errlen);
 		return err_fill(err, errlen, errno, "zerocopy: TCP_ZEROCOPY_RECEIVE");
+	}
 	if (zc.err)
 		return err_fill(err, errlen, zc.err < 0 ? -zc.err : zc.err, "zerocopy");
 	mapped = zc.length;

@@ -152,6 +152,12 @@ static void one_method(const struct rx_method *m)
 	      "%s: cut inside data: stops in data with %llu of %zu bytes", nm,
 	      (unsigned long long)res.p.bytes, cut.len);
 
+	cut.len = whole.len - 4096 - 200000;	/* deep in the 1 MiB file */
+	receive(m, &cut, 16384, &res);
+	CHECK(res.rc == 0 && res.p.state == PROTO_DATA && res.p.bytes == cut.len,
+	      "%s: cut with pages of data still to come: %llu of %zu bytes (%s)", nm,
+	      (unsigned long long)res.p.bytes, cut.len, res.err);
+
 	cut.len = PROTO_WORD * 2 + 2;
 	receive(m, &cut, 16384, &res);
 	CHECK(res.rc == 0 && res.p.state == PROTO_LENGTH && res.p.word_have == 2 &&

@@ -73,6 +73,24 @@ expect "-h exits 0 with the usage on stdout and nothing on stderr" \
 check "-h documents -T" grep -q -- '-T SECS' "$TMP/h.out"
 check "-h documents -m" grep -q -- '-m MAX' "$TMP/h.out"
 
+expect "-h lists every receive method" \
+	'grep -q "^ *read " "$TMP/h.out" && grep -q "^ *discard " "$TMP/h.out" &&
+	grep -q "^ *splice " "$TMP/h.out" && grep -q "^ *zerocopy " "$TMP/h.out"'
+check "-h says what the exit statuses mean" grep -q '^Exit status' "$TMP/h.out"
+"$ZCS" --version >"$TMP/v.out" 2>&1
+rc=$?
+expect "--version: 'zcs VERSION', exit 0" '[ "$rc" -eq 0 ] && grep -Eq "^zcs [0-9]" "$TMP/v.out"'
+"$ZCS" -p 0 -M nonesuch >/dev/null 2>"$TMP/m.err"
+rc=$?
+expect "-M nonesuch: exit 2, one line listing the methods ($(cat "$TMP/m.err"))" \
+	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/m.err")" -eq 1 ] &&
+	grep -q "nonesuch.*read, discard, splice, zerocopy" "$TMP/m.err"'
+"$ZCS" -p 0 >/dev/full 2>"$TMP/full.err"
+rc=$?
+expect "stdout on /dev/full: exit 1 with one line ($(cat "$TMP/full.err"))" \
+	'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/full.err")" -eq 1 ] &&
+	grep -q "^zcs: write to stdout: No space left on device" "$TMP/full.err"'
+
 "$ZCS" -p 65536 >"$TMP/p.out" 2>"$TMP/p.err"
 rc=$?
 expect "-p 65536: exit 2 with one line naming -p" \
@@ -346,6 +364,139 @@ if have_ipv6; then
 	wait "$ZCS_PID" 2>/dev/null
 else
 	skip "::1 is not configured on lo: -a ::1 not checked"
+fi
+
+# --- a kernel without IPv6 -------------------------------------------------
+
+# tests/shim_noipv6.so makes socket(AF_INET6) fail with EAFNOSUPPORT, as on
+# a kernel without IPv6: plain zcs must listen on IPv4 instead.
+SHIM=$ZC_TESTBIN/shim_noipv6.so
+if [ -f "$SHIM" ]; then
+	: >"$TMP/zcs.out"
+	bg env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$ZCS" -p 0 -1 >"$TMP/zcs.out" 2>"$TMP/zcs.err"
+	ZCS_PID=$!
+	if wait_for "$TMP/zcs.out" '^listening on port [0-9]+'; then
+		ok "no IPv6 in the kernel: zcs still listens"
+		ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
+		head -c 100000 /dev/urandom >"$TMP/f6"
+		"$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 2 "$TMP/f6" >"$TMP/zcc6.out" 2>&1
+		wait "$ZCS_PID"
+		rc=$?
+		expect "no IPv6: a zcc over 127.0.0.1 is served whole (200020 bytes, exit $rc)" \
+			'[ "$rc" -eq 0 ] && grep -q "^done: 200020 bytes" "$TMP/zcs.out" &&
+			grep -q "^sent: 200020 bytes" "$TMP/zcc6.out"'
+	else
+		not_ok "no IPv6 in the kernel: zcs listens ($(cat "$TMP/zcs.err"))"
+	fi
+else
+	skip "no $SHIM: the kernel without IPv6 is not played"
+fi
+
+# --- receive methods against every zcc method ----------------------------
+
+# Each zcs -M with -1 against each zcc -M: both ends count the same bytes
+# and zcs -1 exits 0. 3 loops of 1 MiB + 1 byte and an empty file.
+head -c 1048577 /dev/urandom >"$TMP/big"
+: >"$TMP/empty"
+want=$(( 4 + 3 * (4 + 2 * 4) + 3 * 1048577 ))
+zcc_methods=$("$ZC_BIN/zcc" -M '?' -s 0 x 2>&1 | sed -n 's/.*unknown method (\(.*\))$/\1/p' | tr -d ,)
+[ -n "$zcc_methods" ] || zcc_methods="sendfile send"
+for m in read discard splice zerocopy; do
+	for t in $zcc_methods; do
+		zcs_start -1 -d -M "$m" || { not_ok "zcs -M $m starts"; continue; }
+		timeout 30 "$ZC_BIN/zcc" -M "$t" -s 127.0.0.1 -p "$ZCS_PORT" -n 3 \
+			"$TMP/big" "$TMP/empty" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+		zrc=$?
+		wait "$ZCS_PID"
+		rc=$?
+		if [ "$zrc" -ne 0 ] && grep -q "$t" "$TMP/zcc.err"; then
+			skip "zcs -M $m, zcc -M $t: zcc refused here: $(head -n 1 "$TMP/zcc.err")"
+			continue
+		fi
+		expect "zcs -M $m, zcc -M $t: $want bytes on both ends, zcs -1 exit 0 ($rc)" \
+			'[ "$rc" -eq 0 ] && [ "$zrc" -eq 0 ] &&
+			grep -q "^done: $want bytes" "$TMP/zcs.out" &&
+			grep -q "^sent: $want bytes" "$TMP/zcc.out"'
+		if [ "$m" = zerocopy ]; then
+			zc=$(sed -n 's/.*: zero-copy: \([0-9]*\) bytes mapped, \([0-9]*\) copied$/\1 \2/p' "$TMP/zcs.err")
+			expect "zcs -M zerocopy, zcc -M $t: -d counts every data byte mapped or copied ($zc)" \
+				'[ -n "$zc" ] && [ $(echo "$zc" | awk "{ print \$1 + \$2 }") -eq $((3 * 1048577)) ]'
+		fi
+	done
+done
+
+# -M discard with a broken stream: still checked, header words read.
+zcs_start -1 -M discard
+send w1 w1 w100 d99
+wait "$ZCS_PID"
+rc=$?
+expect "-M discard: a stream cut in a file is caught (exit $rc)" \
+	'[ "$rc" -eq 1 ] && grep -q "truncated: ended in file 1 of 1, loop 1 of 1, 99 of 100 bytes; 111 bytes received" "$TMP/zcs.err"'
+zcs_start -1 -M splice
+send f1,1,5000 d10
+wait "$ZCS_PID"
+rc=$?
+expect "-M splice: excess data is caught (exit $rc)" \
+	'[ "$rc" -eq 1 ] && grep -q "excess data: 10 bytes beyond the end; 5022 bytes received" "$TMP/zcs.err"'
+
+# --- -d rate lines, -J ----------------------------------------------------
+
+zcs_start -d -t 1
+send w1 w1 w100 d10 s1600 d90
+check "-d: rate lines name the peer" \
+	wait_for "$TMP/zcs.out" '^127\.0\.0\.1 port [0-9]+: [0-9]+ kbytes/sec$'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+JC=$ZC_TESTBIN/jsoncheck
+zcs_start_json() {
+	: >"$TMP/zcs.out"
+	bg env --default-signal=INT "$ZC_BIN/zcs" -J -p 0 "$@" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
+	ZCS_PID=$!
+	wait_for "$TMP/zcs.out" '"event":"listening"' || return 1
+	ZCS_PORT=$("$JC" -E listening -g port "$TMP/zcs.out")
+}
+if [ -x "$JC" ] && zcs_start_json -t 1 -M zerocopy; then
+	send f2,2,3000
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w100 d10 s1600 >/dev/null 2>&1
+	wait_for "$TMP/zcs.out" '"event":"rate"' 30
+	kill -INT "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+	check "-J: every line is one valid JSON object with program, event, time" \
+		"$JC" -k program -k event -k time "$TMP/zcs.out"
+	check "-J: listening has the port" "$JC" -E listening -k port "$TMP/zcs.out"
+	check "-J: rate lines have peer, seconds, bytes, kbytes_per_sec" \
+		"$JC" -E rate -k peer -k seconds -k bytes -k kbytes_per_sec "$TMP/zcs.out"
+	check "-J: done lines have peer, bytes, seconds, kbytes_per_sec, interrupted, method" \
+		"$JC" -E done -k peer -k bytes -k seconds -k kbytes_per_sec -k interrupted -k method "$TMP/zcs.out"
+	expect "-J: the whole stream's done: 12028 bytes, not interrupted, zc counts" \
+		'grep "\"bytes\":12028," "$TMP/zcs.out" | "$JC" -E done -k zc_mapped -k zc_copied -g interrupted | grep -qx false'
+	expect "-J: the interrupted one: 22 bytes, interrupted true" \
+		'grep "\"bytes\":22," "$TMP/zcs.out" | "$JC" -E done -g interrupted | grep -qx true'
+	check "-J: no text line on stdout" [ -z "$(grep -v '^{' "$TMP/zcs.out")" ]
+else
+	not_ok "zcs -J starts (jsoncheck built: $JC)"
+fi
+
+# --- stdout lost while serving --------------------------------------------
+
+# The reader of zcs's stdout goes away after the listening line: the
+# connection's child cannot write its done line, says so, and zcs gives up
+# with exit 1 rather than serve on to nobody.
+mkfifo "$TMP/fifo"
+( "$ZCS" -p 0 -t 3600 >"$TMP/fifo" 2>"$TMP/zcs.err"; echo "$?" >"$TMP/zcs.rc" ) &
+BG_PIDS="$BG_PIDS $!"
+head -n 1 <"$TMP/fifo" >"$TMP/zcs.out"
+ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
+if [ -n "$ZCS_PORT" ]; then
+	send f1,1,10
+	wait_for "$TMP/zcs.rc" . 50
+	expect "stdout closed under a child: zcs exits 1 ($(cat "$TMP/zcs.rc" 2>/dev/null)) with one line ($(cat "$TMP/zcs.err"))" \
+		'[ "$(cat "$TMP/zcs.rc" 2>/dev/null)" = 1 ] && [ "$(wc -l <"$TMP/zcs.err")" -eq 1 ] &&
+		grep -q "^zcs: write to stdout: Broken pipe" "$TMP/zcs.err"'
+else
+	not_ok "zcs behind a FIFO says where it listens"
 fi
 
 # --- stopping the server with a connection alive -------------------------
