@@ -2,7 +2,7 @@
  * argvfuzz - run a program over and over with seeded random command lines
  * (or random calibration files) and report every way it misbehaves.
  *
- *   argvfuzz [-AkNv] [-c] [-e CODES] [-E LETTERS] [-g MSECS] [-n CASES]
+ *   argvfuzz [-AkNv] [-c] [-e CODES] [-E LETTERS] [-g MSECS] [-H N] [-n CASES]
  *            [-O OPTSTRING] [-o CASE] [-s SEED] [-T MSECS] [-t MSECS]
  *            [-x LETTERS]
  *            -- PROGRAM [FIXED ARG ...]
@@ -15,7 +15,8 @@
  * files that are regular, empty, a FIFO, a directory, a device node, a
  * symlink or missing. The fixed arguments go before the random ones (after
  * them with -A). The case runs in a fresh directory holding those files,
- * stdin from /dev/null, stdout and stderr captured, in its own process
+ * stdin from /dev/null, stdout and stderr captured, PATH holding only true
+ * and false (a random word is never a real command), in its own process
  * group, with us as its child subreaper so that anything it leaves behind
  * comes to us. A finding is printed as one line
  *
@@ -24,6 +25,9 @@
  * KIND is one of
  *   crash      killed by a signal we did not send
  *   hang       still running after -t ms (and, with -k, silent on stdout)
+ *   nohup      (-k) started with SIGHUP ignored, as under nohup, and
+ *              ended by the SIGHUP we sent once it wrote to stdout (with
+ *              -H N, one case in N; -H 1: every case)
  *   term       still running -T ms (default 5000) after our SIGTERM
  *   status     an exit status other than 0, 1, 2 and the -e CODES
  *   silent     a non-zero exit with nothing on stderr
@@ -83,6 +87,7 @@
 #define LEFTOVER_MS	1000
 #define FAR_LONG	100000
 
+static long cfg_nohup;
 static int cfg_after, cfg_forever, cfg_isolate, cfg_verbose, cfg_calib;
 static const char *cfg_codes = "";
 static const char *cfg_exempt = "d";
@@ -95,6 +100,12 @@ static char **fixed;		/* PROGRAM [FIXED ARG ...] */
 static int nfixed;
 static const char *prog_name;	/* basename of PROGRAM, the stderr prefix */
 static char workdir[PATH_MAX / 2];
+/*
+ * The cases' PATH: true and false alone. A random word given to a program
+ * that runs a command (run_rr, cyclesoak --) must not run whatever real
+ * program has that name ("write", "send"): it is simply not found.
+ */
+static char bindir[PATH_MAX / 2 + 8];
 
 struct opt {
 	char letter;
@@ -471,6 +482,8 @@ struct result {
 	int timed_out;		/* we sent SIGTERM (after -t, or after output with -k) */
 	int started;		/* -k: it wrote to stdout before we stopped it */
 	int term_ignored;	/* still there cfg_term_ms after SIGTERM */
+	int nohup;		/* started with SIGHUP ignored, then sent one */
+	int hup_killed;		/* ... and ended by it */
 	int leftovers;		/* processes alive LEFTOVER_MS after it ended */
 	char out[CAPTURE_MAX], err[CAPTURE_MAX];
 	char left_what[256];
@@ -562,7 +575,7 @@ static void kill_children(void)
 	}
 }
 
-static pid_t spawn(char **argv, const char *dir, const char *out, const char *err)
+static pid_t spawn(char **argv, const char *dir, const char *out, const char *err, int nohup)
 {
 	pid_t pid = fork();
 
@@ -579,6 +592,8 @@ static pid_t spawn(char **argv, const char *dir, const char *out, const char *er
 	dup2(o, 1);
 	dup2(e, 2);
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGHUP, nohup ? SIG_IGN : SIG_DFL);
+	setenv("PATH", bindir, 1);
 	execv(argv[0], argv);
 	_exit(127);
 }
@@ -601,7 +616,7 @@ static int wait_ms(pid_t pid, long ms, int *status, const char *out, int *starte
 	}
 }
 
-static void run_case(char **argv, const char *dir, struct result *r)
+static void run_case(char **argv, const char *dir, struct result *r, int nohup)
 {
 	char out[PATH_MAX], err[PATH_MAX];
 	pid_t pid;
@@ -610,10 +625,17 @@ static void run_case(char **argv, const char *dir, struct result *r)
 	snprintf(out, sizeof(out), "%s/out", workdir);
 	snprintf(err, sizeof(err), "%s/err", workdir);
 	memset(r, 0, offsetof(struct result, out));
-	pid = spawn(argv, dir, out, err);
+	r->nohup = nohup;
+	pid = spawn(argv, dir, out, err, nohup);
 	if (pid < 0)
 		error(1, errno, "fork");
 	done = wait_ms(pid, cfg_timeout_ms, &r->status, out, cfg_forever ? &r->started : NULL);
+	/* Under nohup a SIGHUP must change nothing: still running 300 ms later. */
+	if (!done && nohup && r->started) {
+		kill(pid, SIGHUP);
+		done = wait_ms(pid, 300, &r->status, out, NULL);
+		r->hup_killed = done;
+	}
 	if (!done) {
 		r->timed_out = 1;
 		kill(pid, SIGTERM);
@@ -920,12 +942,16 @@ static void judge(long n, char **argv, const struct result *r)
 	}
 
 	if (WIFSIGNALED(r->status) && !(r->timed_out && WTERMSIG(r->status) == SIGTERM) &&
-	    !r->term_ignored)
+	    !r->term_ignored && !r->hup_killed)
 		finding("crash", n, argv, "killed by signal %d (%s)", WTERMSIG(r->status),
 			strsignal(WTERMSIG(r->status)));
 	if (r->timed_out && !r->started)
 		finding("hang", n, argv, "still running after %ld ms%s", cfg_timeout_ms,
 			cfg_forever ? " with nothing on stdout" : "");
+	if (r->hup_killed)
+		finding("nohup", n, argv, "started with SIGHUP ignored, ended by a SIGHUP (%s %d)",
+			WIFSIGNALED(r->status) ? "signal" : "exit", WIFSIGNALED(r->status) ?
+			WTERMSIG(r->status) : WEXITSTATUS(r->status));
 	if (r->term_ignored)
 		finding("term", n, argv, "still running %ld ms after SIGTERM", cfg_term_ms);
 	if (code >= 0 && !r->timed_out && !code_allowed(code))
@@ -962,7 +988,7 @@ static void isolate(void)
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: argvfuzz [-AckNv] [-e CODES] [-E LETTERS] [-g MSECS] [-n CASES]\n"
+		"usage: argvfuzz [-AckNv] [-e CODES] [-E LETTERS] [-g MSECS] [-H N] [-n CASES]\n"
 		"                [-O OPTSTRING] [-o CASE] [-s SEED] [-T MSECS] [-t MSECS]\n"
 		"                [-x LETTERS]\n"
 		"                -- PROGRAM [FIXED ARG ...]\n");
@@ -985,7 +1011,7 @@ static void parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "+AcE:e:g:hkn:NO:o:s:T:t:vx:")) != -1) {
+	while ((c = getopt(argc, argv, "+AcE:e:g:H:hkn:NO:o:s:T:t:vx:")) != -1) {
 		switch (c) {
 		case 'A': cfg_after = 1; break;
 		case 'c': cfg_calib = 1; break;
@@ -993,6 +1019,7 @@ static void parse(int argc, char **argv)
 		case 'e': cfg_codes = optarg; break;
 		case 'g': cfg_grace_ms = num(optarg); break;
 		case 'h': usage(0); break;
+		case 'H': cfg_nohup = num(optarg); break;
 		case 'k': cfg_forever = 1; break;
 		case 'n': cfg_cases = num(optarg); break;
 		case 'N': cfg_isolate = 1; break;
@@ -1043,6 +1070,10 @@ int main(int argc, char **argv)
 		error(1, 0, "%s: too long a path", tmpl);
 	memcpy(workdir, tmpl, strlen(tmpl) + 1);
 	snprintf(dir, sizeof(dir), "%s/cwd", workdir);
+	snprintf(bindir, sizeof(bindir), "%s/bin", workdir);
+	if (mkdir(bindir, 0755) < 0 || symlink("/bin/true", strcat(strcpy(tmpl, bindir), "/true")) < 0 ||
+	    symlink("/bin/false", strcat(strcpy(tmpl, bindir), "/false")) < 0)
+		error(1, errno, "%s", bindir);
 	for (n = cfg_only >= 0 ? cfg_only : 0; n < (cfg_only >= 0 ? cfg_only + 1 : cfg_cases); n++) {
 		struct args a;
 		struct result *r = malloc(sizeof(*r));
@@ -1073,7 +1104,8 @@ int main(int argc, char **argv)
 		}
 		snapshot(dir, &before);
 		case_findings = 0;
-		run_case(a.v, dir, r);
+		/* With -k and -H N, one case in N runs as under nohup. */
+		run_case(a.v, dir, r, cfg_forever && cfg_nohup && below((uint32_t)cfg_nohup) == 0);
 		judge(n, a.v, r);
 		if (cfg_calib)
 			judge_calib(n, a.v, r, text, len);

@@ -15,6 +15,8 @@
  *   created    leaves a file in the working directory
  *   changed    replaces ./fifo with a regular file
  *   noterm     prints a line, then ignores SIGTERM and sleeps (a server)
+ *   hup        prints a line and sleeps, SIGHUP back to its default
+ *              whatever it inherited (no respect for nohup)
  *   accept     exits 0 whatever it is given (a calibration reader that
  *              takes anything)
  */
@@ -79,6 +81,11 @@ int main(int argc, char **argv)
 		return f && fclose(f) == 0 ? 0 : 1;
 	} else if (!strcmp(mode, "noterm")) {
 		signal(SIGTERM, SIG_IGN);
+		puts("listening");
+		fflush(stdout);
+		forever();
+	} else if (!strcmp(mode, "hup")) {
+		signal(SIGHUP, SIG_DFL);
 		puts("listening");
 		fflush(stdout);
 		forever();

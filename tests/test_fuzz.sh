@@ -2,6 +2,7 @@
 # Every option parser under seeded random command lines (tests/argvfuzz):
 # no crash, hang, stray exit status, silent failure, usage error on more
 # than one line, stderr line without the program's name, sanitizer report,
+# death by a SIGHUP that was ignored when it started (nohup),
 # process left behind, file left in the working directory or prepared file
 # replaced; and cyclesoak's calibration reader under random and mutated
 # files, accepting exactly what the format allows.
@@ -54,6 +55,7 @@ detects leftover leftover
 detects created created
 detects changed changed
 detects term noterm -k
+detects nohup hup -k -H 1
 detects accepted accept -c -n 20
 
 "$FUZZ" -n 20 -O 'ab:x:' -- "$VICTIM" good >"$TMP/v.out" 2>&1
@@ -92,14 +94,15 @@ fuzz() {
 
 # A case that has not ended after 10 s is a hang (only a broken program
 # waits that long: the machine may be busy). -C calibrates for seconds:
-# left out. zcs and cyclesoak serve or measure
-# until stopped: once they have written to stdout they are given 100 ms,
-# then SIGTERM (-k). run_rr runs `true` (after the random part, -A);
-# run_rr and `cyclesoak -- command` pass on 126 and 127 for a command that
-# cannot be executed or found.
+# left out. zcs and cyclesoak serve or measure until stopped: once they
+# have written to stdout they get 100 ms, then SIGTERM (-k); with -H 4 one
+# case in four starts with SIGHUP ignored, as under nohup, and is first
+# sent a SIGHUP that must change nothing. run_rr runs `true` (after the
+# random part, -A); run_rr and `cyclesoak -- command` pass on 126 and 127
+# for a command that cannot be executed or found.
 fuzz zcc 100 -x "$zcc_exclude" -- "$ZC_BIN/zcc" $zcc_fixed
 fuzz zcs 60 -k -- "$ZC_BIN/zcs"
-fuzz cyclesoak 60 -k -x C -e 126,127 -- "$ZC_BIN/cyclesoak"
+fuzz cyclesoak 60 -k -H 4 -x C -e 126,127 -- "$ZC_BIN/cyclesoak"
 fuzz run_rr 100 -A -e 126,127 -- "$ZC_BIN/run_rr" true
 
 # The calibration reader: valid files, mutated ones and noise, read by the
