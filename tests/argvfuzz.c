@@ -634,7 +634,9 @@ static void run_case(char **argv, const char *dir, struct result *r, int nohup)
 	if (!done && nohup && r->started) {
 		kill(pid, SIGHUP);
 		done = wait_ms(pid, 300, &r->status, out, NULL);
-		r->hup_killed = done;
+		/* Ended by it, or said so (128 + SIGHUP); not one that was ending anyway (-h). */
+		r->hup_killed = done && ((WIFSIGNALED(r->status) && WTERMSIG(r->status) == SIGHUP) ||
+					 (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 128 + SIGHUP));
 	}
 	if (!done) {
 		r->timed_out = 1;

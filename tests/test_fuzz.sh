@@ -101,7 +101,7 @@ fuzz() {
 # random part, -A); run_rr and `cyclesoak -- command` pass on 126 and 127
 # for a command that cannot be executed or found.
 fuzz zcc 100 -x "$zcc_exclude" -- "$ZC_BIN/zcc" $zcc_fixed
-fuzz zcs 60 -k -- "$ZC_BIN/zcs"
+fuzz zcs 60 -k -H 4 -- "$ZC_BIN/zcs"
 fuzz cyclesoak 60 -k -H 4 -x C -e 126,127 -- "$ZC_BIN/cyclesoak"
 fuzz run_rr 100 -A -e 126,127 -- "$ZC_BIN/run_rr" true
 
