@@ -26,8 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calib.h"
 #include "clock.h"
 #include "cpu.h"
+#include "meter.h"
 #include "net.h"
 #include "opt.h"
 #include "out.h"
@@ -36,7 +38,7 @@
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
-#define OPTSTRING	":1a:b:B:dhi:Jm:M:o:p:t:T:"
+#define OPTSTRING	":1a:b:B:cdf:hi:JLm:M:N:o:p:rt:T:"
 /* The child's clock: rate reports and the stall limit count these ticks. */
 #define TICKS_PER_SEC	4
 /* -T: a connection must move this much in every -T seconds. */
@@ -45,8 +47,12 @@
 #define STALL_SLOTS	16
 /* "address port N", the longest IPv6 address and port */
 #define PEER_LEN	80
-/* A child's exit status when stdout failed: the parent gives up too. */
-#define EXIT_STDOUT	3
+/*
+ * A child's exit status when it cannot go on for a reason that stops the
+ * whole server (stdout failed, the meter died): it has said why, and the
+ * parent gives up too.
+ */
+#define EXIT_GIVE_UP	3
 
 /* Everything the options say, set by parse_opts and read everywhere else. */
 struct settings {
@@ -62,6 +68,10 @@ struct settings {
 	unsigned max_conns;		/* -m */
 	const struct rx_method *method;	/* -M */
 	int json;			/* -J */
+	int measure;			/* -c */
+	enum meter_method meter_method;	/* -r, -L */
+	const char *calib_path;		/* -f */
+	int ncpus;			/* -N, 0: the online CPUs */
 };
 
 static struct settings cfg = {
@@ -78,14 +88,16 @@ static volatile sig_atomic_t stop_sig;	/* the signal that stops us */
 static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
+static struct meter *meter;		/* -c: opened by the parent */
+static pid_t meter_owner;		/* the process that opened it */
 
 static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
 	int i;
 
-	fprintf(f, "usage: zcs [-1dhJ] [-a address] [-b read_size] [-B cpu] [-i input_bufsize]\n"
-		"           [-m max_conns] [-M method] [-o output_bufsize] [-p port]\n"
-		"           [-t period] [-T secs]\n"
+	fprintf(f, "usage: zcs [-1cdhJLr] [-a address] [-b read_size] [-B cpu] [-f file]\n"
+		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
+		"           [-o output_bufsize] [-p port] [-t period] [-T secs]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n"
 		"  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
 		"  -a ADDR    listen on this address only (default: every IPv6 and IPv4\n"
@@ -107,6 +119,13 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 		"  -B CPU     run on that CPU only\n"
 		"  -d         debug output on stderr: connections, headers, zero-copy counts;\n"
 		"             rate lines name the peer; -dd: every file\n"
+		"  -c         meter this machine's CPU load (cyclesoak's way): every rate\n"
+		"             and done line gains \", load PCT%% of NCPUS CPUs, USPERKB us/KB\"\n"
+		"             (CPU time of the whole machine per KB received)\n"
+		"  -r / -L    with -c: the run-time / the loop-count method (default: run\n"
+		"             time on a virtual machine, loop counts on bare metal)\n"
+		"  -f FILE    with -c: the calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
+		"  -N CPUS    with -c: soakers for that many CPUs (default: the online CPUs)\n"
 		"  -J         JSON Lines on stdout instead of the text lines: one object per\n"
 		"             line with \"program\", \"event\" (listening, rate, done), \"time\"\n"
 		"  -h, --help this help;  --version  zcs and its version\n\n"
@@ -117,7 +136,8 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 		"or holds more than its headers announced gets one line on stderr instead.\n\n"
 		"Exit status: without -1 zcs runs until stopped; with -1, 0 for a whole,\n"
 		"well-formed stream and 1 for a broken one. 1: a runtime error (cannot\n"
-		"listen, a receive method the kernel refuses, stdout failed); 2: a usage\n"
+		"listen, a receive method the kernel refuses, stdout failed, with -c a\n"
+		"soaker that died or was stopped, or another meter running); 2: a usage\n"
 		"error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n");
 	exit(status);
 }
@@ -135,6 +155,20 @@ static const struct rx_method *method_or_usage(const char *name)
 		strncat(list, rx_methods[i]->name, sizeof(list) - strlen(list) - 1);
 	}
 	usage_error("-M: '%s': unknown method (one of %s)", name, list);
+}
+
+/* What makes no sense together is refused before anything is done. */
+static void check_settings(void)
+{
+	if (cfg.measure)
+		return;
+	if (cfg.meter_method != METER_DEFAULT)
+		usage_error("-%c chooses how -c measures: give -c",
+			    cfg.meter_method == METER_RUNTIME ? 'r' : 'L');
+	if (cfg.calib_path)
+		usage_error("-f names -c's calibration file: give -c");
+	if (cfg.ncpus)
+		usage_error("-N is the CPUs -c meters: give -c");
 }
 
 static void parse_opts(int argc, char **argv)
@@ -155,8 +189,24 @@ static void parse_opts(int argc, char **argv)
 		case 'B':
 			cfg.cpu = (int)opt_num(c, optarg, 0, cpu_max());
 			break;
+		case 'c':
+			cfg.measure = 1;
+			break;
 		case 'd':
 			cfg.debug++;
+			break;
+		case 'f':
+			cfg.calib_path = optarg;
+			break;
+		case 'L':
+		case 'r':
+			if (cfg.meter_method != METER_DEFAULT &&
+			    cfg.meter_method != (c == 'r' ? METER_RUNTIME : METER_COUNTS))
+				usage_error("-r and -L: one meter method or the other");
+			cfg.meter_method = c == 'r' ? METER_RUNTIME : METER_COUNTS;
+			break;
+		case 'N':
+			cfg.ncpus = (int)opt_num(c, optarg, 1, cpu_max() + 1);
 			break;
 		case 'h':
 			usage(stdout, 0);
@@ -192,6 +242,7 @@ static void parse_opts(int argc, char **argv)
 		usage_error("unexpected argument '%s' (zcs -h for help)", argv[optind]);
 	if (!cfg.method)
 		cfg.method = rx_methods[0];
+	check_settings();
 }
 
 /* --- signals ----------------------------------------------------------- */
@@ -249,9 +300,54 @@ static void catch_stop_signals(void)
 	}
 }
 
+/* --- the meter (-c) ------------------------------------------------------ */
+
+/* The parent stops its soakers; a child only forgets its copy. */
+static void close_meter(void)
+{
+	struct meter *m = meter;
+
+	if (getpid() != meter_owner)
+		return;
+	meter = NULL;
+	meter_close(m);
+}
+
+/* Soakers before -B, so that they do not inherit zcs's CPU. */
+static void start_meter(void)
+{
+	struct meter_cfg mc = {
+		.ncpus = cfg.ncpus,
+		.method = cfg.meter_method,
+		.calib_path = cfg.calib_path,
+	};
+	char err[512];
+
+	if (!cfg.measure)
+		return;
+	meter = meter_open(&mc, err, sizeof(err));
+	if (!meter)
+		error(1, 0, "%s", err);
+	meter_owner = getpid();
+	atexit(close_meter);
+	if (cfg.debug)
+		fprintf(stderr, "zcs: meter: %s, %d CPUs\n", meter_why(meter),
+			meter_ncpus(meter));
+}
+
+/* The meter has no figure to give (a soaker died or was stopped). */
+static __attribute__((noreturn)) void meter_failed(const char *err)
+{
+	error(0, 0, "%s", err);
+	if (getpid() == meter_owner)
+		exit(1);
+	_exit(EXIT_GIVE_UP);
+}
+
 /* Die of the signal that stopped us, as if we had never caught it. */
 static __attribute__((noreturn)) void die_of(int sig)
 {
+	close_meter();
 	fflush(stdout);
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -299,6 +395,15 @@ struct conn {
 	uint64_t start, period_start, period_bytes;
 	unsigned tick_seen;
 	struct stall stall;
+	double load_secs, metered_secs;	/* -c: sum of load x secs, and secs */
+};
+
+/* -c's figures for one line; valid 0 without -c. */
+struct load {
+	int valid;
+	double load;
+	int ncpus;
+	double demand;
 };
 
 /* How a connection's receiving ended. */
@@ -366,18 +471,59 @@ static __attribute__((noreturn)) void stdout_failed(int err)
 	if (cfg.one)
 		exit(1);
 	error(0, err, "write to stdout");
-	_exit(EXIT_STDOUT);
+	_exit(EXIT_GIVE_UP);
 }
 
-/* The figures of a rate or done line over bytes in ns, for -J. */
-static void json_figures(const char *event, const char *peer, uint64_t bytes,
-			 uint64_t ns)
+/*
+ * conn_sample - the load since the last sample, over bytes received in it;
+ * whole: over the whole connection instead (bytes are all of them).
+ */
+static struct load conn_sample(struct conn *c, uint64_t bytes, int whole)
 {
+	struct meter_reading mr;
+	struct load l = { 0 };
+	char err[512];
+
+	if (!meter)
+		return l;
+	if (meter_sample(meter, &mr, err, sizeof(err)) < 0)
+		meter_failed(err);
+	c->load_secs += mr.load * mr.secs;
+	c->metered_secs += mr.secs;
+	l.valid = 1;
+	l.ncpus = mr.ncpus;
+	l.load = mr.load;
+	if (whole && c->metered_secs > 0) {
+		l.load = c->load_secs / c->metered_secs;
+		mr.secs = c->metered_secs;
+	}
+	l.demand = service_demand_us_per_kb(l.load, l.ncpus, mr.secs, bytes);
+	return l;
+}
+
+/*
+ * The figures of a rate or done line over bytes in ns: the JSON fields
+ * (out_begin done), or the text of -c's load in txt.
+ */
+static void figures(const char *event, const char *peer, uint64_t bytes, uint64_t ns,
+		    const struct load *l, char *txt, size_t len)
+{
+	*txt = '\0';
+	if (l->valid && !out_json())
+		snprintf(txt, len, ", load %.1f%% of %d CPUs, %.3f us/KB",
+			 l->load * 100, l->ncpus, l->demand);
+	if (!out_json())
+		return;
 	out_begin(event);
 	out_str("peer", peer);
 	out_u64("bytes", bytes);
 	out_num("seconds", (double)ns / 1e9, 3);
 	out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
+	if (l->valid) {
+		out_num("load_pct", l->load * 100, 1);
+		out_int("ncpus", l->ncpus);
+		out_num("service_demand_us_per_kb", l->demand, 3);
+	}
 }
 
 /* report_rate - the rate over the period that just ended. */
@@ -385,15 +531,16 @@ static void report_rate(struct conn *c)
 {
 	uint64_t now = now_ns(), bytes = c->p.bytes - c->period_bytes;
 	uint64_t ns = now - c->period_start;
+	struct load l = conn_sample(c, bytes, 0);
+	char load[96];
 	int rc;
 
-	if (out_json()) {
-		json_figures("rate", c->peer, bytes, ns);
+	figures("rate", c->peer, bytes, ns, &l, load, sizeof(load));
+	if (out_json())
 		rc = out_end();
-	} else {
-		rc = out_text("%s%s%.0f kbytes/sec\n", cfg.debug ? c->peer : "",
-			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns));
-	}
+	else
+		rc = out_text("%s%s%.0f kbytes/sec%s\n", cfg.debug ? c->peer : "",
+			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns), load);
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
 	c->period_start = now;
@@ -404,11 +551,12 @@ static void report_rate(struct conn *c)
 static void report_done(struct conn *c, int interrupted)
 {
 	uint64_t ns = now_ns() - c->start;
+	struct load l = conn_sample(c, c->p.bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0, rc;
-	char line[160];
+	char line[160], load[96];
 
+	figures("done", c->peer, c->p.bytes, ns, &l, load, sizeof(load));
 	if (out_json()) {
-		json_figures("done", c->peer, c->p.bytes, ns);
 		out_bool("interrupted", interrupted);
 		out_str("method", cfg.method->name);
 		if (zc) {
@@ -418,7 +566,7 @@ static void report_done(struct conn *c, int interrupted)
 		rc = out_end();
 	} else {
 		format_rate_line(line, sizeof(line), "done", c->p.bytes, ns);
-		rc = out_text("%s%s\n", line, interrupted ? " (interrupted)" : "");
+		rc = out_text("%s%s%s\n", line, load, interrupted ? " (interrupted)" : "");
 	}
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
@@ -535,6 +683,8 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 		close(fd);
 		return 1;
 	}
+	if (meter && meter_mark(meter, err, sizeof(err)) < 0)
+		meter_failed(err);
 	c.start = c.period_start = now_ns();
 	stall_init(&c.stall, cfg.stall_secs);
 	ticks = 0;
@@ -620,29 +770,21 @@ static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf)
 	return pid;
 }
 
-/* Take pid off the table of live children. */
-static void forget(pid_t pid)
-{
-	unsigned i;
-
-	for (i = 0; i < live; i++) {
-		if (kids[i] == pid) {
-			kids[i] = kids[--live];
-			return;
-		}
-	}
-}
-
 /* Reap the children that ended. Returns 1 if one found stdout broken. */
 static int reap(void)
 {
 	int status, broken = 0;
-	pid_t pid;
+	unsigned i = 0;
 
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		forget(pid);
-		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_STDOUT)
+	/* By PID: with -c the meter's soakers are children too, and its own. */
+	while (i < live) {
+		if (waitpid(kids[i], &status, WNOHANG) != kids[i]) {
+			i++;
+			continue;
+		}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_GIVE_UP)
 			broken = 1;
+		kids[i] = kids[--live];
 	}
 	return broken;
 }
@@ -725,6 +867,35 @@ static void accept_one(int listen_fd, unsigned char *buf)
 	close(fd);
 }
 
+/*
+ * With -c and no connection, the parent watches the soakers itself, once
+ * a period: a dead one ends zcs even while nobody is being served.
+ */
+static uint64_t meter_checked_ns;
+
+static void check_meter(void)
+{
+	struct meter_reading mr;
+	char err[512];
+	uint64_t now = now_ns();
+
+	if (!meter || live || now - meter_checked_ns < cfg.period * 1000000000ull)
+		return;
+	meter_checked_ns = now;
+	if (meter_sample(meter, &mr, err, sizeof(err)) < 0)
+		meter_failed(err);
+}
+
+/* poll()'s timeout: for the refusals not shown, and the meter's check. */
+static int poll_timeout(void)
+{
+	int ms = refused_timeout();
+
+	if (meter && (ms < 0 || ms > (int)cfg.period * 1000))
+		ms = (int)cfg.period * 1000;
+	return ms;
+}
+
 /* --- stop --------------------------------------------------------------- */
 
 /* Pass sig to every child and wait for them all: their last lines go out. */
@@ -736,11 +907,9 @@ static void stop_children(int sig)
 	for (i = 0; i < live; i++)
 		kill(kids[i], sig);
 	while (live) {
-		pid = waitpid(-1, NULL, 0);
-		if (pid > 0)
-			forget(pid);
-		else if (errno != EINTR)
-			break;
+		pid = waitpid(kids[live - 1], NULL, 0);
+		if (pid > 0 || errno != EINTR)
+			live--;
 	}
 }
 
@@ -765,7 +934,7 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 	set_handler(SIGCHLD, on_child);
 
 	while (!stop_sig && !broken) {
-		if (poll(pfd, 2, refused_timeout()) < 0) {
+		if (poll(pfd, 2, poll_timeout()) < 0) {
 			if (errno != EINTR)
 				error(1, errno, "poll");
 			pfd[0].revents = 0;
@@ -773,11 +942,14 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		broken = reap();
+		if (!broken)
+			check_meter();
 		if (!stop_sig && !broken && (pfd[0].revents & POLLIN))
 			accept_one(listen_fd, buf);
 	}
 	close(listen_fd);
-	stop_children(broken ? SIGTERM : stop_sig);
+	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
+	stop_children(broken ? SIGKILL : stop_sig);
 	free(kids);
 	free(buf);
 	if (broken)
@@ -821,7 +993,7 @@ int main(int argc, char **argv)
 	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);
 	catch_stop_signals();
-
+	start_meter();
 	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
 		error(1, errno, "run on CPU %d", cfg.cpu);
 	buf = malloc(cfg.read_size);

@@ -479,6 +479,77 @@ else
 	not_ok "zcs -J starts (jsoncheck built: $JC)"
 fi
 
+# --- -c: the receiving machine's load --------------------------------------
+
+for bad in "-r" "-L" "-f x" "-N 1" "-c -r -L"; do
+	"$ZCS" -p 0 $bad >/dev/null 2>"$TMP/c.err"
+	rc=$?
+	expect "zcs $bad: exit 2, one line ($(cat "$TMP/c.err"))" \
+		'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/c.err")" -eq 1 ]'
+done
+
+# meter_zcs ARGS...: zcs -c -r -t 1 ARGS started, or 1 when another meter
+# (another test's) holds the machine: one meter at a time.
+meter_zcs() {
+	_try=0
+	while [ "$_try" -lt 10 ]; do
+		zcs_start -c -r -t 1 "$@" && return 0
+		kill "$ZCS_PID" 2>/dev/null
+		wait "$ZCS_PID" 2>/dev/null
+		grep -q 'another meter is running' "$TMP/zcs.err" || return 2
+		sleep 3
+		_try=$((_try + 1))
+	done
+	return 1
+}
+
+LOAD=', load -?[0-9]+\.[0-9]% of [0-9]+ CPUs, -?[0-9]+\.[0-9]{3} us/KB'
+meter_zcs
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	send w1 w1 w3000 d1000 s2200 d2000
+	check "-c: rate lines carry the load and service demand" \
+		wait_for "$TMP/zcs.out" "^[0-9]+ kbytes/sec$LOAD\$"
+	check "-c: so does the done line" \
+		wait_for "$TMP/zcs.out" "^done: 3012 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$LOAD\$"
+	soaker=$(children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	kill -KILL "$soaker"
+	t0=$(date +%s%N)
+	wait "$ZCS_PID"
+	rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	expect "-c: a soaker killed with no connection: zcs exits 1 ($rc) within 2 periods ($ms ms)" \
+		'[ "$rc" -eq 1 ] && [ "$ms" -le 2500 ]'
+	expect "-c: with one line naming the soaker ($(tail -n 1 "$TMP/zcs.err"))" \
+		'[ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] && grep -q "PID $soaker.*SIGKILL" "$TMP/zcs.err"'
+elif [ "$rc" -eq 1 ]; then
+	skip "-c: another meter held the machine for 30 s"
+else
+	not_ok "zcs -c -r starts: $(cat "$TMP/zcs.err")"
+fi
+
+meter_zcs -J
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	soaker=$(children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w3000 d1000 s4000 d2000 >/dev/null 2>&1
+	wait_for "$TMP/zcs.out" '"event":"rate"' 30
+	check "-c -J: rate lines have load_pct, ncpus, service_demand_us_per_kb" \
+		"$JC" -E rate -k load_pct -k ncpus -k service_demand_us_per_kb "$TMP/zcs.out"
+	kill -STOP "$soaker"
+	wait "$ZCS_PID"
+	rc=$?
+	kill -CONT "$soaker" 2>/dev/null
+	expect "-c: a soaker stopped while serving: zcs exits 1 ($rc), one line ($(grep soaker "$TMP/zcs.err"))" \
+		'[ "$rc" -eq 1 ] && [ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] &&
+		grep -q "PID $soaker.*stopped" "$TMP/zcs.err"'
+	check "-c: no figure printed after it" [ -z "$(grep '"event":"done"' "$TMP/zcs.out")" ]
+elif [ "$rc" -eq 1 ]; then
+	skip "-c -J: another meter held the machine for 30 s"
+else
+	not_ok "zcs -c -r -J starts: $(cat "$TMP/zcs.err")"
+fi
+
 # --- stdout lost while serving --------------------------------------------
 
 # The reader of zcs's stdout goes away after the listening line: the
