@@ -65,7 +65,7 @@ double cpu_us_per_kb(double cpu_secs, uint64_t bytes)
 int meter_machine_is_virtual(void)
 {
 	const char *path = getenv("ZC_CPUINFO");
-	char line[4096], *p;
+	char line[4096], *p, *save;
 	FILE *f;
 	int found = 0;
 
@@ -75,7 +75,8 @@ int meter_machine_is_virtual(void)
 	while (!found && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "flags", 5) != 0)
 			continue;
-		for (p = strtok(line, " \t\n"); p && !found; p = strtok(NULL, " \t\n"))
+		for (p = strtok_r(line, " \t\n", &save); p && !found;
+		     p = strtok_r(NULL, " \t\n", &save))
 			found = strcmp(p, "hypervisor") == 0;
 	}
 	fclose(f);
