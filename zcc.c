@@ -249,12 +249,6 @@ static int calibrate(void)
 
 /* ---- the command line ------------------------------------------------------ */
 
-static void list_methods(FILE *f, const char *sep)
-{
-	for (int i = 0; tx_methods[i]; i++)
-		fprintf(f, "%s%s", i ? sep : "", tx_methods[i]->name);
-}
-
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
@@ -267,22 +261,24 @@ static void usage(FILE *f, int status)
 "BYTES counts every byte on the connection, header words included;\n"
 "a kbyte is 1024 bytes.\n"
 "\n"
-"  -s HOST   server: a name, an IPv4 or IPv6 address; 0 is this machine (required)\n"
+"  -s HOST   server: a name, IPv4 or IPv6 address; 0 is this machine (required)\n"
 "  -p PORT   TCP port, 1..65535 (default 2222)\n"
 "  -n N      send the whole file set N times, 1..4294967295 (default 1)\n"
-"  -t SECS   send for about SECS seconds instead: a one-loop probe run (its own\n"
-"            connection: the server sees two) times a loop, then the real run\n"
-"            announces as many loops as fill SECS\n"
+"  -t SECS   send for about SECS seconds instead: a probe run times a loop (one\n"
+"            loop, or the first 64 MiB of a bigger one; again, longer, when\n"
+"            too short to time), then the real run announces as many loops as\n"
+"            fill SECS. Each probe is a connection of its own: the server sees\n"
+"            one or more short streams before the real one\n"
 "  -M METHOD how to send (default sendfile):\n");
 	for (int i = 0; tx_methods[i]; i++)
-		fprintf(f, "              %-9s %s\n", tx_methods[i]->name, tx_methods[i]->how);
+		fprintf(f, "    %-9s %s\n", tx_methods[i]->name, tx_methods[i]->how);
 	fprintf(f,
 "  -S        = -M send: pread() each chunk into a buffer, then send() it\n"
 "  -w        with -S: write() instead of send() (= -M write)\n"
-"  -b BYTES  chunk size of every method but sendfile, 1..%d (default 65536)\n"
+"  -b BYTES  chunk size of all methods but sendfile, 1..%d (default 64K)\n"
 "  -k        set TCP_CORK on the connection (checked)\n"
-"  -i BYTES  socket receive buffer (SO_RCVBUF), 1..%d; default: the kernel's\n"
-"  -o BYTES  socket send buffer (SO_SNDBUF), 1..%d; default: the kernel's\n"
+"  -i BYTES  SO_RCVBUF, the socket receive buffer, 1..%d; default the kernel's\n"
+"  -o BYTES  SO_SNDBUF, the socket send buffer, 1..%d; default the kernel's\n"
 "            (a kernel value smaller than asked is an error)\n"
 "  -B CPU    bind zcc to that CPU, 0..%d\n"
 "  -D        set SO_DEBUG on the socket\n"
@@ -408,11 +404,12 @@ static void pick_method(void)
 	}
 	cfg.method = tx_find(cfg.method_name);
 	if (!cfg.method) {
-		fflush(stdout);
-		fprintf(stderr, "zcc: -M: '%s': unknown method (", cfg.method_name);
-		list_methods(stderr, ", ");
-		fprintf(stderr, ")\n");
-		exit(2);
+		char names[256] = "";
+
+		for (int i = 0; tx_methods[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", tx_methods[i]->name);
+		usage_error("-M: '%s': unknown method (%s)", cfg.method_name, names);
 	}
 	if (cfg.copy_path && strcmp(cfg.method->name, implied) != 0)
 		usage_error("-S%s means -M %s, not -M %s", cfg.use_write ? " -w" : "",

@@ -272,13 +272,13 @@ static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t 
 
 const struct tx_method tx_sendfile = {
 	.name = "sendfile",
-	.how = "sendfile() from the file (no copy in the sender)",
+	.how = "sendfile() from the file (no copy)",
 	.send_file = sendfile_file,
 };
 
 const struct tx_method tx_send = {
 	.name = "send",
-	.how = "pread() each chunk into a buffer, then send() it (2 copies); = -S",
+	.how = "pread() each chunk into a buffer, then send() (2 copies)",
 	.flags = TX_CHUNKED,
 	.setup = buffer_setup,
 	.send_file = send_file,
@@ -287,7 +287,7 @@ const struct tx_method tx_send = {
 
 const struct tx_method tx_write = {
 	.name = "write",
-	.how = "pread() each chunk into a buffer, then write() it (2 copies); = -S -w",
+	.how = "pread() each chunk into a buffer, then write() (2 copies)",
 	.flags = TX_CHUNKED,
 	.setup = buffer_setup,
 	.send_file = write_file,
@@ -296,7 +296,7 @@ const struct tx_method tx_write = {
 
 const struct tx_method tx_mmap = {
 	.name = "mmap",
-	.how = "mmap() the file, send() each chunk from the mapping (1 copy)",
+	.how = "send() each chunk from an mmap() of the file (1 copy)",
 	.flags = TX_CHUNKED,
 	.open_file = mmap_open,
 	.send_file = mmap_file,
@@ -305,7 +305,7 @@ const struct tx_method tx_mmap = {
 
 const struct tx_method tx_splice = {
 	.name = "splice",
-	.how = "splice() each chunk from the file to a pipe, then to the socket (no copy)",
+	.how = "splice() each chunk, file to a pipe to the socket (no copy)",
 	.flags = TX_CHUNKED,
 	.setup = splice_setup,
 	.send_file = splice_file,
