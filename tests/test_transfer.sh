@@ -58,6 +58,26 @@ done
 transfer "-M mmap -b 1000, -n 2" 2 -s 127.0.0.1 -M mmap -b 1000 $FILES
 transfer "-M splice -b 4096, -n 2" 2 -s 127.0.0.1 -M splice -b 4096 $FILES
 
+# The zero-copy methods count the kernel's verdicts: a -d line, and two
+# keys in -J's sent object (on loopback the kernel copies: copied = sends).
+for m in zerocopy uring-zc; do
+	transfer "-M $m -d" 1 -s 127.0.0.1 -M $m -d $FILES
+	if grep -Eq '^zcc: zero-copy: [1-9][0-9]* sends, [0-9]+ copied by the kernel$' "$TMP/zcc.err"; then
+		ok "-M $m -d: $(grep '^zcc: zero-copy' "$TMP/zcc.err")"
+	else
+		not_ok "-M $m -d: no zero-copy line: $(cat "$TMP/zcc.err")"
+	fi
+	zcs_start -1
+	timeout 60 "$ZCC" -J -M $m -s 127.0.0.1 -p "$ZCS_PORT" $FILES >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+	rc=$?
+	wait "$ZCS_PID"
+	if [ "$rc" -eq 0 ] && "$ZC_TESTBIN/jsoncheck" -E sent -k zc_sends -k zc_copied "$TMP/zcc.out" >/dev/null; then
+		ok "-J -M $m: zc_sends $("$ZC_TESTBIN/jsoncheck" -E sent -g zc_sends "$TMP/zcc.out"), zc_copied $("$ZC_TESTBIN/jsoncheck" -E sent -g zc_copied "$TMP/zcc.out")"
+	else
+		not_ok "-J -M $m: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
+	fi
+done
+
 # --- the options that touch the connection, once each ------------------------
 transfer "-k (TCP_CORK)" 1 -s 127.0.0.1 -k $FILES
 transfer "-i 262144 -o 262144" 1 -s 127.0.0.1 -i 262144 -o 262144 $FILES
