@@ -2,10 +2,9 @@
  * argvfuzz - run a program over and over with seeded random command lines
  * (or random calibration files) and report every way it misbehaves.
  *
- *   argvfuzz [-AkNv] [-c] [-e CODES] [-E LETTERS] [-g MSECS] [-H N] [-n CASES]
- *            [-O OPTSTRING] [-o CASE] [-s SEED] [-T MSECS] [-t MSECS]
- *            [-x LETTERS]
- *            -- PROGRAM [FIXED ARG ...]
+ *   argvfuzz [-AckNv] [-e CODES] [-E LETTERS] [-g MSECS] [-H N]
+ *            [-j JSONCHECK] [-n CASES] [-O OPTSTRING] [-o CASE] [-s SEED]
+ *            [-T MSECS] [-t MSECS] [-x LETTERS] -- PROGRAM [FIXED ARG ...]
  *
  * Each case builds an argv from the program's option letters (read from the
  * synopsis its -h prints, or given getopt-style with -O) and values of many
@@ -38,6 +37,8 @@
  *   leftover   a process of the case alive 1 s after the program ended
  *   created    a file in the working directory that was not there before
  *   changed    one of the prepared files replaced or altered
+ *   json       (-j JSONCHECK) -J asked, no help, and stdout is not JSON
+ *              Lines with "program", "event" and "time" on every line
  *   accepted / refused   (-c) a calibration file judged otherwise than the
  *              format says
  *
@@ -93,6 +94,7 @@ static const char *cfg_codes = "";
 static const char *cfg_exempt = "d";
 static const char *cfg_exclude = "";
 static const char *cfg_optstring;
+static const char *cfg_jsoncheck;
 static long cfg_term_ms = 5000, cfg_cases = 100, cfg_only = -1, cfg_timeout_ms = 3000, cfg_grace_ms = 100;
 static unsigned long long cfg_seed = 1;
 
@@ -626,6 +628,9 @@ static void run_case(char **argv, const char *dir, struct result *r, int nohup)
 	snprintf(err, sizeof(err), "%s/err", workdir);
 	memset(r, 0, offsetof(struct result, out));
 	r->nohup = nohup;
+	/* Emptied here, not in the child: the last case's output must not look like this one's start. */
+	if (truncate(out, 0) < 0 && errno != ENOENT)
+		error(1, errno, "%s", out);
 	pid = spawn(argv, dir, out, err, nohup);
 	if (pid < 0)
 		error(1, errno, "fork");
@@ -927,6 +932,50 @@ static void judge_calib(long n, char **argv, const struct result *r, const char 
 
 static long tool_failures;
 
+/* Any argument that is (or begins) a long help or version request? */
+static int asks_help(char **argv)
+{
+	for (int i = 1; argv[i]; i++)
+		if (!strncmp(argv[i], "--help", 6) || !strncmp(argv[i], "--version", 9))
+			return 1;
+	return has_letter(argv, "h");
+}
+
+/*
+ * -J asked (and no help, which is text): stdout must be JSON Lines with
+ * "program", "event" and "time" on every line, as the checker says.
+ */
+static void judge_json(long n, char **argv, const struct result *r)
+{
+	char out[PATH_MAX], why[PATH_MAX], msg[512];
+	int status;
+	pid_t pid;
+
+	if (!cfg_jsoncheck || !has_letter(argv, "J") || asks_help(argv) || !r->out[0] ||
+	    r->term_ignored)
+		return;
+	snprintf(out, sizeof(out), "%s/out", workdir);
+	snprintf(why, sizeof(why), "%s/json.err", workdir);
+	pid = fork();
+	if (pid == 0) {
+		int e = open(why, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (e < 0)
+			_exit(126);
+		dup2(e, 1);
+		dup2(e, 2);
+		execl(cfg_jsoncheck, cfg_jsoncheck, "-k", "program", "-k", "event", "-k", "time",
+		      out, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		error(1, errno, "%s", cfg_jsoncheck);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	slurp(why, msg, sizeof(msg));
+	finding("json", n, argv, "stdout is not JSON Lines: %s", first_line(msg));
+}
+
 static void judge(long n, char **argv, const struct result *r)
 {
 	int code = WIFEXITED(r->status) ? WEXITSTATUS(r->status) : -1;
@@ -962,6 +1011,7 @@ static void judge(long n, char **argv, const struct result *r)
 		finding("leftover", n, argv, "%d process(es) alive %d ms after it ended: %s",
 			r->leftovers, LEFTOVER_MS, r->left_what);
 	judge_stderr(n, argv, r, r->timed_out ? -1 : code);
+	judge_json(n, argv, r);
 }
 
 static void isolate(void)
@@ -990,10 +1040,9 @@ static void isolate(void)
 static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: argvfuzz [-AckNv] [-e CODES] [-E LETTERS] [-g MSECS] [-H N] [-n CASES]\n"
-		"                [-O OPTSTRING] [-o CASE] [-s SEED] [-T MSECS] [-t MSECS]\n"
-		"                [-x LETTERS]\n"
-		"                -- PROGRAM [FIXED ARG ...]\n");
+		"usage: argvfuzz [-AckNv] [-e CODES] [-E LETTERS] [-g MSECS] [-H N]\n"
+		"                [-j JSONCHECK] [-n CASES] [-O OPTSTRING] [-o CASE] [-s SEED]\n"
+		"                [-T MSECS] [-t MSECS] [-x LETTERS] -- PROGRAM [FIXED ARG ...]\n");
 	exit(status);
 }
 
@@ -1013,7 +1062,7 @@ static void parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "+AcE:e:g:H:hkn:NO:o:s:T:t:vx:")) != -1) {
+	while ((c = getopt(argc, argv, "+AcE:e:g:H:hj:kn:NO:o:s:T:t:vx:")) != -1) {
 		switch (c) {
 		case 'A': cfg_after = 1; break;
 		case 'c': cfg_calib = 1; break;
@@ -1022,6 +1071,7 @@ static void parse(int argc, char **argv)
 		case 'g': cfg_grace_ms = num(optarg); break;
 		case 'h': usage(0); break;
 		case 'H': cfg_nohup = num(optarg); break;
+		case 'j': cfg_jsoncheck = optarg; break;
 		case 'k': cfg_forever = 1; break;
 		case 'n': cfg_cases = num(optarg); break;
 		case 'N': cfg_isolate = 1; break;

@@ -17,6 +17,7 @@
  *   noterm     prints a line, then ignores SIGTERM and sleeps (a server)
  *   hup        prints a line and sleeps, SIGHUP back to its default
  *              whatever it inherited (no respect for nohup)
+ *   badjson    prints a line that is not JSON, exits 0
  *   accept     exits 0 whatever it is given (a calibration reader that
  *              takes anything)
  */
@@ -89,6 +90,9 @@ int main(int argc, char **argv)
 		puts("listening");
 		fflush(stdout);
 		forever();
+	} else if (!strcmp(mode, "badjson")) {
+		puts("{\"program\": \"fuzzvictim\", \"event\": \"x\", \"time\": 1,}");
+		return 0;
 	} else if (!strcmp(mode, "accept")) {
 		return 0;
 	}

@@ -57,6 +57,11 @@ detects changed changed
 detects term noterm -k
 detects nohup hup -k -H 1
 detects accepted accept -c -n 20
+"$FUZZ" -n 1 -O 'ab:x:' -j "$ZC_TESTBIN/jsoncheck" -- "$VICTIM" badjson -J >"$TMP/v.out" 2>&1
+rc=$?
+[ "$rc" -eq 3 ] && grep -q "^finding: json: " "$TMP/v.out"
+check "argvfuzz detects json (fuzzvictim badjson -J): exit $rc: $(grep -m 1 '^finding' "$TMP/v.out" | cut -c 1-120)" \
+	[ $? -eq 0 ]
 
 "$FUZZ" -n 20 -O 'ab:x:' -- "$VICTIM" good >"$TMP/v.out" 2>&1
 rc=$?
@@ -100,9 +105,9 @@ fuzz() {
 # sent a SIGHUP that must change nothing. run_rr runs `true` (after the
 # random part, -A); run_rr and `cyclesoak -- command` pass on 126 and 127
 # for a command that cannot be executed or found.
-fuzz zcc 100 -x "$zcc_exclude" -- "$ZC_BIN/zcc" $zcc_fixed
-fuzz zcs 60 -k -H 4 -- "$ZC_BIN/zcs"
-fuzz cyclesoak 60 -k -H 4 -x C -e 126,127 -- "$ZC_BIN/cyclesoak"
+fuzz zcc 100 -x "$zcc_exclude" -j "$ZC_TESTBIN/jsoncheck" -- "$ZC_BIN/zcc" $zcc_fixed
+fuzz zcs 60 -k -H 4 -j "$ZC_TESTBIN/jsoncheck" -- "$ZC_BIN/zcs"
+fuzz cyclesoak 60 -k -H 4 -j "$ZC_TESTBIN/jsoncheck" -x C -e 126,127 -- "$ZC_BIN/cyclesoak"
 fuzz run_rr 100 -A -e 126,127 -- "$ZC_BIN/run_rr" true
 
 # The calibration reader: valid files, mutated ones and noise, read by the
