@@ -19,13 +19,6 @@
 /* Samples in one calibration attempt. */
 #define CALIB_SAMPLES 5
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Start the soakers and let them settle: page faults, CPU frequency, placement. */
 static struct soak *start_warm(int ncpus, const struct soak_cfg *cfg, unsigned warmup_ms,
 			       char *err, size_t errlen)
@@ -74,65 +67,6 @@ static int take_samples(struct soak *s, unsigned sample_ms, unsigned n,
 	if (ticks == 0 && proc_machine_ticks(&busy1, &total1) == 0 && total1 > total0)
 		*others = (double)(busy1 - busy0) / (double)(total1 - total0);
 	return soak_check(s, err, errlen);
-}
-
-int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
-		       void (*report)(double rate, void *arg), void *arg,
-		       struct calib *out, char *warn, size_t warnlen,
-		       char *err, size_t errlen)
-{
-	static const struct soak_cfg defaults;
-	unsigned n;
-	double *rate, median, spread, others;
-	struct soak *s;
-	int rc = -1;
-
-	if (!cfg)
-		cfg = &defaults;
-	n = cfg->samples ? cfg->samples : 5;
-	if (warn && warnlen)
-		warn[0] = '\0';
-	rate = calloc(n, sizeof(*rate));
-	if (!rate)
-		return err_fill(err, errlen, errno, "calibrate");
-	s = start_warm(ncpus, cfg, cfg->warmup_ms ? cfg->warmup_ms : 1000, err, errlen);
-	if (s)
-		rc = take_samples(s, cfg->sample_ms ? cfg->sample_ms : 1000, n, report, arg,
-				  rate, &others, err, errlen);
-	soak_stop(s);
-	if (rc < 0) {
-		free(rate);
-		return -1;
-	}
-	qsort(rate, n, sizeof(*rate), cmp_double);
-	median = n % 2 ? rate[n / 2] : (rate[n / 2 - 1] + rate[n / 2]) / 2;
-	spread = median > 0 ? (rate[n - 1] - rate[0]) / median : 0;
-	free(rate);
-	if (median <= 0)
-		return err_fill(err, errlen, 0, "soakers did not count");
-	out->loops_per_sec = median;
-	out->ncpus = ncpus;
-	out->spread = spread;
-	if (others > 0.03 && warn && warnlen)
-		snprintf(warn, warnlen, "other work used %.1f%% of the CPUs during "
-			 "calibration: calibrate again on an idle machine", others * 100);
-	else if (spread > 0.02 && warn && warnlen)
-		snprintf(warn, warnlen, "samples spread %.1f%%: was the machine "
-			 "idle? calibrate again when it is", spread * 100);
-	return 0;
-}
-
-int soak_calibrate(int ncpus, void (*report)(double rate, void *arg), void *arg,
-		   struct calib *out, char *warn, size_t warnlen,
-		   char *err, size_t errlen)
-{
-	return soak_calibrate_cfg(ncpus, NULL, report, arg, out, warn, warnlen,
-				  err, errlen);
-}
-
-double soak_load(double rate, const struct calib *c)
-{
-	return 1.0 - rate / c->loops_per_sec;
 }
 
 /*

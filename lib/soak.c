@@ -261,19 +261,6 @@ void soak_kill(struct soak *s)
 		s->pids[i] = 0;
 }
 
-void soak_on_stop_signals(void (*handler)(int))
-{
-	struct sigaction sa = { .sa_handler = handler };
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 void soak_forget(struct soak *s)
 {
 	if (!s)

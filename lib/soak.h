@@ -32,9 +32,6 @@ struct soak_cfg {
 	int bind;		/* bind soaker i to CPU i (else: to the i-th CPU
 				   this process may use, modulo their count) */
 	enum soak_policy policy;
-	unsigned warmup_ms;	/* calibration: settle time first (0: 1000) */
-	unsigned sample_ms;	/* calibration: one sample's length (0: 1000) */
-	unsigned samples;	/* calibration: how many samples (0: 5) */
 };
 
 /*
@@ -85,32 +82,5 @@ void soak_forget(struct soak *s);
  * only this way are they gone before it is.
  */
 void soak_kill(struct soak *s);
-
-/*
- * soak_on_stop_signals - install handler for SIGINT, SIGTERM and SIGHUP,
- * the signals after which a soakers' parent must take its soakers down
- * before it goes. Each blocks the other two while it runs, and none
- * restarts a system call, so a sleep, a wait or a send is cut short.
- */
-void soak_on_stop_signals(void (*handler)(int));
-
-/*
- * soak_calibrate - run ncpus soakers on an idle machine and measure their
- * rate robustly (warm-up, several samples, their median). report(rate, arg)
- * is called once per sample so the program can print "calibrating: N
- * loops/sec". *warn is set to a message (else "") when the samples spread
- * as if the machine was not idle. A signal that interrupts it makes it
- * return -1 with errno EINTR, so a program's SIGINT flag is seen at once.
- */
-int soak_calibrate(int ncpus, void (*report)(double rate, void *arg), void *arg,
-		   struct calib *out, char *warn, size_t warnlen,
-		   char *err, size_t errlen);
-int soak_calibrate_cfg(int ncpus, const struct soak_cfg *cfg,
-		       void (*report)(double rate, void *arg), void *arg,
-		       struct calib *out, char *warn, size_t warnlen,
-		       char *err, size_t errlen);
-
-/* load = 1 - rate / calibrated rate, as a fraction (may be negative). */
-double soak_load(double rate, const struct calib *c);
 
 #endif

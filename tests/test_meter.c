@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "calib.h"
 #include "clock.h"
 #include "lock.h"
 #include "meter.h"
@@ -218,6 +220,51 @@ static void test_live(void)
 	meter_close(m);
 }
 
+static void count_report(double rate, void *arg)
+{
+	(void)rate;
+	++*(int *)arg;
+}
+
+/*
+ * meter_calibrate: accepted (the file written, 5 reports per try) or, on
+ * this shared machine as likely, refused after 3 tries (15 reports, no
+ * file); a FIFO for the file is refused before any sample.
+ */
+static void test_calibrate(const char *dir)
+{
+	struct meter_cfg cfg = { .ncpus = 2 };
+	struct calib c = { 0 };
+	char path[300], err[512] = "";
+	int reports = 0, rc, holder;
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	cfg.calib_path = path;
+	if (mkfifo(path, 0600) == 0) {
+		rc = meter_calibrate(&cfg, 50, count_report, &reports, &c, err, sizeof(err));
+		CHECK(rc < 0 && reports == 0 && strstr(err, "FIFO"),
+		      "a FIFO for the file: refused before any sample: %s", err);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/cal", dir);
+	reports = 0;
+	rc = meter_calibrate(&cfg, 50, count_report, &reports, &c, err, sizeof(err));
+	if (rc < 0 && (holder = lock_holder()) > 0) {
+		printf("skip - meter_calibrate: another meter (PID %d) runs now\n", holder);
+	} else if (rc == 0) {
+		CHECK(access(path, F_OK) == 0 && reports % 5 == 0 && reports <= 15 &&
+		      c.ncpus == 2 && c.loops_per_sec > 0 && c.spread <= 0.03,
+		      "meter_calibrate accepted: %d reports, %.0f loops/sec, spread %.2f%%",
+		      reports, c.loops_per_sec, 100 * c.spread);
+	} else {
+		CHECK(reports == 15 && access(path, F_OK) < 0 && strstr(err, "refused after 3"),
+		      "meter_calibrate refused (%d reports, no file): %s", reports, err);
+	}
+	unlink(path);
+	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD,
+	      "meter_calibrate leaves no soaker");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/zc-meter-XXXXXX";
@@ -231,6 +278,7 @@ int main(void)
 	test_machine(dir);
 	test_lock();
 	test_live();
+	test_calibrate(dir);
 	rmdir(dir);
 	return t_exit();
 }

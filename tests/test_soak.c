@@ -21,14 +21,6 @@
 #include "soak_internal.h"
 #include "t.h"
 
-/* load = 1 - rate / calibrated rate. */
-static void test_load(void)
-{
-	CHECK(soak_load(75, &(struct calib){ .loops_per_sec = 100 }) == 0.25 &&
-	      soak_load(110, &(struct calib){ .loops_per_sec = 100 }) < 0,
-	      "load is 1 - rate/calibrated, negative when faster");
-}
-
 static int alive(pid_t pid)
 {
 	return kill(pid, 0) == 0;
@@ -139,32 +131,6 @@ static void test_bad_start(void)
 	soak_stop(s);
 	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD,
 	      "and its siblings are killed and reaped");
-}
-
-static void count_report(double rate, void *arg)
-{
-	(void)rate;		/* may be 0: a busy machine can starve a soaker */
-	++*(int *)arg;
-}
-
-static void test_calibrate(void)
-{
-	struct soak_cfg cfg = { .warmup_ms = 50, .sample_ms = 50, .samples = 3 };
-	struct calib c = { 0 };
-	char warn[160], err[256] = "";
-	int reports = 0, rc;
-
-	rc = soak_calibrate_cfg(2, &cfg, count_report, &reports, &c, warn,
-				sizeof(warn), err, sizeof(err));
-	if (rc < 0 && strstr(err, "did not count"))
-		printf("skip - calibrate: the machine is so busy the soakers got no CPU\n");
-	else
-		CHECK(rc == 0 && reports == 3 && c.loops_per_sec > 0 && c.ncpus == 2 &&
-		      c.spread >= 0, "calibrate: one report per sample, rate %.0f, "
-		      "ncpus %d recorded, spread %.1f%% %s", c.loops_per_sec, c.ncpus,
-		      c.spread * 100, err);
-	CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD,
-	      "calibrate leaves no soaker behind");
 }
 
 /* Run time less system time of both soakers, as the run-time meter reads it. */
@@ -448,11 +414,9 @@ static void test_lift(void)
 
 int main(void)
 {
-	test_load();
 	test_soakers(SOAK_NICE19);
 	test_soakers(SOAK_IDLE);
 	test_bad_start();
-	test_calibrate();
 	test_runtime();
 	test_health(SIGKILL, "was killed by SIGKILL", "was killed by SIGKILL");
 	test_health(SIGSTOP, "was stopped (SIGSTOP)", "was stopped");
