@@ -169,10 +169,14 @@ static void test_runtime(void)
 	ran = (t1[0] - t0[0]) + (t1[1] - t0[1]);
 	/*
 	 * Two busy soakers on 2 CPUs: together well over 100 ms of 400 ms,
-	 * unless work at nice 0 held the CPUs; SCHED_IDLE soakers then get
-	 * next to nothing, as they should (seen: 0 ns beside two busy loops).
+	 * unless other work held the CPUs; SCHED_IDLE soakers then get next
+	 * to nothing, as they should (seen: 0 ns beside two busy loops). Other
+	 * programs' soakers at nice 19 are not in "others" but share the CPUs
+	 * with ours (seen: 76 ms with others at nice 0 under 50%), so a short
+	 * run is a skip whenever others held a third of the machine; a reader
+	 * that is broken reads nothing or garbage either way.
 	 */
-	if (rc == 0 && ran <= 100000000u && others >= 50)
+	if (rc == 0 && ran <= 100000000u && others >= 33)
 		printf("skip - run time advances: others held %d%% of the CPUs "
 		       "(soakers ran %" PRIu64 " ns in 200 ms)\n", others, ran);
 	else
