@@ -550,13 +550,19 @@ static void print_interval(uint64_t bytes, uint64_t ns)
 	}
 }
 
-/* When the next look is due: 100 ms for the stall check, or the interval. */
+/*
+ * When the next look is due: the next interval line, or a tenth of -T
+ * (0.01 to 1 s) for the stall check, whichever comes first.
+ */
 static uint64_t next_look(uint64_t now, uint64_t next_line)
 {
-	uint64_t look = now + 100000000ull;
+	double tick = cfg.stall / 10;
+	uint64_t look;
 
-	if (cfg.stall == 0 || (cfg.interval > 0 && next_line < look))
-		look = cfg.interval > 0 ? next_line : now + 1000000000ull;
+	tick = tick < 0.01 ? 0.01 : tick > 1 ? 1 : tick;
+	look = cfg.stall > 0 ? now + (uint64_t)(tick * 1e9) : UINT64_MAX;
+	if (cfg.interval > 0 && next_line < look)
+		look = next_line;
 	return look;
 }
 
