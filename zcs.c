@@ -679,7 +679,10 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 		fprintf(stderr, "zcs: %s: connected\n", peer);
 	}
 	if (cfg.method->setup && cfg.method->setup(&c.rx, err, sizeof(err)) < 0) {
+		/* The kernel refuses the method: it will refuse every connection. */
 		error(0, 0, "%s: %s", peer, err);
+		if (!cfg.one)
+			_exit(EXIT_GIVE_UP);
 		close(fd);
 		return 1;
 	}

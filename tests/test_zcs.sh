@@ -393,6 +393,38 @@ else
 	skip "no $SHIM: the kernel without IPv6 is not played"
 fi
 
+# --- a kernel that refuses zero-copy receive ------------------------------
+
+# tests/shim_nozcrx.so fails getsockopt(TCP_ZEROCOPY_RECEIVE) as a kernel
+# before 4.18 does: one line naming the method and why, exit 1, and no
+# other method in its place.
+SHIM=$ZC_TESTBIN/shim_nozcrx.so
+if [ -f "$SHIM" ]; then
+	for one in -1 ""; do
+		: >"$TMP/zcs.out"
+		bg env LD_PRELOAD="$SHIM" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$ZCS" -p 0 $one -M zerocopy >"$TMP/zcs.out" 2>"$TMP/zcs.err"
+		ZCS_PID=$!
+		if wait_for "$TMP/zcs.out" '^listening on port [0-9]+'; then
+			ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
+			send f1,1,100000
+			# ended: gone or a zombie; within 5 s, else it is killed.
+			within 50 sh -c "! grep -q '^[0-9]* ([^)]*) [^Z]' /proc/$ZCS_PID/stat 2>/dev/null" ||
+				kill "$ZCS_PID"
+			wait "$ZCS_PID"
+			rc=$?
+			expect "zero-copy receive refused (zcs ${one:-without -1}): exit 1 ($rc), one line ($(cat "$TMP/zcs.err"))" \
+				'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/zcs.err")" -eq 1 ] &&
+				grep -q "zerocopy: TCP_ZEROCOPY_RECEIVE: Protocol not available" "$TMP/zcs.err" &&
+				! grep -q "^done" "$TMP/zcs.out"'
+		else
+			not_ok "zcs -M zerocopy starts under the shim"
+		fi
+	done
+else
+	skip "no $SHIM: a kernel without zero-copy receive is not played"
+fi
+
 # --- receive methods against every zcc method ----------------------------
 
 # Each zcs -M with -1 against each zcc -M: both ends count the same bytes
