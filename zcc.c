@@ -98,6 +98,9 @@ struct file_set {
 /* The files, opened once and sent every loop of every run. */
 static struct file_set files;
 
+/* A -t probe run is under way: it prints nothing. */
+static int probing;
+
 /* The signal that asks zcc to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
 static volatile sig_atomic_t stop_sig;
 
@@ -529,6 +532,7 @@ static void catch_signals(void)
 
 struct watch {
 	struct tx *t;
+	double interval;	/* -I, or 0 (a -t probe prints no lines) */
 	uint64_t t0;
 	int running, done, stalled;
 	pthread_mutex_t lock;
@@ -554,14 +558,14 @@ static void print_interval(uint64_t bytes, uint64_t ns)
  * When the next look is due: the next interval line, or a tenth of -T
  * (0.01 to 1 s) for the stall check, whichever comes first.
  */
-static uint64_t next_look(uint64_t now, uint64_t next_line)
+static uint64_t next_look(uint64_t now, uint64_t next_line, double interval)
 {
 	double tick = cfg.stall / 10;
 	uint64_t look;
 
 	tick = tick < 0.01 ? 0.01 : tick > 1 ? 1 : tick;
 	look = cfg.stall > 0 ? now + (uint64_t)(tick * 1e9) : UINT64_MAX;
-	if (cfg.interval > 0 && next_line < look)
+	if (interval > 0 && next_line < look)
 		look = next_line;
 	return look;
 }
@@ -569,7 +573,7 @@ static uint64_t next_look(uint64_t now, uint64_t next_line)
 static void *watch_run(void *arg)
 {
 	struct watch *w = arg;
-	uint64_t line_ns = (uint64_t)(cfg.interval * 1e9), next_line = w->t0 + line_ns;
+	uint64_t line_ns = (uint64_t)(w->interval * 1e9), next_line = w->t0 + line_ns;
 	uint64_t now, moved = w->t0, last = 0, line_bytes = 0, line_t = w->t0, b;
 	struct timespec ts;
 
@@ -581,7 +585,7 @@ static void *watch_run(void *arg)
 			last = b;
 			moved = now;
 		}
-		if (cfg.interval > 0 && now >= next_line) {
+		if (w->interval > 0 && now >= next_line) {
 			print_interval(b - line_bytes, now - line_t);
 			line_bytes = b;
 			line_t = now;
@@ -592,7 +596,7 @@ static void *watch_run(void *arg)
 			shutdown(w->t->sock, SHUT_RDWR);	/* the send returns */
 			break;
 		}
-		now = next_look(now, next_line);
+		now = next_look(now, next_line, w->interval);
 		ts.tv_sec = (time_t)(now / 1000000000u);
 		ts.tv_nsec = (long)(now % 1000000000u);
 		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
@@ -608,8 +612,8 @@ static void watch_start(struct watch *w, struct tx *t)
 	sigset_t all, old;
 	int e;
 
-	*w = (struct watch){ .t = t, .t0 = now_ns() };
-	if (cfg.interval == 0 && cfg.stall == 0)
+	*w = (struct watch){ .t = t, .t0 = now_ns(), .interval = probing ? 0 : cfg.interval };
+	if (w->interval == 0 && cfg.stall == 0)
 		return;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&ca);
@@ -964,8 +968,11 @@ static int send_runs(void)
 		meter_start();
 	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
 		error(1, errno, "bind to CPU %d", cfg.cpu);
-	if (cfg.secs > 0)
+	if (cfg.secs > 0) {
+		probing = 1;
 		loops = loops_for_secs();
+		probing = 0;
+	}
 	for (i = 0; i < cfg.runs && !stop_sig; i++) {
 		rs[i] = run_once(&files, loops);
 		print_result(&rs[i]);
