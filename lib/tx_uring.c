@@ -22,7 +22,8 @@
  * the kernel moves from one to the next without coming back to us. 16
  * chunks of the default 64 KiB are 1 MiB per system call, more than a
  * socket buffer holds on most links, so the socket never runs dry between
- * chains; a deeper chain saves no measurable time and pins more pages.
+ * chains. Depths of 4, 16 and 64 measured alike on loopback (within the
+ * noise); a deeper chain only holds more of the file per call.
  */
 #include "tx_zc.h"
 
@@ -62,7 +63,7 @@ static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t er
 {
 	unsigned op = zc ? IORING_OP_SEND_ZC : IORING_OP_SEND;
 	struct ur *u = calloc(1, sizeof(*u));
-	int known;
+	int known, e;
 
 	if (!u)
 		return err_fill(err, errlen, errno, "%s", name);
@@ -89,9 +90,10 @@ static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t er
 			err_fill(err, errlen, 0, "%s: the kernel's io_uring lacks %s", name,
 				 !(u->ring.features & IORING_FEAT_EXT_ARG) ? "IORING_FEAT_EXT_ARG"
 				 : zc ? "IORING_OP_SEND_ZC" : "IORING_OP_SEND");
+		e = known < 0 ? errno : EOPNOTSUPP;
 		uring_exit(&u->ring);
 		free(u);
-		errno = known < 0 ? errno : EOPNOTSUPP;
+		errno = e;
 		return -1;
 	}
 	t->priv = u;
