@@ -106,7 +106,7 @@ link_run() {
 	if [ -z "${QUIET:-}" ]; then
 		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR $ZCS_JSON   (port $_port)"
 		# shellcheck disable=SC2086
-		show_cmd cyclesoak -- ip netns exec "$NS_TX" subreaper -s -o tx.ct zcc $ZCC_JSON -s $RX_ADDR -p "$_port" "$@"
+		show_cmd cyclesoak $(meter_opts) -- ip netns exec "$NS_TX" subreaper -s -o tx.ct zcc $ZCC_JSON -s $RX_ADDR -p "$_port" "$@"
 	fi
 	# sh -c exec: zcc's figures in their own file, apart from cyclesoak's.
 	meter "$WORK/tx.meter" ip netns exec "$NS_TX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/tx.ct" \
@@ -236,6 +236,7 @@ part_link() {
 		echo
 		link_table "lk$ri"
 		# The 2001 comparison at this rate: sender's own CPU, and the load.
+		link_cheapest "lk$ri"
 		link_verdict "lk$ri" 3 "us/KB of the sender's own CPU"
 		eval "met_$ri=\$V_MET text_$ri=\"\$V_TEXT\""
 		echo "  $rate: $V_TEXT"
@@ -261,6 +262,28 @@ part_link() {
 	} >"$OUT/link_methods.csv" && rm -f "$OUT/link_methods.csv.tmp"
 	plot link_methods.svg link_methods.csv -G -t "Sender's CPU by method and link rate ($(uname -r))" \
 		-x "transmit method (bars: link rates)" -y "zcc's own CPU, % of all $NCPU CPUs (median, 95% interval)"
+}
+
+# link_cheapest TAG-PREFIX: which zero-copy method (of those zcc has) cost
+# the sender least per KB at this rate, against the runner-up, round by round.
+link_cheapest() {
+	: >"$WORK/zc.rank"
+	for _m in sendfile splice zerocopy uring-zc; do
+		[ -s "$WORK/$1.$_m" ] || continue
+		column "$WORK/$1.$_m" 3 >"$WORK/c"
+		stat_of "$WORK/c" z_
+		# shellcheck disable=SC2154
+		echo "$z_median $_m" >>"$WORK/zc.rank"
+	done
+	[ "$(wc -l <"$WORK/zc.rank")" -ge 2 ] || return 0
+	set -- "$1" $(sort -g "$WORK/zc.rank" | awk 'NR <= 2 { print $2 }')
+	paste -d' ' "$WORK/$1.$2" "$WORK/$1.$3" | awk '{ print $3, $9 }' >"$WORK/pair"
+	compare_of "$WORK/pair" c_
+	# shellcheck disable=SC2154
+	echo "  cheapest zero-copy method for the sender at $rate: $2, $(printf '%.4f' "$c_a_median") us/KB against" \
+		"$3's $(printf '%.4f' "$c_b_median") (lower in $c_below of $c_a_n rounds; $(
+		[ "$c_verdict" = less ] && echo "resolved: intervals apart" || echo "not resolved: $c_why"))"
+	csv link "${rate}_cheapest_zero_copy" "$2" "$c_a_median" us/KB
 }
 
 # link_2001 NRATES: the 2001 transmit table beside ours at each rate.

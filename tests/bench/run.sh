@@ -140,12 +140,20 @@ calibrate_once() {
 
 # meter OUTFILE COMMAND...: the machine's load over COMMAND's life by
 # cyclesoak's default method (with -J when it has it); sets METER_LOAD.
+# A cyclesoak that has no -L predates the choice by machine: its default is
+# the loop counts, so on a virtual machine it is told -r, the method it
+# would pick there today.
+meter_opts() {
+	_mo=
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J ' && _mo=-J
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L ' || { is_vm && _mo="$_mo -r"; }
+	echo $_mo
+}
 meter() {
 	_o=$1
 	shift
-	_j=
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J ' && _j=-J
-	run_fg in_work "$ZC_BIN/cyclesoak" $_j -- "$@" >"$_o" 2>"$_o.err"
+	# shellcheck disable=SC2046
+	run_fg in_work "$ZC_BIN/cyclesoak" $(meter_opts) -- "$@" >"$_o" 2>"$_o.err"
 	_mrc=$?
 	if is_json "$_o"; then
 		METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
