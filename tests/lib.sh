@@ -259,15 +259,18 @@ zcc_has() {
 	"$ZC_BIN/zcc" -h 2>&1 | grep -q -- "^ *$1 "
 }
 
-# zcc_methods: the transmit methods this zcc has, from zcc itself (its
-# refusal of an unknown -M lists them); "sendfile send write" from the
-# options of a zcc without -M.
+# zcc_methods: the transmit methods this zcc has, from zcc itself: its
+# refusal of an unknown -M lists them in brackets, "unknown method (a, b)".
+# "sendfile send write" from the options of a zcc without -M.
 zcc_methods() {
 	if ! zcc_has -M; then
 		echo "sendfile send write"
 		return 0
 	fi
-	"$ZC_BIN/zcc" -M help 2>&1 | sed -n 's/.*methods*: *//p' | tr -d ',' | head -n 1
+	_ms=$("$ZC_BIN/zcc" -M help -s 0 /dev/null 2>&1 | sed -n 's/.*unknown method[^(]*(\([^)]*\)).*/\1/p' |
+		head -n 1 | tr -d ',')
+	[ -n "$_ms" ] || die "zcc -M help listed no methods"
+	echo $_ms
 }
 
 # method_flags METHOD: zcc's options for a transmit method.
