@@ -112,7 +112,7 @@ int proc_task_state(pid_t pid, char *state, int *wait_status)
 
 int proc_task_sigkill_pending(pid_t pid)
 {
-	char path[64], line[256];
+	char path[64], line[256], *end;
 	unsigned long long mask;
 	int found = 0;
 	FILE *f;
@@ -121,11 +121,15 @@ int proc_task_sigkill_pending(pid_t pid)
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		if ((sscanf(line, "SigPnd: %llx", &mask) == 1 ||
-		     sscanf(line, "ShdPnd: %llx", &mask) == 1) &&
-		    (mask & (1ull << (SIGKILL - 1))))
+	/* "SigPnd:\t0000000000000100": this thread's; "ShdPnd:" the process's. */
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "SigPnd:", 7) != 0 && strncmp(line, "ShdPnd:", 7) != 0)
+			continue;
+		errno = 0;
+		mask = strtoull(line + 7, &end, 16);
+		if (!errno && end != line + 7 && (mask & (1ull << (SIGKILL - 1))))
 			found = 1;
+	}
 	fclose(f);
 	return found;
 }

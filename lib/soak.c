@@ -201,6 +201,17 @@ static const char *sig_name(int sig)
 	return buf;
 }
 
+/* What waitid() said of a soaker, as the line about it. */
+static int waited(const siginfo_t *si, const char *who, char *err, size_t errlen)
+{
+	if (si->si_code == CLD_EXITED)
+		return err_fill(err, errlen, 0, "%s exited with status %d", who, si->si_status);
+	if (si->si_code == CLD_KILLED || si->si_code == CLD_DUMPED)
+		return err_fill(err, errlen, 0, "%s was killed by %s", who,
+				sig_name(si->si_status));
+	return err_fill(err, errlen, 0, "%s was stopped (%s)", who, sig_name(si->si_status));
+}
+
 /*
  * Has soaker i ended or stopped? Its parent asks waitid() without reaping
  * (WNOWAIT: soak_kill still reaps it), which also names the stop signal; a
@@ -210,21 +221,23 @@ static int soaker_broken(const struct soak *s, int i, char *err, size_t errlen)
 {
 	siginfo_t si = { 0 };
 	char who[64], state = 'R';
-	int rc, status = 0;
+	int rc, status = 0, tries, ours;
 
 	soaker_name(s, i, who, sizeof(who));
-	if (waitid(P_PID, s->pids[i], &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) == 0 &&
-	    si.si_pid == s->pids[i]) {
-		if (si.si_code == CLD_EXITED)
-			return err_fill(err, errlen, 0, "%s exited with status %d",
-					who, si.si_status);
-		if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)
-			return err_fill(err, errlen, 0, "%s was killed by %s", who,
-					sig_name(si.si_status));
-		return err_fill(err, errlen, 0, "%s was stopped (%s)", who,
-				sig_name(si.si_status));
+	/*
+	 * /proc shows a stopped soaker a moment before waitid() does; its
+	 * parent waits that moment (20 ms at most) to name the signal.
+	 */
+	for (tries = 0;; tries++) {
+		rc = waitid(P_PID, s->pids[i], &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT);
+		if (rc == 0 && si.si_pid == s->pids[i])
+			return waited(&si, who, err, errlen);
+		ours = rc == 0 || errno != ECHILD;
+		rc = proc_task_state(s->pids[i], &state, &status);
+		if (rc <= 0 || (state != 'T' && state != 't') || !ours || tries >= 20)
+			break;
+		sleep_until(now_ns() + 1000000u);
 	}
-	rc = proc_task_state(s->pids[i], &state, &status);
 	if (rc == 0)
 		return err_fill(err, errlen, 0, "%s has gone", who);
 	if (rc < 0)

@@ -168,19 +168,21 @@ static void test_runtime(void)
 	others = others_held(&mark);
 	ran = (t1[0] - t0[0]) + (t1[1] - t0[1]);
 	/*
-	 * Two busy soakers on 2 CPUs: together well over 100 ms of 400 ms,
-	 * unless other work held the CPUs; SCHED_IDLE soakers then get next
-	 * to nothing, as they should (seen: 0 ns beside two busy loops). Other
-	 * programs' soakers at nice 19 are not in "others" but share the CPUs
-	 * with ours (seen: 76 ms with others at nice 0 under 50%), so a short
-	 * run is a skip whenever others held a third of the machine; a reader
-	 * that is broken reads nothing or garbage either way.
+	 * Two busy soakers on 2 CPUs: on a quiet machine together near 400 ms
+	 * of 400 ms. Other work takes that from them, as it should: SCHED_IDLE
+	 * soakers beside work at nice 0 get next to nothing (seen: 0 ns beside
+	 * two busy loops), and other programs' nice-19 soakers, which are not
+	 * in "others", share the CPUs with ours unseen (seen: 76 and 93 ms
+	 * with others under a third). So the bar is 20 ms, a tenth of one CPU,
+	 * which a broken reader (nothing, or garbage) misses anyway; under it,
+	 * with others holding half the machine, a skip with the figures.
 	 */
-	if (rc == 0 && ran <= 100000000u && others >= 33)
+	if (rc == 0 && ran <= 20000000u && others >= 50)
 		printf("skip - run time advances: others held %d%% of the CPUs "
 		       "(soakers ran %" PRIu64 " ns in 200 ms)\n", others, ran);
 	else
-		CHECK(rc == 0 && t1[0] >= t0[0] && t1[1] >= t0[1] && ran > 100000000u,
+		CHECK(rc == 0 && t1[0] >= t0[0] && t1[1] >= t0[1] && ran > 20000000u &&
+		      ran < 500000000u,
 		      "run time advances: %" PRIu64 " + %" PRIu64 " ns in 200 ms (%s)",
 		      t1[0] - t0[0], t1[1] - t0[1], rc ? err : "ok");
 	soak_stop(s);
