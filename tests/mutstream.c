@@ -12,7 +12,8 @@
  * loops of zero files, 0xffffffff loops announced and a few thousand sent,
  * zero loops, or plain noise. A deliberately simple reader below judges the
  * result: whole (exactly what its headers announce), short (ends early) or
- * excess (more than announced). The stream is sent, the sending side shut,
+ * excess (more than announced). One stream in three is sent in small
+ * pieces, so that header words arrive split. The stream is sent, the sending side shut,
  * and the server given 10 s to close the connection; a server that cuts a
  * bad stream off early (a reset on a send) is within its rights.
  *
@@ -22,6 +23,8 @@
  * server left a connection open.
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <errno.h>
 #include <error.h>
 #include <poll.h>
@@ -219,7 +222,7 @@ static enum verdict judge(const struct buf *b)
 }
 
 /* Send b on a new connection; 1 cut off early, 2 not closed, -1 error. */
-static int send_stream(const struct buf *b)
+static int send_stream(const struct buf *b, int chop)
 {
 	struct sockaddr_storage ss = { 0 };
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
@@ -245,8 +248,27 @@ static int send_stream(const struct buf *b)
 			close(fd);
 		return -1;
 	}
+	/*
+	 * One stream in three goes out in small pieces (TCP_NODELAY, a pause
+	 * now and then), so header words arrive split across the server's
+	 * reads; the rest in one go. Only the first 64 KiB are chopped.
+	 */
+	if (chop)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
 	while (at < b->len) {
-		ssize_t n = send(fd, b->p + at, b->len - at, MSG_NOSIGNAL);
+		size_t want = b->len - at;
+		ssize_t n;
+
+		if (chop && at < 65536) {
+			static const size_t piece[] = { 1, 2, 3, 5, 7, 13, 4095, 4097 };
+
+			want = piece[below(sizeof(piece) / sizeof(piece[0]))];
+			if (want > b->len - at)
+				want = b->len - at;
+			if (below(8) == 0)
+				usleep(1000);
+		}
+		n = send(fd, b->p + at, want, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -305,7 +327,8 @@ int main(int argc, char **argv)
 	for (long i = 0; i < cfg_streams; i++) {
 		const char *what = make_stream(&b);
 		enum verdict v = judge(&b);
-		int r = send_stream(&b);
+		int chop = below(3) == 0;
+		int r = send_stream(&b, chop);
 
 		if (r < 0)
 			return 1;
@@ -316,7 +339,8 @@ int main(int argc, char **argv)
 		cut += r == 1;
 		open_left += r == 2;
 		if (cfg_verbose || r == 2)
-			printf("stream %ld: %zu bytes, %s: %s%s\n", i, b.len, what, vname[v],
+			printf("stream %ld: %zu bytes%s, %s: %s%s\n", i, b.len, chop ? " in pieces" : "",
+			       what, vname[v],
 			       r == 1 ? ", cut off early" : r == 2 ? ", NOT CLOSED by the server" : "");
 	}
 	free(b.p);
