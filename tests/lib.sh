@@ -319,7 +319,7 @@ run_zcc() {
 	# shellcheck disable=SC2086
 	[ -z "${QUIET:-}" ] && show_cmd $ZCC_PREFIX zcc $_json "$@"
 	# shellcheck disable=SC2086
-	run_fg in_work $ZCC_PREFIX "$ZC_BIN/zcc" $_json "$@" >"$_out" 2>"$_out.err"
+	run_metered "$_out.err" in_work $ZCC_PREFIX "$ZC_BIN/zcc" $_json "$@" >"$_out"
 	_rc=$?
 	parse_zcc "$_out"
 	SENT_TOTAL=$((${SENT_TOTAL:-0} + ${SENT_BYTES:-0}))
@@ -329,6 +329,23 @@ run_zcc() {
 		echo "  zcc exited with status $_rc" >&2
 		return 1
 	fi
+}
+
+# run_metered ERRFILE COMMAND...: run_fg with stderr to ERRFILE; while the
+# command is refused because another meter runs on the machine (one meter
+# per machine: two would read each other's soakers as load), wait and try
+# again, up to a minute.
+run_metered() {
+	_ef=$1
+	shift
+	_tries=60
+	while :; do
+		run_fg "$@" 2>"$_ef"
+		_mrc=$?
+		[ $_mrc -ne 0 ] && [ $_tries -gt 0 ] && grep -q 'another meter is running' "$_ef" || return $_mrc
+		_tries=$((_tries - 1))
+		sleep 1
+	done
 }
 
 # loops_for SECONDS_WANTED PROBE_SECONDS PROBE_LOOPS: loops for a run of

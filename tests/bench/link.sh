@@ -112,7 +112,7 @@ link_run() {
 	meter "$WORK/tx.meter" ip netns exec "$NS_TX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/tx.ct" \
 		sh -c 'f=$1; shift; exec "$@" >"$f"' sh "$WORK/tx.out" \
 		"$ZC_BIN/zcc" $ZCC_JSON -s $RX_ADDR -p "$_port" "$@" ||
-		{ cat "$WORK/tx.meter.err" >&2; die "cyclesoak -- zcc $* in $NS_TX failed"; }
+		{ cat "$WORK/tx.meter.err" >&2; die "cyclesoak -- zcc in $NS_TX failed"; }
 	wait $_rx
 	_rrc=$?
 	forget_bg $_rx

@@ -153,7 +153,7 @@ meter() {
 	_o=$1
 	shift
 	# shellcheck disable=SC2046
-	run_fg in_work "$ZC_BIN/cyclesoak" $(meter_opts) -- "$@" >"$_o" 2>"$_o.err"
+	run_metered "$_o.err" in_work "$ZC_BIN/cyclesoak" $(meter_opts) -- "$@" >"$_o"
 	_mrc=$?
 	if is_json "$_o"; then
 		METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
