@@ -64,6 +64,8 @@ part_accuracy() {
 			done
 		done
 	done
+	busy=$(awk '$4 > 10' "$WORK/acc.rows" | wc -l)
+	[ "$busy" -gt 0 ] && echo "  NOTE: in $busy of $(wc -l <"$WORK/acc.rows") readings others used over 10% of the machine just before: those errors are the machine's, not only the meter's"
 	acc_summary
 }
 
@@ -73,6 +75,10 @@ acc_summary() {
 	echo "truth,$(echo $acc_methods | tr ' ' ',')" >"$OUT/accuracy.csv"
 	for m in $acc_methods; do
 		awk -v m="$m" '$1 == m { print ($7 < 0 ? -$7 : $7) }' "$WORK/acc.rows" >"$WORK/c"
+		if [ ! -s "$WORK/c" ]; then
+			echo "  $m: no readings (every calibration was refused)"
+			continue
+		fi
 		stat_of "$WORK/c" e_
 		worst=$(awk -v m="$m" -v w="$e_max" '$1 == m && ($7 == w || -$7 == w) { print $7; exit }' "$WORK/acc.rows")
 		awk -v m="$m" '$1 == m && $2 == 0 { print ($7 < 0 ? -$7 : $7) }' "$WORK/acc.rows" >"$WORK/c"
