@@ -81,6 +81,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "rng.h"
 
 #define MAX_OPTS	64
 #define MAX_ARGS	24
@@ -116,32 +117,7 @@ struct opt {
 static struct opt opts[MAX_OPTS];
 static int nopts;
 
-/* ---- randomness: xorshift64*, ours, the same sequence on every libc ---- */
-
-static uint64_t rng;
-
-static void rng_case(long n)
-{
-	/* splitmix64 of (seed, case): every case its own independent stream */
-	uint64_t z = cfg_seed * 0x9e3779b97f4a7c15ull + (uint64_t)n * 0xbf58476d1ce4e5b9ull;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	rng = (z ^ (z >> 31)) | 1;
-}
-
-static uint32_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 2685821657736338717ull) >> 32);
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? rnd() % n : 0;
-}
+/* ---- randomness ---- */
 
 static const char *pick(const char *const *list, size_t n)
 {
@@ -1135,7 +1111,7 @@ int main(int argc, char **argv)
 
 		if (!r)
 			error(1, errno, "malloc");
-		rng_case(n);
+		rng_seed(cfg_seed, (uint64_t)n);
 		rm_tree(dir);
 		if (make_fixtures(dir) < 0)
 			error(1, errno, "preparing %s", dir);

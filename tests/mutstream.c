@@ -35,6 +35,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "rng.h"
+
 #define BIG_FILE	(512 * 1024)
 #define NOISE_MAX	100000
 #define CLOSE_WAIT_MS	10000
@@ -43,21 +45,6 @@ static const char *cfg_addr = "127.0.0.1";
 static int cfg_port = -1, cfg_verbose;
 static long cfg_streams = 100;
 static unsigned long long cfg_seed = 1;
-
-static uint64_t rng;
-
-static uint32_t rnd(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 2685821657736338717ull) >> 32);
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? rnd() % n : 0;
-}
 
 /* A growing byte buffer. */
 struct buf {
@@ -323,7 +310,7 @@ int main(int argc, char **argv)
 	if (cfg_port <= 0 || cfg_port > 65535 || optind != argc)
 		error(2, 0, "usage: mutstream [-a ADDR] [-n STREAMS] [-s SEED] [-v] -p PORT");
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	rng = cfg_seed * 0x9e3779b97f4a7c15ull | 1;
+	rng_seed(cfg_seed, 0);
 	for (long i = 0; i < cfg_streams; i++) {
 		const char *what = make_stream(&b);
 		enum verdict v = judge(&b);
