@@ -26,6 +26,7 @@
 #include "meter.h"
 #include "opt.h"
 #include "out.h"
+#include "show.h"
 
 /* What the options asked, set only by parse_options. */
 struct settings {
@@ -139,6 +140,7 @@ static void print_rate(const char *event, const char *text, double rate)
 static void parse_options(int argc, char **argv)
 {
 	int opt, seen_p = 0, seen_m = 0, seen_r = 0, seen_l = 0;
+	char shown[SHOW_LEN];
 
 	/* "+": options end at the first operand, so a command keeps its own. */
 	opt_common(argc, argv, OPTSTRING, usage);
@@ -169,7 +171,7 @@ static void parse_options(int argc, char **argv)
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
 			usage_error("unexpected argument '%s' (a command goes after --)",
-				    argv[optind]);
+				    show(argv[optind], shown, sizeof(shown)));
 		cfg.command = argv + optind;
 	}
 	/* Combinations that mean nothing are refused at the door. */
@@ -485,7 +487,7 @@ static int do_command(void)
 {
 	struct meter *m = open_meter();
 	double load, secs;
-	char err[512];
+	char err[512], shown[SHOW_LEN];
 	int rc, status;
 	pid_t pid;
 
@@ -497,7 +499,7 @@ static int do_command(void)
 	rc = spawn_command(&pid, &start_mask);
 	if (rc) {
 		meter_close(m);
-		error(0, rc, "%s", cfg.command[0]);
+		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
 		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
 	}
 	status = wait_command(m, pid, &load, &secs);

@@ -20,6 +20,7 @@
 #include "cpu.h"
 #include "opt.h"
 #include "out.h"
+#include "show.h"
 
 /* As a POSIX shell says it: the command was found but cannot be run... */
 #define EXIT_CANNOT_EXEC 126
@@ -147,9 +148,12 @@ static void drop_privileges(void)
 /* execvp failed: say why, and exit as a shell would. */
 static void cannot_run(const char *cmd, int err)
 {
+	char shown[SHOW_LEN];
+
+	show(cmd, shown, sizeof(shown));
 	if (err == ENOENT || err == ENOTDIR)
-		error(EXIT_NOT_FOUND, err, "cannot run %s", cmd);
-	error(EXIT_CANNOT_EXEC, err, "cannot run %s", cmd);
+		error(EXIT_NOT_FOUND, err, "cannot run %s", shown);
+	error(EXIT_CANNOT_EXEC, err, "cannot run %s", shown);
 }
 
 int main(int argc, char **argv)

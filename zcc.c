@@ -47,6 +47,7 @@
 #include "out.h"
 #include "proto.h"
 #include "stats.h"
+#include "show.h"
 #include "tx.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
@@ -325,14 +326,15 @@ static void usage(FILE *f, int status)
 /* opt_secs - a number of seconds, fractions allowed, in [min, max]. */
 static double opt_secs(int opt, const char *arg, double min, double max)
 {
-	char *end;
+	char *end, shown[SHOW_LEN];
 	double v;
 
 	errno = 0;
 	v = strtod(arg, &end);
 	if (end == arg || *end || errno || !isfinite(v) || v < min || v > max ||
 	    (*arg < '0' || *arg > '9'))
-		usage_error("-%c: '%s': not a number of seconds in %g..%g", opt, arg,
+		usage_error("-%c: '%s': not a number of seconds in %g..%g", opt,
+			    show(arg, shown, sizeof(shown)),
 			    min, max);
 	return v;
 }
@@ -407,12 +409,13 @@ static void pick_method(void)
 	}
 	cfg.method = tx_find(cfg.method_name);
 	if (!cfg.method) {
-		char names[256] = "";
+		char names[256] = "", shown[SHOW_LEN];
 
 		for (int i = 0; tx_methods[i]; i++)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 i ? ", " : "", tx_methods[i]->name);
-		usage_error("-M: '%s': unknown method (%s)", cfg.method_name, names);
+		usage_error("-M: '%s': unknown method (%s)",
+			    show(cfg.method_name, shown, sizeof(shown)), names);
 	}
 	if (cfg.copy_path && strcmp(cfg.method->name, implied) != 0)
 		usage_error("-S%s means -M %s, not -M %s", cfg.use_write ? " -w" : "",
@@ -450,33 +453,36 @@ static void check_args(void)
 static int open_one(const char *name, struct tx_file *f)
 {
 	struct stat st;
+	char shown[SHOW_LEN];
 	/* O_NONBLOCK: a FIFO must not hang the open; cleared below. */
 	int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0) {
 		if (errno == EMFILE || errno == ENFILE)
-			error(1, errno, "%s", name);
-		error(0, errno, "skipping %s", name);
+			error(1, errno, "%s", show(name, shown, sizeof(shown)));
+		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
 		return 0;
 	}
 	if (fstat(fd, &st) < 0) {
-		error(0, errno, "skipping %s", name);
+		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
 		close(fd);
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		error(0, 0, "skipping %s: not a regular file", name);
+		error(0, 0, "skipping %s: not a regular file",
+		      show(name, shown, sizeof(shown)));
 		close(fd);
 		return 0;
 	}
 	if (st.st_size > (off_t)UINT32_MAX)
 		error(1, 0, "%s: %lld bytes: a file of 4 GiB or more cannot be "
 		      "sent (the protocol's length word has 32 bits)",
-		      name, (long long)st.st_size);
+		      show(name, shown, sizeof(shown)), (long long)st.st_size);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*f = (struct tx_file){ .name = name, .fd = fd, .size = (uint32_t)st.st_size };
 	if (cfg.debug > 1)
-		fprintf(stderr, "zcc: %s: %" PRIu32 " bytes\n", name, f->size);
+		fprintf(stderr, "zcc: %s: %" PRIu32 " bytes\n",
+			show(name, shown, sizeof(shown)), f->size);
 	return 1;
 }
 

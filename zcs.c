@@ -35,6 +35,7 @@
 #include "out.h"
 #include "proto.h"
 #include "rx.h"
+#include "show.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
@@ -145,7 +146,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 static const struct rx_method *method_or_usage(const char *name)
 {
 	const struct rx_method *m = rx_find(name);
-	char list[128] = "";
+	char list[128] = "", shown[SHOW_LEN];
 	int i;
 
 	if (m)
@@ -154,7 +155,8 @@ static const struct rx_method *method_or_usage(const char *name)
 		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 		strncat(list, rx_methods[i]->name, sizeof(list) - strlen(list) - 1);
 	}
-	usage_error("-M: '%s': unknown method (one of %s)", name, list);
+	usage_error("-M: '%s': unknown method (one of %s)",
+		    show(name, shown, sizeof(shown)), list);
 }
 
 /* What makes no sense together is refused before anything is done. */
@@ -173,6 +175,7 @@ static void check_settings(void)
 
 static void parse_opts(int argc, char **argv)
 {
+	char shown[SHOW_LEN];
 	int c;
 
 	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
@@ -239,7 +242,8 @@ static void parse_opts(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s' (zcs -h for help)", argv[optind]);
+		usage_error("unexpected argument '%s' (zcs -h for help)",
+			    show(argv[optind], shown, sizeof(shown)));
 	if (!cfg.method)
 		cfg.method = rx_methods[0];
 	check_settings();
@@ -984,7 +988,7 @@ static int serve_one(int listen_fd, unsigned char *buf)
 int main(int argc, char **argv)
 {
 	unsigned char *buf;
-	char err[256];
+	char err[256], shown[SHOW_LEN];
 	unsigned port;
 	int listen_fd;
 
@@ -1004,7 +1008,8 @@ int main(int argc, char **argv)
 		error(1, errno, "allocate a %zu byte read buffer", cfg.read_size);
 	listen_fd = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
 	if (listen_fd < 0)
-		error(1, 0, "listen on %s port %u: %s", cfg.addr ? cfg.addr : "*",
+		error(1, 0, "listen on %s port %u: %s",
+		      cfg.addr ? show(cfg.addr, shown, sizeof(shown)) : "*",
 		      cfg.port, err);
 	if (out_json()) {
 		out_begin("listening");

@@ -14,6 +14,7 @@
 #include "calib.h"
 #include "err.h"
 #include "net.h"
+#include "show.h"
 
 /* What calib_save writes is under 100 bytes; a file this long is not ours. */
 #define FILE_MAX 256
@@ -237,6 +238,8 @@ bad:
 int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	      size_t warnlen, char *err, size_t errlen)
 {
+	char shown[SHOW_LEN];
+
 	if (warn && warnlen)
 		warn[0] = '\0';
 	if (calib_load(path, c, err, errlen) < 0)
@@ -247,7 +250,7 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 				"-C -N %d", path, c->ncpus, ncpus, c->ncpus, ncpus);
 	if (!c->ncpus && warn && warnlen)
 		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
-			 "calibrated with; assuming %d", path, ncpus);
+			 "calibrated with; assuming %d", show(path, shown, sizeof(shown)), ncpus);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "opt.h"
 #include "out.h"
+#include "show.h"
 #include "version.h"
 
 static const char out_of_range[] = "out of range";
@@ -75,16 +76,22 @@ int parse_size(const char *s, long long min, long long max, long long *out,
 	return parse_scaled(s, min, max, 1, out, why);
 }
 
+/*
+ * The message is one line whatever the user typed: a value holding a
+ * newline or a terminal escape is shown escaped (show.h). Callers show()
+ * each value too, which also cuts a long one short of the reason.
+ */
 void usage_error(const char *fmt, ...)
 {
+	char line[1024], shown[1024];
 	va_list ap;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: ", program_invocation_short_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fflush(stdout);
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		show(line, shown, sizeof(shown)));
 	exit(2);
 }
 
@@ -101,15 +108,17 @@ void opt_refused(int c)
 static long long opt_value(int opt, const char *arg, long long min, long long max,
 			   int sized)
 {
+	char shown[SHOW_LEN];
 	const char *why;
 	long long v;
 
 	if (parse_scaled(arg, min, max, sized, &v, &why) == 0)
 		return v;
+	show(arg, shown, sizeof(shown));
 	if (why == out_of_range)
-		usage_error("-%c: '%s': out of range (%lld..%lld%s)", opt, arg, min, max,
+		usage_error("-%c: '%s': out of range (%lld..%lld%s)", opt, shown, min, max,
 			    sized ? " bytes" : "");
-	usage_error("-%c: '%s': %s%s", opt, arg, why,
+	usage_error("-%c: '%s': %s%s", opt, shown, why,
 		    sized ? " (a size is digits with an optional K, M or G)" : "");
 }
 
@@ -140,6 +149,8 @@ static int value_kind(const char *optstring, char c)
 static __attribute__((noreturn)) void
 long_option(const char *arg, void (*usage)(FILE *out, int status))
 {
+	char shown[SHOW_LEN];
+
 	if (strcmp(arg, "--help") == 0) {
 		usage(stdout, 0);
 		exit(0);
@@ -148,7 +159,7 @@ long_option(const char *arg, void (*usage)(FILE *out, int status))
 		printf("%s %s\n", program_invocation_short_name, ZC_VERSION);
 		exit(0);
 	}
-	usage_error("%s: unknown option (%s -h for help)", arg,
+	usage_error("%s: unknown option (%s -h for help)", show(arg, shown, sizeof(shown)),
 		    program_invocation_short_name);
 }
 

@@ -140,6 +140,22 @@ static void long_options(void)
 	common("opt_size: too large names the range in bytes", "size", ARGV("2G"), 2,
 	       "test_opt: -b: '2G': out of range (1..1073741824 bytes)");
 	common("opt_size: 64K", "size", ARGV("64K"), 100, "65536");
+	common("opt_size: a newline in the value is shown, one line", "size", ARGV("a\nb"), 2,
+	       "test_opt: -b: 'a\\nb': not a number (a size is digits with an optional K, M or G)");
+	common("a terminal escape in a long option is shown, not sent", ":h",
+	       ARGV("--x\033[2J\x9b"), 2,
+	       "test_opt: --x\\e[2J\\x9b: unknown option (test_opt -h for help)");
+	{
+		char big[400], want[512];
+
+		memset(big, '7', sizeof(big) - 2);
+		big[sizeof(big) - 2] = 'x';
+		big[sizeof(big) - 1] = '\0';
+		snprintf(want, sizeof(want), "test_opt: -b: '%.200s...': trailing garbage "
+			 "(a size is digits with an optional K, M or G)", big);
+		common("opt_size: a long value is cut, the reason kept", "size",
+		       ARGV(big), 2, want);
+	}
 	stdout_path = "/dev/full";
 	common("--help to a full disk: one line, exit 1", ":h", ARGV("--help"), 1,
 	       "test_opt: write to stdout: No space left on device");
