@@ -197,7 +197,7 @@ static int parse_line(int lineno, const char *text, size_t len, struct calib *c,
 
 int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 {
-	char buf[FILE_MAX], show[48];
+	char buf[FILE_MAX], seen[48];
 	const char *p, *nl, *end, *expected;
 	struct calib got = { 0 };
 	size_t len = 0;
@@ -219,12 +219,12 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl) {
 			err_fill(err, errlen, 0, "%s:%d: '%s' has no newline: cut short?"
-				 AGAIN, path, lineno, shown(p, (size_t)(end - p), show, sizeof(show)));
+				 AGAIN, path, lineno, shown(p, (size_t)(end - p), seen, sizeof(seen)));
 			goto bad;
 		}
 		if (parse_line(lineno, p, (size_t)(nl - p), &got, &expected) < 0) {
 			err_fill(err, errlen, 0, "%s:%d: '%s', expected %s" AGAIN, path,
-				 lineno, shown(p, (size_t)(nl - p), show, sizeof(show)), expected);
+				 lineno, shown(p, (size_t)(nl - p), seen, sizeof(seen)), expected);
 			goto bad;
 		}
 	}
@@ -238,7 +238,7 @@ bad:
 int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	      size_t warnlen, char *err, size_t errlen)
 {
-	char shown[SHOW_LEN];
+	char safe[SHOW_LEN];
 
 	if (warn && warnlen)
 		warn[0] = '\0';
@@ -250,7 +250,7 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 				"-C -N %d", path, c->ncpus, ncpus, c->ncpus, ncpus);
 	if (!c->ncpus && warn && warnlen)
 		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
-			 "calibrated with; assuming %d", show(path, shown, sizeof(shown)), ncpus);
+			 "calibrated with; assuming %d", show(path, safe, sizeof(safe)), ncpus);
 	return 0;
 }
 
