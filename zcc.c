@@ -704,8 +704,24 @@ static void print_result(const struct result *r)
 		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);
 }
 
+/* The figures of a run that the summary takes the median, least and most of. */
+enum figure { FIG_RATE, FIG_LOAD, FIG_DEMAND };
+
+static double figure_of(const struct result *r, enum figure f)
+{
+	switch (f) {
+	case FIG_LOAD:
+		return r->load;
+	case FIG_DEMAND:
+		return r->demand;
+	case FIG_RATE:
+	default:
+		return r->rate;
+	}
+}
+
 /* The median, least and most of one figure of every run. */
-static void summarise_one(const struct result *rs, unsigned n, size_t offset,
+static void summarise_one(const struct result *rs, unsigned n, enum figure f,
 			  double scale, struct stats_sum *sum)
 {
 	double *v = calloc(n, sizeof(*v));
@@ -713,7 +729,7 @@ static void summarise_one(const struct result *rs, unsigned n, size_t offset,
 	if (!v)
 		error(1, errno, "memory");
 	for (unsigned i = 0; i < n; i++)
-		v[i] = *(const double *)((const char *)&rs[i] + offset) * scale;
+		v[i] = figure_of(&rs[i], f) * scale;
 	stats_summarise(v, n, sum);
 	free(v);
 }
@@ -742,10 +758,10 @@ static void summarise(const struct result *rs, unsigned n)
 	struct stats_sum rate, load, demand;
 	int cpu = rs[0].measured;
 
-	summarise_one(rs, n, offsetof(struct result, rate), 1, &rate);
+	summarise_one(rs, n, FIG_RATE, 1, &rate);
 	if (cpu) {
-		summarise_one(rs, n, offsetof(struct result, load), 100, &load);
-		summarise_one(rs, n, offsetof(struct result, demand), 1, &demand);
+		summarise_one(rs, n, FIG_LOAD, 100, &load);
+		summarise_one(rs, n, FIG_DEMAND, 1, &demand);
 	}
 	if (out_json()) {
 		summary_json(n, &rate, cpu ? &load : NULL, &demand);

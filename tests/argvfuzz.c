@@ -81,6 +81,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "opt.h"
 #include "rng.h"
 
 #define MAX_OPTS	64
@@ -123,7 +124,7 @@ static const char *pick(const char *const *list, size_t n)
 {
 	return list[below((uint32_t)n)];
 }
-#define PICK(list) pick(list, sizeof(list) / sizeof(list[0]))
+#define PICK(list) pick(list, sizeof(list) / sizeof((list)[0]))
 
 /* ---- the files every case finds in its directory ---- */
 
@@ -401,10 +402,8 @@ static void build_argv(struct args *a)
 				c[k] = opts[below((uint32_t)nopts)].letter;
 			c[k] = '\0';
 			push(a, c);
-		} else if (!o->takes_value) {
-			push(a, flag);
-		} else if (how == 3 && i == items - 1) {	/* value missing */
-			push(a, flag);
+		} else if (!o->takes_value || (how == 3 && i == items - 1)) {
+			push(a, flag);		/* no value, or its value missing */
 		} else if (how == 4) {		/* value attached */
 			snprintf(joined, sizeof(joined), "-%c%s", o->letter, value(buf, sizeof(buf)));
 			push(a, joined);
@@ -487,6 +486,43 @@ static void slurp(const char *path, char *buf, size_t cap)
 	close(fd);
 }
 
+/* The number a /proc entry is named by; 0 when not a process's. */
+static int proc_pid(const char *name)
+{
+	long long pid;
+	const char *why;
+
+	return parse_num(name, 1, INT_MAX, &pid, &why) < 0 ? 0 : (int)pid;
+}
+
+/*
+ * The state letter and parent of the process whose /proc/PID/stat is stat:
+ * " S PPID" after the name's last ')' (rp). -1 when that is not there.
+ */
+static int proc_parent(const char *rp, char *state)
+{
+	char *end;
+	long ppid;
+
+	*state = '\0';
+	if (!rp || rp[1] != ' ' || !rp[2] || rp[3] != ' ')
+		return -1;
+	*state = rp[2];
+	errno = 0;
+	ppid = strtol(rp + 4, &end, 10);
+	if (errno || end == rp + 4 || ppid < 0 || ppid > INT_MAX)
+		return -1;
+	return (int)ppid;
+}
+
+/* Sleep ms milliseconds (an early wake by a signal is fine: callers loop). */
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
 /* Our children other than skip (orphans of the case come to us). */
 static int our_children(pid_t skip, char *what, size_t len)
 {
@@ -503,13 +539,14 @@ static int our_children(pid_t skip, char *what, size_t len)
 		int pid, ppid;
 		char state;
 
-		pid = atoi(e->d_name);
+		pid = proc_pid(e->d_name);
 		if (pid <= 0 || pid == skip)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 		slurp(path, stat, sizeof(stat));
 		rp = strrchr(stat, ')');
-		if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2 || ppid != getpid())
+		ppid = proc_parent(rp, &state);
+		if (ppid != getpid())
 			continue;
 		if (state == 'Z') {
 			waitpid(pid, NULL, WNOHANG);
@@ -534,7 +571,7 @@ static void kill_children(void)
 
 		while (d && (e = readdir(d))) {
 			char path[64], stat[512], *rp;
-			int pid = atoi(e->d_name), ppid;
+			int pid = proc_pid(e->d_name);
 			char state;
 
 			if (pid <= 0)
@@ -542,14 +579,14 @@ static void kill_children(void)
 			snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 			slurp(path, stat, sizeof(stat));
 			rp = strrchr(stat, ')');
-			if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == getpid())
+			if (proc_parent(rp, &state) == getpid())
 				kill(pid, SIGKILL);
 		}
 		if (d)
 			closedir(d);
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
-		usleep(20000);
+		sleep_ms(20);
 	}
 }
 
@@ -579,18 +616,18 @@ static pid_t spawn(char **argv, const char *dir, const char *out, const char *er
 /* Wait for pid up to ms; 1 when it ended (status filled). */
 static int wait_ms(pid_t pid, long ms, int *status, const char *out, int *started)
 {
-	double end = now_s() + ms / 1000.0;
+	double end = now_s() + (double)ms / 1000.0;
 
 	for (;;) {
 		if (waitpid(pid, status, WNOHANG) == pid)
 			return 1;
 		if (started && !*started && file_size(out) > 0) {
 			*started = 1;
-			end = now_s() + cfg_grace_ms / 1000.0;
+			end = now_s() + (double)cfg_grace_ms / 1000.0;
 		}
 		if (now_s() >= end)
 			return 0;
-		usleep(5000);
+		sleep_ms(5);
 	}
 }
 
@@ -633,7 +670,7 @@ static void run_case(char **argv, const char *dir, struct result *r, int nohup)
 		double end = now_s() + LEFTOVER_MS / 1000.0;
 
 		while (our_children(pid, NULL, 0) && now_s() < end)
-			usleep(20000);
+			sleep_ms(20);
 		r->leftovers = our_children(pid, r->left_what, sizeof(r->left_what));
 		kill_children();
 	}
@@ -690,12 +727,14 @@ static int count_lines(const char *s)
 static int code_allowed(int code)
 {
 	char list[64], *save, *t;
+	long long v;
+	const char *why;
 
 	if (code == 0 || code == 1 || code == 2)
 		return 1;
 	snprintf(list, sizeof(list), "%s", cfg_codes);
 	for (t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-		if (atoi(t) == code)
+		if (parse_num(t, 0, INT_MAX, &v, &why) == 0 && v == code)
 			return 1;
 	return 0;
 }
@@ -822,15 +861,17 @@ static size_t cal_text(char *buf, size_t cap)
 		for (n = 1 + below(3); n; n--) {
 			uint32_t at = below((uint32_t)len + 1), k = below(3);
 			const char *bit = PICK(cal_bits);
+			size_t bitlen = strlen(bit);
 
 			if (k == 0 && at < len)
-				buf[at] ^= (char)(1u << below(8));
+				buf[at] = (char)((unsigned char)buf[at] ^ (1u << below(8)));
 			else if (k == 1 && at < len)
-				buf[at] = bit[0] ? bit[0] : '\0';
-			else if (len + strlen(bit) < cap) {
-				memmove(buf + at + strlen(bit), buf + at, len - at);
-				memcpy(buf + at, bit, strlen(bit));
-				len += strlen(bit);
+				buf[at] = bit[0];
+			else if (len + bitlen < cap) {
+				memmove(buf + at + bitlen, buf + at, len - at);
+				/* buf is counted bytes (len), not a string: no '\0' belongs here */
+				memcpy(buf + at, bit, bitlen);	// NOLINT(bugprone-not-null-terminated-result): see above
+				len += bitlen;
 			}
 		}
 	}
@@ -847,6 +888,8 @@ static int cal_valid(const char *text, size_t len, long ncpus)
 	char line[300];
 	size_t at = 0;
 	int lineno = 0;
+	long long v;
+	const char *why;
 
 	if (len == 0 || len >= 256 || memchr(text, '\0', len) || text[len - 1] != '\n')
 		return 0;
@@ -868,7 +911,7 @@ static int cal_valid(const char *text, size_t len, long ncpus)
 			return 0;
 		if (lineno == 0 && (strlen(line) == 16 && strcmp(line, "1000000000000000") > 0))
 			return 0;
-		if (lineno == 1 && atol(line + 6) != ncpus)
+		if (lineno == 1 && (parse_num(line + 6, 1, 9999, &v, &why) < 0 || v != ncpus))
 			return 0;
 		at += n + 1;
 		lineno++;
@@ -1099,8 +1142,11 @@ int main(int argc, char **argv)
 	memcpy(workdir, tmpl, strlen(tmpl) + 1);
 	snprintf(dir, sizeof(dir), "%s/cwd", workdir);
 	snprintf(bindir, sizeof(bindir), "%s/bin", workdir);
-	if (mkdir(bindir, 0755) < 0 || symlink("/bin/true", strcat(strcpy(tmpl, bindir), "/true")) < 0 ||
-	    symlink("/bin/false", strcat(strcpy(tmpl, bindir), "/false")) < 0)
+	if (mkdir(bindir, 0755) < 0 ||
+	    snprintf(tmpl, sizeof(tmpl), "%s/true", bindir) >= (int)sizeof(tmpl) ||
+	    symlink("/bin/true", tmpl) < 0 ||
+	    snprintf(tmpl, sizeof(tmpl), "%s/false", bindir) >= (int)sizeof(tmpl) ||
+	    symlink("/bin/false", tmpl) < 0)
 		error(1, errno, "%s", bindir);
 	for (n = cfg_only >= 0 ? cfg_only : 0; n < (cfg_only >= 0 ? cfg_only + 1 : cfg_cases); n++) {
 		struct args a;

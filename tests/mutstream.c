@@ -26,6 +26,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <errno.h>
+#include <limits.h>
 #include <error.h>
 #include <poll.h>
 #include <stdint.h>
@@ -33,8 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "opt.h"
 #include "rng.h"
 
 #define BIG_FILE	(512 * 1024)
@@ -252,8 +255,11 @@ static int send_stream(const struct buf *b, int chop)
 			want = piece[below(sizeof(piece) / sizeof(piece[0]))];
 			if (want > b->len - at)
 				want = b->len - at;
-			if (below(8) == 0)
-				usleep(1000);
+			if (below(8) == 0) {
+				struct timespec ms = { 0, 1000000 };
+
+				nanosleep(&ms, NULL);	/* 1 ms: a pause between pieces */
+			}
 		}
 		n = send(fd, b->p + at, want, MSG_NOSIGNAL);
 
@@ -296,8 +302,8 @@ int main(int argc, char **argv)
 	while ((c = getopt(argc, argv, "a:hn:p:s:v")) != -1) {
 		switch (c) {
 		case 'a': cfg_addr = optarg; break;
-		case 'n': cfg_streams = atol(optarg); break;
-		case 'p': cfg_port = atoi(optarg); break;
+		case 'n': cfg_streams = (long)opt_num(c, optarg, 0, LONG_MAX); break;
+		case 'p': cfg_port = (int)opt_num(c, optarg, 1, 65535); break;
 		case 's': cfg_seed = strtoull(optarg, NULL, 0); break;
 		case 'v': cfg_verbose = 1; break;
 		case 'h':

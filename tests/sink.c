@@ -94,7 +94,8 @@ int main(int argc, char **argv)
 	}
 	printf("received: %llu bytes\n", (unsigned long long)got);
 	fflush(stdout);
-	while (hold)
-		pause();
+	if (hold)
+		for (;;)
+			pause();	/* until a signal ends us */
 	return 0;
 }

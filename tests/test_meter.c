@@ -151,7 +151,7 @@ struct ticks {
 static void read_ticks(struct ticks *t)
 {
 	unsigned long long v[8] = { 0 };
-	char line[512], *p = line + 4, *end;
+	char line[512], *p = line + 4;
 	FILE *f = fopen("/proc/stat", "re");
 	int i;
 
@@ -159,8 +159,8 @@ static void read_ticks(struct ticks *t)
 	if (!f)
 		return;
 	if (fgets(line, sizeof(line), f) && strncmp(line, "cpu ", 4) == 0) {
-		for (i = 0; i < 8; i++, p = end)
-			v[i] = strtoull(p, &end, 10);
+		for (i = 0; i < 8; i++)
+			v[i] = strtoull(p, &p, 10);
 		t->others = v[0] + v[2] + v[5] + v[6] + v[7];
 		t->nice = v[1];
 		t->total = t->others + v[1] + v[3] + v[4];

@@ -88,6 +88,10 @@ static int send_to_checker(const struct tx_method *m, struct tx_file *files, uin
 	uint32_t opened = 0;
 	struct tx t = { .peer = "the checker", .chunk = 4096, .stop = &stop };
 
+	/* A failure before the checker runs leaves nothing received, nothing sent. */
+	memset(c, 0, sizeof(*c));
+	proto_rx_init(&c->rx);
+	*sent = 0;
 	c->lfd = net_listen("127.0.0.1", 0, &o, &port, err, errlen);
 	if (c->lfd < 0)
 		return -1;

@@ -103,7 +103,7 @@ static size_t read_values(double *v)
 	return n;
 }
 
-static void compare(double *v, size_t n)
+static void compare(const double *v, size_t n)
 {
 	static double a[MAX_VALUES / 2], b[MAX_VALUES / 2];
 	size_t rounds = n / 2, below = 0;
