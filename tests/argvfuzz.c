@@ -1033,19 +1033,52 @@ static void judge(long n, char **argv, const struct result *r)
 	judge_json(n, argv, r);
 }
 
+/*
+ * The private /tmp hides what lived in the old one, the program under test
+ * too when its tree is there (a clone in /tmp/x): the entry of the old /tmp
+ * (oldtmp, opened before the mount) that path lies in is bound back in.
+ */
+static void keep_visible(int oldtmp, const char *path)
+{
+	char name[NAME_MAX + 1], top[NAME_MAX + 8], from[NAME_MAX + 64];
+	const char *end;
+	struct stat st;
+	int fd = -1;
+
+	if (!path || strncmp(path, "/tmp/", 5) != 0)
+		return;
+	end = strchrnul(path + 5, '/');
+	if (end == path + 5 || (size_t)(end - path - 5) > NAME_MAX)
+		return;
+	snprintf(name, sizeof(name), "%.*s", (int)(end - path - 5), path + 5);
+	snprintf(top, sizeof(top), "/tmp/%s", name);
+	snprintf(from, sizeof(from), "/proc/self/fd/%d/%s", oldtmp, name);
+	if (fstatat(oldtmp, name, &st, 0) < 0)
+		return;		/* the exec will say what is missing */
+	if (S_ISDIR(st.st_mode) ? mkdir(top, 0700) < 0 :
+	    (fd = open(top, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0 || close(fd) < 0)
+		error(1, errno, "%s: in the private /tmp", top);
+	if (mount(from, top, NULL, MS_BIND | MS_REC, NULL) < 0)
+		error(1, errno, "%s: bound into the private /tmp", top);
+}
+
 static void isolate(void)
 {
 	struct ifreq ifr = { 0 };
-	int s;
+	int s, oldtmp;
 
 	if (unshare(CLONE_NEWNET | CLONE_NEWNS) < 0) {
 		printf("# not isolated (%s): cases share this machine's network and /tmp\n",
 		       strerror(errno));
 		return;
 	}
-	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	oldtmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (oldtmp < 0 || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("zc-argvfuzz", "/tmp", "tmpfs", 0, "mode=1777") < 0)
 		error(1, errno, "private /tmp");
+	keep_visible(oldtmp, fixed[0]);
+	keep_visible(oldtmp, cfg_jsoncheck);
+	close(oldtmp);
 	s = socket(AF_INET, SOCK_DGRAM, 0);
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
 	if (s < 0 || ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
