@@ -117,28 +117,34 @@ static int write_file(struct tx *t, const struct tx_file *f, char *err, size_t e
 
 /* ---- mmap: send() from the mapping ------------------------------------ */
 
-static int mmap_open(struct tx *t, struct tx_file *f, char *err, size_t errlen)
+int tx_map_open(struct tx *t, struct tx_file *f, char *err, size_t errlen)
 {
+	void *p;
+
 	(void)t;
 	f->map = NULL;
 	if (f->size == 0)
 		return 0;
-	f->map = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
-	if (f->map == MAP_FAILED) {
-		f->map = NULL;
+	p = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (p == MAP_FAILED)
 		return err_fill(err, errlen, errno, "mmap %s", f->name);
-	}
+	f->map = p;
 	return 0;
+}
+
+void tx_map_close(struct tx_file *files, uint32_t n_files)
+{
+	for (uint32_t i = 0; files && i < n_files; i++) {
+		if (files[i].map)
+			munmap(files[i].map, files[i].size);
+		files[i].map = NULL;
+	}
 }
 
 static void mmap_cleanup(struct tx *t, struct tx_file *files, uint32_t n)
 {
 	(void)t;
-	for (uint32_t i = 0; i < n; i++) {
-		if (files[i].map)
-			munmap(files[i].map, files[i].size);
-		files[i].map = NULL;
-	}
+	tx_map_close(files, n);
 }
 
 /* A send from beyond the file's end faults: the file shrank under us. */
@@ -298,7 +304,7 @@ const struct tx_method tx_mmap = {
 	.name = "mmap",
 	.how = "send() each chunk from an mmap() of the file (1 copy)",
 	.flags = TX_CHUNKED,
-	.open_file = mmap_open,
+	.open_file = tx_map_open,
 	.send_file = mmap_file,
 	.cleanup = mmap_cleanup,
 };

@@ -36,6 +36,13 @@ int tx_stopped(struct tx *t, char *err, size_t errlen);
 int tx_fail(struct tx *t, const struct tx_file *f, const char *what,
 	    char *err, size_t errlen);
 
+/* tx_map_open - map f read-only into f->map (an empty file maps nothing):
+ * the open_file of every method that sends from a mapping. */
+int tx_map_open(struct tx *t, struct tx_file *f, char *err, size_t errlen);
+
+/* tx_map_close - unmap what tx_map_open mapped; safe on files never mapped. */
+void tx_map_close(struct tx_file *files, uint32_t n_files);
+
 /* tx_shrank - f ended at byte at, before its announced size. */
 int tx_shrank(const struct tx_file *f, uint64_t at, char *err, size_t errlen);
 

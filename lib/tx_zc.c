@@ -14,7 +14,6 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -33,32 +32,6 @@ struct zc {
 	uint32_t issued;	/* MSG_ZEROCOPY sends that took data */
 	uint32_t done;		/* of them, notified as complete */
 };
-
-int tx_map_open(struct tx *t, struct tx_file *f, char *err, size_t errlen)
-{
-	void *p;
-
-	(void)t;
-	f->map = NULL;
-	if (f->size == 0)
-		return 0;
-	p = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
-	if (p == MAP_FAILED)
-		return err_fill(err, errlen, errno, "mmap %s", f->name);
-	f->map = p;
-	return 0;
-}
-
-void tx_map_close(struct tx_file *files, uint32_t n_files)
-{
-	uint32_t i;
-
-	for (i = 0; files && i < n_files; i++) {
-		if (files[i].map)
-			munmap(files[i].map, files[i].size);
-		files[i].map = NULL;
-	}
-}
 
 int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int e,
 		 uint64_t off, char *err, size_t errlen)

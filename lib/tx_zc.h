@@ -10,12 +10,6 @@
 
 extern const struct tx_method tx_zerocopy, tx_uring, tx_uring_zc;
 
-/* tx_map_open - map f read-only into f->map (an empty file maps nothing). */
-int tx_map_open(struct tx *t, struct tx_file *f, char *err, size_t errlen);
-
-/* tx_map_close - unmap what tx_map_open mapped; safe on files never mapped. */
-void tx_map_close(struct tx_file *files, uint32_t n_files);
-
 /*
  * tx_map_fault - a send from f's mapping failed with errno e at byte off of
  * the file: EFAULT from a file now shorter than its mapping is tx_shrank;
