@@ -139,7 +139,7 @@ static void print_rate(const char *event, const char *text, double rate)
 
 static void parse_options(int argc, char **argv)
 {
-	int opt, seen_p = 0, seen_m = 0, seen_r = 0, seen_l = 0;
+	int opt, seen_p = 0, seen_m = 0;
 	char shown[SHOW_LEN];
 
 	/* "+": options end at the first operand, so a command keeps its own. */
@@ -152,8 +152,11 @@ static void parse_options(int argc, char **argv)
 		case 'd': cfg.debug = 1; break;
 		case 'J': cfg.json = 1; break;
 		case 'n': cfg.policy = SOAK_NICE19; break;
-		case 'r': cfg.method = METER_RUNTIME; seen_r = 1; break;
-		case 'L': cfg.method = METER_COUNTS; seen_l = 1; break;
+		case 'r':
+		case 'L':
+			if (meter_method_opt(opt, &cfg.method) < 0)
+				usage_error(METER_OPPOSITE);
+			break;
 		case 'f': cfg.file = optarg; break;
 		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'p':
@@ -177,11 +180,9 @@ static void parse_options(int argc, char **argv)
 	/* Combinations that mean nothing are refused at the door. */
 	if (seen_p && seen_m)
 		usage_error("-p and -m both set the period: give one");
-	if (seen_r && seen_l)
-		usage_error("-r and -L choose opposite methods: give one");
 	if (cfg.calibrate && cfg.command)
 		usage_error("-C calibrates; it does not run a command");
-	if (cfg.calibrate && (seen_r || seen_l))
+	if (cfg.calibrate && cfg.method != METER_DEFAULT)
 		usage_error("-C calibrates the loop counts; -r and -L choose how to measure");
 	if (cfg.calibrate && cfg.once)
 		usage_error("-1 prints one load figure; -C prints none");

@@ -382,10 +382,8 @@ static void parse_args(int argc, char **argv)
 		case 'f': cfg.calib_path = optarg; break;
 		case 'r':
 		case 'L':
-			if (cfg.meter_method != METER_DEFAULT &&
-			    cfg.meter_method != (opt == 'r' ? METER_RUNTIME : METER_COUNTS))
-				usage_error("-r and -L: one meter method, not both");
-			cfg.meter_method = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
+			if (meter_method_opt(opt, &cfg.meter_method) < 0)
+				usage_error(METER_OPPOSITE);
 			break;
 		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'h': usage(stdout, 0); break;

@@ -203,10 +203,8 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'L':
 		case 'r':
-			if (cfg.meter_method != METER_DEFAULT &&
-			    cfg.meter_method != (c == 'r' ? METER_RUNTIME : METER_COUNTS))
-				usage_error("-r and -L: one meter method or the other");
-			cfg.meter_method = c == 'r' ? METER_RUNTIME : METER_COUNTS;
+			if (meter_method_opt(c, &cfg.meter_method) < 0)
+				usage_error(METER_OPPOSITE);
 			break;
 		case 'N':
 			cfg.ncpus = (int)opt_num(c, optarg, 1, cpu_max() + 1);

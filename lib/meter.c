@@ -286,3 +286,13 @@ void meter_close(struct meter *m)
 	}
 	free_arrays(m);
 }
+
+int meter_method_opt(int opt, enum meter_method *m)
+{
+	enum meter_method want = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
+
+	if (*m != METER_DEFAULT && *m != want)
+		return -1;
+	*m = want;
+	return 0;
+}

@@ -39,6 +39,14 @@ enum meter_method {
 	METER_COUNTS,		/* -L */
 };
 
+/*
+ * meter_method_opt - the method option opt ('r' or 'L') into *m: -1 (a
+ * usage error for the caller, METER_OPPOSITE says why) when *m holds the
+ * other one already.
+ */
+int meter_method_opt(int opt, enum meter_method *m);
+#define METER_OPPOSITE "-r and -L choose opposite methods: give one"
+
 struct meter_cfg {
 	int ncpus;			/* soakers; 0: the online CPUs */
 	enum meter_method method;	/* as asked */
