@@ -76,7 +76,7 @@ while read -r prog opt zero max; do
 	try "$prog" "$opt" "$huge" "huge"
 	case $max in
 	cpu) past=$cpus_conf ;;
-	'?') past=$(sed -n 's/.*\.\.\([0-9][0-9]*\)).*/\1/p' "$TMP/err" | head -n 1)
+	'?') past=$(sed -n 's/.*\.\.\([0-9][0-9]*\)[ a-z]*).*/\1/p' "$TMP/err" | head -n 1)
 	     [ -n "$past" ] && past=$((past + 1)) ;;
 	*) past=$((max + 1)) ;;
 	esac
