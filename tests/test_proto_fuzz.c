@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "rng.h"
 #include "t.h"
 
 #define STREAMS		200000
@@ -26,22 +27,6 @@ static const char *verdict_name(enum verdict v)
 	static const char *const name[] = { "whole", "short", "excess", "confused" };
 
 	return (unsigned)v <= CONFUSED ? name[v] : "?";
-}
-
-static uint64_t rng_state;
-
-/* xorshift64*: our own, so the sequence is the same on every libc. */
-static uint32_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? rnd() % n : 0;
 }
 
 /* The reference: walk the grammar over the whole buffer, nothing clever. */
@@ -185,7 +170,7 @@ int main(void)
 
 	printf("# seed %llu (ZC_FUZZ_SEED to change), %d streams\n",
 	       (unsigned long long)seed, STREAMS);
-	rng_state = seed ? seed : 1;
+	rng_seed(seed, 0);
 	for (i = 0; i < STREAMS; i++) {
 		switch (i % 4) {
 		case 0:
