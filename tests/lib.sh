@@ -118,25 +118,62 @@ stop_bg() {
 	reap_pid "$1" 20
 }
 
-# proc_children PID: the PIDs whose parent is PID, one a line, from
-# /proc/*/stat (the name in brackets may hold spaces: fields are counted
-# after its closing bracket). The one /proc child scanner.
-proc_children() {
-	for _f in /proc/[0-9]*/stat; do
-		_s=$(cat "$_f" 2>/dev/null) || continue
-		_s=${_s##*) }
-		# shellcheck disable=SC2086
-		set -- "$1" $_s
-		[ "$3" = "$1" ] && { _p=${_f#/proc/}; echo "${_p%/stat}"; }
-	done
+# --- processes, from /proc --------------------------------------------------
+# proc_table: "PID PPID STATE" of every process, one a line, from
+# /proc/*/stat. A command name (in brackets) may hold spaces and brackets,
+# so the fields are counted after its last ") ". The one /proc scanner of
+# the tests and the bench; the helpers below filter it.
+proc_table() {
+	cat /proc/[0-9]*/stat 2>/dev/null |
+		awk '{ pid = $1; sub(/.*\) /, ""); print pid, $2, $1 }'
 }
 
-# proc_descendants PID: every process below PID, children first.
+# proc_children PID: "PID STATE" of each child of PID, zombies included.
+proc_children() {
+	proc_table | awk -v p="$1" '$2 == p { print $1, $3 }'
+}
+
+# proc_descendants PID: every process whose parent chain leads to PID.
 proc_descendants() {
-	for _c in $(proc_children "$1"); do
-		echo "$_c"
-		proc_descendants "$_c"
-	done
+	proc_table | awk -v root="$1" '
+		{ parent[$1] = $2 }
+		END {
+			for (p in parent) {
+				q = parent[p]
+				while (q != root && q in parent && q > 1)
+					q = parent[q]
+				if (q == root)
+					print p
+			}
+		}'
+}
+
+# proc_state PID: PID's state letter (R, S, T, Z...), empty once it is gone.
+proc_state() {
+	_st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	_st=${_st##*) }
+	echo "${_st%% *}"
+}
+
+# proc_alive PID: PID exists and is not a zombie.
+proc_alive() {
+	_st=$(proc_state "$1")
+	[ -n "$_st" ] && [ "$_st" != Z ]
+}
+
+# usage_refused WHAT COMMAND...: COMMAND (stdin /dev/null, 20 s at most)
+# must be a usage error: exit 2, one line on stderr, nothing on stdout.
+# Leaves $TMP/out, $TMP/err and RC for further checks.
+usage_refused() {
+	_what=$1
+	shift
+	timeout 20 "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	if [ "$RC" -eq 2 ] && [ "$(grep -c '' "$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then
+		ok "$_what: exit 2, one line: $(cat "$TMP/err")"
+	else
+		not_ok "$_what: exit $RC, want 2, one line on stderr, none on stdout: $(head -c 300 "$TMP/err")"
+	fi
 }
 
 # wait_for FILE PATTERN [TENTHS]: wait until FILE has a line matching
@@ -171,11 +208,7 @@ cpu_share() {
 # json_get FILE EVENT KEY: KEY's value in every EVENT object of a -J
 # output file, one a line.
 json_get() {
-	if [ -x "$ZC_TESTBIN/jsoncheck" ]; then
-		"$ZC_TESTBIN/jsoncheck" -E "$2" -g "$3" "$1" 2>/dev/null
-	else
-		jq -r "select(.event == \"$2\") | .$3 // empty" "$1"
-	fi
+	"$ZC_TESTBIN/jsoncheck" -E "$2" -g "$3" "$1" 2>/dev/null
 }
 
 # is_json FILE: FILE is JSON Lines (the program took -J).

@@ -16,38 +16,19 @@ truncate -s 4294967295 "$BIG"
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# state PID: the process state letter, empty when PID is gone.
-state() { sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null; }
-alive() { _s=$(state "$1"); [ -n "$_s" ] && [ "$_s" != Z ]; }
-
 # ended_within PID MS: wait until PID has exited (a zombie of ours counts).
 ended_within() {
 	_deadline=$(($(now_ms) + $2))
-	while alive "$1"; do
+	while proc_alive "$1"; do
 		[ "$(now_ms)" -ge "$_deadline" ] && return 1
 		sleep 0.05
 	done
 }
 
-# descendants PID: every process whose parent chain leads to PID.
-descendants() {
-	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
-		{ pid = $1; sub(/.*\) /, ""); parent[pid] = $2 }
-		END {
-			for (p in parent) {
-				q = parent[p]
-				while (q != root && q in parent && q > 1)
-					q = parent[q]
-				if (q == root)
-					print p
-			}
-		}'
-}
-
 # has_descendants PID N: wait (up to 5 s) until PID has N descendants.
 has_descendants() {
 	_n=50
-	while [ "$(descendants "$1" | wc -l)" -lt "$2" ]; do
+	while [ "$(proc_descendants "$1" | wc -l)" -lt "$2" ]; do
 		[ "$_n" -le 0 ] && return 1
 		sleep 0.1
 		_n=$((_n - 1))
@@ -86,8 +67,8 @@ for mode in "" "-S" "-S -w"; do
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	zcc_pid=$!
 	has_descendants "$ZCS_PID" 1 && sleep 0.2
-	serving=$(descendants "$ZCS_PID")
-	if [ -z "$serving" ] || ! alive "$zcc_pid"; then
+	serving=$(proc_descendants "$ZCS_PID")
+	if [ -z "$serving" ] || ! proc_alive "$zcc_pid"; then
 		not_ok "$what: no transfer under way: $(cat "$TMP/zcc.err")"
 		stop "$zcc_pid"
 		stop "$ZCS_PID"
@@ -107,7 +88,7 @@ stop "$zcc_pid"
 if wait_for "$TMP/zcs.err" 'bytes' 30; then
 	# Let the child finish, so that anything it says after that line counts.
 	n=30
-	while [ -n "$(descendants "$ZCS_PID")" ] && [ "$n" -gt 0 ]; do
+	while [ -n "$(proc_descendants "$ZCS_PID")" ] && [ "$n" -gt 0 ]; do
 		sleep 0.1
 		n=$((n - 1))
 	done
@@ -169,7 +150,7 @@ interrupt() {
 	_what=$1 _report=$TMP/$2.reap _kids=$3
 	if [ -z "$PROG_PID" ] || ! has_descendants "$PROG_PID" "$_kids"; then
 		not_ok "$_what: never had $_kids child processes to clean up"
-		[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" $(descendants "$PROG_PID")
+		[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" $(proc_descendants "$PROG_PID")
 		stop "$REAPER_PID"
 		return
 	fi

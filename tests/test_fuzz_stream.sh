@@ -21,10 +21,8 @@ SEED=${ZC_FUZZ_SEED:-1}
 STREAMS=$((60 * ${ZC_FUZZ_SCALE:-1}))
 [ "$ZC_PASS" = san ] && STREAMS=$((STREAMS / 2))
 
-kids() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		awk -v p="$1" '{ pid = $1; sub(/.*\) /, ""); if ($2 == p) print pid }'
-}
+# kids PID: the PIDs of PID's children.
+kids() { proc_children "$1" | awk '{ print $1 }'; }
 
 # verdict PID OUT ERR WHOLE BAD: what is wrong with a run, or nothing.
 verdict() {
@@ -112,7 +110,7 @@ fuzz_method() {
 	_kids=$(kids "$ZCS_PID")
 	kill "$ZCS_PID" 2>/dev/null
 	_n=50
-	while kill -0 "$ZCS_PID" 2>/dev/null && [ -z "$(awk '$3 == "Z"' "/proc/$ZCS_PID/stat" 2>/dev/null)" ] &&
+	while proc_alive "$ZCS_PID" &&
 		[ "$_n" -gt 0 ]; do
 		sleep 0.1
 		_n=$((_n - 1))

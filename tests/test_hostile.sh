@@ -20,20 +20,14 @@ FLOOD=200
 TRICKLE_BYTES=3
 TRICKLE="p1000 x000000"
 
-# kids PID: "pid state" of each child of PID, zombies included.
-kids() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		awk -v p="$1" '{ pid = $1; sub(/.*\) /, ""); if ($2 == p) print pid, $1 }'
-}
-
 # settle PID: wait (up to 10 s) until PID has no child left.
 settle() {
 	_n=100
-	while [ -n "$(kids "$1")" ] && [ "$_n" -gt 0 ]; do
+	while [ -n "$(proc_children "$1")" ] && [ "$_n" -gt 0 ]; do
 		sleep 0.1
 		_n=$((_n - 1))
 	done
-	[ -z "$(kids "$1")" ]
+	[ -z "$(proc_children "$1")" ]
 }
 
 # A line zcs writes for one connection: "zcs: PEER port N: what happened".
@@ -212,9 +206,9 @@ whole_lines "the abuse"
 
 # Afterwards: nothing left over.
 check "zcs still serving" kill -0 "$ZCS_PID"
-zombies=$(kids "$ZCS_PID" | grep -c ' Z$')
+zombies=$(proc_children "$ZCS_PID" | grep -c ' Z$')
 check "no zombie children of zcs ($zombies)" [ "$zombies" -eq 0 ]
-check "no children of zcs left at all" [ -z "$(kids "$ZCS_PID")" ]
+check "no children of zcs left at all" [ -z "$(proc_children "$ZCS_PID")" ]
 fd_after=$(fd_count "$ZCS_PID")
 check "zcs has the descriptors it had before ($fd_after, was $FD_BEFORE)" \
 	[ "$fd_after" -eq "$FD_BEFORE" ]

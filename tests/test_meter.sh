@@ -102,7 +102,7 @@ broken() {
 	_t0=$(now_ms)
 	kill -"$_sig" "$_kid"
 	_n=0
-	while kill -0 "$_cs" 2>/dev/null && [ "$(awk '{ print $3 }' "/proc/$_cs/stat" 2>/dev/null)" != Z ] &&
+	while proc_alive "$_cs" &&
 		[ "$_n" -lt 50 ]; do
 		sleep 0.05
 		_n=$((_n + 1))

@@ -25,7 +25,7 @@ VALGRIND="valgrind -q --leak-check=full --error-exitcode=1 --trace-children=no"
 # ended PID SECS: wait up to SECS seconds for PID (ours) to exit.
 ended() {
 	_n=$(($2 * 10))
-	while kill -0 "$1" 2>/dev/null && [ "$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null)" != Z ]; do
+	while proc_alive "$1"; do
 		[ "$_n" -le 0 ] && return 1
 		sleep 0.1
 		_n=$((_n - 1))

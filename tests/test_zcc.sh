@@ -25,15 +25,11 @@ run_zcc() {
 
 lines() { wc -l <"$1" | tr -d ' '; }
 
-# usage_fails WHAT ARGS...: exit 2, one line on stderr, nothing on stdout.
+# usage_fails WHAT ARGS...: zcc ARGS is a usage error (lib.sh).
 usage_fails() {
-	_what=$1; shift
-	run_zcc "$@"
-	if [ "$RC" -eq 2 ] && [ "$(lines "$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then
-		ok "$_what: exit 2, one line: $(cat "$TMP/err")"
-	else
-		not_ok "$_what: exit $RC, stderr: $(cat "$TMP/err")"
-	fi
+	_w=$1
+	shift
+	usage_refused "$_w" "$ZCC" "$@"
 }
 
 head -c 100000 /dev/urandom >"$TMP/a"

@@ -41,16 +41,9 @@ count_is() {
 	[ "$(grep -Ec "$2" "$1")" -eq "$3" ]
 }
 
-# children PID: "PID STATE" of each child of PID, one a line.
-children() {
-	cat /proc/[0-9]*/stat 2>/dev/null |
-		sed -n 's/^\([0-9]*\) (.*) \([A-Za-z]\) \([0-9]*\) .*/\1 \2 \3/p' |
-		awk -v p="$1" '$3 == p { print $1, $2 }'
-}
-
 # children_are PID N: PID has N children, zombies included.
 children_are() {
-	[ "$(children "$1" | wc -l)" -eq "$2" ]
+	[ "$(proc_children "$1" | wc -l)" -eq "$2" ]
 }
 
 # expect WHAT CONDITION: ok when the shell condition (a string) holds.
@@ -544,7 +537,7 @@ if [ "$rc" -eq 0 ]; then
 		wait_for "$TMP/zcs.out" "^[0-9]+ kbytes/sec$LOAD\$"
 	check "-c: so does the done line" \
 		wait_for "$TMP/zcs.out" "^done: 3012 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$LOAD\$"
-	soaker=$(children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
 	kill -KILL "$soaker"
 	t0=$(date +%s%N)
 	wait "$ZCS_PID"
@@ -563,7 +556,7 @@ fi
 meter_zcs -J
 rc=$?
 if [ "$rc" -eq 0 ]; then
-	soaker=$(children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
 	bg "$SEND" -p "$ZCS_PORT" w1 w1 w3000 d1000 s4000 d2000 >/dev/null 2>&1
 	wait_for "$TMP/zcs.out" '"event":"rate"' 30
 	check "-c -J: rate lines have load_pct, ncpus, service_demand_us_per_kb" \
@@ -623,7 +616,7 @@ for sig_status in TERM:143 INT:130 HUP:129; do
 	bg "$SEND" -p "$ZCS_PORT" w1 w1 w1000 d100 s5000 >/dev/null 2>&1
 	send2_pid=$!
 	if within 30 children_are "$ZCS_PID" 2; then
-		kids=$(children "$ZCS_PID" | awk '{ print $1 }')
+		kids=$(proc_children "$ZCS_PID" | awk '{ print $1 }')
 		sleep 0.3
 		kill -"$sig" "$ZCS_PID"
 		wait "$ZCS_PID" 2>/dev/null
@@ -662,7 +655,7 @@ if wait_for "$TMP/zcs.out" '^listening on port [0-9]+'; then
 	ZCS_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zcs.out")
 	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
 	within 30 children_are "$ZCS_PID" 1
-	kill -HUP "$ZCS_PID" $(children "$ZCS_PID" | awk '{ print $1 }')
+	kill -HUP "$ZCS_PID" $(proc_children "$ZCS_PID" | awk '{ print $1 }')
 	sleep 0.3
 	check "SIGHUP ignored at start (nohup): zcs survives SIGHUP" kill -0 "$ZCS_PID"
 	check "SIGHUP ignored at start: the connection's child survives it too" \
@@ -680,6 +673,7 @@ fi
 # child: half a second after the SIGKILL it must be gone or a zombie.
 cat >"$TMP/kill9.sh" <<'END'
 zcs_bin=$1 send_bin=$2 dir=$3
+. "$ZC_TOP/tests/lib.sh"
 "$zcs_bin" -p 0 >"$dir/k.out" 2>&1 &
 zcs=$!
 i=0
@@ -690,16 +684,13 @@ port=$(sed -n "s/^listening on port //p" "$dir/k.out")
 "$send_bin" -p "$port" w1 w1 w10 s4000 >/dev/null 2>&1 &
 sender=$!
 sleep 0.5
-kids=$(cat /proc/[0-9]*/stat 2>/dev/null |
-	sed -n 's/^\([0-9]*\) (.*) [A-Za-z] \([0-9]*\) .*/\1 \2/p' |
-	awk -v p="$zcs" '$2 == p { print $1 }')
+kids=$(proc_children "$zcs" | awk '{ print $1 }')
 kill -KILL $zcs
 wait $zcs
 sleep 0.5
 alive=0
 for k in $kids; do
-	state=$(sed -n 's/^[0-9]* (.*) \([A-Za-z]\) .*/\1/p' /proc/"$k"/stat 2>/dev/null)
-	[ -n "$state" ] && [ "$state" != Z ] && alive=$((alive + 1))
+	proc_alive "$k" && alive=$((alive + 1))
 done
 echo "kids=$(echo $kids | wc -w) alive=$alive" >"$dir/k.res"
 kill $sender
