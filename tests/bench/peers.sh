@@ -44,8 +44,11 @@ iperf_run() {
 	_rc=$?
 	stop_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$_o" >&2; return 1; }
-	_b=$(jq -r '.end.sum_sent.bytes' "$_o" 2>/dev/null)
-	_s=$(jq -r '.end.sum_sent.seconds' "$_o" 2>/dev/null)
+	# iperf3 -J is one pretty-printed object; its "sum_sent" is flat, so
+	# the two figures are found in it with tr and sed, no JSON tool needed.
+	_sum=$(tr -d ' \t\n' <"$_o" | sed -n 's/.*"sum_sent":{\([^}]*\)}.*/\1/p')
+	_b=$(echo "$_sum" | sed -n 's/.*"bytes":\([0-9.e+]*\).*/\1/p')
+	_s=$(echo "$_sum" | sed -n 's/.*"seconds":\([0-9.e+]*\).*/\1/p')
 	need "$_b" "$_s"
 	IPERF_RATE=$(calc "$_b / 1024 / $_s")
 }
@@ -65,8 +68,8 @@ part_peers() {
 	else
 		echo "  netperf: skipped: not installed (Debian does not package it)"
 	fi
-	if ! command -v iperf3 >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
-		echo "  iperf3: skipped: iperf3 (and jq, to read its JSON) not installed"
+	if ! command -v iperf3 >/dev/null 2>&1; then
+		echo "  iperf3: skipped: not installed (Debian package iperf3)"
 		return 0
 	fi
 	if [ "$(nproc)" -lt 2 ]; then

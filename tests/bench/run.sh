@@ -208,9 +208,9 @@ estimate() {
 	loopback) echo $((5 + _n * REPS * 3)) ;;
 	sweep) echo 60 ;;
 	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((_n * PEER_REPS * 7)); else echo 1; fi ;;
-	accuracy) echo 150 ;;
-	scale) echo 30 ;;
-	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 4 + 30))); else echo 1; fi ;;
+	accuracy) echo 120 ;;
+	scale) echo 15 ;;
+	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac
 }
 
@@ -250,15 +250,16 @@ for p in $parts; do total=$((total + $(estimate "$p"))); done
 echo "zc benchmark: parts: $parts"
 echo "estimated time: about $(((total + 59) / 60)) min (each part's start and end are shown)"
 machine
-i=0
+# The parts' own loops may use any short name: these two are the runner's.
+bench_partno=0
 nparts=$(echo $parts | wc -w)
-for p in $parts; do
-	i=$((i + 1))
+for bench_part in $parts; do
+	bench_partno=$((bench_partno + 1))
 	t_part=$(date +%s)
 	echo
-	echo "[part $i of $nparts: $p, at +$((t_part - t_start)) s, about $(estimate "$p") s]"
-	"part_$p"
-	echo "[part $p done in $(($(date +%s) - t_part)) s]"
+	echo "[part $bench_partno of $nparts: $bench_part, at +$((t_part - t_start)) s, about $(estimate "$bench_part") s]"
+	"part_$bench_part"
+	echo "[part $bench_part done in $(($(date +%s) - t_part)) s]"
 done
 
 # Merge: this run's rows replace the rows of the parts it ran.
