@@ -1073,7 +1073,9 @@ static void isolate(void)
 		return;
 	}
 	oldtmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (oldtmp < 0 || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	if (oldtmp < 0)
+		error(1, errno, "/tmp");
+	if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("zc-argvfuzz", "/tmp", "tmpfs", 0, "mode=1777") < 0)
 		error(1, errno, "private /tmp");
 	keep_visible(oldtmp, fixed[0]);
