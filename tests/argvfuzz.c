@@ -1053,8 +1053,8 @@ static void keep_visible(int oldtmp, const char *path)
 	snprintf(name, sizeof(name), "%.*s", (int)(end - path - 5), path + 5);
 	snprintf(top, sizeof(top), "/tmp/%s", name);
 	snprintf(from, sizeof(from), "/proc/self/fd/%d/%s", oldtmp, name);
-	if (fstatat(oldtmp, name, &st, 0) < 0)
-		return;		/* the exec will say what is missing */
+	if (fstatat(oldtmp, name, &st, 0) < 0 || access(top, F_OK) == 0)
+		return;		/* missing (the exec says so), or bound already */
 	if (S_ISDIR(st.st_mode) ? mkdir(top, 0700) < 0 :
 	    (fd = open(top, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)) < 0 || close(fd) < 0)
 		error(1, errno, "%s: in the private /tmp", top);
