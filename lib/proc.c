@@ -110,11 +110,11 @@ int proc_task_state(pid_t pid, char *state, int *wait_status)
 	return 1;
 }
 
-int proc_task_sigkill_pending(pid_t pid)
+uint64_t proc_task_pending(pid_t pid)
 {
 	char path[64], line[256], *end;
 	unsigned long long mask;
-	int found = 0;
+	uint64_t pending = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -122,14 +122,14 @@ int proc_task_sigkill_pending(pid_t pid)
 	if (!f)
 		return 0;
 	/* "SigPnd:\t0000000000000100": this thread's; "ShdPnd:" the process's. */
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "SigPnd:", 7) != 0 && strncmp(line, "ShdPnd:", 7) != 0)
 			continue;
 		errno = 0;
 		mask = strtoull(line + 7, &end, 16);
-		if (!errno && end != line + 7 && (mask & (1ull << (SIGKILL - 1))))
-			found = 1;
+		if (!errno && end != line + 7)
+			pending |= mask;
 	}
 	fclose(f);
-	return found;
+	return pending;
 }

@@ -43,10 +43,12 @@ int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_
 int proc_task_state(pid_t pid, char *state, int *wait_status);
 
 /*
- * proc_task_sigkill_pending - has pid been sent SIGKILL that it has not
- * yet acted on (/proc/PID/status)? A SCHED_IDLE process beside busy work
- * may wait a while for the CPU it needs to die. 1 yes, 0 no or unknown.
+ * proc_task_pending - the signals sent to pid that it has not acted on yet
+ * (/proc/PID/status: SigPnd, the thread's, or ShdPnd, the process's), as a
+ * mask with bit sig - 1 for signal sig. A SCHED_IDLE process beside busy
+ * work may wait a while for the CPU it needs to die or stop. 0 when none
+ * or unknown.
  */
-int proc_task_sigkill_pending(pid_t pid);
+uint64_t proc_task_pending(pid_t pid);
 
 #endif

@@ -213,6 +213,31 @@ static int waited(const siginfo_t *si, const char *who, char *err, size_t errlen
 }
 
 /*
+ * A soaker sent a signal that kills or stops it, but not yet scheduled to
+ * act on it (a SCHED_IDLE one beside busy work waits for the CPU): its
+ * figures are already wrong, so it is named now. The soaker takes every
+ * signal at its default action: to end, to stop, or (SIGCHLD, SIGCONT,
+ * SIGURG, SIGWINCH) to carry on.
+ */
+static int pending_end(pid_t pid, const char *who, char *err, size_t errlen)
+{
+	uint64_t pending = proc_task_pending(pid);
+	int sig;
+
+	if (pending & (1ull << (SIGKILL - 1)))
+		return err_fill(err, errlen, 0, "%s was killed by SIGKILL", who);
+	for (sig = 1; sig <= 64; sig++) {
+		if (!(pending & (1ull << (sig - 1))) || sig == SIGCHLD || sig == SIGCONT ||
+		    sig == SIGURG || sig == SIGWINCH)
+			continue;	/* not sent, or ignored by default */
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			return err_fill(err, errlen, 0, "%s was stopped (%s)", who, sig_name(sig));
+		return err_fill(err, errlen, 0, "%s was killed by %s", who, sig_name(sig));
+	}
+	return 0;
+}
+
+/*
  * Has soaker i ended or stopped? Its parent asks waitid() without reaping
  * (WNOWAIT: soak_kill still reaps it), which also names the stop signal; a
  * process forked later is not its parent and asks /proc.
@@ -244,10 +269,8 @@ static int soaker_broken(const struct soak *s, int i, char *err, size_t errlen)
 		return 0;	/* cannot tell: its figures will say */
 	if (state == 'T' || state == 't')
 		return err_fill(err, errlen, 0, "%s was stopped", who);
-	if (state != 'Z' && state != 'X' && proc_task_sigkill_pending(s->pids[i]))
-		return err_fill(err, errlen, 0, "%s was killed by SIGKILL", who);
 	if (state != 'Z' && state != 'X')
-		return 0;
+		return pending_end(s->pids[i], who, err, errlen);
 	if (WIFSIGNALED(status))
 		return err_fill(err, errlen, 0, "%s was killed by %s", who,
 				sig_name(WTERMSIG(status)));

@@ -247,6 +247,46 @@ static void test_health(int sig, const char *want_parent, const char *want_child
 	      "%s: soak_stop still reaps every soaker", want_parent);
 }
 
+/*
+ * proc_task_pending: a signal sent but not acted on yet shows in the mask
+ * (a child that blocks SIGUSR1 and SIGTSTP keeps them pending); none for a
+ * process without, and none for one that is gone.
+ */
+static void test_pending(void)
+{
+	uint64_t want = (1ull << (SIGUSR1 - 1)) | (1ull << (SIGTSTP - 1)), got = 0;
+	sigset_t set, old;
+	pid_t pid;
+	int i;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGTSTP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		CHECK(0, "fork for the pending-signal check: %s", strerror(errno));
+		return;
+	}
+	CHECK(proc_task_pending(pid) == 0, "nothing pending before a signal is sent");
+	kill(pid, SIGUSR1);
+	kill(pid, SIGTSTP);
+	for (i = 0; i < 100 && (got & want) != want; i++) {
+		got = proc_task_pending(pid);
+		sleep_until(now_ns() + 10000000u);
+	}
+	CHECK(got == want, "SIGUSR1 and SIGTSTP pending: mask %#llx (want %#llx)",
+	      (unsigned long long)got, (unsigned long long)want);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	CHECK(proc_task_pending(pid) == 0, "a process that is gone has nothing pending");
+}
+
 /* Where a field of /proc/PID/stat starts, past a name that holds ") ". */
 static void test_proc_stat_field(void)
 {
@@ -426,6 +466,7 @@ int main(void)
 	test_runtime();
 	test_health(SIGKILL, "was killed by SIGKILL", "was killed by SIGKILL");
 	test_health(SIGSTOP, "was stopped (SIGSTOP)", "was stopped");
+	test_pending();
 	test_parse_stime();
 	test_proc_stat_field();
 	test_placement();
