@@ -113,7 +113,9 @@ else
 	check "-C: says 'using $ncpus CPUs' when -N is not given" \
 		grep -qx "using $ncpus CPUs" "$TMP/out"
 	n=$(grep -Ec '^calibrating: [0-9]+ loops/sec$' "$TMP/out")
-	check "-C: one 'calibrating: N loops/sec' line per sample ($n)" [ "$n" -eq 5 ]
+	# 5 samples an attempt; a noisy attempt is tried again (3 at most).
+	check "-C: one 'calibrating: N loops/sec' line per sample, 5 an attempt ($n)" \
+		eval '[ "$n" -eq 5 ] || [ "$n" -eq 10 ] || [ "$n" -eq 15 ]'
 	rate=$(sed -n 's/^calibrated OK\.  \([0-9]*\) loops\/sec$/\1/p' "$TMP/out")
 	check "-C: 'calibrated OK.  N loops/sec' ($rate)" [ -n "$rate" ]
 	check "-C: the file's first line is that number alone" \
