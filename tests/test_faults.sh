@@ -149,7 +149,11 @@ reaped() {
 interrupt() {
 	_what=$1 _report=$TMP/$2.reap _kids=$3
 	if [ -z "$PROG_PID" ] || ! has_descendants "$PROG_PID" "$_kids"; then
-		not_ok "$_what: never had $_kids child processes to clean up"
+		if grep -qs 'another meter is running' "$TMP/$2.err"; then
+			skip "$_what: $(cat "$TMP/$2.err")"
+		else
+			not_ok "$_what: never had $_kids child processes to clean up"
+		fi
 		[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" $(proc_descendants "$PROG_PID")
 		stop "$REAPER_PID"
 		return
