@@ -269,7 +269,7 @@ static void usage(FILE *f, int status)
 "  -p PORT   TCP port, 1..65535 (default 2222)\n"
 "  -n N      send the whole file set N times, 1..4294967295 (default 1)\n"
 "  -t SECS   send for about SECS seconds instead: a probe run times a loop (one\n"
-"            loop, or the first 64 MiB of a bigger one; again, longer, when\n"
+"            loop, or a 64 MiB sample of a bigger one; again, longer, when\n"
 "            too short to time), then the real run announces as many loops as\n"
 "            fill SECS. Each probe is a connection of its own: the server sees\n"
 "            one or more short streams before the real one\n"
@@ -904,35 +904,41 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 }
 
 /*
- * The first budget bytes of one loop of files (the file they end in cut
- * short) into probe, which holds files.n entries; NULL when a whole loop
- * is no more than budget.
+ * About budget bytes of one loop of files, into probe (room for files.n
+ * entries): every s-th file from the first, then every s-th from the
+ * second and so on, so that the sample holds the loop's mix of small and
+ * big files wherever they stand (the first half of /usr/lib's sorted
+ * names sent 13% slower per byte than the second); the file it ends in is
+ * cut short. NULL when a whole loop is no more than budget.
  */
-static const struct file_set *loop_prefix(uint64_t budget, struct file_set *probe)
+static const struct file_set *loop_sample(uint64_t budget, struct file_set *probe)
 {
-	uint64_t left = budget;
-	uint32_t i;
+	uint64_t left = budget, s = files.bytes / (budget ? budget : 1) + 1;
+	uint32_t stride = s < files.n ? (uint32_t)s : files.n, start, i, n = 0;
 
 	if (budget >= files.bytes)
 		return NULL;
 	probe->bytes = 0;
-	for (i = 0; i < files.n && left > 0; i++) {
-		probe->f[i] = files.f[i];
-		probe->f[i].map = NULL;
-		if (probe->f[i].size > left)
-			probe->f[i].size = (uint32_t)left;
-		left -= probe->f[i].size;
-		probe->bytes += probe->f[i].size;
+	for (start = 0; start < stride && left > 0; start++) {
+		for (i = start; i < files.n && left > 0; i += stride) {
+			probe->f[n] = files.f[i];
+			probe->f[n].map = NULL;
+			if (probe->f[n].size > left)
+				probe->f[n].size = (uint32_t)left;
+			left -= probe->f[n].size;
+			probe->bytes += probe->f[n].size;
+			n++;
+		}
 	}
-	probe->n = i;
+	probe->n = n;
 	return probe;
 }
 
 /*
  * -t: time a probe run, then the loops that fill cfg.secs. A probe is timed
  * to the server's close, so what only went into the socket buffers is not
- * taken for sent. It sends at first one loop, or its first 64 MiB when a
- * loop is bigger (the server cannot tell); one too short to time well
+ * taken for sent. It sends at first one loop, or a 64 MiB sample of it
+ * when a loop is bigger (the server cannot tell); one too short to time well
  * (connecting and closing weigh in it) is run again, each a stream of its
  * own, scaled up until one lasts about a tenth of -t (0.2 to 1 s). The loop
  * time is the probe's time scaled by bytes.
@@ -950,7 +956,7 @@ static uint32_t loops_for_secs(void)
 		error(1, errno, "memory");
 	target = target < 0.2 ? 0.2 : target > 1 ? 1 : target;
 	for (int tries = 0;; tries++) {
-		set = loop_prefix((uint64_t)budget, &probe_set);
+		set = loop_sample((uint64_t)budget, &probe_set);
 		r = run_once(set ? set : &files, k);
 		if (r.interrupted)
 			exit_stopped();
