@@ -245,9 +245,15 @@ int out_failed(void)
 static void check_stdout(void)
 {
 	const char *prog = *out_program ? out_program : program_invocation_short_name;
-	int fd;
+	int fd, last = errno;
 
-	out_failed();
+	/*
+	 * A failure out_text and out_end did not see (a usage text printed
+	 * straight to stdout) left only the stream's error flag, and its
+	 * errno is the one the failed write left, if nothing came after.
+	 */
+	if (out_failed() && out_errno == EIO && ferror(stdout) && last)
+		out_errno = last;
 	fd = dup(STDOUT_FILENO);
 	if (fd >= 0 && close(fd) < 0 && !out_errno)
 		failed(errno);
