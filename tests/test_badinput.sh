@@ -130,4 +130,19 @@ refused "cyclesoak: an unknown option" "-Z: unknown option" "" "$ZC_BIN/cyclesoa
 refused "run_rr: an option missing its value" "-p: needs a value" "" "$ZC_BIN/run_rr" -p
 refused "run_rr: an unknown option" "-Z: unknown option" "" "$ZC_BIN/run_rr" -Z true
 
+
+# A help text that cannot be written: exit 1, and the line gives the
+# write's own reason (the full device's), not a made-up one.
+if [ -w /dev/full ]; then
+	for prog in zcc zcs cyclesoak run_rr; do
+		"$ZC_BIN/$prog" --help >/dev/full 2>"$TMP/err"
+		rc=$?
+		check "$prog --help >/dev/full: exit 1 ($rc), one line with the reason: $(cat "$TMP/err")" \
+			eval '[ "$rc" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] &&
+			grep -qx "$prog: write to stdout: No space left on device" "$TMP/err"'
+	done
+else
+	skip "--help >/dev/full: no writable /dev/full"
+fi
+
 finish
