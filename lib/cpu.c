@@ -1,5 +1,4 @@
 #include <sched.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "cpu.h"
@@ -40,25 +39,6 @@ int cpu_allowed(int *cpus)
 		if (CPU_ISSET(cpu, &set))
 			cpus[n++] = cpu;
 	return n;
-}
-
-const char *proc_stat_field(const char *line, int field)
-{
-	const char *p = strrchr(line, ')');
-	int f;
-
-	/* Fields 1 and 2 are the PID and the name; 3 starts after the ')'. */
-	if (!p || field < 3)
-		return NULL;
-	p++;
-	for (f = 3;; f++) {
-		p += strspn(p, " ");
-		if (!*p || *p == '\n')
-			return NULL;
-		if (f == field)
-			return p;
-		p += strcspn(p, " \n");
-	}
 }
 
 int sched_set_rr(int prio)

@@ -17,13 +17,6 @@ int cpu_bind(int cpu);
  */
 int cpu_allowed(int *cpus);
 
-/*
- * proc_stat_field - where field number `field` (counted from 1, as in
- * proc(5); 3 and up) starts in a /proc/PID/stat line, whatever the process
- * name in parentheses holds; NULL when the line has no such field.
- */
-const char *proc_stat_field(const char *line, int field);
-
 /* Set SCHED_RR at prio for the calling process. -1/errno. */
 int sched_set_rr(int prio);
 

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpu.h"
 #include "err.h"
 #include "proc.h"
 
@@ -45,6 +44,25 @@ int proc_machine_ticks(uint64_t *busy, uint64_t *total)
 	*busy = v[0] + v[2] + v[5] + v[6] + v[7];
 	*total = *busy + v[1] + v[3] + v[4];
 	return 0;
+}
+
+const char *proc_stat_field(const char *line, int field)
+{
+	const char *p = strrchr(line, ')');
+	int f;
+
+	/* Fields 1 and 2 are the PID and the name; 3 starts after the ')'. */
+	if (!p || field < 3)
+		return NULL;
+	p++;
+	for (f = 3;; f++) {
+		p += strspn(p, " ");
+		if (!*p || *p == '\n')
+			return NULL;
+		if (f == field)
+			return p;
+		p += strcspn(p, " \n");
+	}
 }
 
 /* A decimal field of a /proc/PID/stat line; -1 when there is none. */

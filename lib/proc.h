@@ -21,6 +21,13 @@ int proc_read_line(const char *path, char *buf, size_t len, char *err, size_t er
 int proc_machine_ticks(uint64_t *busy, uint64_t *total);
 
 /*
+ * proc_stat_field - where field number `field` (counted from 1, as in
+ * proc(5); 3 and up) starts in a /proc/PID/stat line, whatever the process
+ * name in parentheses holds; NULL when the line has no such field.
+ */
+const char *proc_stat_field(const char *line, int field);
+
+/*
  * proc_parse_stime - the system time field (clock ticks) of a
  * /proc/PID/stat line, whatever the process name holds. -1 when the line
  * has no such field.

@@ -54,6 +54,7 @@
 #include "clock.h"
 #include "cpu.h"
 #include "opt.h"
+#include "proc.h"
 
 #define OUR_FAILURE 125
 
