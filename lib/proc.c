@@ -1,4 +1,6 @@
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,4 +152,60 @@ uint64_t proc_task_pending(pid_t pid)
 	}
 	fclose(f);
 	return pending;
+}
+
+/* pid's parent, state and name; -1 when it is gone or its line is odd. */
+static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
+{
+	char path[64], line[1024], *end;
+	const char *state, *ppid, *open = NULL, *close = NULL;
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), NULL, 0) < 0)
+		return -1;
+	state = proc_stat_field(line, 3);
+	ppid = proc_stat_field(line, 4);
+	open = strchr(line, '(');
+	close = strrchr(line, ')');
+	if (!state || !ppid || !open || close < open)
+		return -1;
+	errno = 0;
+	v = strtol(ppid, &end, 10);
+	if (errno || end == ppid || v < 0)
+		return -1;
+	*parent = (pid_t)v;
+	t->pid = pid;
+	t->state = *state;
+	snprintf(t->name, sizeof(t->name), "%.*s", (int)(close - open - 1), open + 1);
+	return 0;
+}
+
+int proc_children(pid_t parent, struct proc_task *kids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	struct proc_task t;
+	pid_t ppid;
+	char *end;
+	long pid;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;	/* not a process */
+		errno = 0;
+		pid = strtol(e->d_name, &end, 10);
+		if (errno || *end || pid > INT_MAX)
+			continue;
+		if (task_of((pid_t)pid, &ppid, &t) < 0 || ppid != parent)
+			continue;
+		if (n < max)
+			kids[n] = t;
+		n++;
+	}
+	closedir(d);
+	return n;
 }

@@ -58,4 +58,18 @@ int proc_task_state(pid_t pid, char *state, int *wait_status);
  */
 uint64_t proc_task_pending(pid_t pid);
 
+/* One process, as /proc/PID/stat names it. */
+struct proc_task {
+	pid_t pid;
+	char state;		/* R, S, T, Z... */
+	char name[32];		/* the command name, cut to fit */
+};
+
+/*
+ * proc_children - the processes whose parent is parent, zombies included:
+ * the first max of them into kids (may be NULL when max is 0), and how
+ * many there are in all. -1 when /proc cannot be listed.
+ */
+int proc_children(pid_t parent, struct proc_task *kids, int max);
+
 #endif

@@ -82,6 +82,7 @@
 
 #include "clock.h"
 #include "opt.h"
+#include "proc.h"
 #include "rng.h"
 
 #define MAX_OPTS	64
@@ -486,35 +487,6 @@ static void slurp(const char *path, char *buf, size_t cap)
 	close(fd);
 }
 
-/* The number a /proc entry is named by; 0 when not a process's. */
-static int proc_pid(const char *name)
-{
-	long long pid;
-	const char *why;
-
-	return parse_num(name, 1, INT_MAX, &pid, &why) < 0 ? 0 : (int)pid;
-}
-
-/*
- * The state letter and parent of the process whose /proc/PID/stat is stat:
- * " S PPID" after the name's last ')' (rp). -1 when that is not there.
- */
-static int proc_parent(const char *rp, char *state)
-{
-	char *end;
-	long ppid;
-
-	*state = '\0';
-	if (!rp || rp[1] != ' ' || !rp[2] || rp[3] != ' ')
-		return -1;
-	*state = rp[2];
-	errno = 0;
-	ppid = strtol(rp + 4, &end, 10);
-	if (errno || end == rp + 4 || ppid < 0 || ppid > INT_MAX)
-		return -1;
-	return (int)ppid;
-}
-
 /* Sleep ms milliseconds (an early wake by a signal is fine: callers loop). */
 static void sleep_ms(long ms)
 {
@@ -523,67 +495,39 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Our children other than skip (orphans of the case come to us). */
+/* Our children other than skip (orphans of the case come to us); zombies
+ * are reaped, not counted. */
 static int our_children(pid_t skip, char *what, size_t len)
 {
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	int count = 0;
+	struct proc_task kids[64];
+	int n = proc_children(getpid(), kids, 64), count = 0, i;
 
 	if (what && len)
 		what[0] = '\0';
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char path[64], stat[512], *rp;
-		int pid, ppid;
-		char state;
-
-		pid = proc_pid(e->d_name);
-		if (pid <= 0 || pid == skip)
+	for (i = 0; i < n && i < 64; i++) {
+		if (kids[i].pid == skip)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-		slurp(path, stat, sizeof(stat));
-		rp = strrchr(stat, ')');
-		ppid = proc_parent(rp, &state);
-		if (ppid != getpid())
-			continue;
-		if (state == 'Z') {
-			waitpid(pid, NULL, WNOHANG);
+		if (kids[i].state == 'Z') {
+			waitpid(kids[i].pid, NULL, WNOHANG);
 			continue;
 		}
 		count++;
 		if (what && strlen(what) + 40 < len)
-			snprintf(what + strlen(what), len - strlen(what), "%s%d %.*s", count > 1 ? ", " : "",
-				 pid, (int)(rp - strchr(stat, '(') + 1), strchr(stat, '('));
+			snprintf(what + strlen(what), len - strlen(what), "%s%d (%s)",
+				 count > 1 ? ", " : "", (int)kids[i].pid, kids[i].name);
 	}
-	closedir(d);
 	return count;
 }
 
 static void kill_children(void)
 {
-	char what[256];
+	struct proc_task kids[64];
+	int n, i;
 
-	for (int tries = 0; tries < 50 && our_children(0, what, sizeof(what)); tries++) {
-		DIR *d = opendir("/proc");
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			char path[64], stat[512], *rp;
-			int pid = proc_pid(e->d_name);
-			char state;
-
-			if (pid <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-			slurp(path, stat, sizeof(stat));
-			rp = strrchr(stat, ')');
-			if (proc_parent(rp, &state) == getpid())
-				kill(pid, SIGKILL);
-		}
-		if (d)
-			closedir(d);
+	for (int tries = 0; tries < 50 && our_children(0, NULL, 0); tries++) {
+		n = proc_children(getpid(), kids, 64);
+		for (i = 0; i < n && i < 64; i++)
+			kill(kids[i].pid, SIGKILL);
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
 		sleep_ms(20);

@@ -63,75 +63,30 @@ static const char *cfg_report;			/* -o; NULL: stderr */
 static int cfg_as_command;			/* -s */
 static long long cfg_grace_ms = 1000;		/* -t */
 
-/* Parent PID, state and name of pid from /proc/PID/stat. */
-static int proc_stat(pid_t pid, pid_t *ppid, char *state, char *comm, size_t len)
-{
-	char path[64], buf[512], *open_paren, *close_paren, *end;
-	const char *f3, *f4;
-	FILE *f;
-	size_t n;
-	long pp;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	open_paren = strchr(buf, '(');
-	close_paren = strrchr(buf, ')');
-	f3 = proc_stat_field(buf, 3);
-	f4 = proc_stat_field(buf, 4);
-	if (!open_paren || close_paren < open_paren || !f3 || !f4)
-		return -1;
-	pp = strtol(f4, &end, 10);
-	if (end == f4)
-		return -1;
-	*state = *f3;
-	*ppid = (pid_t)pp;
-	snprintf(comm, len, "%.*s", (int)(close_paren - open_paren - 1), open_paren + 1);
-	return 0;
-}
-
 /*
  * List, kill and reap whatever children we still have. Returns how many.
  * A killed one hands its own children to us: repeat until a pass finds none.
  */
 static int kill_leftovers(void)
 {
-	DIR *d;
-	struct dirent *e;
-	char state, comm[64];
-	pid_t pid, ppid;
-	long long v;
-	const char *why;
-	int left = 0, found;
+	struct proc_task kids[64];
+	int left = 0, found, i;
 
 	do {
-		d = opendir("/proc");
-		if (!d) {
+		found = proc_children(getpid(), kids, 64);
+		if (found < 0) {
 			error(0, errno, "/proc");
 			return left + 1;	/* cannot tell: count it as left */
 		}
-		found = 0;
-		while ((e = readdir(d))) {
-			if (parse_num(e->d_name, 1, INT_MAX, &v, &why) < 0)
-				continue;	/* not a process */
-			pid = (pid_t)v;
-			if (proc_stat(pid, &ppid, &state, comm, sizeof(comm)) < 0)
-				continue;
-			if (ppid != getpid())
-				continue;
-			fprintf(report, "left %d %c %s\n", (int)pid, state, comm);
-			kill(pid, SIGKILL);
-			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		for (i = 0; i < found && i < 64; i++) {
+			fprintf(report, "left %d %c %s\n", (int)kids[i].pid, kids[i].state,
+				kids[i].name);
+			kill(kids[i].pid, SIGKILL);
+			while (waitpid(kids[i].pid, NULL, 0) < 0 && errno == EINTR)
 				;
-			found++;
 		}
-		closedir(d);
-		left += found;
-	} while (found);
+		left += found < 64 ? found : 64;
+	} while (found > 0);
 	return left;
 }
 

@@ -287,6 +287,47 @@ static void test_pending(void)
 	CHECK(proc_task_pending(pid) == 0, "a process that is gone has nothing pending");
 }
 
+/*
+ * proc_children: our children, a running one and a zombie, each with its
+ * state and name; none once they are reaped; the count when kids is short.
+ */
+static void test_children(void)
+{
+	struct proc_task kids[4];
+	pid_t live = fork(), dead;
+	int n, i, seen = 0;
+
+	if (live == 0) {
+		for (;;)
+			pause();
+	}
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	if (live < 0 || dead < 0) {
+		CHECK(0, "fork for the children check: %s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < 100 && proc_task_state(dead, &kids[0].state, &n) == 1 &&
+	     kids[0].state != 'Z'; i++)
+		sleep_until(now_ns() + 10000000u);
+	n = proc_children(getpid(), kids, 4);
+	for (i = 0; i < n && i < 4; i++) {
+		if (kids[i].pid == live && kids[i].state != 'Z' &&
+		    strcmp(kids[i].name, "test_soak") == 0)
+			seen |= 1;
+		if (kids[i].pid == dead && kids[i].state == 'Z')
+			seen |= 2;
+	}
+	CHECK(n == 2 && seen == 3, "proc_children: %d children, the live one and the zombie "
+	      "named and in their states (seen %d)", n, seen);
+	CHECK(proc_children(getpid(), NULL, 0) == 2, "proc_children with no room still counts");
+	kill(live, SIGKILL);
+	waitpid(live, NULL, 0);
+	waitpid(dead, NULL, 0);
+	CHECK(proc_children(getpid(), kids, 4) == 0, "proc_children: none once they are reaped");
+}
+
 /* Where a field of /proc/PID/stat starts, past a name that holds ") ". */
 static void test_proc_stat_field(void)
 {
@@ -467,6 +508,7 @@ int main(void)
 	test_health(SIGKILL, "was killed by SIGKILL", "was killed by SIGKILL");
 	test_health(SIGSTOP, "was stopped (SIGSTOP)", "was stopped");
 	test_pending();
+	test_children();
 	test_parse_stime();
 	test_proc_stat_field();
 	test_placement();
