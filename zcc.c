@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>		/* isfinite */
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -321,22 +320,6 @@ static void usage(FILE *f, int status)
 "2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n",
 		MAX_CHUNK, MAX_SOCKBUF, MAX_SOCKBUF, cpu_max(), cpu_max() + 1);
 	exit(status);
-}
-
-/* opt_secs - a number of seconds, fractions allowed, in [min, max]. */
-static double opt_secs(int opt, const char *arg, double min, double max)
-{
-	char *end, shown[SHOW_LEN];
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !isfinite(v) || v < min || v > max ||
-	    (*arg < '0' || *arg > '9'))
-		usage_error("-%c: '%s': not a number of seconds in %g..%g", opt,
-			    show(arg, shown, sizeof(shown)),
-			    min, max);
-	return v;
 }
 
 /*

@@ -76,6 +76,48 @@ int parse_size(const char *s, long long min, long long max, long long *out,
 	return parse_scaled(s, min, max, 1, out, why);
 }
 
+static const char *skip_digits(const char *p)
+{
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+int parse_secs(const char *s, double min, double max, double *out, const char **why)
+{
+	const char *p;
+	char *end;
+	double v;
+
+	if (!s || !*s) {
+		*why = "empty value";
+		return -1;
+	}
+	if (*s == '-') {
+		*why = "must not be negative";
+		return -1;
+	}
+	if (*s < '0' || *s > '9') {
+		*why = "not a number";
+		return -1;
+	}
+	p = skip_digits(s);
+	if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+		p = skip_digits(p + 1);
+	if (*p) {
+		*why = "trailing garbage";
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);	/* plain decimal digits: strtod reads them all */
+	if (end != p || errno || v < min || v > max) {
+		*why = out_of_range;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 /*
  * The message is one line whatever the user typed: a value holding a
  * newline or a terminal escape is shown escaped (show.h). Callers show()
@@ -130,6 +172,20 @@ long long opt_num(int opt, const char *arg, long long min, long long max)
 long long opt_size(int opt, const char *arg, long long min, long long max)
 {
 	return opt_value(opt, arg, min, max, 1);
+}
+
+double opt_secs(int opt, const char *arg, double min, double max)
+{
+	char shown[SHOW_LEN];
+	const char *why;
+	double v;
+
+	if (parse_secs(arg, min, max, &v, &why) == 0)
+		return v;
+	show(arg, shown, sizeof(shown));
+	if (why == out_of_range)
+		usage_error("-%c: '%s': out of range (%.10g..%.10g seconds)", opt, shown, min, max);
+	usage_error("-%c: '%s': %s (seconds are digits, a fraction allowed)", opt, shown, why);
 }
 
 /* 0: c is no option letter or takes no value; 1: takes one; 2: only attached. */

@@ -25,6 +25,13 @@ int parse_size(const char *s, long long min, long long max, long long *out,
 	       const char **why);
 
 /*
+ * parse_secs - a number of seconds in [min, max]: digits, then at most one
+ * '.' and more digits ("10", "0.5"). No sign, space, exponent, hex, "inf"
+ * or "nan". Returns 0, or -1 with *why set to a short reason.
+ */
+int parse_secs(const char *s, double min, double max, double *out, const char **why);
+
+/*
  * opt_num - the option parser's gate: parse optarg for option letter opt or
  * die with one usage line ("prog: -n: 'abc': not a number") and exit 2.
  * A bad option value means the same in every program (a usage error), so
@@ -34,6 +41,9 @@ long long opt_num(int opt, const char *arg, long long min, long long max);
 
 /* opt_size - opt_num for a byte size (parse_size): "-b: '1.5K': ..." */
 long long opt_size(int opt, const char *arg, long long min, long long max);
+
+/* opt_secs - opt_num for seconds (parse_secs): "-t: '0x10': ..." */
+double opt_secs(int opt, const char *arg, double min, double max);
 
 /*
  * opt_common - the long options every program has, handled before getopt:

@@ -95,6 +95,7 @@ zcc        -o   bad  ?
 zcc        -n   bad  ?
 zcc        -N   bad  ?
 zcc        -p   bad  65535
+zcc        -R   bad  ?
 zcs        -b   bad  ?
 zcs        -B   ok   cpu
 zcs        -i   bad  ?
@@ -111,6 +112,20 @@ cyclesoak  -m   bad  ?
 run_rr     -p   bad  99
 run_rr     -l   bad  86400000
 EOF
+
+# zcc's seconds (-t, -I, -T) take a fraction, "0.5", and nothing else a
+# number parser might: no exponent, hex, sign, inf or a bare point. A value
+# accepted here goes on to the connection, which port 1 refuses: exit 1.
+for opt in -t -I -T; do
+	for v in "" abc 12x 0x10 1e1 inf nan -1 +1 " 1" "1 " 1. .5 "$huge"; do
+		try zcc "$opt" "$v" "seconds"
+	done
+	timeout 5 "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 "$opt" 0.5 "$TMP/file" >/dev/null 2>&1
+	rc=$?
+	check "zcc $opt 0.5: a fraction of a second is accepted (exit $rc, not 2)" [ "$rc" -eq 1 ]
+done
+try zcc -t 0 "zero"
+try zcc -I 0 "zero"
 
 # The spec's other usage errors.
 refused "zcc -w without -S" -w "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -w "$TMP/file"

@@ -55,6 +55,21 @@ static void size_accepts(const char *s, long long min, long long max, long long 
 	accepted_by(parse_size, "size ", s, min, max, want);
 }
 
+/* parse_secs: v is what s gives, or why is why it is refused. */
+static void secs_is(const char *s, double want, const char *why)
+{
+	const char *got = NULL;
+	double v = -1;
+	int rc = parse_secs(s, 0.001, 1e7, &v, &got);
+
+	if (why)
+		CHECK(rc == -1 && got && strcmp(got, why) == 0, "secs '%s' refused: %s (got %s)",
+		      s ? s : "(null)", why, got ? got : "accepted");
+	else
+		CHECK(rc == 0 && v == want, "secs '%s' is %g (got %g, %s)", s, want, v,
+		      got ? got : "ok");
+}
+
 static void usage(FILE *f, int status)
 {
 	fprintf(f, "usage: test_opt [-h]\n");
@@ -184,6 +199,27 @@ int main(void)
 	refuses("0", 1, 10, "out of range");
 	refuses("99999999999999999999999", 0, 9223372036854775807LL, "out of range");
 	refuses("-11", -10, 10, "out of range");
+
+	secs_is("5", 5, NULL);
+	secs_is("0.5", 0.5, NULL);
+	secs_is("10000000", 1e7, NULL);
+	secs_is("0.001", 0.001, NULL);
+	secs_is(NULL, 0, "empty value");
+	secs_is("", 0, "empty value");
+	secs_is("-1", 0, "must not be negative");
+	secs_is("+1", 0, "not a number");
+	secs_is(" 1", 0, "not a number");
+	secs_is(".5", 0, "not a number");
+	secs_is("inf", 0, "not a number");
+	secs_is("nan", 0, "not a number");
+	secs_is("1.", 0, "trailing garbage");
+	secs_is("1e1", 0, "trailing garbage");
+	secs_is("0x10", 0, "trailing garbage");
+	secs_is("1.5.5", 0, "trailing garbage");
+	secs_is("1 ", 0, "trailing garbage");
+	secs_is("0", 0, "out of range");
+	secs_is("10000000.5", 0, "out of range");
+	secs_is("99999999999999999999999999999999", 0, "out of range");
 
 	size_accepts("65536", 1, 1LL << 40, 65536);
 	size_accepts("64K", 1, 1LL << 40, 65536);
