@@ -101,11 +101,7 @@ run_fg() {
 # reap_pid PID TENTHS: give PID that long to end by itself, then kill it
 # (SIGKILL); reap it either way.
 reap_pid() {
-	_n=$2
-	while [ "$_n" -gt 0 ] && kill -0 "$1" 2>/dev/null; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	[ "$2" -gt 0 ] && within "$2" proc_ended "$1"
 	kill -KILL "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 	return 0
@@ -161,6 +157,11 @@ proc_alive() {
 	[ -n "$_st" ] && [ "$_st" != Z ]
 }
 
+# proc_ended PID: PID has exited (gone, or a zombie not yet reaped).
+proc_ended() {
+	! proc_alive "$1"
+}
+
 # usage_refused WHAT COMMAND...: COMMAND (stdin /dev/null, 20 s at most)
 # must be a usage error: exit 2, one line on stderr, nothing on stdout.
 # Leaves $TMP/out, $TMP/err and RC for further checks.
@@ -176,16 +177,29 @@ usage_refused() {
 	fi
 }
 
+# within TENTHS COMMAND...: run COMMAND every tenth of a second until it
+# succeeds, at most TENTHS times; false when it never did. The one polling
+# loop of the tests and the bench: the waits below are made of it.
+within() {
+	_wn=$1
+	shift
+	while [ "$_wn" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_wn=$((_wn - 1))
+	done
+	return 1
+}
+
+# has_line FILE PATTERN: FILE has a line matching PATTERN (grep -E).
+has_line() {
+	grep -Eq "$2" "$1" 2>/dev/null
+}
+
 # wait_for FILE PATTERN [TENTHS]: wait until FILE has a line matching
 # PATTERN (grep -E), at most TENTHS tenths of a second (default 50).
 wait_for() {
-	_n=${3:-50}
-	while [ "$_n" -gt 0 ]; do
-		grep -Eq "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
+	within "${3:-50}" has_line "$1" "$2"
 }
 
 # --- the machine's CPU time ---------------------------------------------------

@@ -27,12 +27,15 @@ ended_within() {
 
 # has_descendants PID N: wait (up to 5 s) until PID has N descendants.
 has_descendants() {
-	_n=50
-	while [ "$(proc_descendants "$1" | wc -l)" -lt "$2" ]; do
-		[ "$_n" -le 0 ] && return 1
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within 50 descendants_at_least "$1" "$2"
+}
+
+no_descendants() {
+	[ -z "$(proc_descendants "$1")" ]
+}
+
+descendants_at_least() {
+	[ "$(proc_descendants "$1" | wc -l)" -ge "$2" ]
 }
 
 # stop PID: kill one process of ours for good, by PID.
@@ -87,11 +90,7 @@ has_descendants "$ZCS_PID" 1 && sleep 0.2
 stop "$zcc_pid"
 if wait_for "$TMP/zcs.err" 'bytes' 30; then
 	# Let the child finish, so that anything it says after that line counts.
-	n=30
-	while [ -n "$(proc_descendants "$ZCS_PID")" ] && [ "$n" -gt 0 ]; do
-		sleep 0.1
-		n=$((n - 1))
-	done
+	within 30 no_descendants "$ZCS_PID"
 	# Only zcs's own lines: test_hostile.sh judges anything else on stderr.
 	line=$(grep '^zcs: ' "$TMP/zcs.err")
 	got=$(echo "$line" | sed -n 's/.*[^0-9]\([0-9][0-9]*\) bytes.*/\1/p')

@@ -44,11 +44,11 @@ verdict() {
 
 # settle PID OUT ERR WHOLE BAD: wait (up to 10 s) for the lines to come.
 settle() {
-	_n=100
-	while [ -n "$(verdict "$@")" ] && [ "$_n" -gt 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within 100 judged_whole "$@"
+}
+
+judged_whole() {
+	[ -z "$(verdict "$@")" ]
 }
 
 # The judging, shown to fail.
@@ -109,18 +109,14 @@ fuzz_method() {
 	fi
 	_kids=$(kids "$ZCS_PID")
 	kill "$ZCS_PID" 2>/dev/null
-	_n=50
-	while proc_alive "$ZCS_PID" &&
-		[ "$_n" -gt 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	_ended=0
+	within 50 proc_ended "$ZCS_PID" && _ended=1
 	sleep 0.2
 	_left=
 	for _k in $_kids $(kids "$ZCS_PID"); do
 		kill -0 "$_k" 2>/dev/null && _left="$_left $_k"
 	done
-	[ "$_n" -gt 0 ] && [ -z "$_left" ]
+	[ "$_ended" = 1 ] && [ -z "$_left" ]
 	check "zcs -M $_label: gone on SIGTERM with its children${_left:+ (left:$_left)}" [ $? -eq 0 ]
 }
 

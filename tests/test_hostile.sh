@@ -22,11 +22,10 @@ TRICKLE="p1000 x000000"
 
 # settle PID: wait (up to 10 s) until PID has no child left.
 settle() {
-	_n=100
-	while [ -n "$(proc_children "$1")" ] && [ "$_n" -gt 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within 100 no_children "$1"
+}
+
+no_children() {
 	[ -z "$(proc_children "$1")" ]
 }
 
@@ -41,13 +40,18 @@ last_message() { grep -E "$WHOLE_LINE" "$TMP/zcs.err" | tail -n 1; }
 fd_count() { ls "/proc/$1/fd" | wc -l; }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
+# dones_above N: zcs has said "done" of more than N whole streams.
+dones_above() {
+	[ "$(grep -c "^done: $STREAM_BYTES bytes" "$TMP/zcs.out")" -gt "$1" ]
+}
+
 # wait_lines N: wait (up to 10 s) until zcs.err has at least N messages.
 wait_lines() {
-	_n=100
-	while [ "$(err_lines)" -lt "$1" ] && [ "$_n" -gt 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within 100 lines_at_least "$1"
+}
+
+lines_at_least() {
+	[ "$(err_lines)" -ge "$1" ]
 }
 
 # whole_lines WHAT: zcs's stderr holds nothing but whole lines of its own.
@@ -86,12 +90,7 @@ normal_client() {
 	fi
 	_rc=$?
 	RATE=$(sed -n 's/^sent: .*, \([0-9.]*\) kbytes\/sec$/\1/p' "$TMP/client.out")
-	_n=50
-	while [ "$(grep -c "^done: $STREAM_BYTES bytes" "$TMP/zcs.out")" -le "$_done" ] &&
-	      [ "$_n" -gt 0 ]; do
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within 50 dones_above "$_done"
 	if [ "$_rc" -eq 0 ] && grep -q "^sent: $STREAM_BYTES bytes" "$TMP/client.out" &&
 	   [ "$(grep -c "^done: $STREAM_BYTES bytes" "$TMP/zcs.out")" -gt "$_done" ]; then
 		ok "$1: $CLIENT sent $STREAM_BYTES bytes, zcs got them all ($RATE kbytes/sec)"

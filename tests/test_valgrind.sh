@@ -24,12 +24,7 @@ VALGRIND="valgrind -q --leak-check=full --error-exitcode=1 --trace-children=no"
 
 # ended PID SECS: wait up to SECS seconds for PID (ours) to exit.
 ended() {
-	_n=$(($2 * 10))
-	while proc_alive "$1"; do
-		[ "$_n" -le 0 ] && return 1
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within $(($2 * 10)) proc_ended "$1"
 }
 
 # --- zcs -1 under valgrind ----------------------------------------------------

@@ -23,19 +23,6 @@ new_err_lines() {
 	echo $(($(err_lines) - $1))
 }
 
-# within TENTHS COMMAND...: retry the command every tenth of a second until
-# it succeeds, at most TENTHS times.
-within() {
-	_n=$1
-	shift
-	while [ "$_n" -gt 0 ]; do
-		"$@" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
-
 # count_is FILE PATTERN N: FILE has N lines matching PATTERN.
 count_is() {
 	[ "$(grep -Ec "$2" "$1")" -eq "$3" ]

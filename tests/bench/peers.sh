@@ -16,19 +16,18 @@ PEER_SECS=3
 
 # port_listening PORT: wait (up to 5 s) until something listens on PORT.
 port_listening() {
-	_n=50
-	while [ $_n -gt 0 ]; do
-		ss -Htln "sport = :$1" 2>/dev/null | grep -q . && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
+	within 50 port_taken "$1"
+}
+
+# port_taken PORT: something listens on PORT now.
+port_taken() {
+	ss -Htln "sport = :$1" 2>/dev/null | grep -q .
 }
 
 # A TCP port nobody listens on, for iperf3 (which cannot be told "any port").
 free_port() {
 	_p=$((20000 + $$ % 20000))
-	while ss -Htln "sport = :$_p" 2>/dev/null | grep -q .; do _p=$((_p + 1)); done
+	while port_taken "$_p"; do _p=$((_p + 1)); done
 	echo $_p
 }
 
