@@ -57,6 +57,7 @@ if [ "$ZC_PASS" != plain ]; then
 	skip "bench loopback run: only in the plain pass (this is '$ZC_PASS'; it measures, not checks memory)"
 	finish
 fi
+meter_slot
 TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_REPS=1 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
 	timeout 200 sh "$bench" loopback >"$TMP/run.txt" 2>&1
 rc=$?

@@ -2,8 +2,10 @@
 # The calibration file end to end: `cyclesoak -C -f PATH` and `zcc -C`
 # (./counts_per_sec) refuse a PATH that is not a regular file with the same
 # one line, exit 1, the thing at PATH left exactly as it was; and a file
-# that is not what we write is refused when read. tests/test_calib.c checks
-# the library itself; this checks that the programs say it.
+# that is not what we write is refused when read; and a calibration that
+# is let through, as zcc -J -C's JSON lines. tests/test_calib.c checks the
+# library itself; this checks that the programs say it. It calibrates, so
+# tests/run.sh runs it alone.
 . "$ZC_TOP/tests/lib.sh"
 
 cs=$ZC_BIN/cyclesoak
@@ -78,6 +80,24 @@ else
 	check "zcc -C onto a FIFO: exit 1 ($(cat "$TMP/zrc"))" [ "$(cat "$TMP/zrc")" -eq 1 ]
 	check "zcc -C onto a FIFO: cyclesoak's line: $(cat "$TMP/zerr")" \
 		[ "$(cat "$TMP/zerr")" = "zcc: counts_per_sec: a FIFO, not a regular file: refusing to replace it" ]
+fi
+
+# zcc -J -C: the lines and file of cyclesoak -C, as JSON (parsed line by
+# line); a machine too busy to calibrate is refused, which is a skip here
+# (with the file left absent).
+mkdir "$TMP/j"
+(cd "$TMP/j" && timeout 90 "$ZC_BIN/zcc" -J -C >"$TMP/cal.out" 2>"$TMP/cal.err")
+rc=$?
+J=$ZC_TESTBIN/jsoncheck
+rate=$("$J" -E calibrated -g loops_per_sec "$TMP/cal.out" 2>/dev/null)
+if [ "$rc" -eq 0 ] && "$J" -k program -k event -k time "$TMP/cal.out" \
+   && [ "$("$J" -E calibrating -g loops_per_sec "$TMP/cal.out" | grep -c '^[0-9][0-9]*$')" -ge 1 ] \
+   && [ -n "$rate" ] && [ "$(head -n 1 "$TMP/j/counts_per_sec")" = "$rate" ]; then
+	ok "zcc -J -C: calibrating objects, calibrated $rate loops/sec, counts_per_sec starts with it"
+elif [ "$rc" -eq 1 ] && grep -q '^zcc: calibration refused' "$TMP/cal.err" && [ ! -e "$TMP/j/counts_per_sec" ]; then
+	skip "zcc -J -C: refused on this busy machine, no file written: $(cat "$TMP/cal.err")"
+else
+	not_ok "zcc -J -C: exit $rc, $(cat "$TMP/cal.out" "$TMP/cal.err")"
 fi
 
 # read_refused: the last run exited 1 with one line naming $TMP/bad.

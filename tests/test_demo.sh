@@ -11,6 +11,8 @@ for p in "$ZC_BIN/zcc" "$ZC_BIN/zcs" "$ZC_TESTBIN/subreaper"; do
 	[ -x "$p" ] || { not_ok "$p built"; finish; }
 done
 mkdir "$TMP/work"
+# Every row of the demo is metered.
+meter_slot
 
 # The whole demo measures: the plain pass runs it; the sanitizer pass (whose
 # programs are run by the other tests) only interrupts one.

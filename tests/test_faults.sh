@@ -179,6 +179,8 @@ interrupt() {
 # A calibration for the soakers: the figures they print do not matter here.
 NCPUS=$(getconf _NPROCESSORS_ONLN)
 printf '1000000\nncpus %s\n' "$NCPUS" >"$TMP/counts_per_sec"
+# zcs below runs no meter; zcc -c and cyclesoak do, so from there on this
+# test holds the run's meter slot.
 
 : >"$TMP/zcs.out"
 reaped zcs "$ZC_BIN/zcs" -p 0 >"$TMP/zcs.out" 2>"$TMP/zcs.err"
@@ -193,6 +195,7 @@ else
 	stop "$REAPER_PID"
 fi
 
+meter_slot
 if "$ZC_BIN/zcc" -h 2>/dev/null | grep -q '^ *-c '; then
 	zcs_start || { not_ok "zcs starts for zcc -c"; finish; }
 	reaped zcc "$ZC_BIN/zcc" -c -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" \

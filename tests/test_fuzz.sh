@@ -104,7 +104,9 @@ fuzz() {
 # case in four starts with SIGHUP ignored, as under nohup, and is first
 # sent a SIGHUP that must change nothing. run_rr runs `true` (after the
 # random part, -A); run_rr and `cyclesoak -- command` pass on 126 and 127
-# for a command that cannot be executed or found.
+# for a command that cannot be executed or found. Random options include
+# -c, and cyclesoak meters: these hold the run's meter slot.
+meter_slot
 fuzz zcc 100 -x "$zcc_exclude" -j "$ZC_TESTBIN/jsoncheck" -- "$ZC_BIN/zcc" $zcc_fixed
 fuzz zcs 60 -k -H 4 -j "$ZC_TESTBIN/jsoncheck" -- "$ZC_BIN/zcs"
 fuzz cyclesoak 60 -k -H 4 -j "$ZC_TESTBIN/jsoncheck" -x C -e 126,127 -- "$ZC_BIN/cyclesoak"
@@ -127,6 +129,7 @@ else
 	not_ok "cyclesoak -f under random calibration files: exit $rc"
 	head -n 20 "$TMP/c.out" | sed 's/^/    /'
 fi
+meter_slot_free
 
 # What the fuzz found, pinned: a value or path holding a newline or a
 # terminal escape must still be one line on stderr, the value shown

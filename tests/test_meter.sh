@@ -4,10 +4,12 @@
 # one meter per machine, a calibration refused on a busy machine, a command
 # that cannot run (126, 127), nohup, and a stdout that cannot be written.
 #
-# The meter lock is one per machine, and other work on this machine (other
-# tests, a user's cyclesoak) may hold it at moments: a check refused by a
-# meter that is not ours is a skip naming its PID, never a failure.
+# The meter lock is one per machine. This test holds the run's meter slot
+# (other tests wait for it), but other work on this machine (a user's
+# cyclesoak) may hold the lock at moments: a check refused by a meter that
+# is not ours is a skip naming its PID, never a failure.
 . "$ZC_TOP/tests/lib.sh"
+meter_slot
 
 cs=$ZC_BIN/cyclesoak
 ncpus=$(getconf _NPROCESSORS_ONLN)

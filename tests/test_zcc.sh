@@ -294,6 +294,7 @@ done
 # of the part that ran follows it.
 sink_start -g "$TMP/never"
 : >"$TMP/sr"
+meter_slot
 bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -J -c -r -d -n 1000 -s 127.0.0.1 \
 	-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
 srpid=$!
@@ -303,6 +304,7 @@ sleep 0.5
 kill -INT "$(sed -n 's/^child //p' "$TMP/sr")"
 wait "$srpid"
 RC=$?
+meter_slot_free
 kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 J=$ZC_TESTBIN/jsoncheck
 if [ "$RC" -eq 130 ] && "$J" -k program -k event -k time "$TMP/out" \

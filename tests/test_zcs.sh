@@ -516,6 +516,7 @@ meter_zcs() {
 }
 
 LOAD=', load -?[0-9]+\.[0-9]% of [0-9]+ CPUs, -?[0-9]+\.[0-9]{3} us/KB'
+meter_slot
 meter_zcs
 rc=$?
 if [ "$rc" -eq 0 ]; then
@@ -561,6 +562,7 @@ elif [ "$rc" -eq 1 ]; then
 else
 	not_ok "zcs -c -r -J starts: $(cat "$TMP/zcs.err")"
 fi
+meter_slot_free
 
 # --- stdout lost while serving --------------------------------------------
 
