@@ -65,9 +65,13 @@ tests: all $(TEST_BIN) $(SHIM_SO)
 # gcc's AddressSanitizer and UndefinedBehaviorSanitizer. One tally at the end.
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 
+# Both builds use every CPU, as with make -jN. tests/run.sh then runs two
+# tests at a time (ZC_JOBS=N for another count).
+NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+
 check:
-	@$(MAKE) -s tests
-	@$(MAKE) -s O=build/san BIN=build/san/bin CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build/san/bin tests
+	@$(MAKE) -s -j$(NPROC) tests
+	@$(MAKE) -s -j$(NPROC) O=build/san BIN=build/san/bin CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build/san/bin tests
 	@sh tests/run.sh "plain:.:$(O)/tests" "san:build/san/bin:build/san/tests"
 
 build/san/bin:

@@ -25,7 +25,12 @@ SENT_TOTAL=0
 SENT_RUNS=0
 
 cleanup() {
-	trap - EXIT INT TERM HUP
+	# A second signal must not cut cleanup short: timeout(1) sends its
+	# SIGTERM to the script and then to the script's whole group, so the
+	# script may get it twice (seen: killed with its processes left over).
+	trap '' INT TERM HUP
+	trap - EXIT
+	together_stop
 	if [ "$HARNESS_GRACE" -gt 0 ]; then
 		for _p in $BG_PIDS; do kill -TERM "$_p" 2>/dev/null; done
 	fi
@@ -144,6 +149,23 @@ proc_descendants() {
 		}'
 }
 
+# descendants_of PID...: every descendant of those PIDs that are still this
+# shell's children (a PID reaped and reused by someone else is not).
+descendants_of() {
+	proc_table | awk -v me="$$" -v roots="$*" '
+		BEGIN { n = split(roots, b, " "); for (i = 1; i <= n; i++) ours[b[i]] = 1 }
+		{ parent[$1] = $2 }
+		END {
+			for (p in parent) {
+				q = parent[p]
+				while (q > 1 && !(q in ours && parent[q] == me) && q in parent)
+					q = parent[q]
+				if (q in ours && parent[q] == me)
+					print p
+			}
+		}'
+}
+
 # proc_state PID: PID's state letter (R, S, T, Z...), empty once it is gone.
 proc_state() {
 	_st=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
@@ -205,8 +227,10 @@ METER_SLOT=
 
 meter_slot() {
 	[ -n "$ZC_SLOT_DIR" ] && [ -z "$METER_SLOT" ] || return 0
+	_ms0=$(date +%s)
 	if within 1800 mkdir "$ZC_SLOT_DIR/meter" 2>/dev/null; then
 		echo $$ >"$ZC_SLOT_DIR/meter/pid"
+		echo "# waited $(($(date +%s) - _ms0)) s for the meter slot"
 		METER_SLOT=$ZC_SLOT_DIR/meter
 		on_cleanup meter_slot_free
 	else
@@ -250,6 +274,60 @@ meter_wait_others() {
 		sleep 1
 		_n=$((_n + 1))
 	done
+}
+
+# --- cases side by side -----------------------------------------------------
+# together NAME FUNCTION [ARGS...]: run FUNCTION in the background, in a
+# subshell whose $TMP is a directory of its own, $TMP/NAME ($WORK stays the
+# script's, for files the cases share), its output kept for gather. For
+# checks that spend their time waiting (for a timeout to fire, a trickle
+# to be cut off) and need nothing from each other. What a case starts with
+# bg is killed when it ends, and with it should the script be interrupted.
+# gather: wait for every case, then print their output in the order they
+# were started; a "not ok" among them fails the script.
+TOGETHER=
+
+together() {
+	_name=$1
+	shift
+	mkdir "$TMP/$_name" || return 1
+	(
+		TMP=$TMP/$_name BG_PIDS= CLEANUP_HOOKS=
+		trap 'for _p in $BG_PIDS; do reap_pid "$_p" 0; done; exit 143' TERM
+		"$@"
+		for _p in $BG_PIDS; do reap_pid "$_p" 0; done
+	) >"$TMP/$_name.out" 2>&1 9>&- &
+	BG_PIDS="$BG_PIDS $!"
+	TOGETHER="$TOGETHER $_name:$!"
+}
+
+# together_stop: end the cases now (cleanup, should the script be stopped):
+# SIGTERM to each, which it acts on once what it runs is killed, by then
+# reaping what it started: a case killed outright would leave those to a
+# PID 1 that may never reap them.
+together_stop() {
+	[ -n "$TOGETHER" ] || return 0
+	_cases=
+	for _t in $TOGETHER; do _cases="$_cases ${_t#*:}"; done
+	# shellcheck disable=SC2086
+	kill -TERM $_cases 2>/dev/null
+	# shellcheck disable=SC2086
+	for _p in $(descendants_of $_cases); do kill -KILL "$_p" 2>/dev/null; done
+	for _p in $_cases; do
+		wait "$_p" 2>/dev/null
+		forget_bg "$_p"
+	done
+	TOGETHER=
+}
+
+gather() {
+	for _t in $TOGETHER; do
+		wait "${_t#*:}"
+		forget_bg "${_t#*:}"
+		cat "$TMP/${_t%%:*}.out"
+		grep -q '^not ok - ' "$TMP/${_t%%:*}.out" && FAILED=1
+	done
+	TOGETHER=
 }
 
 # has_line FILE PATTERN: FILE has a line matching PATTERN (grep -E).

@@ -19,6 +19,8 @@
 #           and each would read the other's soakers as load): a test that
 #           starts one takes the run's meter slot first (tests/lib.sh
 #           meter_slot) and waits its turn. The slot lives in ZC_SLOT_DIR.
+#           Tests that hold it most of their run (METER below) are not
+#           started beside each other, so that a lane is not spent waiting.
 #
 # A test's report is printed when it ends, so reports come in the order the
 # tests end.
@@ -32,8 +34,15 @@ esac
 
 # The tests that must run alone (see above).
 ALONE="test_accuracy.sh test_meter test_calib.sh"
-# Started first: the longest, so that the lanes end close together.
-LONG="test_zcs.sh test_zcc.sh test_hostile.sh test_fuzz.sh test_demo.sh test_cyclesoak.sh test_meter.sh test_badinput.sh"
+# Tests that hold the meter slot for most of their run: two of these are
+# not started side by side (one would only wait for the other); a test
+# that meters for a moment (zcs -c, zcc -c) waits for the slot instead.
+METER="test_demo.sh test_cyclesoak.sh test_meter.sh test_bench.sh test_fuzz.sh"
+# Started first, both passes: tests that take the meter slot for a moment
+# near their start, so that they have had it before the tests of METER
+# hold it for long. Then the longest, so that the lanes end close together.
+BRIEF="test_zcs.sh test_zcc.sh test_transfer.sh test_faults.sh"
+LONG="test_hostile.sh test_fuzz.sh test_demo.sh test_cyclesoak.sh test_meter.sh test_badinput.sh"
 
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/zc-run.XXXXXX") || exit 1
 export ZC_SLOT_DIR="$RUN/slots"
@@ -62,20 +71,23 @@ run_one() {
 	_ok=$(grep -c '^ok - ' "$_log")
 	_bad=$(grep -c '^not ok - ' "$_log")
 	_skip=$(grep -c '^skip - ' "$_log")
+	_waited=$(sed -n 's/^# waited \([0-9]*\) s for the meter slot$/\1/p' "$_log" |
+		awk '{ s += $1 } END { if (s > 0) printf ", %d of them waiting for the meter slot", s }')
 	if [ "$_rc" -ne 0 ] && [ "$_bad" -eq 0 ]; then
 		_bad=1
 		echo "not ok - $_label exited with status $_rc" >>"$_log"
 	fi
 	{
 		if [ "$_bad" -gt 0 ]; then
-			echo "[$_pass] $_label: $_ok ok, $_bad FAILED ($((_t1 - _t0)) s)"
+			echo "[$_pass] $_label: $_ok ok, $_bad FAILED ($((_t1 - _t0)) s$_waited)"
 			sed 's/^/    /' "$_log"
 		else
-			echo "[$_pass] $_label: $_ok ok ($((_t1 - _t0)) s)"
+			echo "[$_pass] $_label: $_ok ok ($((_t1 - _t0)) s$_waited)"
 			grep '^skip - ' "$_log" | sed 's/^/    /'
 		fi
 	} >"$RUN/$_n.report"
 	echo "$_ok $_bad $_skip $_pass/$_label" >"$RUN/$_n.count"
+	echo "$_n" >"$RUN/ended"
 }
 
 # collect N PID: the test has ended; print its report, add up its counts.
@@ -99,12 +111,14 @@ collect() {
 	fi
 }
 
-# reap_ended: collect every test that has ended; the rest stay in $running.
+# reap_ended: collect every test that has ended; the rest stay in $running
+# ("N:PID:CLASS" each).
 reap_ended() {
 	_still=
 	for _j in $running; do
-		if [ -f "$RUN/${_j%%:*}.count" ]; then
-			collect "${_j%%:*}" "${_j#*:}"
+		_n=${_j%%:*} _rest=${_j#*:}
+		if [ -f "$RUN/$_n.count" ]; then
+			collect "$_n" "${_rest%%:*}"
 		else
 			_still="$_still $_j"
 		fi
@@ -112,14 +126,38 @@ reap_ended() {
 	running=$_still
 }
 
-# slots_below N: wait until fewer than N tests run.
-slots_below() {
-	while :; do
-		reap_ended
-		set -- "$1" $running
-		[ $# -le "$1" ] && return 0
-		sleep 0.2
+# may_start CLASS: whether a test of CLASS may start beside those running.
+may_start() {
+	set -- "$1" $running
+	_class=$1
+	shift
+	case $_class in
+	alone) [ $# -eq 0 ] ;;
+	meter) [ $# -lt "$njobs" ] && case " $* " in *:meter\ *) false ;; *) true ;; esac ;;
+	*) [ $# -lt "$njobs" ] ;;
+	esac
+}
+
+# pick: take out of $queue the first test that may start now, its line in
+# $picked; false when none may. No process is started: while an alone test
+# runs, what the runner does is other work to its calibration.
+pick() {
+	picked=
+	_left=
+	_ifs=$IFS
+	IFS=$NL
+	for _line in $queue; do
+		IFS=$_ifs
+		# shellcheck disable=SC2086
+		if [ -z "$picked" ] && may_start $_line; then
+			picked=$_line
+		else
+			_left="$_left$_line$NL"
+		fi
 	done
+	IFS=$_ifs
+	queue=$_left
+	[ -n "$picked" ]
 }
 
 stop_all() {
@@ -127,15 +165,18 @@ stop_all() {
 		_p=$(cat "$RUN/${_j%%:*}.pid" 2>/dev/null)
 		[ -n "$_p" ] && kill -TERM "$_p" 2>/dev/null
 	done
-	for _j in $running; do wait "${_j#*:}" 2>/dev/null; done
+	for _j in $running; do
+		_rest=${_j#*:}
+		wait "${_rest%%:*}" 2>/dev/null
+	done
 	rm -rf "$RUN"
 	echo "run.sh: interrupted" >&2
 	exit 130
 }
 trap stop_all INT TERM HUP
 
-# The queue: "N PASS LABEL PATH BINDIR TESTBIN" a line, long tests first,
-# the passes interleaved; alone tests in a queue of their own.
+# The queue: "CLASS N PASS LABEL PATH BINDIR TESTBIN" a line, long tests
+# first, then the rest, then those that run alone.
 n=0
 for spec in "$@"; do
 	name=${spec%%:*}
@@ -149,32 +190,41 @@ for spec in "$@"; do
 			case "$label" in *$ZC_TESTS*) ;; *) continue ;; esac
 		fi
 		n=$((n + 1))
-		rank=2
+		rank=2 class=any
+		case " $BRIEF " in *" $label "*) rank=0 ;; esac
 		case " $LONG " in *" $label "*) rank=1 ;; esac
-		case " $ALONE " in *" $label "*) rank=3 ;; esac
-		echo "$rank $n $name $label $t $bindir $testbin"
+		case " $METER " in *" $label "*) class=meter ;; esac
+		case " $ALONE " in *" $label "*) rank=3 class=alone ;; esac
+		echo "$rank $n $class $n $name $label $t $bindir $testbin"
 	done
-done | sort -k1,1n -k2,2n >"$RUN/queue"
+done | sort -k1,1n -k2,2n | cut -d ' ' -f 3- >"$RUN/queue"
+NL='
+'
+queue=$(cat "$RUN/queue")
 
-while read -r rank n name label t bindir testbin <&3; do
-	if [ "$rank" = 3 ]; then
-		slots_below 1
-	else
-		slots_below "$njobs"
+# Each test says it has ended on a FIFO ($RUN/ended), which the runner
+# reads when nothing more may start: it sleeps until then, no polling.
+mkfifo "$RUN/ended" || exit 1
+exec 4<>"$RUN/ended"
+while [ -n "$queue" ] || [ -n "$running" ]; do
+	reap_ended
+	if [ -z "$queue" ] || ! pick; then
+		[ -n "$running" ] && read -r _ <&4
+		continue
 	fi
+	# shellcheck disable=SC2086
+	set -- $picked
+	class=$1 n=$2 name=$3 label=$4 t=$5 bindir=$6 testbin=$7
 	case "$t" in
 	*.sh) set -- sh "$t" ;;
 	*) set -- "$t" ;;
 	esac
 	(
 		export ZC_BIN="$bindir" ZC_TESTBIN="$testbin" ZC_PASS="$name" ZC_TOP="$top"
-		run_one "$n" "$name" "$label" "$@" 3<&- </dev/null
+		run_one "$n" "$name" "$label" "$@" </dev/null 4<&-
 	) &
-	running="$running $n:$!"
-	# An alone test ends before anything else starts.
-	[ "$rank" = 3 ] && slots_below 1
-done 3<"$RUN/queue"
-slots_below 1
+	running="$running $n:$!:$class"
+done
 rm -rf "$RUN"
 
 [ -n "$failures" ] && echo "failed:$failures"

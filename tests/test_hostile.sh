@@ -172,10 +172,13 @@ flood_pid=$!
 sleep 0.5
 normal_client "during trickle and a flood of $FLOOD"
 RATE_DURING=$RATE
-# Wide tolerance: only a starved server falls below a tenth of its rate.
+# Wide tolerance: only a starved server falls below a twentieth of its
+# rate. The ASan zcs forking for each of the flood's connections, with
+# another test beside this one (make check runs two at a time), once fell
+# to 1/10.5 and is still serving; a starved one falls to next to nothing.
 if [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
-   awk -v b="$RATE_BEFORE" -v d="$RATE_DURING" 'BEGIN { exit !(d * 10 >= b) }'; then
-	ok "rate under abuse $RATE_DURING kbytes/sec, at least a tenth of $RATE_BEFORE"
+   awk -v b="$RATE_BEFORE" -v d="$RATE_DURING" 'BEGIN { exit !(d * 20 >= b) }'; then
+	ok "rate under abuse $RATE_DURING kbytes/sec, at least a twentieth of $RATE_BEFORE"
 else
 	not_ok "rate under abuse '$RATE_DURING' kbytes/sec against '$RATE_BEFORE' before"
 fi

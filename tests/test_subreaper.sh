@@ -36,10 +36,14 @@ used_us() {
 }
 
 # near US TRUE_US: within 15% of TRUE_US (rusage and the scheduler's clock
-# round differently), and TRUE_US at least 0.1 s, so the figure means something.
+# round differently), plus up to 0.1 s above it for what runs outside
+# loadgen's own clock (exec, and in the sanitizer pass ASan's start and its
+# leak check at exit: 82 ms once, when other tests held the CPUs and
+# loadgen got only 0.5 s); and TRUE_US at least 0.3 s, so that the figure
+# means something and a count taken twice is still out of the band.
 near() {
-	[ -n "$1" ] && [ -n "$2" ] && [ "$2" -ge 100000 ] &&
-		[ $(($1 * 100)) -ge $(($2 * 85)) ] && [ $(($1 * 100)) -le $(($2 * 115)) ]
+	[ -n "$1" ] && [ -n "$2" ] && [ "$2" -ge 300000 ] &&
+		[ $(($1 * 100)) -ge $(($2 * 85)) ] && [ $(($1 * 100)) -le $(($2 * 115 + 10000000)) ]
 }
 
 # one FILE PATTERN: exactly one line of FILE matches the extended regex.
@@ -97,12 +101,12 @@ check "-h: usage on stdout, exit 0" eval '[ "$rc" -eq 0 ] && grep -q "^usage: su
 # One thread busy 100% for 1 s. loadgen stops at the wall-clock end, so
 # what it gets depends on other work (0.6 s beside two busy loops on 2
 # CPUs); the truth is what it says it used (CLOCK_PROCESS_CPUTIME_ID).
-# Within 15% of that tells "counted" from "not counted" (about 0) and
-# "counted twice".
+# Within the band of near() tells "counted" from "not counted" (about 0)
+# and "counted twice".
 run "$SUBREAPER" -s "$LOADGEN" -l 100 -t 1 -n 1
 us=$(total "$TMP/err")
 true_us=$(used_us "$TMP/out")
-check "loadgen -l 100 -t 1 -n 1: cputime within 15% of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)" \
+check "loadgen -l 100 -t 1 -n 1: cputime within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)" \
 	near "$us" "$true_us"
 
 # sleep uses next to no CPU: a figure that counted wall time would fail.
@@ -119,7 +123,7 @@ us=$(total "$TMP/err")
 true_us=$(used_us "$TMP/orphan")
 check "orphaned grandchild: exit 0 (got $rc), reaped as an orphan, waited for (took $(((t1 - t0) / 1000000)) ms, want >= 900)" \
 	eval '[ "$rc" -eq 0 ] && one "$TMP/err" "^orphan [0-9]+ after [0-9]+ ms$" && [ $((t1 - t0)) -ge 900000000 ]'
-check "orphaned grandchild: its CPU counted, within 15% of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)" \
+check "orphaned grandchild: its CPU counted, within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)" \
 	near "$us" "$true_us"
 
 # ---- -o and signals ----

@@ -47,6 +47,55 @@ transfer() {
 	fi
 }
 
+# --- -c -----------------------------------------------------------------------
+# A second line whose form is checked here, not its figures: the transfer
+# is short and the machine may be shared; the accuracy of the load meter is
+# the meter's tests' business, and zcc -C is test_calib.sh's. So -L reads a
+# made-up calibration in ./counts_per_sec. First: the run's meter slot is
+# then taken early, before the tests that hold it long have started.
+mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
+printf '100000000\nncpus %s\n' "$(getconf _NPROCESSORS_ONLN)" >counts_per_sec
+J=$ZC_TESTBIN/jsoncheck
+meter_slot
+for meter in "" -r -L; do
+	transfer "-c $meter" 20 -c $meter -s 127.0.0.1 $FILES
+	line=$(grep '^cpu: ' "$TMP/zcc.out")
+	pct=$(echo "$line" | sed -n 's/^cpu: load \(-\{0,1\}[0-9]*\)\.[0-9]% of [0-9]* CPUs, service demand -\{0,1\}[0-9]*\.[0-9][0-9][0-9] us\/KB, zcc itself [0-9]*\.[0-9][0-9][0-9] us\/KB$/\1/p')
+	if [ -n "$pct" ]; then
+		ok "-c $meter: $line"
+	else
+		not_ok "-c $meter: no sane cpu: line: '$line'"
+	fi
+done
+# -R 2 -c: the summary of the load and the service demand too.
+zcs_start
+timeout 60 "$ZCC" -R 2 -c -r -s 127.0.0.1 -p "$ZCS_PORT" -n 5 $FILES >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+rc=$?
+kill "$ZCS_PID"; wait "$ZCS_PID" 2>/dev/null
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^cpu: ' "$TMP/zcc.out")" -eq 2 ] \
+   && grep -Eq '^summary: 2 runs, median [0-9]+ kbytes/sec \(min [0-9]+, max [0-9]+\)$' "$TMP/zcc.out" \
+   && grep -Eq '^summary cpu: load median -?[0-9]+\.[0-9]% \(min -?[0-9.]+, max -?[0-9.]+\), service demand median -?[0-9]+\.[0-9]{3} us/KB \(min -?[0-9.]+, max -?[0-9.]+\)$' "$TMP/zcc.out"; then
+	ok "-R 2 -c: $(grep '^summary cpu' "$TMP/zcc.out")"
+else
+	not_ok "-R 2 -c: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
+fi
+# -J -c: the cpu object with its keys, beside the sent one.
+zcs_start -1
+timeout 60 "$ZCC" -J -c -r -s 127.0.0.1 -p "$ZCS_PORT" -n 5 $FILES >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+rc=$?
+wait "$ZCS_PID"
+if [ "$rc" -eq 0 ] && "$J" -k program -k event -k time "$TMP/zcc.out" \
+   && [ "$("$J" -E sent -g bytes "$TMP/zcc.out")" = "$(expected 5)" ] \
+   && "$J" -E cpu -k load_pct -k ncpus -k service_demand_us_per_kb -k own_us_per_kb -k meter \
+	"$TMP/zcc.out" >/dev/null && [ "$(grep -c '"event":"cpu"' "$TMP/zcc.out")" -eq 1 ] \
+   && [ "$("$J" -E cpu -g meter "$TMP/zcc.out")" = runtime ]; then
+	ok "-J -c: $(grep -c '' "$TMP/zcc.out") JSON lines, sent and cpu with their keys"
+else
+	not_ok "-J -c: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
+fi
+meter_slot_free
+cd "$TMP" || exit 1
+
 # --- byte accounting in the three send modes --------------------------------
 transfer "sendfile, -n 3" 3 -s 127.0.0.1 $FILES
 transfer "-S, -n 3" 3 -s 127.0.0.1 -S $FILES
@@ -147,54 +196,6 @@ for mode in "" "-S" "-S -w" "-S -b 4096" "-M mmap" "-M mmap -b 1000" "-M splice"
 		not_ok "wire bytes${mode:+ ($mode)}: zcc exit $rc, $(cmp "$TMP/wire.want" "$TMP/wire.got" 2>&1)"
 	fi
 done
-
-# --- -c -----------------------------------------------------------------------
-# A second line whose form is checked here, not its figures: the transfer
-# is short and the machine may be shared; the accuracy of the load meter is
-# the meter's tests' business, and zcc -C is test_calib.sh's. So -L reads a
-# made-up calibration in ./counts_per_sec.
-mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
-printf '100000000\nncpus %s\n' "$(getconf _NPROCESSORS_ONLN)" >counts_per_sec
-J=$ZC_TESTBIN/jsoncheck
-meter_slot
-for meter in "" -r -L; do
-	transfer "-c $meter" 20 -c $meter -s 127.0.0.1 $FILES
-	line=$(grep '^cpu: ' "$TMP/zcc.out")
-	pct=$(echo "$line" | sed -n 's/^cpu: load \(-\{0,1\}[0-9]*\)\.[0-9]% of [0-9]* CPUs, service demand -\{0,1\}[0-9]*\.[0-9][0-9][0-9] us\/KB, zcc itself [0-9]*\.[0-9][0-9][0-9] us\/KB$/\1/p')
-	if [ -n "$pct" ]; then
-		ok "-c $meter: $line"
-	else
-		not_ok "-c $meter: no sane cpu: line: '$line'"
-	fi
-done
-# -R 2 -c: the summary of the load and the service demand too.
-zcs_start
-timeout 60 "$ZCC" -R 2 -c -r -s 127.0.0.1 -p "$ZCS_PORT" -n 5 $FILES >"$TMP/zcc.out" 2>"$TMP/zcc.err"
-rc=$?
-kill "$ZCS_PID"; wait "$ZCS_PID" 2>/dev/null
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^cpu: ' "$TMP/zcc.out")" -eq 2 ] \
-   && grep -Eq '^summary: 2 runs, median [0-9]+ kbytes/sec \(min [0-9]+, max [0-9]+\)$' "$TMP/zcc.out" \
-   && grep -Eq '^summary cpu: load median -?[0-9]+\.[0-9]% \(min -?[0-9.]+, max -?[0-9.]+\), service demand median -?[0-9]+\.[0-9]{3} us/KB \(min -?[0-9.]+, max -?[0-9.]+\)$' "$TMP/zcc.out"; then
-	ok "-R 2 -c: $(grep '^summary cpu' "$TMP/zcc.out")"
-else
-	not_ok "-R 2 -c: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
-fi
-# -J -c: the cpu object with its keys, beside the sent one.
-zcs_start -1
-timeout 60 "$ZCC" -J -c -r -s 127.0.0.1 -p "$ZCS_PORT" -n 5 $FILES >"$TMP/zcc.out" 2>"$TMP/zcc.err"
-rc=$?
-wait "$ZCS_PID"
-if [ "$rc" -eq 0 ] && "$J" -k program -k event -k time "$TMP/zcc.out" \
-   && [ "$("$J" -E sent -g bytes "$TMP/zcc.out")" = "$(expected 5)" ] \
-   && "$J" -E cpu -k load_pct -k ncpus -k service_demand_us_per_kb -k own_us_per_kb -k meter \
-	"$TMP/zcc.out" >/dev/null && [ "$(grep -c '"event":"cpu"' "$TMP/zcc.out")" -eq 1 ] \
-   && [ "$("$J" -E cpu -g meter "$TMP/zcc.out")" = runtime ]; then
-	ok "-J -c: $(grep -c '' "$TMP/zcc.out") JSON lines, sent and cpu with their keys"
-else
-	not_ok "-J -c: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
-fi
-meter_slot_free
-cd "$TMP" || exit 1
 
 # --- more header words than fit in front of one chunk --------------------------
 # 1500 empty files make 6 KB of header words in a row: zcc must flush them

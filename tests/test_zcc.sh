@@ -38,6 +38,37 @@ A_B=100003
 # stream bytes of one loop of a and b, for N loops
 stream() { echo $((4 + $1 * (4 + 4 * 2) + $1 * A_B)); }
 
+J=$ZC_TESTBIN/jsoncheck
+
+# --- -c ----------------------------------------------------------------------
+# First: the run's meter slot is then taken early, before the tests that
+# hold it long have started (tests/run.sh).
+# With -J -c: the sent object says "interrupted": true, and the cpu object
+# of the part that ran follows it.
+sink_start -g "$TMP/never"
+: >"$TMP/sr"
+meter_slot
+bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -J -c -r -d -n 1000 -s 127.0.0.1 \
+	-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+srpid=$!
+wait_for "$TMP/sink.out" '^accepted'
+wait_for "$TMP/sr" '^child '
+sleep 0.5
+kill -INT "$(sed -n 's/^child //p' "$TMP/sr")"
+wait "$srpid"
+RC=$?
+meter_slot_free
+kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+if [ "$RC" -eq 130 ] && "$J" -k program -k event -k time "$TMP/out" \
+   && [ "$("$J" -E sent -g interrupted "$TMP/out")" = true ] \
+   && [ "$("$J" -E cpu -g meter "$TMP/out")" = runtime ]; then
+	ok "SIGINT mid-run with -J -c: exit 130, sent with interrupted true, then cpu"
+elif grep -q 'another meter is running' "$TMP/err"; then
+	skip "SIGINT mid-run with -J -c: another meter runs on this machine: $(cat "$TMP/err")"
+else
+	not_ok "SIGINT mid-run with -J -c: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+
 # --- help and usage errors ---------------------------------------------------
 run_zcc -h
 if [ "$RC" -eq 0 ] && grep -q '^usage: zcc' "$TMP/out" && [ ! -s "$TMP/err" ]; then
@@ -226,14 +257,19 @@ for mode in "" "-S" "-S -w" "-M mmap" "-M splice"; do
 	fi
 done
 
-# --- -T: a server that takes no data, or never closes ----------------------------
+# --- -T and signals: cases side by side ----------------------------------------
+# Each case has a sink of its own and spends its time waiting for zcc to
+# give up or be stopped, so they all run together (lib.sh together); the
+# file they send is the script's, $WORK/a.
+
 # -T 2: each must end with exit 1 and one line within -T + a few seconds.
 # 100 x 100 KB is more than the socket buffers of both ends hold.
-for case in "stall:-g $TMP/never" "hold:-H"; do
-	what=${case%%:*}
-	sink_start ${case#*:}
+case_T2() {	# case_T2 stall|hold SINK-ARGS...
+	what=$1
+	shift
+	sink_start "$@"
 	t0=$(date +%s%N)
-	run_zcc -T 2 -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+	run_zcc -T 2 -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 	case $what in
@@ -246,76 +282,59 @@ for case in "stall:-g $TMP/never" "hold:-H"; do
 	else
 		not_ok "-T 2, server $what: exit $RC after $ms ms: $(cat "$TMP/err")"
 	fi
-done
+}
+together T2-stall case_T2 stall -g "$WORK/never"
+together T2-hold case_T2 hold -H
+
 # -T must stop every method, however it blocks.
-for m in send write mmap splice zerocopy uring uring-zc; do
-	sink_start -g "$TMP/never"
+case_T1() {	# case_T1 METHOD
+	sink_start -g "$WORK/never"
 	t0=$(date +%s%N)
-	run_zcc -T 1 -n 1000 -M "$m" -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+	run_zcc -T 1 -n 1000 -M "$1" -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 	if [ "$RC" -eq 1 ] && [ "$ms" -lt 5000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
 	   && grep -q "took no data for 1 s (-T)\$" "$TMP/err"; then
-		ok "-T 1 -M $m, server stalled: exit 1 after $ms ms"
+		ok "-T 1 -M $1, server stalled: exit 1 after $ms ms"
 	else
-		not_ok "-T 1 -M $m, server stalled: exit $RC after $ms ms: $(cat "$TMP/err")"
+		not_ok "-T 1 -M $1, server stalled: exit $RC after $ms ms: $(cat "$TMP/err")"
 	fi
+}
+for m in send write mmap splice zerocopy uring uring-zc; do
+	together "T1-$m" case_T1 "$m"
 done
 
-# --- signals -------------------------------------------------------------------
 # zcc blocked on a sink that reads nothing: SIGINT / SIGTERM give the sent:
 # line of what went so far, marked (interrupted), and 128 + the signal.
 # tests/subreaper -s runs zcc with SIGINT at its default (a background job
 # of sh would have it ignored) and exits with zcc's status.
-for sig in INT:130:sendfile TERM:143:sendfile INT:130:write INT:130:mmap INT:130:splice \
-	INT:130:zerocopy INT:130:uring INT:130:uring-zc; do
-	m=${sig##*:} sig=${sig%:*}
-	sink_start -g "$TMP/never"
+case_sig() {	# case_sig SIG STATUS METHOD
+	sig=$1 want=$2 m=$3
+	sink_start -g "$WORK/never"
 	: >"$TMP/sr"
 	bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -n 1000 -M "$m" -s 127.0.0.1 \
-		-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+		-p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
 	srpid=$!
 	wait_for "$TMP/sink.out" '^accepted'
 	wait_for "$TMP/sr" '^child '
 	sleep 0.5
-	kill -"${sig%:*}" "$(sed -n 's/^child //p' "$TMP/sr")"
+	kill -"$sig" "$(sed -n 's/^child //p' "$TMP/sr")"
 	wait "$srpid"
 	RC=$?
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
-	if [ "$RC" -eq "${sig#*:}" ] && grep -Eq '^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$' "$TMP/out" \
+	if [ "$RC" -eq "$want" ] && grep -Eq '^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$' "$TMP/out" \
 	   && [ "$(lines "$TMP/out")" -eq 1 ]; then
-		ok "SIG${sig%:*} mid-run, -M $m: exit $RC, $(cat "$TMP/out")"
+		ok "SIG$sig mid-run, -M $m: exit $RC, $(cat "$TMP/out")"
 	else
-		not_ok "SIG${sig%:*} mid-run, -M $m: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
+		not_ok "SIG$sig mid-run, -M $m: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
 	fi
+}
+for sig in INT:130:sendfile TERM:143:sendfile INT:130:write INT:130:mmap INT:130:splice \
+	INT:130:zerocopy INT:130:uring INT:130:uring-zc; do
+	m=${sig##*:} sig=${sig%:*}
+	together "sig-${sig%:*}-$m" case_sig "${sig%:*}" "${sig#*:}" "$m"
 done
-
-# With -J -c: the sent object says "interrupted": true, and the cpu object
-# of the part that ran follows it.
-sink_start -g "$TMP/never"
-: >"$TMP/sr"
-meter_slot
-bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -J -c -r -d -n 1000 -s 127.0.0.1 \
-	-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
-srpid=$!
-wait_for "$TMP/sink.out" '^accepted'
-wait_for "$TMP/sr" '^child '
-sleep 0.5
-kill -INT "$(sed -n 's/^child //p' "$TMP/sr")"
-wait "$srpid"
-RC=$?
-meter_slot_free
-kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
-J=$ZC_TESTBIN/jsoncheck
-if [ "$RC" -eq 130 ] && "$J" -k program -k event -k time "$TMP/out" \
-   && [ "$("$J" -E sent -g interrupted "$TMP/out")" = true ] \
-   && [ "$("$J" -E cpu -g meter "$TMP/out")" = runtime ]; then
-	ok "SIGINT mid-run with -J -c: exit 130, sent with interrupted true, then cpu"
-elif grep -q 'another meter is running' "$TMP/err"; then
-	skip "SIGINT mid-run with -J -c: another meter runs on this machine: $(cat "$TMP/err")"
-else
-	not_ok "SIGINT mid-run with -J -c: exit $RC, $(cat "$TMP/out" "$TMP/err")"
-fi
+gather
 
 # A SIGHUP ignored by the parent (nohup) stays ignored.
 sink_start -g "$TMP/never"
@@ -386,8 +405,7 @@ if zcs_start; then
 	fi
 	# -J: every line one JSON object the strict checker accepts, with the
 	# keys README.zc documents.
-	J=$ZC_TESTBIN/jsoncheck
-	run_zcc -J -R 2 -I 0.01 -n 1000 -M mmap -b 4K -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
+		run_zcc -J -R 2 -I 0.01 -n 1000 -M mmap -b 4K -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ -s "$TMP/out" ] && "$J" -k program -k event -k time "$TMP/out" \
 	   && [ "$("$J" -E sent -k bytes -k seconds -k kbytes_per_sec -k method -k interrupted \
 		-g bytes "$TMP/out" | sort -u)" = "$((4 + 1000 * 8 + 1000 * 100000))" ] \

@@ -44,6 +44,83 @@ have_ipv6() {
 	grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null
 }
 
+JC=$ZC_TESTBIN/jsoncheck
+
+# --- -c: the receiving machine's load --------------------------------------
+# First: the run's meter slot is then taken early, before the tests that
+# hold it long have started (tests/run.sh).
+
+for bad in "-r" "-L" "-f x" "-N 1" "-c -r -L"; do
+	"$ZCS" -p 0 $bad >/dev/null 2>"$TMP/c.err"
+	rc=$?
+	expect "zcs $bad: exit 2, one line ($(cat "$TMP/c.err"))" \
+		'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/c.err")" -eq 1 ]'
+done
+
+# meter_zcs ARGS...: zcs -c -r -t 1 ARGS started, or 1 when another meter
+# (another test's) holds the machine: one meter at a time.
+meter_zcs() {
+	_try=0
+	while [ "$_try" -lt 10 ]; do
+		zcs_start -c -r -t 1 "$@" && return 0
+		kill "$ZCS_PID" 2>/dev/null
+		wait "$ZCS_PID" 2>/dev/null
+		grep -q 'another meter is running' "$TMP/zcs.err" || return 2
+		sleep 3
+		_try=$((_try + 1))
+	done
+	return 1
+}
+
+LOAD=', load -?[0-9]+\.[0-9]% of [0-9]+ CPUs, -?[0-9]+\.[0-9]{3} us/KB'
+meter_slot
+meter_zcs
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	send w1 w1 w3000 d1000 s2200 d2000
+	check "-c: rate lines carry the load and service demand" \
+		wait_for "$TMP/zcs.out" "^[0-9]+ kbytes/sec$LOAD\$"
+	check "-c: so does the done line" \
+		wait_for "$TMP/zcs.out" "^done: 3012 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$LOAD\$"
+	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	kill -KILL "$soaker"
+	t0=$(date +%s%N)
+	wait "$ZCS_PID"
+	rc=$?
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	expect "-c: a soaker killed with no connection: zcs exits 1 ($rc) within 2 periods ($ms ms)" \
+		'[ "$rc" -eq 1 ] && [ "$ms" -le 2500 ]'
+	expect "-c: with one line naming the soaker ($(tail -n 1 "$TMP/zcs.err"))" \
+		'[ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] && grep -q "PID $soaker.*SIGKILL" "$TMP/zcs.err"'
+elif [ "$rc" -eq 1 ]; then
+	skip "-c: another meter held the machine for 30 s"
+else
+	not_ok "zcs -c -r starts: $(cat "$TMP/zcs.err")"
+fi
+
+meter_zcs -J
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w3000 d1000 s4000 d2000 >/dev/null 2>&1
+	wait_for "$TMP/zcs.out" '"event":"rate"' 30
+	check "-c -J: rate lines have load_pct, ncpus, service_demand_us_per_kb" \
+		"$JC" -E rate -k load_pct -k ncpus -k service_demand_us_per_kb "$TMP/zcs.out"
+	kill -STOP "$soaker"
+	wait "$ZCS_PID"
+	rc=$?
+	kill -CONT "$soaker" 2>/dev/null
+	expect "-c: a soaker stopped while serving: zcs exits 1 ($rc), one line ($(grep soaker "$TMP/zcs.err"))" \
+		'[ "$rc" -eq 1 ] && [ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] &&
+		grep -q "PID $soaker.*stopped" "$TMP/zcs.err"'
+	check "-c: no figure printed after it" [ -z "$(grep '"event":"done"' "$TMP/zcs.out")" ]
+elif [ "$rc" -eq 1 ]; then
+	skip "-c -J: another meter held the machine for 30 s"
+else
+	not_ok "zcs -c -r -J starts: $(cat "$TMP/zcs.err")"
+fi
+meter_slot_free
+
 # --- options that end before any socket --------------------------------
 
 "$ZCS" -h >"$TMP/h.out" 2>"$TMP/h.err"
@@ -213,97 +290,117 @@ one 1 "nothing at all" s1
 check "-1 with nothing: says it ended before the first header word" \
 	grep -q 'truncated: ended before the first header word; 0 bytes received' "$TMP/zcs.err"
 
-# --- time: rate lines during a stall, the idle timeout -------------------
+# --- time and the cap on connections: cases side by side ------------------
+# Each case has a zcs of its own and spends its time waiting (a stall, a
+# timeout, a trickle), so they run together (lib.sh together).
 
-zcs_start -t 1 -T 0
-"$SEND" -p "$ZCS_PORT" w1 w1 w100 d10 s3500 d90 >/dev/null 2>&1
-# 3.5 s of silence with -t 1 should give 3 lines; allow 2 to 5.
-rates=$(grep -Ec '^[0-9]+ kbytes/sec$' "$TMP/zcs.out")
-expect "-t 1: rate lines keep coming while the stream stalls ($rates in 3.5 s)" \
-	'[ "$rates" -ge 2 ] && [ "$rates" -le 5 ]' 
-check "-t 1: the stalled stream still ends with done:" \
-	wait_for "$TMP/zcs.out" '^done: 112 bytes in 3\.[0-9]+ s'
-kill "$ZCS_PID"
-wait "$ZCS_PID" 2>/dev/null
+# -t during a stall
+case_stall() {
+	zcs_start -t 1 -T 0
+	"$SEND" -p "$ZCS_PORT" w1 w1 w100 d10 s3500 d90 >/dev/null 2>&1
+	# 3.5 s of silence with -t 1 should give 3 lines; allow 2 to 5.
+	rates=$(grep -Ec '^[0-9]+ kbytes/sec$' "$TMP/zcs.out")
+	expect "-t 1: rate lines keep coming while the stream stalls ($rates in 3.5 s)" \
+		'[ "$rates" -ge 2 ] && [ "$rates" -le 5 ]' 
+	check "-t 1: the stalled stream still ends with done:" \
+		wait_for "$TMP/zcs.out" '^done: 112 bytes in 3\.[0-9]+ s'
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
 
-zcs_start -T 1
-send w1 w1 W
-ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
-# Closed after 1 to 1.25 s of silence, by the design; allow 0.9 to 3 s.
-expect "-T 1: a silent connection is closed after about a second (${ms:-?} ms)" \
-	'[ -n "$ms" ] && [ "$ms" -ge 900 ] && [ "$ms" -le 3000 ]' 
-check "-T 1: with one line" [ "$(grep -c 'slow timeout: only 8 bytes in the last 1 s (under 1 KiB), closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
-n=$(err_lines)
-# 2000 bytes, then 0.6 s of silence, four times: never 1 s without 1 KiB.
-"$SEND" -p "$ZCS_PORT" w1 w1 w8000 d2000 s600 d2000 s600 d2000 s600 d2000 >/dev/null 2>&1
-check "-T 1: a bursty sender that moves 1 KiB in every second is not cut off" \
-	wait_for "$TMP/zcs.out" '^done: 8012 bytes'
-kill "$ZCS_PID"
-wait "$ZCS_PID" 2>/dev/null
+# -T 1, silent and bursty
+case_idle() {
+	zcs_start -T 1
+	send w1 w1 W
+	ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
+	# Closed after 1 to 1.25 s of silence, by the design; allow 0.9 to 3 s.
+	expect "-T 1: a silent connection is closed after about a second (${ms:-?} ms)" \
+		'[ -n "$ms" ] && [ "$ms" -ge 900 ] && [ "$ms" -le 3000 ]' 
+	check "-T 1: with one line" [ "$(grep -c 'slow timeout: only 8 bytes in the last 1 s (under 1 KiB), closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
+	n=$(err_lines)
+	# 2000 bytes, then 0.6 s of silence, four times: never 1 s without 1 KiB.
+	"$SEND" -p "$ZCS_PORT" w1 w1 w8000 d2000 s600 d2000 s600 d2000 s600 d2000 >/dev/null 2>&1
+	check "-T 1: a bursty sender that moves 1 KiB in every second is not cut off" \
+		wait_for "$TMP/zcs.out" '^done: 8012 bytes'
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
 
 # A trickle, a byte a second, is not idle but is still closed: -T asks for
 # 1 KiB in every SECS. Within 2 x -T (6 s); the trickle alone lasts 12 s.
-zcs_start -T 3
-t0=$(date +%s%N)
-send w1 w1 w100 p1000 d12
-t1=$(date +%s%N)
-ms=$(( (t1 - t0) / 1000000 ))
-expect "-T 3: a byte-a-second trickle is closed within 2 x -T ($ms ms)" \
-	'[ "$ms" -ge 2500 ] && [ "$ms" -le 7000 ] && grep -q "cut off by the server" "$TMP/send.out"'
-check "-T 3: with one line saying how little came" \
-	grep -Eq '^zcs: 127\.0\.0\.1 port [0-9]+: slow timeout: only [0-9]+ bytes in the last 3 s \(under 1 KiB\), closed after [0-9]+ bytes$' "$TMP/zcs.err"
-kill "$ZCS_PID"
-wait "$ZCS_PID" 2>/dev/null
+case_trickle() {
+	zcs_start -T 3
+	t0=$(date +%s%N)
+	send w1 w1 w100 p1000 d12
+	t1=$(date +%s%N)
+	ms=$(( (t1 - t0) / 1000000 ))
+	expect "-T 3: a byte-a-second trickle is closed within 2 x -T ($ms ms)" \
+		'[ "$ms" -ge 2500 ] && [ "$ms" -le 7000 ] && grep -q "cut off by the server" "$TMP/send.out"'
+	check "-T 3: with one line saying how little came" \
+		grep -Eq '^zcs: 127\.0\.0\.1 port [0-9]+: slow timeout: only [0-9]+ bytes in the last 3 s \(under 1 KiB\), closed after [0-9]+ bytes$' "$TMP/zcs.err"
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
 
-# --- -m: the cap on connections ------------------------------------------
-
-zcs_start -m 2
-bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
-bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
-if within 30 children_are "$ZCS_PID" 2; then
-	n=$(err_lines)
-	send W
-	ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
-	expect "-m 2: a third connection is closed at once (${ms:-?} ms)" \
-		'[ -n "$ms" ] && [ "$ms" -lt 1000 ]'
-	expect "-m 2: with one line" '[ "$(new_err_lines "$n")" -eq 1 ] &&
-		grep -q "refused: already serving 2 connections (-m 2)" "$TMP/zcs.err"' 
-	check "-m 2: the first two still finish" \
-		within 40 count_is "$TMP/zcs.out" '^done: 22 bytes' 2
-	within 30 children_are "$ZCS_PID" 0
-	send f1,1,1
-	check "-m 2: once they are done a new one is served" \
-		wait_for "$TMP/zcs.out" '^done: 13 bytes'
-else
-	not_ok "-m 2: two connections get a child each"
-fi
-kill "$ZCS_PID"
-wait "$ZCS_PID" 2>/dev/null
+# -m 2
+case_cap() {
+	zcs_start -m 2
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s1500 d10 >/dev/null 2>&1
+	if within 30 children_are "$ZCS_PID" 2; then
+		n=$(err_lines)
+		send W
+		ms=$(sed -n 's/^closed by peer after \([0-9]*\) ms/\1/p' "$TMP/send.out")
+		expect "-m 2: a third connection is closed at once (${ms:-?} ms)" \
+			'[ -n "$ms" ] && [ "$ms" -lt 1000 ]'
+		expect "-m 2: with one line" '[ "$(new_err_lines "$n")" -eq 1 ] &&
+			grep -q "refused: already serving 2 connections (-m 2)" "$TMP/zcs.err"' 
+		check "-m 2: the first two still finish" \
+			within 40 count_is "$TMP/zcs.out" '^done: 22 bytes' 2
+		within 30 children_are "$ZCS_PID" 0
+		send f1,1,1
+		check "-m 2: once they are done a new one is served" \
+			wait_for "$TMP/zcs.out" '^done: 13 bytes'
+	else
+		not_ok "-m 2: two connections get a child each"
+	fi
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
 
 # A flood over -m: at most about one "refused" line a second, each
 # counting the refusals it did not show, so that the counts add up.
-zcs_start -m 1
-bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s8000 d10 >/dev/null 2>&1
-if within 30 children_are "$ZCS_PID" 1; then
-	t0=$(date +%s)
-	for i in 1 2 3 4; do
-		"$SEND" -p "$ZCS_PORT" -c 50 R >/dev/null 2>&1
-		sleep 0.5
-	done
-	secs=$(( $(date +%s) - t0 + 1 ))
-	sleep 1.5
-	lines=$(grep -c 'refused: already serving 1 connections (-m 1)' "$TMP/zcs.err")
-	shown_more=$(sed -n 's/.*; \([0-9]*\) more refused since the last such line$/\1/p' "$TMP/zcs.err" |
-		awk '{ s += $1 } END { print s + 0 }')
-	expect "-m 1: a flood of 200 in about $secs s leaves $lines lines (at most $((secs + 1)))" \
-		'[ "$lines" -ge 2 ] && [ "$lines" -le $((secs + 1)) ]'
-	expect "-m 1: the lines count every refusal ($lines shown + $shown_more counted = 200)" \
-		'[ $((lines + shown_more)) -eq 200 ]'
-else
-	not_ok "-m 1: the first connection gets a child"
-fi
-kill "$ZCS_PID"
-wait "$ZCS_PID" 2>/dev/null
+case_flood() {
+	zcs_start -m 1
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w10 s8000 d10 >/dev/null 2>&1
+	if within 30 children_are "$ZCS_PID" 1; then
+		t0=$(date +%s)
+		for i in 1 2 3 4; do
+			"$SEND" -p "$ZCS_PORT" -c 50 R >/dev/null 2>&1
+			sleep 0.5
+		done
+		secs=$(( $(date +%s) - t0 + 1 ))
+		sleep 1.5
+		lines=$(grep -c 'refused: already serving 1 connections (-m 1)' "$TMP/zcs.err")
+		shown_more=$(sed -n 's/.*; \([0-9]*\) more refused since the last such line$/\1/p' "$TMP/zcs.err" |
+			awk '{ s += $1 } END { print s + 0 }')
+		expect "-m 1: a flood of 200 in about $secs s leaves $lines lines (at most $((secs + 1)))" \
+			'[ "$lines" -ge 2 ] && [ "$lines" -le $((secs + 1)) ]'
+		expect "-m 1: the lines count every refusal ($lines shown + $shown_more counted = 200)" \
+			'[ $((lines + shown_more)) -eq 200 ]'
+	else
+		not_ok "-m 1: the first connection gets a child"
+	fi
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
+
+together stall case_stall
+together idle case_idle
+together trickle case_trickle
+together cap case_cap
+together flood case_flood
+gather
 
 # --- -d: what each connection announced ---------------------------------
 
@@ -461,7 +558,6 @@ check "-d: rate lines name the peer" \
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
 
-JC=$ZC_TESTBIN/jsoncheck
 zcs_start_json() {
 	: >"$TMP/zcs.out"
 	bg env --default-signal=INT "$ZC_BIN/zcs" -J -p 0 "$@" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
@@ -490,79 +586,6 @@ if [ -x "$JC" ] && zcs_start_json -t 1 -M zerocopy; then
 else
 	not_ok "zcs -J starts (jsoncheck built: $JC)"
 fi
-
-# --- -c: the receiving machine's load --------------------------------------
-
-for bad in "-r" "-L" "-f x" "-N 1" "-c -r -L"; do
-	"$ZCS" -p 0 $bad >/dev/null 2>"$TMP/c.err"
-	rc=$?
-	expect "zcs $bad: exit 2, one line ($(cat "$TMP/c.err"))" \
-		'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/c.err")" -eq 1 ]'
-done
-
-# meter_zcs ARGS...: zcs -c -r -t 1 ARGS started, or 1 when another meter
-# (another test's) holds the machine: one meter at a time.
-meter_zcs() {
-	_try=0
-	while [ "$_try" -lt 10 ]; do
-		zcs_start -c -r -t 1 "$@" && return 0
-		kill "$ZCS_PID" 2>/dev/null
-		wait "$ZCS_PID" 2>/dev/null
-		grep -q 'another meter is running' "$TMP/zcs.err" || return 2
-		sleep 3
-		_try=$((_try + 1))
-	done
-	return 1
-}
-
-LOAD=', load -?[0-9]+\.[0-9]% of [0-9]+ CPUs, -?[0-9]+\.[0-9]{3} us/KB'
-meter_slot
-meter_zcs
-rc=$?
-if [ "$rc" -eq 0 ]; then
-	send w1 w1 w3000 d1000 s2200 d2000
-	check "-c: rate lines carry the load and service demand" \
-		wait_for "$TMP/zcs.out" "^[0-9]+ kbytes/sec$LOAD\$"
-	check "-c: so does the done line" \
-		wait_for "$TMP/zcs.out" "^done: 3012 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$LOAD\$"
-	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
-	kill -KILL "$soaker"
-	t0=$(date +%s%N)
-	wait "$ZCS_PID"
-	rc=$?
-	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	expect "-c: a soaker killed with no connection: zcs exits 1 ($rc) within 2 periods ($ms ms)" \
-		'[ "$rc" -eq 1 ] && [ "$ms" -le 2500 ]'
-	expect "-c: with one line naming the soaker ($(tail -n 1 "$TMP/zcs.err"))" \
-		'[ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] && grep -q "PID $soaker.*SIGKILL" "$TMP/zcs.err"'
-elif [ "$rc" -eq 1 ]; then
-	skip "-c: another meter held the machine for 30 s"
-else
-	not_ok "zcs -c -r starts: $(cat "$TMP/zcs.err")"
-fi
-
-meter_zcs -J
-rc=$?
-if [ "$rc" -eq 0 ]; then
-	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
-	bg "$SEND" -p "$ZCS_PORT" w1 w1 w3000 d1000 s4000 d2000 >/dev/null 2>&1
-	wait_for "$TMP/zcs.out" '"event":"rate"' 30
-	check "-c -J: rate lines have load_pct, ncpus, service_demand_us_per_kb" \
-		"$JC" -E rate -k load_pct -k ncpus -k service_demand_us_per_kb "$TMP/zcs.out"
-	kill -STOP "$soaker"
-	wait "$ZCS_PID"
-	rc=$?
-	kill -CONT "$soaker" 2>/dev/null
-	expect "-c: a soaker stopped while serving: zcs exits 1 ($rc), one line ($(grep soaker "$TMP/zcs.err"))" \
-		'[ "$rc" -eq 1 ] && [ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] &&
-		grep -q "PID $soaker.*stopped" "$TMP/zcs.err"'
-	check "-c: no figure printed after it" [ -z "$(grep '"event":"done"' "$TMP/zcs.out")" ]
-elif [ "$rc" -eq 1 ]; then
-	skip "-c -J: another meter held the machine for 30 s"
-else
-	not_ok "zcs -c -r -J starts: $(cat "$TMP/zcs.err")"
-fi
-meter_slot_free
 
 # --- stdout lost while serving --------------------------------------------
 
