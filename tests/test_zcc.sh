@@ -371,9 +371,11 @@ if zcs_start; then
 	else
 		not_ok "-t 3: exit $RC, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
 	fi
-	# -t 3: 2-5 s in all, probes included; -I 0.5: one line a half second.
-	# A rate that moves because others took the CPUs moves the length too.
-	if [ "$ms" -ge 2000 ] && [ "$ms" -le 5000 ] && [ "$n_int" -ge $((ms / 500 - 3)) ] \
+	# -t 3: 2-6 s in all, probes included; -I 0.5: one line a half second.
+	# A rate that moves because others took the CPUs moves the length too
+	# (5008 ms once, beside another test that started after the half
+	# second measured above).
+	if [ "$ms" -ge 2000 ] && [ "$ms" -le 6000 ] && [ "$n_int" -ge $((ms / 500 - 3)) ] \
 	   && [ "$n_int" -le $((ms / 500 + 1)) ]; then
 		ok "-t 3 -I 0.5: $ms ms, $n_int interval lines"
 	elif [ "${held%.*}" -ge 25 ]; then
