@@ -134,33 +134,18 @@ proc_children() {
 	proc_table | awk -v p="$1" '$2 == p { print $1, $3 }'
 }
 
-# proc_descendants PID: every process whose parent chain leads to PID.
+# proc_descendants PID...: every process whose parent chain leads to one
+# of the PIDs.
 proc_descendants() {
-	proc_table | awk -v root="$1" '
+	proc_table | awk -v roots="$*" '
+		BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) root[r[i]] = 1 }
 		{ parent[$1] = $2 }
 		END {
 			for (p in parent) {
 				q = parent[p]
-				while (q != root && q in parent && q > 1)
+				while (!(q in root) && q in parent && q > 1)
 					q = parent[q]
-				if (q == root)
-					print p
-			}
-		}'
-}
-
-# descendants_of PID...: every descendant of those PIDs that are still this
-# shell's children (a PID reaped and reused by someone else is not).
-descendants_of() {
-	proc_table | awk -v me="$$" -v roots="$*" '
-		BEGIN { n = split(roots, b, " "); for (i = 1; i <= n; i++) ours[b[i]] = 1 }
-		{ parent[$1] = $2 }
-		END {
-			for (p in parent) {
-				q = parent[p]
-				while (q > 1 && !(q in ours && parent[q] == me) && q in parent)
-					q = parent[q]
-				if (q in ours && parent[q] == me)
+				if (q in root)
 					print p
 			}
 		}'
@@ -311,8 +296,9 @@ together_stop() {
 	for _t in $TOGETHER; do _cases="$_cases ${_t#*:}"; done
 	# shellcheck disable=SC2086
 	kill -TERM $_cases 2>/dev/null
+	# Not yet waited for, the cases' PIDs are still theirs.
 	# shellcheck disable=SC2086
-	for _p in $(descendants_of $_cases); do kill -KILL "$_p" 2>/dev/null; done
+	for _p in $(proc_descendants $_cases); do kill -KILL "$_p" 2>/dev/null; done
 	for _p in $_cases; do
 		wait "$_p" 2>/dev/null
 		forget_bg "$_p"
