@@ -79,8 +79,9 @@ check "-r with -L: usage error ($rc: $(cat "$TMP/err"))" \
 # --- a soaker killed or stopped ----------------------------------------------
 
 # broken SIG WANT: under a running cyclesoak -m 300, SIG one soaker; it
-# must exit 1 within 2 periods (600 ms; 1.5 s allowed for a loaded machine
-# to run it) with one line naming the soaker, its PID and WANT.
+# must exit 1 within 2 periods (600 ms; 2.5 s allowed for a loaded machine
+# to run it: 1506 ms seen beside another test) with one line naming the
+# soaker, its PID and WANT.
 broken() {
 	_sig=$1 _want=$2
 	: >"$TMP/b.out"
@@ -105,19 +106,19 @@ broken() {
 	kill -"$_sig" "$_kid"
 	_n=0
 	while proc_alive "$_cs" &&
-		[ "$_n" -lt 50 ]; do
+		[ "$_n" -lt 80 ]; do
 		sleep 0.05
 		_n=$((_n + 1))
 	done
 	_t1=$(now_ms)
-	# Still measuring 2.5 s on: it did not notice; stop it to go on.
+	# Still measuring 4 s on: it did not notice; stop it to go on.
 	kill -0 "$_cs" 2>/dev/null && kill -KILL "$_cs" "$_kid" 2>/dev/null
 	wait "$_cs"
 	_rc=$?
 	_ms=$((_t1 - _t0))
 	_lines1=$(grep -c 'System load' "$TMP/b.out")
 	check "SIG$_sig of soaker $_kid: exit 1 ($_rc) within 2 periods ($_ms ms)" \
-		eval '[ "$_rc" -eq 1 ] && [ "$_ms" -le 1500 ]'
+		eval '[ "$_rc" -eq 1 ] && [ "$_ms" -le 2500 ]'
 	check "SIG$_sig: one line naming it: $(cat "$TMP/b.err")" \
 		eval 'grep -Eq "^cyclesoak: soaker for CPU [0-9]+ \(PID $_kid\) $_want\$" "$TMP/b.err" &&
 		[ "$(grep -c "" "$TMP/b.err")" -eq 1 ]'
