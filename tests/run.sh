@@ -23,7 +23,9 @@
 #           started beside each other, so that a lane is not spent waiting.
 #
 # A test's report is printed when it ends, so reports come in the order the
-# tests end.
+# tests end. A test that fails beside others (a timing check squeezed by
+# them) runs again at the end, alone, and that run is the one counted; the
+# first run's report is shown too, marked "| ".
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 per_test_timeout=${ZC_TEST_TIMEOUT:-240}
@@ -91,8 +93,18 @@ run_one() {
 }
 
 # collect N PID: the test has ended; print its report, add up its counts.
+# A test that failed beside others is not counted yet: it runs again, alone,
+# at the end, and that run counts (both reports are printed).
 collect() {
 	wait "$2"
+	if read -r _o _b _s _name <"$RUN/$1.count" && [ "$_b" -gt 0 ] &&
+		read -r _class _ _rest <"$RUN/$1.line" && [ "$_class" != alone ]; then
+		echo "(failed beside other tests; to be run again alone, at the end)"
+		sed 's/^/  | /' "$RUN/$1.report"
+		n_next=$((n_next + 1))
+		queue="${queue}alone $n_next $_rest$NL"
+		return
+	fi
 	[ -f "$RUN/$1.report" ] && cat "$RUN/$1.report"
 	if read -r _o _b _s _name <"$RUN/$1.count"; then
 		passed=$((passed + _o))
@@ -201,6 +213,8 @@ done | sort -k1,1n -k2,2n | cut -d ' ' -f 3- >"$RUN/queue"
 NL='
 '
 queue=$(cat "$RUN/queue")
+[ -n "$queue" ] && queue="$queue$NL"
+n_next=$(grep -c '' "$RUN/queue")
 
 # Each test says it has ended on a FIFO ($RUN/ended), which the runner
 # reads when nothing more may start: it sleeps until then, no polling.
@@ -215,6 +229,7 @@ while [ -n "$queue" ] || [ -n "$running" ]; do
 	# shellcheck disable=SC2086
 	set -- $picked
 	class=$1 n=$2 name=$3 label=$4 t=$5 bindir=$6 testbin=$7
+	echo "$picked" >"$RUN/$n.line"
 	case "$t" in
 	*.sh) set -- sh "$t" ;;
 	*) set -- "$t" ;;

@@ -45,6 +45,17 @@ check "skips counted and shown" \
 	eval 'grep -q "^(1 checks skipped" "$TMP/out" && grep -q "^    skip - c had no IPv6" "$TMP/out"'
 check "the failures listed" grep -q '^failed: .*fake/test_zzfake_c' "$TMP/out"
 
+# A test that fails beside others runs again alone, and that run counts.
+rm "$TMP/bin"/test_zzfake_*
+fake a 'sleep 1; echo "ok - a"'
+fake f "if [ -e '$TMP/f.ran' ]; then echo 'ok - f'; else : >'$TMP/f.ran'; echo 'not ok - f squeezed'; fi"
+runner
+check "failed beside another, passed alone: '2 passed, 0 failed' ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "2 passed, 0 failed" ]'
+check "... the first run's report shown, marked" \
+	eval 'grep -q "^(failed beside other tests; to be run again alone" "$TMP/out" &&
+	grep -q "^  |     not ok - f squeezed" "$TMP/out"'
+
 rm "$TMP/bin"/test_zzfake_*
 fake e 'sleep 30'
 runner ZC_TEST_TIMEOUT=1
