@@ -77,10 +77,17 @@ check:
 build/san/bin:
 	mkdir -p $@
 
-demo: all
+# The helper programs the demo's and the bench's scripts run ($$ZC_TESTBIN/NAME):
+# each target builds what its scripts need and nothing more, so both work
+# on a fresh clone (tests/test_targets.sh checks these lists against the
+# scripts).
+DEMO_TOOLS  = jsoncheck
+BENCH_TOOLS = jsoncheck loadgen subreaper svgplot zcstat
+
+demo: all $(DEMO_TOOLS:%=$(O)/tests/%)
 	@sh tests/demo.sh
 
-bench: all tests
+bench: all $(BENCH_TOOLS:%=$(O)/tests/%)
 	@sh tests/bench/run.sh $(PART)
 
 lint:

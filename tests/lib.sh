@@ -343,10 +343,30 @@ cpu_share() {
 	echo "$1 $2" | awk -v f="${3:-1}" '{ t = $6 - $3; printf "%.2f\n", (t > 0 ? 100 * ($(f + 3) - $f) / t : 0) }'
 }
 
+# --- a fresh clone ------------------------------------------------------------
+# copy_tracked DIR: the files git tracks, as they are in the work tree, into
+# DIR: what a fresh clone holds (nothing built, no ignored or untracked
+# file). 1 outside a git checkout or without git.
+copy_tracked() {
+	command -v git >/dev/null 2>&1 || return 1
+	git -C "$ZC_TOP" rev-parse --is-inside-work-tree >/dev/null 2>&1 || return 1
+	mkdir -p "$1" || return 1
+	(cd "$ZC_TOP" && git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) |
+		tar -xf - -C "$1"
+}
+
+# fresh_env COMMAND...: run COMMAND without the variables run.sh sets to
+# point at this tree's builds, as a user's shell would.
+fresh_env() {
+	env -u ZC_BIN -u ZC_TESTBIN -u ZC_TOP -u ZC_PASS -u MAKEFLAGS -u MAKELEVEL "$@"
+}
+
 # --- the programs' output -------------------------------------------------------
 # json_get FILE EVENT KEY: KEY's value in every EVENT object of a -J
 # output file, one a line.
 json_get() {
+	[ -x "$ZC_TESTBIN/jsoncheck" ] ||
+		die "$ZC_TESTBIN/jsoncheck is not built: cannot read the programs' -J output (make tests builds it)"
 	"$ZC_TESTBIN/jsoncheck" -E "$2" -g "$3" "$1" 2>/dev/null
 }
 
@@ -496,9 +516,14 @@ run_zcc() {
 	parse_zcc "$_out"
 	SENT_TOTAL=$((${SENT_TOTAL:-0} + ${SENT_BYTES:-0}))
 	SENT_RUNS=$((${SENT_RUNS:-0} + 1))
-	if [ $_rc -ne 0 ] || [ -z "$SENT_RATE" ]; then
+	if [ $_rc -ne 0 ]; then
 		sed 's/^/  /' "$_out.err" >&2
 		echo "  zcc exited with status $_rc" >&2
+		return 1
+	fi
+	if [ -z "$SENT_RATE" ]; then
+		# zcc did its part: it is the harness that could not read it.
+		echo "  zcc exited 0, but its sent figures could not be read from $_out" >&2
 		return 1
 	fi
 }
@@ -541,7 +566,7 @@ probe_loops() {
 	while :; do
 		_quiet=${QUIET:-}
 		QUIET=1
-		run_zcc "$WORK/probe" -n $_pl "$@" || die "probe run failed: zcc -n $_pl $*"
+		run_zcc "$WORK/probe" -n $_pl "$@" || die "probe run (zcc -n $_pl $*) gave no figures"
 		QUIET=$_quiet
 		_next=$(awk -v s="$SENT_SECS" -v l=$_pl 'BEGIN {
 			if (s >= 0.3 || l >= 65536) exit 1
