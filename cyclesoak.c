@@ -27,6 +27,7 @@
 #include "opt.h"
 #include "out.h"
 #include "show.h"
+#include "stop.h"
 
 /* What the options asked, set only by parse_options. */
 struct settings {
@@ -51,12 +52,6 @@ static struct settings cfg = {
 /* The stop signals we act on: those not ignored when we started (nohup). */
 static sigset_t stop_set;
 static sigset_t start_mask;		/* what the command inherits */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
 
 #define OPTSTRING "+:1BCdhJLnrf:m:N:p:"
 
@@ -89,20 +84,6 @@ static void usage(FILE *f, int status)
 "meter runs, a calibration refused); 2 usage error; with a command, its status\n"
 "(126 cannot be executed, 127 not found)\n");
 	exit(status);
-}
-
-/* Leave the way the signal asked, now that the soakers are gone. */
-static void __attribute__((noreturn)) die_by_signal(int sig)
-{
-	sigset_t one;
-
-	fflush(stdout);
-	signal(sig, SIG_DFL);
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	raise(sig);
-	_exit(128 + sig);	// cppcheck-suppress unreachableCode
 }
 
 /* A line on stdout that did not get out: exit 1 (the at-exit check says why). */
@@ -193,31 +174,15 @@ static void parse_options(int argc, char **argv)
 }
 
 /*
- * SIGINT, SIGTERM and SIGHUP stop us, unless one was ignored when we
- * started (nohup): that one stays ignored. SIGCHLD gets its default, so the
- * soakers and the command can be waited for.
+ * SIGINT, SIGTERM and SIGHUP stop us (lib/stop.h). SIGCHLD gets its
+ * default, so the soakers and the command can be waited for.
  */
 static void set_up_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_signal }, old;
-	size_t i;
-
 	sigprocmask(SIG_SETMASK, NULL, &start_mask);
-	sigemptyset(&stop_set);
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaddset(&stop_set, sigs[i]);
-		sigaddset(&sa.sa_mask, sigs[i]);
-	}
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigismember(&stop_set, sigs[i]))
-			sigaction(sigs[i], &sa, NULL);
+	stop_catch(NULL);
+	stop_signals(&stop_set);
 	signal(SIGCHLD, SIG_DFL);
-	/* A closed stdout shows as a write error, reported, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
 }
 
 static void print_sample(double rate, void *arg)
@@ -243,7 +208,7 @@ static int do_calibrate(void)
 	if (meter_calibrate(&mcfg, (unsigned)cfg.period_ms, print_sample, NULL,
 			    &c, err, sizeof(err)) < 0) {
 		if (stop_signal)
-			die_by_signal(stop_signal);
+			stop_exit(stop_signal);
 		error(1, 0, "%s", err);
 	}
 	print_rate("calibrated", "calibrated OK. ", c.loops_per_sec);
@@ -266,14 +231,14 @@ static struct meter *open_meter(void)
 	m = meter_open(&mcfg, err, sizeof(err));
 	if (!m) {
 		if (stop_signal)
-			die_by_signal(stop_signal);
+			stop_exit(stop_signal);
 		error(1, 0, "%s", err);
 	}
 	/* From here on the stop signals wait, blocked, for sigtimedwait. */
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 	if (stop_signal) {
 		meter_close(m);
-		die_by_signal(stop_signal);
+		stop_exit(stop_signal);
 	}
 	if (!cfg.ncpus)
 		print_using(meter_ncpus(m));
@@ -411,7 +376,7 @@ static int do_meter(void)
 		sig = wait_signal(&stop_set, next);
 		if (sig) {
 			meter_close(m);
-			die_by_signal(sig);
+			stop_exit(sig);
 		}
 		if (meter_sample(m, &r, err, sizeof(err)) < 0)
 			broken(m, err);

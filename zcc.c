@@ -47,6 +47,7 @@
 #include "proto.h"
 #include "stats.h"
 #include "show.h"
+#include "stop.h"
 #include "tx.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
@@ -101,14 +102,10 @@ static struct file_set files;
 /* A -t probe run is under way: it prints nothing. */
 static int probing;
 
-/* The signal that asks zcc to stop (SIGINT, SIGTERM, SIGHUP), or 0. */
-static volatile sig_atomic_t stop_sig;
-
-/* Exit as the stopping signal asks, after the atexit clean-up. */
+/* Exit as the stopping signal asks (lib/stop.h), the soakers gone first. */
 static void __attribute__((noreturn)) exit_stopped(void)
 {
-	fflush(stdout);
-	exit(128 + stop_sig);
+	stop_exit(stop_signal);
 }
 
 /* What one run measured. */
@@ -157,11 +154,11 @@ static void meter_start(void)
 
 	/* Before -B, so that the soakers do not inherit the binding. */
 	meter = meter_open(&mc, err, sizeof(err));
-	if (!meter && stop_sig)
+	if (!meter && stop_signal)
 		exit_stopped();
 	if (!meter)
 		error(1, 0, "%s", err);
-	atexit(close_meter);
+	stop_cleanup(close_meter);
 	if (cfg.debug)
 		fprintf(stderr, "zcc: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));
@@ -242,7 +239,7 @@ static int calibrate(void)
 		out_text("using %d CPUs\n", cpu_online());
 	}
 	if (meter_calibrate(&mc, 0, report_rate, NULL, &c, err, sizeof(err)) < 0) {
-		if (stop_sig)
+		if (stop_signal)
 			exit_stopped();
 		error(1, 0, "%s", err);
 	}
@@ -493,26 +490,13 @@ static void open_files(void)
 
 /* ---- signals ------------------------------------------------------------- */
 
-static void on_stop(int sig)
-{
-	stop_sig = sig;
-}
-
 /*
- * Ctrl-C, SIGTERM and SIGHUP cut the run short (no SA_RESTART: a blocked
- * send returns), unless ignored when zcc started (nohup): those stay so.
- * A peer that vanishes must be an error line, not a silent SIGPIPE death.
+ * Ctrl-C, SIGTERM and SIGHUP cut the run short (lib/stop.h: no SA_RESTART,
+ * so a blocked send returns), unless ignored when zcc started (nohup).
  */
 static void catch_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_stop }, old;
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	stop_catch(NULL);
 }
 
 /* ---- the watcher: interval lines (-I) and the stall limit (-T) ---------- */
@@ -767,7 +751,7 @@ static int connect_server(char *peer, size_t peerlen)
 	int sock = net_connect(cfg.host, cfg.port, &cfg.sockopts, err, sizeof(err));
 
 	if (sock < 0) {
-		if (stop_sig)
+		if (stop_signal)
 			exit_stopped();
 		error(1, 0, "%s", err);
 	}
@@ -811,7 +795,7 @@ static int await_close(int sock, const char *peer)
 			n = 1;
 		else
 			n = read(sock, buf, sizeof(buf));
-		if (stop_sig)
+		if (stop_signal)
 			return -1;
 		if (n < 0 && errno != EINTR)
 			error(1, errno, "waiting for %s to close", peer);
@@ -841,7 +825,7 @@ static void cleanup_method(struct tx *t, const struct file_set *set)
 /* Send the whole stream of loops of set once on a fresh connection. */
 static struct result run_once(const struct file_set *set, uint32_t loops)
 {
-	struct tx t = { .chunk = cfg.chunk, .stop = &stop_sig };
+	struct tx t = { .chunk = cfg.chunk, .stop = &stop_signal };
 	struct result r = { 0 };
 	struct watch w;
 	char err[256], peer[300], merr[512];
@@ -871,7 +855,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	cleanup_method(&t, set);
 	if (rc < 0 && w.stalled)
 		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
-	if (rc < 0 && !stop_sig)
+	if (rc < 0 && !stop_signal)
 		error(1, 0, "%s", err);
 	r.interrupted = rc < 0 || await_close(t.sock, peer) < 0;
 	r.ns_closed = now_ns() - t0;
@@ -994,13 +978,13 @@ static int send_runs(void)
 		loops = loops_for_secs();
 		probing = 0;
 	}
-	for (i = 0; i < cfg.runs && !stop_sig; i++) {
+	for (i = 0; i < cfg.runs && !stop_signal; i++) {
 		rs[i] = run_once(&files, loops);
 		print_result(&rs[i]);
 		if (rs[i].interrupted)
 			exit_stopped();
 	}
-	if (stop_sig)
+	if (stop_signal)
 		exit_stopped();
 	if (cfg.runs > 1)
 		summarise(rs, cfg.runs);

@@ -36,6 +36,7 @@
 #include "proto.h"
 #include "rx.h"
 #include "show.h"
+#include "stop.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
@@ -85,7 +86,6 @@ static struct settings cfg = {
 };
 
 static volatile sig_atomic_t ticks;	/* SIGALRMs so far (child, or -1) */
-static volatile sig_atomic_t stop_sig;	/* the signal that stops us */
 static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
@@ -272,12 +272,6 @@ static void on_child(int sig)
 	wake();
 }
 
-static void on_stop(int sig)
-{
-	stop_sig = sig;
-	wake();
-}
-
 static void set_handler(int sig, void (*fn)(int))
 {
 	struct sigaction sa = { .sa_handler = fn };
@@ -288,18 +282,10 @@ static void set_handler(int sig, void (*fn)(int))
 		error(1, errno, "sigaction");
 }
 
-/* The stop signals, each unless it was ignored when zcs started (nohup). */
+/* The stop signals (lib/stop.h): each wakes the poll loop. */
 static void catch_stop_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction old;
-	size_t i;
-
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		set_handler(sigs[i], on_stop);
-	}
+	stop_catch(wake);
 }
 
 /* --- the meter (-c) ------------------------------------------------------ */
@@ -350,11 +336,7 @@ static __attribute__((noreturn)) void meter_failed(const char *err)
 static __attribute__((noreturn)) void die_of(int sig)
 {
 	close_meter();
-	fflush(stdout);
-	signal(sig, SIG_DFL);
-	raise(sig);
-	/* Not reached unless the signal was blocked. */
-	exit(1); // cppcheck-suppress unreachableCode ; raise() returns if sig is blocked
+	stop_exit(sig);
 }
 
 static void start_ticker(void)
@@ -626,7 +608,7 @@ static enum end receive(struct conn *c)
 		}
 		if (c->p.state == PROTO_EXCESS)
 			return END_EXCESS;
-		if (stop_sig)
+		if (stop_signal)
 			return END_STOP;
 		/* The rest runs a few times a second, not per read. */
 		if ((unsigned)ticks != c->tick_seen && on_ticks(c) < 0)
@@ -756,8 +738,8 @@ static __attribute__((noreturn)) void child(int fd, const char *peer, int listen
 	kids = NULL;
 	mask_parent_signals(SIG_UNBLOCK);
 	rc = serve(fd, peer, buf);
-	if (stop_sig)
-		die_of(stop_sig);
+	if (stop_signal)
+		die_of(stop_signal);
 	exit(rc);
 }
 
@@ -938,7 +920,7 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 		error(1, errno, "set the listening socket non-blocking");
 	set_handler(SIGCHLD, on_child);
 
-	while (!stop_sig && !broken) {
+	while (!stop_signal && !broken) {
 		if (poll(pfd, 2, poll_timeout()) < 0) {
 			if (errno != EINTR)
 				error(1, errno, "poll");
@@ -949,17 +931,17 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 		broken = reap();
 		if (!broken)
 			check_meter();
-		if (!stop_sig && !broken && (pfd[0].revents & POLLIN))
+		if (!stop_signal && !broken && (pfd[0].revents & POLLIN))
 			accept_one(listen_fd, buf);
 	}
 	close(listen_fd);
 	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
-	stop_children(broken ? SIGKILL : stop_sig);
+	stop_children(broken ? SIGKILL : stop_signal);
 	free(kids);
 	free(buf);
 	if (broken)
 		exit(1);	/* the child said why */
-	die_of(stop_sig);
+	die_of(stop_signal);
 }
 
 /* -1: serve the first connection in this process. */
@@ -970,16 +952,16 @@ static int serve_one(int listen_fd, unsigned char *buf)
 
 	do
 		fd = accept_peer(listen_fd, peer, sizeof(peer));
-	while (fd < 0 && errno == EINTR && !stop_sig);
-	if (stop_sig)
-		die_of(stop_sig);
+	while (fd < 0 && errno == EINTR && !stop_signal);
+	if (stop_signal)
+		die_of(stop_signal);
 	if (fd < 0)
 		error(1, errno, "accept");
 	close(listen_fd);
 	rc = serve(fd, peer, buf);
 	free(buf);
-	if (stop_sig)
-		die_of(stop_sig);
+	if (stop_signal)
+		die_of(stop_signal);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include "meter_internal.h"
 #include "proc.h"
 #include "soak.h"
+#include "stop.h"
 
 /* Settle time after the soakers start: page faults, scheduler placement. */
 #define SETTLE_MS 300
@@ -165,7 +166,7 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 	m->soak = soak_start_cfg(m->ncpus, &scfg, err, errlen);
 	if (!m->soak)
 		goto fail;
-	if (sleep_until(now_ns() + SETTLE_MS * 1000000ull) < 0) {
+	if (stop_wait_until(now_ns() + SETTLE_MS * 1000000ull) < 0) {
 		err_fill(err, errlen, errno, "meter start");
 		goto fail;
 	}

@@ -15,6 +15,7 @@
 #include "meter.h"
 #include "proc.h"
 #include "soak.h"
+#include "stop.h"
 
 /* Samples in one calibration attempt. */
 #define CALIB_SAMPLES 5
@@ -26,7 +27,7 @@ static struct soak *start_warm(int ncpus, const struct soak_cfg *cfg, unsigned w
 	struct soak *s = soak_start_cfg(ncpus, cfg, err, errlen);
 	int saved;
 
-	if (s && sleep_until(now_ns() + warmup_ms * 1000000ull) < 0) {
+	if (s && stop_wait_until(now_ns() + warmup_ms * 1000000ull) < 0) {
 		saved = errno;
 		soak_stop(s);
 		err_fill(err, errlen, saved, "calibration interrupted");
@@ -54,7 +55,7 @@ static int take_samples(struct soak *s, unsigned sample_ms, unsigned n,
 	t0 = now_ns();
 	c0 = soak_total(s);
 	for (i = 0; i < n; i++) {
-		if (sleep_until(t0 + sample_ms * 1000000ull) < 0)
+		if (stop_wait_until(t0 + sample_ms * 1000000ull) < 0)
 			return err_fill(err, errlen, errno, "calibration interrupted");
 		t1 = now_ns();
 		c1 = soak_total(s);

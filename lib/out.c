@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +268,9 @@ void out_check_at_exit(void)
 {
 	static int registered;
 
+	/* A closed pipe is a write error to report, not a silent death:
+	 * from the first line on, the help text included. */
+	signal(SIGPIPE, SIG_IGN);
 	if (!registered && atexit(check_stdout) == 0)
 		registered = 1;
 }

@@ -45,7 +45,8 @@ int out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int out_failed(void);
 
 /*
- * out_check_at_exit - call once at the start of main: at exit stdout is
+ * out_check_at_exit - call once at the start of main: SIGPIPE is ignored
+ * from then on (a closed pipe is a write error like any other), at exit stdout is
  * flushed (and a duplicate of it closed, for errors only a close reports),
  * and if any write to it failed (a full disk, a closed pipe: the programs
  * ignore SIGPIPE) "prog: write to stdout: why" goes to stderr and the exit

@@ -22,6 +22,7 @@
 #include "proc.h"
 #include "soak.h"
 #include "soak_internal.h"
+#include "stop.h"
 
 struct soak {
 	int n;
@@ -67,6 +68,11 @@ static int wait_counting(struct soak *s, char *err, size_t errlen)
 		}
 		if (counting == s->n)
 			return 0;
+		if (stop_signal) {
+			err_fill(err, errlen, EINTR, "interrupted while the soakers started");
+			errno = EINTR;
+			return -1;
+		}
 		if (now_ns() > give_up) {
 			err_fill(err, errlen, 0, "soakers did not start within 10 s "
 			     "(%d of %d counting)", counting, s->n);
