@@ -160,4 +160,16 @@ else
 	skip "--help >/dev/full: no writable /dev/full"
 fi
 
+# Into a pipe whose reader has gone (SIGPIPE at its default, as in a
+# shell): a line and exit 1, not a silent death by SIGPIPE.
+for prog in zcc zcs cyclesoak run_rr; do
+	for opt in -h --help --version; do
+		{ sleep 0.2; env --default-signal=PIPE "$ZC_BIN/$prog" $opt 2>"$TMP/err"; echo $? >"$TMP/rc"; } | true
+		rc=$(cat "$TMP/rc")
+		check "$prog $opt into a closed pipe: exit 1 ($rc), one line: $(cat "$TMP/err")" \
+			eval '[ "$rc" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] &&
+			grep -qx "$prog: write to stdout: Broken pipe" "$TMP/err"'
+	done
+done
+
 finish
