@@ -49,9 +49,9 @@
 #include "show.h"
 #include "stop.h"
 #include "tx.h"
+#include "watch.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
-#define MAX_SOCKBUF (0x7fffffff / 2)	/* -i/-o: the kernel doubles it */
 #define MAX_RUNS 10000		/* -R */
 #define OPTSTRING "-:cCdDhJkLrSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
@@ -82,6 +82,7 @@ struct settings {
 	const char *calib_path;		/* -f */
 	const char **names;		/* the files */
 	int n_names;
+	char given[128];		/* each option letter seen */
 };
 
 static struct settings cfg = {
@@ -286,8 +287,10 @@ static void usage(FILE *f, int status)
 "  -I SECS   print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)\n"
 "  -R N      repeat the whole run N times, a connection each, then print\n"
 "              summary: N runs, median RATE kbytes/sec (min RATE, max RATE)\n"
-"  -T SECS   give up (exit 1) when the server takes no data for SECS or has not\n"
-"            closed SECS after the last byte (default 60; 0: wait for ever)\n"
+"  -T SECS   give up (exit 1) when connecting takes SECS, when the server\n"
+"            takes less than 1 KiB in the last SECS, or has not closed SECS\n"
+"            after the last byte (default 60; 0: wait for ever); time zcc\n"
+"            itself was stopped does not count\n"
 "  -c        measure the system's CPU load during the transfer (cyclesoak's\n"
 "            meter: run time on a virtual machine, loop counts against a\n"
 "            calibration on bare metal) and print a second line\n"
@@ -315,7 +318,7 @@ static void usage(FILE *f, int status)
 "big or shrinking, cannot resolve or connect, the server vanished, stalled\n"
 "or did not close within -T, a method the kernel refuses, a read error);\n"
 "2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n",
-		MAX_CHUNK, MAX_SOCKBUF, MAX_SOCKBUF, cpu_max(), cpu_max() + 1);
+		MAX_CHUNK, NET_BUF_MAX, NET_BUF_MAX, cpu_max(), cpu_max() + 1);
 	exit(status);
 }
 
@@ -331,6 +334,8 @@ static void parse_args(int argc, char **argv)
 	if (!cfg.names)
 		error(1, errno, "memory");
 	while ((opt = getopt(argc, argv, OPTSTRING)) != -1) {
+		if (opt > 1 && opt < (int)sizeof(cfg.given))
+			cfg.given[opt] = 1;
 		switch (opt) {
 		case 1: cfg.names[cfg.n_names++] = optarg; break;
 		case 's': cfg.host = optarg; break;
@@ -351,8 +356,8 @@ static void parse_args(int argc, char **argv)
 			cfg.chunk_given = 1;
 			break;
 		case 'k': cfg.cork = 1; break;
-		case 'i': cfg.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, MAX_SOCKBUF); break;
-		case 'o': cfg.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, MAX_SOCKBUF); break;
+		case 'i': cfg.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
+		case 'o': cfg.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'B': cfg.cpu = (int)opt_num(opt, optarg, 0, cpu_max()); break;
 		case 'D': cfg.sockopts.debug = 1; break;
 		case 'd': cfg.debug++; break;
@@ -407,8 +412,18 @@ static void check_args(void)
 		usage_error("-C calibrates the loop counts; -r and -L choose how -c measures");
 	if (cfg.calibrate && cfg.measure)
 		usage_error("-C calibrates and exits; -c measures a transfer");
-	if (cfg.calibrate)
+	if (cfg.calibrate) {
+		/* -C only calibrates: a transfer's option would mean nothing. */
+		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
+			if (cfg.given[(unsigned char)*o])
+				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
+		if (cfg.n_names)
+			usage_error("-C calibrates and exits: it sends no files");
 		return;
+	}
+	for (const char *o = "fN"; *o; o++)
+		if (!cfg.measure && cfg.given[(unsigned char)*o])
+			usage_error("-%c is for the meter: give -c (or -C)", *o);
 	if (!cfg.measure && cfg.meter_method != METER_DEFAULT)
 		usage_error("-%c chooses how -c measures: give -c",
 			    cfg.meter_method == METER_RUNTIME ? 'r' : 'L');
@@ -423,6 +438,7 @@ static void check_args(void)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
+	cfg.sockopts.connect_secs = cfg.stall;	/* -T bounds connecting too */
 }
 
 /* ---- the files ----------------------------------------------------------- */
@@ -501,11 +517,11 @@ static void catch_signals(void)
 
 /* ---- the watcher: interval lines (-I) and the stall limit (-T) ---------- */
 
-struct watch {
+struct watcher {
 	struct tx *t;
-	double interval;	/* -I, or 0 (a -t probe prints no lines) */
-	uint64_t t0;
+	struct watch watch;	/* lib/watch.h: lines due, the stall rule */
 	int running, done, stalled;
+	uint64_t moved;		/* in the -T window, when it stalled */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	pthread_t thread;
@@ -525,51 +541,30 @@ static void print_interval(uint64_t bytes, uint64_t ns)
 	}
 }
 
-/*
- * When the next look is due: the next interval line, or a tenth of -T
- * (0.01 to 1 s) for the stall check, whichever comes first.
- */
-static uint64_t next_look(uint64_t now, uint64_t next_line, double interval)
-{
-	double tick = cfg.stall / 10;
-	uint64_t look;
-
-	tick = tick < 0.01 ? 0.01 : tick > 1 ? 1 : tick;
-	look = cfg.stall > 0 ? now + (uint64_t)(tick * 1e9) : UINT64_MAX;
-	if (interval > 0 && next_line < look)
-		look = next_line;
-	return look;
-}
-
+/* The watcher thread: it sleeps until a look is due, so the send loop
+ * never pays for -I or -T. */
 static void *watch_run(void *arg)
 {
-	struct watch *w = arg;
-	uint64_t line_ns = (uint64_t)(w->interval * 1e9), next_line = w->t0 + line_ns;
-	uint64_t now, moved = w->t0, last = 0, line_bytes = 0, line_t = w->t0, b;
+	struct watcher *w = arg;
+	struct watch_news news;
 	struct timespec ts;
+	uint64_t due;
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
-		now = now_ns();
-		b = __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED);
-		if (b != last) {
-			last = b;
-			moved = now;
-		}
-		if (w->interval > 0 && now >= next_line) {
-			print_interval(b - line_bytes, now - line_t);
-			line_bytes = b;
-			line_t = now;
-			next_line += line_ns;
-		}
-		if (cfg.stall > 0 && now - moved >= (uint64_t)(cfg.stall * 1e9)) {
+		watch_look(&w->watch, now_ns(), __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED),
+			   &news);
+		if (news.line)
+			print_interval(news.line_bytes, news.line_ns);
+		if (news.stalled) {
 			w->stalled = 1;
+			w->moved = news.moved;
 			shutdown(w->t->sock, SHUT_RDWR);	/* the send returns */
 			break;
 		}
-		now = next_look(now, next_line, w->interval);
-		ts.tv_sec = (time_t)(now / 1000000000u);
-		ts.tv_nsec = (long)(now % 1000000000u);
+		due = watch_due(&w->watch);
+		ts.tv_sec = (time_t)(due / 1000000000u);
+		ts.tv_nsec = (long)(due % 1000000000u);
 		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
 	}
 	pthread_mutex_unlock(&w->lock);
@@ -577,15 +572,17 @@ static void *watch_run(void *arg)
 }
 
 /* Start the watcher with every signal blocked: they are the main thread's. */
-static void watch_start(struct watch *w, struct tx *t)
+static void watch_start(struct watcher *w, struct tx *t)
 {
+	double interval = probing ? 0 : cfg.interval;
 	pthread_condattr_t ca;
 	sigset_t all, old;
 	int e;
 
-	*w = (struct watch){ .t = t, .t0 = now_ns(), .interval = probing ? 0 : cfg.interval };
-	if (w->interval == 0 && cfg.stall == 0)
+	*w = (struct watcher){ .t = t };
+	if (interval == 0 && cfg.stall == 0)
 		return;
+	watch_init(&w->watch, interval, cfg.stall, now_ns(), 0);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -600,7 +597,7 @@ static void watch_start(struct watch *w, struct tx *t)
 	w->running = 1;
 }
 
-static void watch_stop(struct watch *w)
+static void watch_stop(struct watcher *w)
 {
 	if (!w->running)
 		return;
@@ -827,7 +824,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 {
 	struct tx t = { .chunk = cfg.chunk, .stop = &stop_signal };
 	struct result r = { 0 };
-	struct watch w;
+	struct watcher w;
 	char err[256], peer[300], merr[512];
 	uint64_t t0;
 	double own0;
@@ -853,8 +850,11 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	r.zc_copied = t.zc_copied;
 	mrc = meter_read(&r, cpu_secs_self() - own0, merr, sizeof(merr));
 	cleanup_method(&t, set);
-	if (rc < 0 && w.stalled)
+	if (rc < 0 && w.stalled && w.moved == 0)
 		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
+	if (rc < 0 && w.stalled)
+		error(1, 0, "%s: took only %" PRIu64 " bytes in the last %g s (under 1 KiB, -T)",
+		      peer, w.moved, cfg.stall);
 	if (rc < 0 && !stop_signal)
 		error(1, 0, "%s", err);
 	r.interrupted = rc < 0 || await_close(t.sock, peer) < 0;

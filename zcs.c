@@ -37,16 +37,11 @@
 #include "rx.h"
 #include "show.h"
 #include "stop.h"
+#include "watch.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 #define OPTSTRING	":1a:b:B:cdf:hi:JLm:M:N:o:p:rt:T:"
-/* The child's clock: rate reports and the stall limit count these ticks. */
-#define TICKS_PER_SEC	4
-/* -T: a connection must move this much in every -T seconds. */
-#define STALL_BYTES	1024
-/* -T's window is kept as this many slots at most. */
-#define STALL_SLOTS	16
 /* "address port N", the longest IPv6 address and port */
 #define PEER_LEN	80
 /*
@@ -65,8 +60,8 @@ struct settings {
 	int debug;			/* -d, repeatable */
 	struct net_opts net;		/* -i, -o */
 	unsigned port;			/* -p */
-	unsigned period;		/* -t */
-	unsigned stall_secs;		/* -T, 0: never */
+	double period;			/* -t */
+	double stall_secs;		/* -T, 0: never */
 	unsigned max_conns;		/* -m */
 	const struct rx_method *method;	/* -M */
 	int json;			/* -J */
@@ -109,9 +104,10 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 		fprintf(f, "               %-9s %s\n", rx_methods[i]->name, rx_methods[i]->how);
 	fprintf(f, "             header words are always read normally, so every stream\n"
 		"             is checked against its headers\n"
-		"  -t SECS    print the rate every SECS seconds (default 5)\n"
+		"  -t SECS    print the rate every SECS seconds, fractions allowed (default 5)\n"
 		"  -T SECS    close a connection that moved less than 1 KiB in the last\n"
-		"             SECS seconds (default 60; 0: never)\n"
+		"             SECS seconds (default 60; 0: never); time zcs itself was\n"
+		"             stopped does not count\n"
 		"  -m MAX     serve at most MAX connections at once; one more is accepted\n"
 		"             and closed, logged at most once a second (default 256)\n"
 		"  -1         serve one connection, then exit\n"
@@ -184,6 +180,8 @@ static void parse_opts(int argc, char **argv)
 			cfg.one = 1;
 			break;
 		case 'a':
+			if (!*optarg)
+				usage_error("-a '': an empty address");
 			cfg.addr = optarg;
 			break;
 		case 'b':
@@ -212,7 +210,7 @@ static void parse_opts(int argc, char **argv)
 		case 'h':
 			usage(stdout, 0);
 		case 'i':
-			cfg.net.rcvbuf = (int)opt_size(c, optarg, 1, INT_MAX / 2);
+			cfg.net.rcvbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX);
 			break;
 		case 'J':
 			cfg.json = 1;
@@ -224,16 +222,16 @@ static void parse_opts(int argc, char **argv)
 			cfg.method = method_or_usage(optarg);
 			break;
 		case 'o':
-			cfg.net.sndbuf = (int)opt_size(c, optarg, 1, INT_MAX / 2);
+			cfg.net.sndbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX);
 			break;
 		case 'p':
 			cfg.port = (unsigned)opt_num(c, optarg, 0, 65535);
 			break;
 		case 't':
-			cfg.period = (unsigned)opt_num(c, optarg, 1, MAX_SECS);
+			cfg.period = opt_secs(c, optarg, 0.01, MAX_SECS);
 			break;
 		case 'T':
-			cfg.stall_secs = (unsigned)opt_num(c, optarg, 0, MAX_SECS);
+			cfg.stall_secs = opt_secs(c, optarg, 0, MAX_SECS);
 			break;
 		default:
 			opt_refused(c);
@@ -339,13 +337,15 @@ static __attribute__((noreturn)) void die_of(int sig)
 	stop_exit(sig);
 }
 
-static void start_ticker(void)
+/* SIGALRM every tick_ns: a blocked read returns, and the watcher looks. */
+static void start_ticker(uint64_t tick_ns)
 {
 	struct itimerval it = {
-		.it_interval = { .tv_usec = 1000000 / TICKS_PER_SEC },
-		.it_value = { .tv_usec = 1000000 / TICKS_PER_SEC },
+		.it_interval = { .tv_sec = (time_t)(tick_ns / 1000000000u),
+				 .tv_usec = (suseconds_t)(tick_ns % 1000000000u / 1000) },
 	};
 
+	it.it_value = it.it_interval;
 	set_handler(SIGALRM, on_alarm);
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
 		error(1, errno, "setitimer");
@@ -360,25 +360,14 @@ static void stop_ticker(void)
 
 /* --- serve one connection ---------------------------------------------- */
 
-/*
- * The -T window: bytes received at each of the last nslots slot
- * boundaries (slot_ticks ticks apart), so "moved in the last SECS" is
- * one subtraction however long SECS is.
- */
-struct stall {
-	unsigned slot_ticks, nslots;
-	unsigned tick_in_slot, have, head;
-	uint64_t snap[STALL_SLOTS + 1];
-};
-
 /* One connection being served. */
 struct conn {
 	const char *peer;
 	struct rx rx;
 	struct proto_rx p;
-	uint64_t start, period_start, period_bytes;
+	uint64_t start;
 	unsigned tick_seen;
-	struct stall stall;
+	struct watch watch;	/* lib/watch.h: -t lines and the -T rule */
 	double load_secs, metered_secs;	/* -c: sum of load x secs, and secs */
 };
 
@@ -392,43 +381,6 @@ struct load {
 
 /* How a connection's receiving ended. */
 enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
-
-static void stall_init(struct stall *s, unsigned secs)
-{
-	unsigned window = secs * TICKS_PER_SEC;
-
-	memset(s, 0, sizeof(*s));
-	s->slot_ticks = (window + STALL_SLOTS - 1) / STALL_SLOTS;
-	if (!s->slot_ticks)
-		s->slot_ticks = 1;
-	s->nslots = (window + s->slot_ticks - 1) / s->slot_ticks;
-	s->have = 1;		/* 0 bytes at the start */
-}
-
-/*
- * stall_tick - one tick passed with bytes received so far. Returns the
- * bytes moved over the whole window when that is under STALL_BYTES (the
- * connection must go), else -1.
- */
-static long long stall_tick(struct stall *s, uint64_t bytes)
-{
-	unsigned size = s->nslots + 1, oldest;
-	uint64_t moved;
-
-	if (++s->tick_in_slot < s->slot_ticks)
-		return -1;
-	s->tick_in_slot = 0;
-	s->head = (s->head + 1) % size;
-	s->snap[s->head] = bytes;
-	if (s->have < size) {
-		s->have++;
-		if (s->have < size)
-			return -1;
-	}
-	oldest = (s->head + 1) % size;
-	moved = bytes - s->snap[oldest];
-	return moved < STALL_BYTES ? (long long)moved : -1;
-}
 
 static void debug_header(const struct proto_rx *p, enum proto_state what,
 			 uint32_t value)
@@ -510,11 +462,9 @@ static void figures(const char *event, const char *peer, uint64_t bytes, uint64_
 	}
 }
 
-/* report_rate - the rate over the period that just ended. */
-static void report_rate(struct conn *c)
+/* report_rate - the rate over the period that just ended: bytes in ns. */
+static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
 {
-	uint64_t now = now_ns(), bytes = c->p.bytes - c->period_bytes;
-	uint64_t ns = now - c->period_start;
 	struct load l = conn_sample(c, bytes, 0);
 	char load[96];
 	int rc;
@@ -527,8 +477,6 @@ static void report_rate(struct conn *c)
 			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns), load);
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
-	c->period_start = now;
-	c->period_bytes = c->p.bytes;
 }
 
 /* report_done - the whole connection's line. */
@@ -560,33 +508,27 @@ static void report_done(struct conn *c, int interrupted)
 }
 
 /*
- * on_ticks - the ticks that came since the last look: a rate line at the
- * end of each period (one, even if ticks piled up after a SIGSTOP), and
- * the -T check. Returns -1 when the connection must be closed.
+ * on_ticks - a tick came: a rate line when a period ended (one, even if
+ * periods piled up after a SIGSTOP), and the -T rule. Returns -1 when the
+ * connection must be closed.
  */
 static int on_ticks(struct conn *c)
 {
-	int report = 0;
-	long long moved = -1;
+	struct watch_news n;
 
-	while (c->tick_seen != (unsigned)ticks) {
-		c->tick_seen++;
-		if (cfg.stall_secs && moved < 0)
-			moved = stall_tick(&c->stall, c->p.bytes);
-		if (c->tick_seen % (cfg.period * TICKS_PER_SEC) == 0)
-			report = 1;
-	}
-	if (report)
-		report_rate(c);
-	if (moved < 0)
+	c->tick_seen = (unsigned)ticks;
+	watch_look(&c->watch, now_ns(), c->p.bytes, &n);
+	if (n.line)
+		report_rate(c, n.line_bytes, n.line_ns);
+	if (!n.stalled)
 		return 0;
-	if (moved == 0)
-		error(0, 0, "%s: idle timeout: nothing received for %u s, closed after %"
+	if (n.moved == 0)
+		error(0, 0, "%s: idle timeout: nothing received for %g s, closed after %"
 		      PRIu64 " bytes", c->peer, cfg.stall_secs, c->p.bytes);
 	else
-		error(0, 0, "%s: slow timeout: only %lld bytes in the last %u s (under 1 KiB), "
-		      "closed after %" PRIu64 " bytes", c->peer, moved, cfg.stall_secs,
-		      c->p.bytes);
+		error(0, 0, "%s: slow timeout: only %" PRIu64 " bytes in the last %g s "
+		      "(under 1 KiB), closed after %" PRIu64 " bytes", c->peer, n.moved,
+		      cfg.stall_secs, c->p.bytes);
 	return -1;
 }
 
@@ -672,10 +614,10 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 	}
 	if (meter && meter_mark(meter, err, sizeof(err)) < 0)
 		meter_failed(err);
-	c.start = c.period_start = now_ns();
-	stall_init(&c.stall, cfg.stall_secs);
+	c.start = now_ns();
+	watch_init(&c.watch, cfg.period, cfg.stall_secs, c.start, 0);
 	ticks = 0;
-	start_ticker();
+	start_ticker(watch_tick_ns(&c.watch));
 	rc = verdict(&c, receive(&c));
 	stop_ticker();
 	if (cfg.method->cleanup)
@@ -866,7 +808,7 @@ static void check_meter(void)
 	char err[512];
 	uint64_t now = now_ns();
 
-	if (!meter || live || now - meter_checked_ns < cfg.period * 1000000000ull)
+	if (!meter || live || now - meter_checked_ns < (uint64_t)(cfg.period * 1e9))
 		return;
 	meter_checked_ns = now;
 	if (meter_sample(meter, &mr, err, sizeof(err)) < 0)
@@ -878,8 +820,8 @@ static int poll_timeout(void)
 {
 	int ms = refused_timeout();
 
-	if (meter && (ms < 0 || ms > (int)cfg.period * 1000))
-		ms = (int)cfg.period * 1000;
+	if (meter && (ms < 0 || ms > (int)(cfg.period * 1000)))
+		ms = (int)(cfg.period * 1000);
 	return ms;
 }
 

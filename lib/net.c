@@ -1,30 +1,39 @@
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "err.h"
 #include "net.h"
 
-/* Set one int socket option and read it back; the kernel may give less. */
+/*
+ * Set one int socket option and read it back; the kernel may give less.
+ * doubled: the kernel keeps twice what it allows, for its bookkeeping
+ * (SO_RCVBUF, SO_SNDBUF), so what it allowed is half what it reports.
+ */
 static int set_checked(int fd, int level, int name, const char *what, int want,
-		       int expect, char *err, size_t errlen)
+		       int doubled, char *err, size_t errlen)
 {
 	int got = 0;
 	socklen_t len = sizeof(got);
+	long long allowed;
 
 	if (setsockopt(fd, level, name, &want, sizeof(want)) < 0)
 		return err_fill(err, errlen, errno, "set %s to %d", what, want);
 	if (getsockopt(fd, level, name, &got, &len) < 0)
 		return err_fill(err, errlen, errno, "read back %s", what);
-	if (got < expect)
-		return err_fill(err, errlen, 0, "%s: asked for %d, the kernel gave %d "
-				"(raise net.core.%cmem_max?)", what, want, got,
+	allowed = doubled ? got / 2 : got;
+	if (allowed < want)
+		return err_fill(err, errlen, 0, "%s: asked for %d, the kernel allowed %lld "
+				"(raise net.core.%cmem_max?)", what, want, allowed,
 				name == SO_RCVBUF ? 'r' : 'w');
 	return 0;
 }
@@ -35,12 +44,11 @@ int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
 
 	if (!o)
 		return 0;
-	/* Linux doubles the value for bookkeeping: what we asked is the floor. */
 	if (o->rcvbuf && set_checked(fd, SOL_SOCKET, SO_RCVBUF, "SO_RCVBUF",
-				     o->rcvbuf, o->rcvbuf, err, errlen) < 0)
+				     o->rcvbuf, 1, err, errlen) < 0)
 		return -1;
 	if (o->sndbuf && set_checked(fd, SOL_SOCKET, SO_SNDBUF, "SO_SNDBUF",
-				     o->sndbuf, o->sndbuf, err, errlen) < 0)
+				     o->sndbuf, 1, err, errlen) < 0)
 		return -1;
 	if (o->debug && setsockopt(fd, SOL_SOCKET, SO_DEBUG, &one, sizeof(one)) < 0)
 		return err_fill(err, errlen, errno, "set SO_DEBUG");
@@ -49,7 +57,49 @@ int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
 
 int net_set_cork(int fd, char *err, size_t errlen)
 {
-	return set_checked(fd, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 1, 1, err, errlen);
+	return set_checked(fd, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 1, 0, err, errlen);
+}
+
+/*
+ * connect() with a deadline (now_ns(); 0: none): non-blocking, then a
+ * wait for the answer that a signal cuts short (EINTR), back to blocking.
+ */
+static int connect_within(int fd, const struct sockaddr *sa, socklen_t len,
+			  uint64_t deadline)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	int flags = fcntl(fd, F_GETFL), soerr = 0;
+	socklen_t sl = sizeof(soerr);
+	uint64_t now;
+
+	if (!deadline)
+		return connect(fd, sa, len);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return -1;
+	if (connect(fd, sa, len) < 0) {
+		if (errno != EINPROGRESS)
+			return -1;
+		for (;;) {
+			now = now_ns();
+			if (now >= deadline) {
+				errno = ETIMEDOUT;
+				return -1;
+			}
+			/* Whole milliseconds, rounded up: never a busy loop. */
+			int rc = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+			if (rc > 0)
+				break;
+			if (rc < 0)
+				return -1;	/* EINTR: the caller looks at its stop flag */
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0)
+			return -1;
+		if (soerr) {
+			errno = soerr;
+			return -1;
+		}
+	}
+	return fcntl(fd, F_SETFL, flags);
 }
 
 int net_connect(const char *host, unsigned port, const struct net_opts *o,
@@ -60,6 +110,8 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 	struct addrinfo *res, *ai;
 	char service[16];
 	int fd = -1, rc;
+	uint64_t deadline = o && o->connect_secs > 0 ?
+		now_ns() + (uint64_t)(o->connect_secs * 1e9) : 0;
 
 	snprintf(service, sizeof(service), "%u", port);
 	rc = getaddrinfo(host, service, &hints, &res);
@@ -84,7 +136,7 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 			errno = rc;
 			return -1;
 		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+		if (connect_within(fd, ai->ai_addr, ai->ai_addrlen, deadline) == 0)
 			break;
 		rc = errno;
 		close(fd);
@@ -92,6 +144,9 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		errno = rc;
 	}
 	freeaddrinfo(res);
+	if (fd < 0 && errno == ETIMEDOUT && deadline)
+		return err_fill(err, errlen, 0, "connect to %s port %u: no answer within "
+				"%g s (-T)", host, port, o->connect_secs);
 	if (fd < 0)
 		return err_fill(err, errlen, errno, "connect to %s port %u", host, port);
 	return fd;

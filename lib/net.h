@@ -10,17 +10,24 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+/* The largest -i / -o: 1 GiB, the G suffix's unit. */
+#define NET_BUF_MAX (1 << 30)
+
 /* Socket options asked for on the command line; 0 means leave it alone. */
 struct net_opts {
 	int rcvbuf;	/* -i: SO_RCVBUF */
 	int sndbuf;	/* -o: SO_SNDBUF */
 	int debug;	/* -D: SO_DEBUG */
+	double connect_secs;	/* net_connect gives up after this long in all
+				 * (zcc -T); 0: the kernel's own limit, minutes */
 };
 
 /*
  * net_connect - resolve host ("0" is this machine; names, IPv4, IPv6) and
  * connect to the first address that answers. The options are set before
- * connect() so that the window scale follows the buffer sizes.
+ * connect() so that the window scale follows the buffer sizes. A signal
+ * ends the wait for an answer (-1, errno EINTR); so does o->connect_secs
+ * (ETIMEDOUT, "no answer within N s").
  */
 int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		char *err, size_t errlen);

@@ -104,6 +104,32 @@ usage_fails "-t abc" -s 127.0.0.1 -t abc "$TMP/a"
 usage_fails "-I 0" -s 127.0.0.1 -I 0 "$TMP/a"
 usage_fails "-T -1" -s 127.0.0.1 -T -1 "$TMP/a"
 usage_fails "-R 0" -s 127.0.0.1 -R 0 "$TMP/a"
+# -C only calibrates; -f and -N only serve the meter.
+usage_fails "-C with -n" -C -n 3
+usage_fails "-C with -M" -C -M send
+usage_fails "-C with -R" -C -R 2
+usage_fails "-C with -t" -C -t 1
+usage_fails "-C with -s" -C -s 127.0.0.1
+usage_fails "-C with a file" -C "$TMP/a"
+usage_fails "-f without -c" -s 127.0.0.1 -f "$TMP/cal" "$TMP/a"
+usage_fails "-N without -c" -s 127.0.0.1 -N 1 "$TMP/a"
+usage_fails "-s ''" -s '' "$TMP/a"
+# -i and -o take 1G, as -h says the G suffix does (the kernel may then
+# allow less: a runtime error, not a usage one).
+for o in -i -o; do
+	run_zcc -s 127.0.0.1 -p 1 $o 1G "$TMP/a"
+	check "$o 1G: not a usage error (exit $RC: $(cat "$TMP/err"))" [ "$RC" -ne 2 ]
+done
+# The kernel keeps double what it allows: asking for more than wmem_max
+# must be refused, although the doubled figure read back is larger.
+wmax=$(cat /proc/sys/net/core/wmem_max 2>/dev/null)
+if [ -n "$wmax" ] && [ "$wmax" -lt $((1 << 29)) ]; then
+	run_zcc -s 127.0.0.1 -p 1 -o $((wmax + wmax / 2)) "$TMP/a"
+	check "-o 1.5 x wmem_max ($wmax): exit 1, the kernel allowed less: $(cat "$TMP/err")" \
+		eval '[ "$RC" -eq 1 ] && grep -q "SO_SNDBUF: asked for $((wmax + wmax / 2)), the kernel allowed $wmax" "$TMP/err"'
+else
+	skip "-o over wmem_max: net.core.wmem_max unreadable or huge (${wmax:-none})"
+fi
 run_zcc -h
 for m in sendfile send write mmap splice; do
 	grep -q "^ *$m " "$TMP/out" || not_ok "-h lists the method $m"
@@ -303,6 +329,48 @@ case_T1() {	# case_T1 METHOD
 for m in send write mmap splice zerocopy uring uring-zc; do
 	together "T1-$m" case_T1 "$m"
 done
+
+# Stopped (SIGSTOP) for 4 s mid-run with -T 2: the time zcc itself did not
+# run is not the server's stall; after SIGCONT it goes on to its end.
+case_stopped() {
+	sink_start
+	bg "$ZCC" -T 2 -I 1 -M uring -n 400 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	sleep 0.3
+	kill -STOP $zpid
+	sleep 4
+	kill -CONT $zpid
+	within 200 proc_ended $zpid
+	wait $zpid
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	check "-T 2, zcc stopped for 4 s: no stall, exit 0 (exit $RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && ! grep -q "(-T)" "$TMP/err"'
+}
+together stopped case_stopped
+
+# -T bounds connecting: in a namespace of our own, a neighbour whose MAC
+# nobody owns (the other end of a veth pair, with no address) never
+# answers a SYN (the kernel alone would give up after about two minutes).
+case_connect() {
+	ns=zcc-t$$
+	if ! ip netns add "$ns" 2>/dev/null; then
+		skip "-T while connecting: cannot make a network namespace (not root, or no ip)"
+		return
+	fi
+	ip -n "$ns" link add v0 type veth peer name v1 && ip -n "$ns" addr add 192.0.2.1/24 dev v0 &&
+		ip -n "$ns" link set v0 up && ip -n "$ns" link set v1 up &&
+		ip -n "$ns" neigh add 192.0.2.2 lladdr 02:00:00:00:00:99 dev v0 nud permanent
+	t0=$(date +%s%N)
+	timeout 30 ip netns exec "$ns" "$ZCC" -T 2 -s 192.0.2.2 "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	ip netns delete "$ns"
+	check "-T 2, connecting to nobody: exit 1 after $ms ms (1900..6000): $(cat "$TMP/err")" \
+		eval '[ "$RC" -eq 1 ] && [ "$ms" -ge 1900 ] && [ "$ms" -lt 6000 ] &&
+		grep -q "no answer within 2 s (-T)" "$TMP/err"'
+}
+together connect case_connect
 
 # zcc blocked on a sink that reads nothing: SIGINT / SIGTERM give the sent:
 # line of what went so far, marked (interrupted), and 128 + the signal.

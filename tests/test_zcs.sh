@@ -156,6 +156,10 @@ expect "-p 65536: exit 2 with one line naming -p" \
 rc=$?
 expect "an extra argument: exit 2, one line naming it" \
 	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/x.err")" -eq 1 ] && grep -q "extra" "$TMP/x.err"'
+"$ZCS" -p 0 -a '' >/dev/null 2>"$TMP/a.err"
+rc=$?
+expect "-a '': a usage error, exit 2, one line ($(cat "$TMP/a.err"))" \
+	'[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/a.err")" -eq 1 ] && grep -q -- "-a" "$TMP/a.err"'
 "$ZCS" -p 0 -b 0 >/dev/null 2>"$TMP/b.err"
 rc=$?
 expect "-b 0: exit 2 naming -b" '[ "$rc" -eq 2 ] && grep -q -- "-b" "$TMP/b.err"' 
@@ -189,7 +193,7 @@ if [ "$(cat /proc/sys/net/core/rmem_max 2>/dev/null || echo 0)" -lt 1000000000 ]
 	rc=$?
 	expect "-i beyond what the kernel gives: exit 1 with one line saying so" \
 		'[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/i.err")" -eq 1 ] &&
-		grep -q "^zcs: .*SO_RCVBUF: asked for 1000000000, the kernel gave" "$TMP/i.err"'
+		grep -q "^zcs: .*SO_RCVBUF: asked for 1000000000, the kernel allowed" "$TMP/i.err"'
 else
 	skip "net.core.rmem_max is 1000000000 or more: -i cannot be refused here"
 fi
@@ -326,6 +330,42 @@ case_idle() {
 	wait "$ZCS_PID" 2>/dev/null
 }
 
+# -t and -T take fractions, as zcc's -I and -T do.
+case_fractions() {
+	zcs_start -t 0.25 -T 0.5
+	t0=$(date +%s%N)
+	send w1 w1 W
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	expect "-T 0.5: a silent connection is closed after about half a second ($ms ms)" \
+		'[ "$ms" -ge 400 ] && [ "$ms" -le 2500 ]'
+	check "-T 0.5: the line says 0.5 s" grep -q 'in the last 0.5 s (under 1 KiB)' "$TMP/zcs.err"
+	"$SEND" -p "$ZCS_PORT" w1 w1 w100 d10 s1200 d90 >/dev/null 2>&1
+	rates=$(grep -Ec '^[0-9]+ kbytes/sec$' "$TMP/zcs.out")
+	expect "-t 0.25: about four rate lines a second ($rates in 1.2 s; 2 to 8)" \
+		'[ "$rates" -ge 2 ] && [ "$rates" -le 8 ]'
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
+
+# zcs stopped (SIGSTOP) for 3 s with -T 1 while a sender keeps sending:
+# the time it did not run is not the sender's stall.
+case_stopped() {
+	zcs_start -T 1
+	bg "$SEND" -p "$ZCS_PORT" w1 w1 w100000 d20000 s500 d20000 s500 d20000 s500 d20000 s500 d20000 >"$TMP/send.out" 2>&1
+	spid=$!
+	sleep 0.7
+	kill -STOP "$ZCS_PID"
+	for k in $(proc_children "$ZCS_PID" | awk '{ print $1 }'); do kill -STOP "$k"; done
+	sleep 3
+	for k in $(proc_children "$ZCS_PID" | awk '{ print $1 }'); do kill -CONT "$k"; done
+	kill -CONT "$ZCS_PID"
+	wait "$spid"
+	check "-T 1, zcs stopped for 3 s: the stream ends whole (no stall): $(cat "$TMP/zcs.err")" \
+		wait_for "$TMP/zcs.out" '^done: 100012 bytes'
+	kill "$ZCS_PID"
+	wait "$ZCS_PID" 2>/dev/null
+}
+
 # A trickle, a byte a second, is not idle but is still closed: -T asks for
 # 1 KiB in every SECS. Within 2 x -T (6 s); the trickle alone lasts 12 s.
 case_trickle() {
@@ -400,6 +440,8 @@ together idle case_idle
 together trickle case_trickle
 together cap case_cap
 together flood case_flood
+together fractions case_fractions
+together stopped case_stopped
 gather
 
 # --- -d: what each connection announced ---------------------------------
