@@ -54,9 +54,17 @@ struct ur {
 	int zc;			/* data by IORING_OP_SEND_ZC */
 	unsigned char *hdr;	/* our copy of the header words, stable in flight */
 	size_t hdr_cap;
-	uint32_t notifs;	/* zero-copy notifications still due */
+	/*
+	 * Zero-copy notifications still due. Signed: the kernel posts one for
+	 * every send whose completion says IORING_CQE_F_MORE, and also for a
+	 * linked send it cancelled (-ECANCELED, without F_MORE: the notifier
+	 * was set up when the send was prepared); a count that went below 0
+	 * would still be a bug to see, not a wrap to 4294967288.
+	 */
+	int64_t notifs;
 	int res[URING_DEPTH];	/* the chain's results, by position */
 	uint32_t len[URING_DEPTH];
+	unsigned char zc_op[URING_DEPTH];	/* the send was IORING_OP_SEND_ZC */
 };
 
 static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t errlen)
@@ -125,7 +133,9 @@ static unsigned ur_reap(struct tx *t, struct ur *u)
 		} else {
 			if (cqe->user_data < URING_DEPTH)
 				u->res[cqe->user_data] = cqe->res;
-			if (cqe->flags & IORING_CQE_F_MORE)
+			if ((cqe->flags & IORING_CQE_F_MORE) ||
+			    (cqe->res == -ECANCELED && cqe->user_data < URING_DEPTH &&
+			     u->zc_op[cqe->user_data]))
 				u->notifs++;
 			got++;
 		}
@@ -187,6 +197,7 @@ static unsigned ur_queue(struct tx *t, struct ur *u, const struct tx_file *f,
 		}
 		u->len[i] = (uint32_t)len;
 		u->res[i] = 0;
+		u->zc_op[i] = sqe->opcode == IORING_OP_SEND_ZC;
 		pos += len;
 	}
 	if (sqe)
@@ -235,10 +246,10 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
  * peer has acknowledged the data; a connection shut down or broken while
  * some are due (zcc's -T, a reset) holds them for ever, and is an error.
  */
-static int ur_drain(struct tx *t, struct ur *u, uint32_t max, char *err, size_t errlen)
+static int ur_drain(struct tx *t, struct ur *u, int64_t max, char *err, size_t errlen)
 {
 	struct pollfd pfd = { .fd = t->sock, .events = 0 };
-	uint32_t before;
+	int64_t before;
 
 	while (u->notifs > max) {
 		before = u->notifs;
@@ -246,8 +257,8 @@ static int ur_drain(struct tx *t, struct ur *u, uint32_t max, char *err, size_t 
 			return -1;
 		errno = EPIPE;
 		if (u->notifs == before && poll(&pfd, 1, 0) > 0)
-			return err_fill(err, errlen, EPIPE, "%s: send to %s (%u notifications"
-					" still due)", u->name, t->peer, (unsigned)u->notifs);
+			return err_fill(err, errlen, EPIPE, "%s: send to %s (%lld notifications"
+					" still due)", u->name, t->peer, (long long)u->notifs);
 	}
 	return 0;
 }

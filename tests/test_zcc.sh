@@ -267,7 +267,7 @@ rm -f "$TMP/shrink"
 # The sink resets the connection after 1 MB of a stream of 100 x 64 MiB.
 # zcc must say so and exit 1: not die of SIGPIPE (141), not hang.
 truncate -s 64M "$TMP/sparse"
-for mode in "" "-S" "-S -w" "-M mmap" "-M splice"; do
+for mode in "" "-S" "-S -w" "-M mmap" "-M splice" "-M zerocopy" "-M uring" "-M uring-zc"; do
 	sink_start -x 1000000
 	t0=$(date +%s%N)
 	timeout 10 "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" -n 100 $mode "$TMP/sparse" \
@@ -276,7 +276,7 @@ for mode in "" "-S" "-S -w" "-M mmap" "-M splice"; do
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	wait "$SINK_PID"
 	if [ "$RC" -eq 1 ] && [ "$ms" -lt 2000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
-	   && grep -Eq "^zcc: (sendfile|send|write|splice) to 127.0.0.1 port $SINK_PORT: (Connection reset by peer|Broken pipe)\$" "$TMP/err"; then
+	   && grep -Eq "^zcc: (sendfile|send|write|splice|(zerocopy|uring|uring-zc): send) to 127.0.0.1 port $SINK_PORT: (Connection reset by peer|Broken pipe)\$" "$TMP/err"; then
 		ok "server vanishing${mode:+ ($mode)}: exit 1 in $ms ms: $(cat "$TMP/err")"
 	else
 		not_ok "server vanishing${mode:+ ($mode)}: exit $RC in $ms ms: $(cat "$TMP/err")"
