@@ -158,7 +158,7 @@ uint64_t proc_task_pending(pid_t pid)
 static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
 {
 	char path[64], line[1024], *end;
-	const char *state, *ppid, *open = NULL, *close = NULL;
+	const char *state, *ppid, *nice, *open = NULL, *close = NULL;
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -166,6 +166,7 @@ static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
 		return -1;
 	state = proc_stat_field(line, 3);
 	ppid = proc_stat_field(line, 4);
+	nice = proc_stat_field(line, 19);
 	open = strchr(line, '(');
 	close = strrchr(line, ')');
 	if (!state || !ppid || !open || close < open)
@@ -177,6 +178,7 @@ static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
 	*parent = (pid_t)v;
 	t->pid = pid;
 	t->state = *state;
+	t->nice = nice ? (int)strtol(nice, NULL, 10) : 0;
 	snprintf(t->name, sizeof(t->name), "%.*s", (int)(close - open - 1), open + 1);
 	return 0;
 }

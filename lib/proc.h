@@ -62,6 +62,7 @@ uint64_t proc_task_pending(pid_t pid);
 struct proc_task {
 	pid_t pid;
 	char state;		/* R, S, T, Z... */
+	int nice;		/* -20..19 */
 	char name[32];		/* the command name, cut to fit */
 };
 
