@@ -203,8 +203,7 @@ static int do_calibrate(void)
 	struct calib c;
 	char err[512];
 
-	if (!cfg.ncpus)
-		print_using(cpu_online());
+	print_using(cfg.ncpus ? cfg.ncpus : cpu_online());
 	if (meter_calibrate(&mcfg, (unsigned)cfg.period_ms, print_sample, NULL,
 			    &c, err, sizeof(err)) < 0) {
 		if (stop_signal)
@@ -240,11 +239,12 @@ static struct meter *open_meter(void)
 		meter_close(m);
 		stop_exit(stop_signal);
 	}
-	if (!cfg.ncpus)
-		print_using(meter_ncpus(m));
+	print_using(meter_ncpus(m));
+	if (*meter_warning(m))
+		fprintf(stderr, "cyclesoak: warning: %s\n", meter_warning(m));
 	if (out_json()) {
 		out_begin("method");
-		out_str("meter", meter_method(m) == METER_COUNTS ? "loop counts" : "run time");
+		out_str("meter", meter_method_name(meter_method(m)));
 		out_str("why", meter_why(m));
 		out_end();
 	} else {
@@ -254,16 +254,24 @@ static struct meter *open_meter(void)
 	return m;
 }
 
-/* -d: both methods and each CPU's load, and what the two say together. */
+/* -d: both methods and each CPU's load, and what the two say together
+ * (loop counts only where a calibration gives them). */
 static void debug_line(const struct meter_reading *r)
 {
-	int i;
+	int counts = !isnan(r->load_counts), i;
 
-	fprintf(stderr, "cyclesoak: %.3f s: loop counts %.1f%%, run time %.1f%%; per CPU:",
-		r->secs, 100 * r->load_counts, 100 * r->load_runtime);
+	if (counts)
+		fprintf(stderr, "cyclesoak: %.3f s: loop counts %.1f%%, run time %.1f%%; per CPU:",
+			r->secs, 100 * r->load_counts, 100 * r->load_runtime);
+	else
+		fprintf(stderr, "cyclesoak: %.3f s: loop counts none (no calibration), "
+			"run time %.1f%%; per CPU:", r->secs, 100 * r->load_runtime);
 	for (i = 0; i < r->ncpus; i++)
-		fprintf(stderr, " %.1f%%/%.1f%%(%d)", 100 * r->cpu_load_counts[i],
-			100 * r->cpu_load_runtime[i], i);
+		if (counts)
+			fprintf(stderr, " %.1f%%/%.1f%%(%d)", 100 * r->cpu_load_counts[i],
+				100 * r->cpu_load_runtime[i], i);
+		else
+			fprintf(stderr, " %.1f%%(%d)", 100 * r->cpu_load_runtime[i], i);
 	fputc('\n', stderr);
 }
 
@@ -310,7 +318,8 @@ static void load_json(const struct meter_reading *r)
 	out_begin("load");
 	out_num("load_pct", 100 * r->load, 1);
 	if (cfg.debug) {
-		out_num("load_counts_pct", 100 * r->load_counts, 1);
+		if (!isnan(r->load_counts))	/* no calibration: no such figure */
+			out_num("load_counts_pct", 100 * r->load_counts, 1);
 		out_num("load_runtime_pct", 100 * r->load_runtime, 1);
 	}
 	if (cfg.free_share) {

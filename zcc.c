@@ -160,6 +160,8 @@ static void meter_start(void)
 	if (!meter)
 		error(1, 0, "%s", err);
 	stop_cleanup(close_meter);
+	if (*meter_warning(meter))
+		fprintf(stderr, "zcc: warning: %s\n", meter_warning(meter));
 	if (cfg.debug)
 		fprintf(stderr, "zcc: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));
@@ -198,7 +200,7 @@ static int meter_read(struct result *r, double own_secs, char *err, size_t errle
 	r->measured = 1;
 	r->ncpus = mr.ncpus;
 	r->load = mr.load;
-	r->meter = meter_method(meter) == METER_RUNTIME ? "runtime" : "counts";
+	r->meter = meter_method_name(meter_method(meter));
 	r->demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
 	return 0;
@@ -834,9 +836,10 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	t.peer = peer;
 	setup_method(&t, set);
 	if (cfg.debug)
-		fprintf(stderr, "zcc: %s, %" PRIu32 " files of %" PRIu64 " bytes, %" PRIu32
-			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, set->n,
-			set->bytes, loops, proto_stream_bytes(loops, set->n, set->bytes));
+		fprintf(stderr, "zcc: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, %"
+			PRIu32 " loop%s, %" PRIu64 " bytes on the connection\n",
+			cfg.method->name, set->n, set->n == 1 ? "" : "s", set->bytes, loops,
+			loops == 1 ? "" : "s", proto_stream_bytes(loops, set->n, set->bytes));
 	meter_mark_now();
 	own0 = cpu_secs_self();
 	watch_start(&w, &t);

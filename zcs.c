@@ -316,6 +316,8 @@ static void start_meter(void)
 		error(1, 0, "%s", err);
 	meter_owner = getpid();
 	atexit(close_meter);
+	if (*meter_warning(meter))
+		fprintf(stderr, "zcs: warning: %s\n", meter_warning(meter));
 	if (cfg.debug)
 		fprintf(stderr, "zcs: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));

@@ -245,9 +245,10 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	if (calib_load(path, c, err, errlen) < 0)
 		return -1;
 	if (c->ncpus && c->ncpus != ncpus)
-		return err_fill(err, errlen, 0, "%s was calibrated with %d CPUs, this "
+		return err_fill(err, errlen, 0, "%s was calibrated with %d CPU%s, this "
 				"run has %d: run with -N %d, or calibrate again with "
-				"-C -N %d", path, c->ncpus, ncpus, c->ncpus, ncpus);
+				"-C -N %d", path, c->ncpus, c->ncpus == 1 ? "" : "s", ncpus,
+				c->ncpus, ncpus);
 	if (!c->ncpus && warn && warnlen)
 		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
 			 "calibrated with; assuming %d", show(path, safe, sizeof(safe)), ncpus);
@@ -296,24 +297,37 @@ static int target(const char *path, int *exists, char *err, size_t errlen)
 	return 0;
 }
 
+/* The directory path's file goes in (strdup'ed; NULL: no memory). */
+static char *parent_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
 int calib_check_path(const char *path, char *err, size_t errlen)
 {
-	int exists;
+	char *parent;
+	int exists, rc = 0;
 
-	return target(path, &exists, err, errlen);
+	if (target(path, &exists, err, errlen) < 0)
+		return -1;
+	/* Before a calibration's seconds of work: can the file be written? */
+	parent = parent_of(path);
+	if (parent && access(parent, W_OK | X_OK) < 0)
+		rc = err_fill(err, errlen, errno, "%s: cannot write in %s", path, parent);
+	free(parent);
+	return rc;
 }
 
 /* Make the rename itself durable; best effort, the data is already safe. */
 static void sync_dir(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char *parent;
+	char *parent = parent_of(path);
 	int fd;
 
-	if (!slash)
-		parent = strdup(".");
-	else
-		parent = strndup(path, slash == path ? 1 : (size_t)(slash - path));
 	if (!parent)
 		return;
 	fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -25,6 +25,7 @@ struct meter {
 	int ncpus;
 	enum meter_method method;
 	char why[96];
+	char warning[160];		/* about the calibration in use, or "" */
 	double loops_per_sec;		/* calibrated; 0: no calibration */
 	uint64_t t0;			/* the mark */
 	uint64_t *counts0, *counts;	/* at the mark, gained since */
@@ -103,6 +104,8 @@ static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_
 		m->method = is_vm ? METER_RUNTIME : METER_COUNTS;
 	if (m->method == METER_COUNTS && !m->loops_per_sec)
 		return err_fill(err, errlen, 0, "loop counts: %s", cerr);
+	if (m->method == METER_COUNTS)
+		snprintf(m->warning, sizeof(m->warning), "%s", warn);
 	if (cfg->method == METER_RUNTIME)
 		snprintf(m->why, sizeof(m->why), "run time (-r)");
 	else if (cfg->method == METER_COUNTS)
@@ -182,6 +185,16 @@ fail:
 enum meter_method meter_method(const struct meter *m)
 {
 	return m->method;
+}
+
+const char *meter_warning(const struct meter *m)
+{
+	return m->warning;
+}
+
+const char *meter_method_name(enum meter_method method)
+{
+	return method == METER_COUNTS ? "loop counts" : "run time";
 }
 
 const char *meter_why(const struct meter *m)

@@ -86,8 +86,13 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen);
 /* The method in use, and one line saying which and why, e.g.
  * "run time (virtual machine; -L for loop counts)". */
 enum meter_method meter_method(const struct meter *m);
+/* The method's name in every program's output: "run time" or "loop counts". */
+const char *meter_method_name(enum meter_method method);
 const char *meter_why(const struct meter *m);
 int meter_ncpus(const struct meter *m);
+/* A warning about the calibration the loop counts use (a 2001 file that
+ * does not say its CPU count), for the program to print; "" when none. */
+const char *meter_warning(const struct meter *m);
 
 /*
  * meter_mark - remember "now" as the start of the next reading.

@@ -76,7 +76,32 @@ if [ "$ncpus" -gt 1 ]; then
 else
 	skip "-N mismatch: needs 2 CPUs"
 fi
-check "-N given: no 'using' line" [ "$(grep -c using "$TMP/out")" -eq 0 ]
+run_cs -r -N 1 -1 -m 100 >"$TMP/out" 2>"$TMP/err"
+check "-N 1: 'using 1 CPUs' as without -N ($(head -n 1 "$TMP/out"))" grep -qx 'using 1 CPUs' "$TMP/out"
+run_cs -r -N 1 -1 -m 100 -J >"$TMP/out" 2>"$TMP/err"
+check "-N 1 -J: a using event with ncpus 1" \
+	eval '[ "$("$ZC_TESTBIN/jsoncheck" -E using -g ncpus "$TMP/out")" = 1 ]'
+
+# One vocabulary for the method, as zcc's cpu event has it.
+check "-J -r: the method event says meter 'run time'" \
+	eval '[ "$("$ZC_TESTBIN/jsoncheck" -E method -g meter "$TMP/out")" = "run time" ]'
+
+# No calibration: -d says so instead of 'nan', and -J leaves the key out.
+run_cs -r -d -1 -m 100 -f "$TMP/none" >"$TMP/out" 2>"$TMP/err"
+check "-d without a calibration: 'loop counts none (no calibration)', no nan: $(head -n 1 "$TMP/err")" \
+	eval 'grep -q "loop counts none (no calibration)" "$TMP/err" && ! grep -qi nan "$TMP/err"'
+run_cs -r -d -J -1 -m 100 -f "$TMP/none" >"$TMP/out" 2>"$TMP/err"
+check "-d -J without a calibration: no load_counts_pct key, no null" \
+	eval '! grep -q "load_counts_pct" "$TMP/out" && ! grep -q null "$TMP/out" && grep -q load_runtime_pct "$TMP/out"'
+
+# -C into a directory that does not exist: refused before calibrating.
+t0=$(date +%s%N)
+run_cs -C -f "$TMP/no/such/dir/cal" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "-C -f in a missing directory: exit 1 at once ($rc, $ms ms): $(cat "$TMP/err")" \
+	eval '[ "$rc" -eq 1 ] && [ "$ms" -lt 2000 ] && grep -q "cannot write in $TMP/no/such/dir" "$TMP/err"'
+check "-C -f in a missing directory: no 'calibrating' line" [ "$(grep -c calibrating "$TMP/out")" -eq 0 ]
 
 # The 2001 program's file: the number alone. Accepted.
 echo "$rate" >"$TMP/old"
@@ -84,6 +109,8 @@ run_cs -L -1 -m 100 -f "$TMP/old" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "-L: a bare-number file is accepted ($rc)" \
 	eval '[ "$rc" -eq 0 ] && grep -Eq "$load_re" "$TMP/out"'
+check "-L: ... with a warning that it does not say its CPU count: $(cat "$TMP/err")" \
+	grep -q "warning: $TMP/old does not say how many CPUs it was calibrated with; assuming $ncpus" "$TMP/err"
 
 # Several periods, then Ctrl-C. A command started with & from a script
 # has SIGINT ignored, and cyclesoak keeps an ignored signal ignored (nohup),
