@@ -928,8 +928,11 @@ static uint32_t loops_for_secs(void)
 	for (int tries = 0;; tries++) {
 		set = loop_sample((uint64_t)budget, &probe_set);
 		r = run_once(set ? set : &files, k);
-		if (r.interrupted)
+		if (r.interrupted) {
+			probing = 0;	/* what the probe sent is not lost */
+			print_result(&r);
 			exit_stopped();
+		}
 		secs = (double)r.ns_closed / 1e9;
 		per_loop = secs * loop_bytes / (double)(r.bytes - 4);
 		if (cfg.debug > 1)
@@ -985,12 +988,13 @@ static int send_runs(void)
 		rs[i] = run_once(&files, loops);
 		print_result(&rs[i]);
 		if (rs[i].interrupted)
-			exit_stopped();
+			break;
 	}
+	/* i runs ended whole; stopped during -R, they are summarised still. */
+	if (cfg.runs > 1 && i > 0)
+		summarise(rs, i);
 	if (stop_signal)
 		exit_stopped();
-	if (cfg.runs > 1)
-		summarise(rs, cfg.runs);
 	free(rs);
 	return 0;
 }

@@ -372,6 +372,39 @@ case_connect() {
 }
 together connect case_connect
 
+# Stopped during the -t probe: the probe's bytes are reported, not lost.
+case_probe_stopped() {
+	sink_start -g "$WORK/never"
+	bg "$ZCC" -t 30 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	wait_for "$TMP/sink.out" '^accepted'
+	sleep 0.5
+	kill -TERM $zpid
+	wait $zpid
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	check "-t, SIGTERM in the probe: exit 143 and the probe's sent: line ($RC: $(cat "$TMP/out" "$TMP/err"))" \
+		eval '[ "$RC" -eq 143 ] && grep -Eq "^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)\$" "$TMP/out"'
+}
+together probe-stopped case_probe_stopped
+
+# Stopped during -R: the runs that ended whole still get their summary.
+case_repeat_stopped() {
+	zcs_start -T 0
+	bg "$ZCC" -R 10000 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	within 100 grep -q '^sent: .*[0-9]$' "$TMP/out"
+	sleep 0.3
+	kill -TERM $zpid
+	wait $zpid
+	RC=$?
+	whole=$(grep -Ec '^sent: .* kbytes/sec$' "$TMP/out")
+	check "-R, SIGTERM after $whole whole runs: exit 143, 'summary: $whole runs' ($RC: $(tail -n 2 "$TMP/out"))" \
+		eval '[ "$RC" -eq 143 ] && [ "$whole" -ge 1 ] && grep -q "^summary: $whole runs, median " "$TMP/out"'
+	kill "$ZCS_PID" 2>/dev/null; wait "$ZCS_PID" 2>/dev/null
+}
+together repeat-stopped case_repeat_stopped
+
 # zcc blocked on a sink that reads nothing: SIGINT / SIGTERM give the sent:
 # line of what went so far, marked (interrupted), and 128 + the signal.
 # tests/subreaper -s runs zcc with SIGINT at its default (a background job
