@@ -27,6 +27,7 @@ struct zc_state {
 	void *area;
 	size_t area_size;
 	size_t page;
+	int err;	/* a socket error the kernel handed over early */
 };
 
 static void zc_cleanup(struct rx *r)
@@ -98,6 +99,29 @@ static ssize_t zc_copy(struct rx *r, size_t n, int flags, char *err, size_t errl
 	return got;
 }
 
+/*
+ * Nothing to map or skip: the end of the stream, or an error. An error
+ * handed over with data still queued comes now. A reset whose error the
+ * kernel gave to no call (seen on Linux 6.18: recv() says 0, SO_ERROR 0)
+ * still shows in the state: after the peer's FIN a socket we have not
+ * closed waits in CLOSE_WAIT; only a reset (or a timeout) puts it in CLOSE.
+ */
+static ssize_t zc_end(struct rx *r, struct zc_state *s, size_t max, char *err,
+		      size_t errlen)
+{
+	struct tcp_info ti = { 0 };
+	socklen_t len = sizeof(ti);
+	ssize_t got;
+
+	if (s->err)
+		return err_fill(err, errlen, s->err, "zerocopy");
+	got = zc_copy(r, max, 0, err, errlen);
+	if (got == 0 && getsockopt(r->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
+	    ti.tcpi_state == 7 /* TCP_CLOSE */)
+		return err_fill(err, errlen, ECONNRESET, "zerocopy");
+	return got;
+}
+
 static ssize_t zc_take(struct rx *r, size_t max, char *err, size_t errlen)
 {
 	struct zc_state *s = r->priv;
@@ -112,13 +136,17 @@ static ssize_t zc_take(struct rx *r, size_t max, char *err, size_t errlen)
 	if (poll(&pfd, 1, -1) < 0)
 		return err_fill(err, errlen, errno, "zerocopy: poll");
 	if (zc_receive(r, s, want, &zc) < 0) {
-		/* EIO: the peer closed and nothing is queued; recv says 0. */
+		/* EIO: the stream is over and nothing is queued. A reset
+		 * leaves its error pending, which recv() would not report
+		 * (it sees the end first): SO_ERROR says. */
 		if (errno == EIO)
-			return zc_copy(r, max, 0, err, errlen);
+			return zc_end(r, s, max, err, errlen);
 		return err_fill(err, errlen, errno, "zerocopy: TCP_ZEROCOPY_RECEIVE");
 	}
-	if (zc.err)
-		return err_fill(err, errlen, zc.err < 0 ? -zc.err : zc.err, "zerocopy");
+	/* The error may come with data still queued (a reset behind it):
+	 * the data first, as read() gives it, then the error. */
+	if (zc.err && !s->err)
+		s->err = zc.err < 0 ? -zc.err : zc.err;
 	mapped = zc.length;
 	if (mapped) {
 		r->zc_mapped += mapped;
@@ -128,8 +156,8 @@ static ssize_t zc_take(struct rx *r, size_t max, char *err, size_t errlen)
 	hint = zc.recv_skip_hint;
 	if (hint > max - mapped)
 		hint = max - mapped;
-	if (!mapped && !hint)	/* the end of the stream, or an error: recv says */
-		return zc_copy(r, max, 0, err, errlen);
+	if (!mapped && !hint)	/* the end of the stream, or an error */
+		return zc_end(r, s, max, err, errlen);
 	if (!hint)
 		return (ssize_t)mapped;
 	/* The skipped bytes are queued already: this recv does not wait. */

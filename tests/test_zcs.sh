@@ -629,6 +629,31 @@ else
 	not_ok "zcs -J starts (jsoncheck built: $JC)"
 fi
 
+# -J: a broken stream is an event too (why, bytes, where), beside the line
+# on stderr; a reset says so with every method, zerocopy included (it
+# called a reset 'truncated': recv() gives 0 and SO_ERROR nothing there).
+for m in read discard splice zerocopy; do
+	if [ -x "$JC" ] && zcs_start_json -M "$m"; then
+		send w1 w1 w100 d50
+		"$SEND" -p "$ZCS_PORT" f1,1,10 d5 >/dev/null 2>&1
+		"$SEND" -p "$ZCS_PORT" w1 w1 w100000 d50000 R >/dev/null 2>&1
+		wait_for "$TMP/zcs.out" '"why":"error"' 30
+		kill "$ZCS_PID"
+		wait "$ZCS_PID" 2>/dev/null
+		check "-J -M $m: a truncated stream is a broken event, why truncated, 62 bytes" \
+			eval '"$JC" -E broken -g why "$TMP/zcs.out" | grep -qx truncated &&
+			grep "\"why\":\"truncated\"" "$TMP/zcs.out" | "$JC" -E broken -g bytes | grep -qx 62'
+		check "-J -M $m: an excess one, why excess" \
+			eval '"$JC" -E broken -g why "$TMP/zcs.out" | grep -qx excess'
+		check "-J -M $m: a reset one, why error, 'Connection reset by peer', 50012 bytes: $(grep broken "$TMP/zcs.out" | tail -n 1)" \
+			eval 'grep "\"why\":\"error\"" "$TMP/zcs.out" | "$JC" -E broken -g error | grep -q "Connection reset by peer" &&
+			grep "\"why\":\"error\"" "$TMP/zcs.out" | "$JC" -E broken -g bytes | grep -qx 50012'
+		check "-J -M $m: the stderr lines stay: $(wc -l <"$TMP/zcs.err")" [ "$(wc -l <"$TMP/zcs.err")" -ge 3 ]
+	else
+		not_ok "zcs -J -M $m starts"
+	fi
+done
+
 # --- stdout lost while serving --------------------------------------------
 
 # The reader of zcs's stdout goes away after the listening line: the
