@@ -9,12 +9,19 @@
 int optab_build(struct optab_parser *p, const struct optab *rows, const char *mode,
 		const char **why)
 {
-	char *s = p->shortopts;
+	size_t len = strlen(mode);	/* "+", "-" or "" */
+	char *s;
 	int n;
 
 	memset(p, 0, sizeof(*p));
 	p->rows = rows;
-	s += strlen(strcpy(s, mode));	/* "+", "-" or "" */
+	if (len > 1) {
+		*why = "a mode of more than one character";
+		return -1;
+	}
+	s = p->shortopts;
+	memcpy(s, mode, len);
+	s += len;
 	*s++ = ':';
 	for (n = 0; rows[n].name; n++) {
 		const struct optab *r = &rows[n];
