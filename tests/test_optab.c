@@ -49,7 +49,7 @@ static void refused(void)
 		{ 0, NULL, NULL, NULL },
 	};
 	static struct optab many[OPTAB_MAX + 2];
-	static char names[OPTAB_MAX + 1][8];
+	static char names[OPTAB_MAX + 1][16];
 	struct optab_parser p;
 	const char *why = NULL;
 
