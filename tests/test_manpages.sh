@@ -105,6 +105,23 @@ for prog in $progs; do
 	check "$prog: it accepts every short option -h lists (refused:$bad)" [ -z "$bad" ]
 done
 
+# Each page: the version its program prints, and clean under the
+# formatters (make lint runs them too; here they guard make check).
+for prog in $progs; do
+	v=$("$ZC_BIN/$prog" --version | sed 's/^[^ ]* //')
+	check "$prog.1 says zc $v, as $prog --version does" \
+		grep -q "^\.TH [A-Z_]* 1 [0-9-]* \"zc $v\" " "$ZC_TOP/man/$prog.1"
+	for tool in "groff -ww -z -man" "mandoc -T lint"; do
+		if command -v "${tool%% *}" >/dev/null; then
+			# shellcheck disable=SC2086
+			$tool "$ZC_TOP/man/$prog.1" >"$TMP/lint" 2>&1
+			check "$tool $prog.1: nothing to say ($(head -c 200 "$TMP/lint"))" [ ! -s "$TMP/lint" ]
+		else
+			skip "$tool $prog.1: ${tool%% *} is not installed"
+		fi
+	done
+done
+
 # The comparison itself: a row one side has and the other lacks is seen.
 cp "$ZC_TOP/man/zcs.1" "$TMP/fake.1"
 printf '.TP\n\\fB\\-Q\\fR, \\fB\\-\\-quux\\fR \\fIN\\fR\nA fake option.\n' >>"$TMP/fake.1"
