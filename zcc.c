@@ -285,7 +285,8 @@ static const struct optab options[] = {
 	  "print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)" },
 	{ 'R', "repeat", "N",
 	  "repeat the whole run N times (1..10000), a connection each, then print\n"
-	  "  summary: N runs, median RATE kbytes/sec (min RATE, max RATE)" },
+	  "  summary: N runs, median RATE kbytes/sec\n"
+	  "           (min RATE, max RATE)" },
 	{ 'T', "stall-timeout", "SECS",
 	  "give up (exit 1) when the server takes no data for SECS or has not "
 	  "closed SECS after the last byte (default 60; 0: wait for ever)" },
@@ -293,7 +294,8 @@ static const struct optab options[] = {
 	  "measure the system's CPU load during the transfer (cyclesoak's meter: "
 	  "run time on a virtual machine, loop counts against a calibration on "
 	  "bare metal) and print a second line\n"
-	  "  cpu: load PCT% of NCPUS CPUs, service demand USPERKB us/KB,\n"
+	  "  cpu: load PCT% of NCPUS CPUs,\n"
+	  "       service demand USPERKB us/KB,\n"
 	  "       zcc itself USPERKB us/KB\n"
 	  "(service demand: CPU time of the whole machine per KB sent; zcc itself: "
 	  "zcc's own user + system time per KB); -d names the meter" },
