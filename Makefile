@@ -4,8 +4,10 @@
 #   make check      every test, plain and under ASan+UBSan; ends "N passed, N failed"
 #   make demo       a short real measurement over loopback
 #   make bench      the full benchmark (PART=name runs one part)
-#   make lint       cppcheck and clang-tidy
-#   make install    PREFIX (default /usr/local) and DESTDIR honoured
+#   make lint       cppcheck and clang-tidy; groff and mandoc on the manual pages
+#   make install    PREFIX (default /usr/local) and DESTDIR honoured: the
+#                   programs, their manual pages (man/), the bash completion
+#                   (completion/zc.bash) and README.zc
 #   make uninstall  removes exactly what install put there
 
 CC      ?= gcc
@@ -16,6 +18,10 @@ LDLIBS  ?=
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DOCDIR  ?= $(PREFIX)/share/doc/zc
+MANDIR  ?= $(PREFIX)/share/man
+# bash-completion loads a command's completion from a file of its name:
+# zcc holds all four, the others are links to it.
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 # O: where objects and test binaries go; BIN: where the programs go.
 O   ?= build
@@ -94,13 +100,18 @@ lint:
 	@sh tests/lint.sh
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
 	install -m 755 $(PROG_OUT) $(DESTDIR)$(BINDIR)
 	install -m 644 README.zc $(DESTDIR)$(DOCDIR)
+	install -m 644 $(PROGS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 completion/zc.bash $(DESTDIR)$(COMPDIR)/zcc
+	for p in $(filter-out zcc,$(PROGS)); do ln -sf zcc $(DESTDIR)$(COMPDIR)/$$p || exit 1; done
 
-# The doc directory goes too if nothing else is in it; BINDIR is shared.
+# The doc directory goes too if nothing else is in it; BINDIR, the manual's
+# and the completions' directories are shared.
 uninstall:
 	rm -f $(PROGS:%=$(DESTDIR)$(BINDIR)/%) $(DESTDIR)$(DOCDIR)/README.zc
+	rm -f $(PROGS:%=$(DESTDIR)$(MANDIR)/man1/%.1) $(PROGS:%=$(DESTDIR)$(COMPDIR)/%)
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || :
 
 clean:

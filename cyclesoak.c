@@ -25,6 +25,7 @@
 #include "cpu.h"
 #include "meter.h"
 #include "opt.h"
+#include "optab.h"
 #include "out.h"
 #include "show.h"
 #include "stop.h"
@@ -53,32 +54,59 @@ static struct settings cfg = {
 static sigset_t stop_set;
 static sigset_t start_mask;		/* what the command inherits */
 
-#define OPTSTRING "+:1BCdhJLnrf:m:N:p:"
+/*
+ * Every option, once: getopt_long's tables and the option lines of -h are
+ * made from it, and man/cyclesoak.1 is checked against -h.
+ */
+static const struct optab options[] = {
+	{ 'C', "calibrate", NULL,
+	  "calibrate the loop-count method on an idle machine, write the file" },
+	{ 'f', "calibration-file", "FILE",
+	  "calibration file (default ./" CALIB_DEFAULT_PATH ")" },
+	{ 'N', "cpus", "CPUS", "number of soakers (default: the online CPUs)" },
+	{ 'p', "period", "SECS", "sampling period in seconds (default 1); with -C, one sample" },
+	{ 'm', "period-ms", "MSECS", "sampling period in milliseconds" },
+	{ 'B', "per-cpu", NULL, "bind soaker i to CPU i and show each CPU's free share" },
+	{ '1', "once", NULL, "print one figure and exit" },
+	{ 'n', "nice", NULL,
+	  "soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE" },
+	{ 'r', "run-time", NULL,
+	  "run time: the CPU time the soakers were denied, from the scheduler; no "
+	  "calibration, immune to a host that slows a virtual machine, blind to "
+	  "cache and memory interference" },
+	{ 'L', "loop-counts", NULL,
+	  "loop counts: lost soaker loops against the calibration (-C); sees cache "
+	  "and memory interference, wrong when the CPUs' speed moves (a busy "
+	  "virtual machine host)\n"
+	  "default: run time on a virtual machine, loop counts on bare metal" },
+	/*
+	 * -W (where the CPU went) joins here as a row of its own when it is
+	 * merged: { 'W', "where", NULL, "where the CPU went, every period ..." },
+	 */
+	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr" },
+	{ 'J', "json", NULL,
+	  "JSON Lines on stdout: events using, method, load, calibrating, "
+	  "calibrated, command" },
+	{ 'h', "help", NULL, "this help" },
+	{ OPTAB_VERSION, "version", NULL, "print cyclesoak and its version" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/* Made from options[] by parse_options; "+": a command keeps its options. */
+static struct optab_parser parser;
 
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
 "usage: cyclesoak [-1BCdhJLnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
-"  -C         calibrate the loop-count method on an idle machine, write the file\n"
-"  -f FILE    calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
-"  -N CPUS    number of soakers (default: the online CPUs)\n"
-"  -p SECS    sampling period in seconds (default 1); with -C, one sample\n"
-"  -m MSECS   sampling period in milliseconds\n"
-"  -B         bind soaker i to CPU i and show each CPU's free share\n"
-"  -1         print one figure and exit\n"
-"  -n         soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE\n"
-"  -r         run time: the CPU time the soakers were denied, from the\n"
-"             scheduler; no calibration, immune to a host that slows a virtual\n"
-"             machine, blind to cache and memory interference\n"
-"  -L         loop counts: lost soaker loops against the calibration (-C);\n"
-"             sees cache and memory interference, wrong when the CPUs' speed\n"
-"             moves (a busy virtual machine host)\n"
-"             default: run time on a virtual machine, loop counts on bare metal\n"
-"  -d         both methods' figures and per-CPU loads on stderr\n"
-"  -J         JSON Lines on stdout: events using, method, load, calibrating,\n"
-"             calibrated, command\n"
-"  --help, --version\n"
-"  -- command run command, print the load over its lifetime, exit with its status\n"
+"\n");
+	optab_help(f, options);
+	fprintf(f,
+"\n"
+"After --, a command: cyclesoak runs it, prints the load over its lifetime\n"
+"and exits with its status.\n"
+"Long options take their value as --opt=VALUE or --opt VALUE, and may be\n"
+"shortened to any unambiguous prefix.\n"
 "prints \"System load: xx.x%%\" every period\n"
 "exit status: 0 done; 1 runtime error (a soaker died or was stopped, another\n"
 "meter runs, a calibration refused); 2 usage error; with a command, its status\n"
@@ -122,10 +150,13 @@ static void parse_options(int argc, char **argv)
 {
 	int opt, seen_p = 0, seen_m = 0;
 	char shown[SHOW_LEN];
+	const char *why;
 
 	/* "+": options end at the first operand, so a command keeps its own. */
-	opt_common(argc, argv, OPTSTRING, usage);
-	while ((opt = getopt(argc, argv, OPTSTRING)) != -1) {
+	if (optab_build(&parser, options, "+", &why) < 0)
+		error(1, 0, "option table: %s", why);
+	opt_common(argc, argv, &parser, usage);
+	while ((opt = opt_next(argc, argv, &parser)) != -1) {
 		switch (opt) {
 		case '1': cfg.once = 1; break;
 		case 'B': cfg.free_share = 1; break;

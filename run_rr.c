@@ -19,6 +19,7 @@
 
 #include "cpu.h"
 #include "opt.h"
+#include "optab.h"
 #include "out.h"
 #include "show.h"
 
@@ -30,7 +31,26 @@
 /* A day of real-time CPU without one blocking call is no limit at all. */
 #define MAX_RTTIME_MS (24LL * 3600 * 1000)
 
-static const char optstring[] = "+:hl:p:";	/* "+": the command's options are its own */
+/*
+ * Every option, once: getopt_long's tables and the option lines of -h are
+ * made from it, and man/run_rr.1 is checked against -h.
+ */
+static const struct optab options[] = {
+	{ 'p', "priority", "PRIO", "SCHED_RR priority (default the highest)" },
+	{ 'l', "rt-limit", "MSECS",
+	  "safety net (RLIMIT_RTTIME's soft limit): a real-time thread of the "
+	  "command that runs MSECS ms of CPU without a blocking system call gets "
+	  "SIGXCPU, which ends it unless caught (then once more every second). "
+	  "1..86400000, and never above the hard limit you already have (ulimit -H "
+	  "-R): run_rr never raises or changes the hard limit, which sends SIGKILL "
+	  "when it is reached. Default: the inherited limits, usually none" },
+	{ 'h', "help", NULL, "this help" },
+	{ OPTAB_VERSION, "version", NULL, "print run_rr and its version" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/* Made from options[] by main; "+": the command's options are its own. */
+static struct optab_parser parser;
 
 static int cfg_prio;
 static long long cfg_rttime_ms;	/* 0: leave RLIMIT_RTTIME as inherited */
@@ -47,16 +67,12 @@ static void usage(FILE *f, int status)
 	       "$SHELL (or /bin/sh) as an interactive shell. Everything it starts\n"
 	       "inherits SCHED_RR.\n"
 	       "\n"
-	       "  -p PRIO   SCHED_RR priority, %d..%d (default %d, the highest)\n"
-	       "  -l MSECS  safety net (RLIMIT_RTTIME's soft limit): a real-time\n"
-	       "            thread of the command that runs MSECS ms of CPU without\n"
-	       "            a blocking system call gets SIGXCPU, which ends it unless\n"
-	       "            caught (then once more every second). 1..%lld, and never\n"
-	       "            above the hard limit you already have (ulimit -H -R):\n"
-	       "            run_rr never raises or changes the hard limit, which\n"
-	       "            sends SIGKILL when it is reached. Default: the inherited\n"
-	       "            limits, usually none\n"
-	       "  -h        this help\n"
+	       "SCHED_RR priorities here run from %d to %d.\n"
+	       "\n", prio_min, prio_max);
+	optab_help(f, options);
+	fprintf(f, "\n"
+	       "Long options take their value as --opt=VALUE or --opt VALUE, and may\n"
+	       "be shortened to any unambiguous prefix.\n"
 	       "\n"
 	       "A real-time task that never blocks can starve the whole machine:\n"
 	       "give -l to anything that might spin.\n"
@@ -69,8 +85,7 @@ static void usage(FILE *f, int status)
 	       "or the limit cannot be set or the help cannot be written, 2 for a\n"
 	       "usage error (an -l above the hard limit included), 126 when the\n"
 	       "command is found but cannot be executed (no execute permission, a\n"
-	       "directory), 127 when it is not found.\n",
-	       prio_min, prio_max, prio_max, MAX_RTTIME_MS);
+	       "directory), 127 when it is not found.\n");
 	exit(status);
 }
 
@@ -162,6 +177,7 @@ int main(int argc, char **argv)
 	int prio_min = sched_get_priority_min(SCHED_RR);
 	int prio_max = sched_get_priority_max(SCHED_RR);
 	char *shell_argv[3];
+	const char *why;
 	char **cmd;
 	int c;
 
@@ -171,12 +187,14 @@ int main(int argc, char **argv)
 	 * disposition as it came: an ignored signal stays ignored after exec.
 	 */
 	sigaction(SIGPIPE, &ignore, &pipe_was);
-	opt_common(argc, argv, optstring, usage);
+	if (optab_build(&parser, options, "+", &why) < 0)
+		error(1, 0, "option table: %s", why);
+	opt_common(argc, argv, &parser, usage);
 	if (prio_min < 0 || prio_max < 0)
 		error(1, errno, "SCHED_RR priority range");
 	cfg_prio = prio_max;
 
-	while ((c = getopt(argc, argv, optstring)) != -1) {
+	while ((c = opt_next(argc, argv, &parser)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout, 0);

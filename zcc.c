@@ -43,6 +43,7 @@
 #include "cpu.h"
 #include "net.h"
 #include "opt.h"
+#include "optab.h"
 #include "out.h"
 #include "proto.h"
 #include "stats.h"
@@ -53,7 +54,6 @@
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_RUNS 10000		/* -R */
-#define OPTSTRING "-:cCdDhJkLrSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 
 /* Everything the command line says, set by parse_args only. */
@@ -252,6 +252,80 @@ static int calibrate(void)
 
 /* ---- the command line ------------------------------------------------------ */
 
+/*
+ * Every option, once: getopt_long's tables and the option lines of -h are
+ * made from it, and man/zcc.1 is checked against -h.
+ */
+static const struct optab options[] = {
+	{ 's', "server", "HOST",
+	  "server: a name, an IPv4 or IPv6 address; 0 is this machine (required)" },
+	{ 'p', "port", "PORT", "TCP port, 1..65535 (default 2222)" },
+	{ 'n', "loops", "N", "send the whole file set N times, 1..4294967295 (default 1)" },
+	{ 't', "time", "SECS",
+	  "send for about SECS seconds instead: a probe run times a loop (one loop, "
+	  "or a 64 MiB sample of a bigger one; again, longer, when too short to "
+	  "time), then the real run announces as many loops as fill SECS. Each "
+	  "probe is a connection of its own: the server sees one or more short "
+	  "streams before the real one" },
+	{ 'M', "method", "METHOD", "how to send (default sendfile; the methods below)" },
+	{ 'S', "copy", NULL, "= -M send: pread() each chunk into a buffer, then send() it" },
+	{ 'w', "write", NULL, "with -S: write() instead of send() (= -M write)" },
+	{ 'b', "chunk-size", "BYTES",
+	  "chunk size of all methods but sendfile, 1 to 1G (default 64K)" },
+	{ 'k', "cork", NULL, "set TCP_CORK on the connection (checked)" },
+	{ 'i', "recv-buffer", "BYTES",
+	  "SO_RCVBUF, the socket receive buffer, 1 to 1G (default the kernel's)" },
+	{ 'o', "send-buffer", "BYTES",
+	  "SO_SNDBUF, the socket send buffer, 1 to 1G (default the kernel's); a "
+	  "kernel value smaller than asked is an error" },
+	{ 'B', "cpu", "CPU", "bind zcc to that CPU (0 to the last CPU)" },
+	{ 'D', "so-debug", NULL, "set SO_DEBUG on the socket" },
+	{ 'd', "debug", NULL, "debug output on stderr; repeat for more" },
+	{ 'I', "interval", "SECS",
+	  "print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)" },
+	{ 'R', "repeat", "N",
+	  "repeat the whole run N times (1..10000), a connection each, then print\n"
+	  "  summary: N runs, median RATE kbytes/sec\n"
+	  "           (min RATE, max RATE)" },
+	{ 'T', "stall-timeout", "SECS",
+	  "give up (exit 1) when connecting takes SECS, when the server takes "
+	  "less than 1 KiB in the last SECS, or has not closed SECS after the last "
+	  "byte (default 60; 0: wait for ever); time zcc itself was stopped does "
+	  "not count" },
+	{ 'c', "cpu-load", NULL,
+	  "measure the system's CPU load during the transfer (cyclesoak's meter: "
+	  "run time on a virtual machine, loop counts against a calibration on "
+	  "bare metal) and print a second line\n"
+	  "  cpu: load PCT% of NCPUS CPUs,\n"
+	  "       service demand USPERKB us/KB,\n"
+	  "       zcc itself USPERKB us/KB\n"
+	  "(service demand: CPU time of the whole machine per KB sent; zcc itself: "
+	  "zcc's own user + system time per KB); -d names the meter" },
+	/*
+	 * -W (where the CPU went) and -P (streams) join here as they are
+	 * merged, as rows of their own:
+	 * { 'W', "where", NULL, "with -c: where the CPU went ..." },
+	 * { 'P', "streams", "N", "N streams at once ..." },
+	 */
+	{ 'r', "run-time", NULL, "with -c: the run-time meter, whatever the machine" },
+	{ 'L', "loop-counts", NULL, "with -c: the loop-count meter, whatever the machine" },
+	{ 'C', "calibrate", NULL,
+	  "calibrate the loop counts on an idle machine, exactly as cyclesoak -C "
+	  "(a noisy machine is refused, the old file kept)" },
+	{ 'f', "calibration-file", "FILE",
+	  "the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")" },
+	{ 'N', "cpus", "CPUS", "CPUs for -c and -C (default: the online CPUs)" },
+	{ 'J', "json", NULL,
+	  "JSON Lines on stdout instead of the text lines: one object per line with "
+	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
+	{ 'h', "help", NULL, "this help" },
+	{ OPTAB_VERSION, "version", NULL, "print zcc and its version" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/* Made from options[] by main. */
+static struct optab_parser parser;
+
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
@@ -263,52 +337,15 @@ static void usage(FILE *f, int status)
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
 "BYTES counts every byte on the connection, header words included;\n"
 "a kbyte is 1024 bytes.\n"
-"\n"
-"  -s HOST   server: a name, IPv4 or IPv6 address; 0 is this machine (required)\n"
-"  -p PORT   TCP port, 1..65535 (default 2222)\n"
-"  -n N      send the whole file set N times, 1..4294967295 (default 1)\n"
-"  -t SECS   send for about SECS seconds instead: a probe run times a loop (one\n"
-"            loop, or a 64 MiB sample of a bigger one; again, longer, when\n"
-"            too short to time), then the real run announces as many loops as\n"
-"            fill SECS. Each probe is a connection of its own: the server sees\n"
-"            one or more short streams before the real one\n"
-"  -M METHOD how to send (default sendfile):\n");
+"\n");
+	optab_help(f, options);
+	fprintf(f, "\nMethods (-M):\n");
 	for (int i = 0; tx_methods[i]; i++)
-		fprintf(f, "    %-9s %s\n", tx_methods[i]->name, tx_methods[i]->how);
+		fprintf(f, "  %-9s %s\n", tx_methods[i]->name, tx_methods[i]->how);
 	fprintf(f,
-"  -S        = -M send: pread() each chunk into a buffer, then send() it\n"
-"  -w        with -S: write() instead of send() (= -M write)\n"
-"  -b BYTES  chunk size of all methods but sendfile, 1..%d (default 64K)\n"
-"  -k        set TCP_CORK on the connection (checked)\n"
-"  -i BYTES  SO_RCVBUF, the socket receive buffer, 1..%d; default the kernel's\n"
-"  -o BYTES  SO_SNDBUF, the socket send buffer, 1..%d; default the kernel's\n"
-"            (a kernel value smaller than asked is an error)\n"
-"  -B CPU    bind zcc to that CPU, 0..%d\n"
-"  -D        set SO_DEBUG on the socket\n"
-"  -d        debug output on stderr; repeat for more\n"
-"  -I SECS   print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)\n"
-"  -R N      repeat the whole run N times, a connection each, then print\n"
-"              summary: N runs, median RATE kbytes/sec (min RATE, max RATE)\n"
-"  -T SECS   give up (exit 1) when connecting takes SECS, when the server\n"
-"            takes less than 1 KiB in the last SECS, or has not closed SECS\n"
-"            after the last byte (default 60; 0: wait for ever); time zcc\n"
-"            itself was stopped does not count\n"
-"  -c        measure the system's CPU load during the transfer (cyclesoak's\n"
-"            meter: run time on a virtual machine, loop counts against a\n"
-"            calibration on bare metal) and print a second line\n"
-"              cpu: load PCT%% of NCPUS CPUs, service demand USPERKB us/KB,\n"
-"                   zcc itself USPERKB us/KB\n"
-"            (service demand: CPU time of the whole machine per KB sent;\n"
-"            zcc itself: zcc's own user + system time per KB); -d names the meter\n"
-"  -r / -L   with -c: the run-time / loop-count meter, whatever the machine\n"
-"  -C        calibrate the loop counts on an idle machine, exactly as\n"
-"            cyclesoak -C (a noisy machine is refused, the old file kept)\n"
-"  -f FILE   the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")\n"
-"  -N CPUS   CPUs for -c and -C, 1..%d (default: the online CPUs)\n"
-"  -J        JSON Lines on stdout instead of the text lines: one object per line\n"
-"            with \"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"\n"
-"  -h, --help  this help;  --version  zcc and its version\n"
 "\n"
+"Long options take their value as --opt=VALUE or --opt VALUE, and may be\n"
+"shortened to any unambiguous prefix.\n"
 "BYTES values (-b, -i, -o) take a K, M or G suffix (1024, 1024^2, 1024^3).\n"
 "Options may follow the file names. Files that cannot be opened or are not\n"
 "regular files are skipped with a warning; files of 4 GiB or more cannot be\n"
@@ -319,23 +356,26 @@ static void usage(FILE *f, int status)
 "Exit status: 0 sent; 1 runtime failure (no file left to send, a file too\n"
 "big or shrinking, cannot resolve or connect, the server vanished, stalled\n"
 "or did not close within -T, a method the kernel refuses, a read error);\n"
-"2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n",
-		MAX_CHUNK, NET_BUF_MAX, NET_BUF_MAX, cpu_max(), cpu_max() + 1);
+"2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n");
 	exit(status);
 }
 
 /*
- * A leading '-' in the option string makes getopt hand over file names in
- * place, so options may follow them even when POSIXLY_CORRECT is set.
+ * A leading '-' in the option string makes getopt_long hand over file names
+ * in place, so options may follow them even when POSIXLY_CORRECT is set.
  */
 static void parse_args(int argc, char **argv)
 {
+	const char *why;
 	int opt;
 
+	if (optab_build(&parser, options, "-", &why) < 0)
+		error(1, 0, "option table: %s", why);
+	opt_common(argc, argv, &parser, usage);
 	cfg.names = calloc((size_t)argc, sizeof(*cfg.names));
 	if (!cfg.names)
 		error(1, errno, "memory");
-	while ((opt = getopt(argc, argv, OPTSTRING)) != -1) {
+	while ((opt = opt_next(argc, argv, &parser)) != -1) {
 		if (opt > 1 && opt < (int)sizeof(cfg.given))
 			cfg.given[opt] = 1;
 		switch (opt) {
@@ -1001,7 +1041,6 @@ static int send_runs(void)
 
 int main(int argc, char **argv)
 {
-	opt_common(argc, argv, OPTSTRING, usage);
 	parse_args(argc, argv);
 	check_args();
 	out_init("zcc", cfg.json);

@@ -32,6 +32,7 @@
 #include "meter.h"
 #include "net.h"
 #include "opt.h"
+#include "optab.h"
 #include "out.h"
 #include "proto.h"
 #include "rx.h"
@@ -41,7 +42,6 @@
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
-#define OPTSTRING	":1a:b:B:cdf:hi:JLm:M:N:o:p:rt:T:"
 /* "address port N", the longest IPv6 address and port */
 #define PEER_LEN	80
 /*
@@ -87,6 +87,61 @@ static unsigned live;
 static struct meter *meter;		/* -c: opened by the parent */
 static pid_t meter_owner;		/* the process that opened it */
 
+/*
+ * Every option, once: getopt_long's tables and the option lines of -h are
+ * made from it, and man/zcs.1 is checked against -h.
+ */
+static const struct optab options[] = {
+	{ 'p', "port", "PORT", "port to listen on (default 2222; 0: the kernel picks one)" },
+	{ 'a', "address", "ADDR",
+	  "listen on this address only (default: every IPv6 and IPv4 address; "
+	  "IPv4 alone where the kernel has no IPv6)" },
+	{ 'b', "read-size", "BYTES", "size of each read (default 16384)" },
+	{ 'M', "method", "METHOD",
+	  "receive method (default read; the methods below); header words are "
+	  "always read normally, so every stream is checked against its headers" },
+	{ 't', "period", "SECS",
+	  "print the rate every SECS seconds, fractions allowed (default 5)" },
+	{ 'T', "stall-timeout", "SECS",
+	  "close a connection that moved less than 1 KiB in the last SECS seconds "
+	  "(default 60; 0: never); time zcs itself was stopped does not count" },
+	{ 'm', "max-conns", "MAX",
+	  "serve at most MAX connections at once; one more is accepted and closed, "
+	  "logged at most once a second (default 256)" },
+	{ '1', "once", NULL, "serve one connection, then exit" },
+	{ 'i', "recv-buffer", "BYTES",
+	  "socket receive buffer size (default: the kernel's auto-tuning)" },
+	{ 'o', "send-buffer", "BYTES", "socket send buffer size (default: the kernel's)" },
+	{ 'B', "cpu", "CPU", "run on that CPU only" },
+	{ 'd', "debug", NULL,
+	  "debug output on stderr: connections, headers, zero-copy counts; rate "
+	  "lines name the peer; -dd: every file" },
+	{ 'c', "cpu-load", NULL,
+	  "meter this machine's CPU load (cyclesoak's way): every rate and done "
+	  "line gains \", load PCT% of NCPUS CPUs, USPERKB us/KB\" (CPU time of "
+	  "the whole machine per KB received)" },
+	/*
+	 * -W (where the CPU went) joins here as a row of its own when it is
+	 * merged: { 'W', "where", NULL, "with -c: where the CPU went ..." },
+	 */
+	{ 'r', "run-time", NULL, "with -c: the run-time method" },
+	{ 'L', "loop-counts", NULL,
+	  "with -c: the loop-count method (default: run time on a virtual "
+	  "machine, loop counts on bare metal)" },
+	{ 'f', "calibration-file", "FILE",
+	  "with -c: the calibration file (default ./" CALIB_DEFAULT_PATH ")" },
+	{ 'N', "cpus", "CPUS", "with -c: soakers for that many CPUs (default: the online CPUs)" },
+	{ 'J', "json", NULL,
+	  "JSON Lines on stdout instead of the text lines: one object per line "
+	  "with \"program\", \"event\" (listening, rate, done, broken), \"time\"" },
+	{ 'h', "help", NULL, "this help" },
+	{ OPTAB_VERSION, "version", NULL, "print zcs and its version" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/* Made from options[] by parse_opts. */
+static struct optab_parser parser;
+
 static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
 	int i;
@@ -94,38 +149,13 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 	fprintf(f, "usage: zcs [-1cdhJLr] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs]\n"
-		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n"
-		"  -p PORT    port to listen on (default 2222; 0: the kernel picks one)\n"
-		"  -a ADDR    listen on this address only (default: every IPv6 and IPv4\n"
-		"             address; IPv4 alone where the kernel has no IPv6)\n"
-		"  -b BYTES   size of each read (default 16384)\n"
-		"  -M METHOD  receive method (default read):\n");
+		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n");
+	optab_help(f, options);
+	fprintf(f, "\nMethods (-M):\n");
 	for (i = 0; rx_methods[i]; i++)
-		fprintf(f, "               %-9s %s\n", rx_methods[i]->name, rx_methods[i]->how);
-	fprintf(f, "             header words are always read normally, so every stream\n"
-		"             is checked against its headers\n"
-		"  -t SECS    print the rate every SECS seconds, fractions allowed (default 5)\n"
-		"  -T SECS    close a connection that moved less than 1 KiB in the last\n"
-		"             SECS seconds (default 60; 0: never); time zcs itself was\n"
-		"             stopped does not count\n"
-		"  -m MAX     serve at most MAX connections at once; one more is accepted\n"
-		"             and closed, logged at most once a second (default 256)\n"
-		"  -1         serve one connection, then exit\n"
-		"  -i BYTES   socket receive buffer size (default: the kernel's auto-tuning)\n"
-		"  -o BYTES   socket send buffer size (default: the kernel's)\n"
-		"  -B CPU     run on that CPU only\n"
-		"  -d         debug output on stderr: connections, headers, zero-copy counts;\n"
-		"             rate lines name the peer; -dd: every file\n"
-		"  -c         meter this machine's CPU load (cyclesoak's way): every rate\n"
-		"             and done line gains \", load PCT%% of NCPUS CPUs, USPERKB us/KB\"\n"
-		"             (CPU time of the whole machine per KB received)\n"
-		"  -r / -L    with -c: the run-time / the loop-count method (default: run\n"
-		"             time on a virtual machine, loop counts on bare metal)\n"
-		"  -f FILE    with -c: the calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
-		"  -N CPUS    with -c: soakers for that many CPUs (default: the online CPUs)\n"
-		"  -J         JSON Lines on stdout instead of the text lines: one object per\n"
-		"             line with \"program\", \"event\" (listening, rate, done), \"time\"\n"
-		"  -h, --help this help;  --version  zcs and its version\n\n"
+		fprintf(f, "  %-9s %s\n", rx_methods[i]->name, rx_methods[i]->how);
+	fprintf(f, "\nLong options take their value as --opt=VALUE or --opt VALUE, and may\n"
+		"be shortened to any unambiguous prefix.\n"
 		"BYTES values (-b, -i, -o) take a K, M or G suffix (1024, 1024^2, 1024^3).\n\n"
 		"Output: \"listening on port N\", then per connection \"RATE kbytes/sec\" every\n"
 		"period and \"done: BYTES bytes in SECONDS s, RATE kbytes/sec\" at the end,\n"
@@ -172,9 +202,13 @@ static void check_settings(void)
 static void parse_opts(int argc, char **argv)
 {
 	char shown[SHOW_LEN];
+	const char *why;
 	int c;
 
-	while ((c = getopt(argc, argv, OPTSTRING)) != -1) {
+	if (optab_build(&parser, options, "", &why) < 0)
+		error(1, 0, "option table: %s", why);
+	opt_common(argc, argv, &parser, usage);
+	while ((c = opt_next(argc, argv, &parser)) != -1) {
 		switch (c) {
 		case '1':
 			cfg.one = 1;
@@ -946,7 +980,6 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* One write per line, so that children logging at once do not interleave. */
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	opt_common(argc, argv, OPTSTRING, usage);
 	parse_opts(argc, argv);
 	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "opt.h"
+#include "optab.h"
 #include "out.h"
 #include "show.h"
 #include "version.h"
@@ -146,21 +147,103 @@ void opt_refused(int c)
 		    program_invocation_short_name);
 }
 
+/*
+ * The option opt_next returned last, when it was given by its long name:
+ * a bad value is then reported as "--port: ..." rather than "-p: ...".
+ */
+static const struct optab *last_long;
+
+/* "-p" or, when the user wrote it so, "--port": the option as given. */
+static const char *spelled(int opt, char *buf, size_t len)
+{
+	if (last_long && last_long->key == opt)
+		snprintf(buf, len, "--%s", last_long->name);
+	else
+		snprintf(buf, len, "-%c", opt);
+	return buf;
+}
+
+/*
+ * argv[at] as the option it spells: NULL unless it is a long option whose
+ * name (up to any '=') is key's long name or a prefix of it.
+ */
+static const struct optab *long_form(char *const argv[], int at, const struct optab *rows,
+				     int key)
+{
+	const struct optab *r = optab_find(rows, key);
+	const char *a = at > 0 ? argv[at] : NULL;
+	size_t len;
+
+	if (!r || !a || strncmp(a, "--", 2) != 0 || !a[2])
+		return NULL;
+	len = strcspn(a + 2, "=");
+	return strncmp(r->name, a + 2, len) == 0 ? r : NULL;
+}
+
+/*
+ * What getopt_long refused, as one usage line, exit 2. For a long option
+ * getopt_long has stepped past the word (optind - 1); a short one may sit
+ * in the middle of a cluster, so optopt is what names it.
+ */
+static __attribute__((noreturn)) void refused(int c, char *const argv[],
+					      const struct optab_parser *p)
+{
+	const char *prog = program_invocation_short_name;
+	const char *word = optind > 0 ? argv[optind - 1] : "--";
+	const char *name = strncmp(word, "--", 2) == 0 ? word + 2 : word;
+	const struct optab *r, *exact;
+	char shown[SHOW_LEN], names[512] = "";
+	size_t len;
+
+	if (optopt == 0) {	/* a long option getopt_long does not know */
+		len = strcspn(name, "=");
+		snprintf(names, sizeof(names), "%.*s", (int)(name - word + len), word);
+		show(names, shown, sizeof(shown));
+		*names = '\0';
+		if (optab_matches(p->rows, name, len, &exact) < 2)
+			usage_error("%s: unknown option (%s -h for help)", shown, prog);
+		for (r = p->rows; r->name; r++)
+			if (strncmp(r->name, name, len) == 0)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s--%s", *names ? ", " : "", r->name);
+		usage_error("%s: ambiguous option (%s)", shown, names);
+	}
+	r = long_form(argv, optind - 1, p->rows, optopt);
+	if (r && c == ':')
+		usage_error("--%s: needs a value (%s -h for help)", r->name, prog);
+	if (r)
+		usage_error("--%s: takes no value (%s -h for help)", r->name, prog);
+	opt_refused(c);
+}
+
+int opt_next(int argc, char *argv[], const struct optab_parser *p)
+{
+	int c, index = -1;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, p->shortopts, p->longopts, &index);
+	if (c == '?' || c == ':')
+		refused(c, argv, p);
+	last_long = index >= 0 ? &p->rows[index] : NULL;
+	return c;
+}
+
 /* opt_num and opt_size: the value, or one usage line naming opt and arg. */
 static long long opt_value(int opt, const char *arg, long long min, long long max,
 			   int sized)
 {
-	char shown[SHOW_LEN];
+	char shown[SHOW_LEN], name[64];
 	const char *why;
 	long long v;
 
 	if (parse_scaled(arg, min, max, sized, &v, &why) == 0)
 		return v;
 	show(arg, shown, sizeof(shown));
+	spelled(opt, name, sizeof(name));
 	if (why == out_of_range)
-		usage_error("-%c: '%s': out of range (%lld..%lld%s)", opt, shown, min, max,
+		usage_error("%s: '%s': out of range (%lld..%lld%s)", name, shown, min, max,
 			    sized ? " bytes" : "");
-	usage_error("-%c: '%s': %s%s", opt, shown, why,
+	usage_error("%s: '%s': %s%s", name, shown, why,
 		    sized ? " (a size is digits with an optional K, M or G)" : "");
 }
 
@@ -176,76 +259,49 @@ long long opt_size(int opt, const char *arg, long long min, long long max)
 
 double opt_secs(int opt, const char *arg, double min, double max)
 {
-	char shown[SHOW_LEN];
+	char shown[SHOW_LEN], name[64];
 	const char *why;
 	double v;
 
 	if (parse_secs(arg, min, max, &v, &why) == 0)
 		return v;
 	show(arg, shown, sizeof(shown));
+	spelled(opt, name, sizeof(name));
 	if (why == out_of_range)
-		usage_error("-%c: '%s': out of range (%.10g..%.10g seconds)", opt, shown, min, max);
-	usage_error("-%c: '%s': %s (seconds are digits, a fraction allowed)", opt, shown, why);
+		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
+	usage_error("%s: '%s': %s (seconds are digits, a fraction allowed)", name, shown, why);
 }
 
-/* 0: c is no option letter or takes no value; 1: takes one; 2: only attached. */
-static int value_kind(const char *optstring, char c)
-{
-	const char *p;
-
-	while (*optstring == '+' || *optstring == '-')
-		optstring++;
-	if (c == ':' || !(p = strchr(optstring, c)))
-		return 0;
-	if (p[1] != ':')
-		return 0;
-	return p[2] == ':' ? 2 : 1;
-}
-
-static __attribute__((noreturn)) void
-long_option(const char *arg, void (*usage)(FILE *out, int status))
-{
-	char shown[SHOW_LEN];
-
-	if (strcmp(arg, "--help") == 0) {
-		usage(stdout, 0);
-		exit(0);
-	}
-	if (strcmp(arg, "--version") == 0) {
-		printf("%s %s\n", program_invocation_short_name, ZC_VERSION);
-		exit(0);
-	}
-	usage_error("%s: unknown option (%s -h for help)", show(arg, shown, sizeof(shown)),
-		    program_invocation_short_name);
-}
-
-/* cppcheck-suppress constParameter ; getopt's own type: main's argv converts to it */
-void opt_common(int argc, char *const argv[], const char *optstring,
+/* cppcheck-suppress constParameter ; getopt_long's own type: main's argv converts to it */
+void opt_common(int argc, char *argv[], const struct optab_parser *p,
 		void (*usage)(FILE *out, int status))
 {
-	int stop_at_operand = *optstring == '+' || getenv("POSIXLY_CORRECT");
-	int i, j, kind;
+	int c, index;
 
 	out_check_at_exit();
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (strcmp(a, "--") == 0)
-			return;
-		if (a[0] != '-' || a[1] == '\0') {
-			if (stop_at_operand)
-				return;
+	opterr = 0;
+	optind = 0;	/* glibc: a fresh scan */
+	for (;;) {
+		index = -1;
+		c = getopt_long(argc, argv, p->shortopts, p->longopts, &index);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			/* A short one is refused in its turn by the program's own pass. */
+			if (optopt == 0 || long_form(argv, optind - 1, p->rows, optopt))
+				refused(c, argv, p);
 			continue;
 		}
-		if (a[1] == '-')
-			long_option(a, usage);
-		for (j = 1; a[j]; j++) {
-			kind = value_kind(optstring, a[j]);
-			if (kind == 0)
-				continue;
-			if (kind == 1 && a[j + 1] == '\0')
-				i++;
-			break;
+		if (index < 0)
+			continue;	/* short options and operands: the program's pass */
+		if (c == 'h') {
+			usage(stdout, 0);
+			exit(0);
+		}
+		if (c == OPTAB_VERSION) {
+			printf("%s %s\n", program_invocation_short_name, ZC_VERSION);
+			exit(0);
 		}
 	}
+	optind = 0;	/* glibc: start afresh, the permutation state included */
 }

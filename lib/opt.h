@@ -45,25 +45,38 @@ long long opt_size(int opt, const char *arg, long long min, long long max);
 /* opt_secs - opt_num for seconds (parse_secs): "-t: '0x10': ..." */
 double opt_secs(int opt, const char *arg, double min, double max);
 
+struct optab_parser;
+
 /*
- * opt_common - the long options every program has, handled before getopt:
- * --help calls usage(stdout, 0) (usage prints the text to the stream and
- * exits with the status); --version prints "prog VERSION" and exits 0; any
- * other --word is a usage error naming it. optstring is the one given to
- * getopt, so that the scan sees argv as getopt will: an option's value
- * ("-f --help") is a value, "--" ends the options, and with a leading '+'
- * (or POSIXLY_CORRECT set) so does the first operand; what follows is the
- * command's or the operands' and is left alone. Registers
- * out_check_at_exit, so a failed write of the help text is exit 1.
+ * opt_common - the long options every program has, handled before the
+ * program's own pass over argv: --help (any unambiguous prefix) calls
+ * usage(stdout, 0) (usage prints the text to the stream and exits with the
+ * status); --version prints "prog VERSION" and exits 0; an unknown or
+ * ambiguous long option, or one given a value it does not take, is a usage
+ * error naming it. The scan is getopt_long's over p (lib/optab.h), so it
+ * sees argv as the program's pass will: an option's value ("-f --help") is
+ * a value, "--" ends the options, and with a leading '+' (or
+ * POSIXLY_CORRECT set) so does the first operand. Short options are left to
+ * the program's pass, in their turn. Registers out_check_at_exit, so a
+ * failed write of the help text is exit 1.
  */
-void opt_common(int argc, char *const argv[], const char *optstring,
+void opt_common(int argc, char *argv[], const struct optab_parser *p,
 		void (*usage)(FILE *out, int status));
 
 /*
- * opt_refused - what getopt refused, as one usage line, exit 2: c is
- * getopt's ':' (a value is missing) or '?' (an unknown option; optopt says
- * which). Programs start their option string with ':' (after any '+' or
- * '-') so that getopt itself stays quiet.
+ * opt_next - getopt_long over p, quiet: the next option's key (its short
+ * letter), 1 for an operand in '-' mode, -1 at the end. What getopt_long
+ * refuses is one usage line naming the option as the user gave it, exit 2:
+ * "-Z: unknown option", "--bogus: unknown option", "--s: ambiguous option
+ * (--server, --streams)", "--port: needs a value", "--json: takes no
+ * value". A bad value later reported by opt_num and the others names the
+ * option as given too ("--port: 'x': not a number").
+ */
+int opt_next(int argc, char *argv[], const struct optab_parser *p);
+
+/*
+ * opt_refused - a short option refused, as one usage line, exit 2: c is
+ * ':' (a value is missing) or '?' (an unknown option; optopt says which).
  */
 void opt_refused(int c) __attribute__((noreturn));
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make lint: cppcheck and clang-tidy over every C file of the tree (the
-# programs, lib/ and tests/); exits 1 if either finds anything.
+# programs, lib/ and tests/), groff -ww and mandoc -T lint over the manual
+# pages (man/); exits 1 if any of them finds anything.
 #
-# Needs the Debian packages cppcheck and clang-tidy. Suppressions are few
+# Needs the Debian packages cppcheck, clang-tidy, groff and mandoc. Suppressions are few
 # and each is justified where it is made: the tree-wide ones below and in
 # tests/cppcheck.supp, single lines in the code with
 # "// cppcheck-suppress ID" or "// NOLINT(check)" and the reason beside it.
@@ -10,7 +11,7 @@
 cd "$(dirname "$0")/.." || exit 1
 
 missing=
-for tool in cppcheck clang-tidy; do
+for tool in cppcheck clang-tidy groff mandoc; do
 	command -v "$tool" >/dev/null || missing="$missing $tool"
 done
 if [ -n "$missing" ]; then
@@ -89,5 +90,17 @@ if [ "$tidy_fail" -gt 0 ] && [ "$tidy_n" -eq 0 ]; then
 	tidy_n=$tidy_fail
 fi
 
-echo "lint: cppcheck $cppcheck_n finding(s), clang-tidy $tidy_n finding(s) in $# files"
-[ "$cppcheck_n" -eq 0 ] && [ "$tidy_n" -eq 0 ]
+# ---- the manual pages ----
+# groff -ww: every warning; -z: no output but the warnings. mandoc -T lint
+# reports style as well as errors; its every line is a finding.
+pages=$(ls man/*.[1-9])
+for page in $pages; do
+	groff -ww -z -man "$page" 2>&1 | sed "s|^|$page: groff: |"
+	mandoc -T lint "$page" 2>&1
+done >"$tmp/man"
+man_n=$(wc -l <"$tmp/man")
+cat "$tmp/man"
+
+echo "lint: cppcheck $cppcheck_n finding(s), clang-tidy $tidy_n finding(s) in $# files;" \
+	"groff and mandoc $man_n finding(s) in $(echo "$pages" | wc -w) manual pages"
+[ "$cppcheck_n" -eq 0 ] && [ "$tidy_n" -eq 0 ] && [ "$man_n" -eq 0 ]

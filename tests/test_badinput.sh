@@ -102,9 +102,6 @@ zcs        -i   bad  ?
 zcs        -o   bad  ?
 # zcs -p 0: the kernel picks a port.
 zcs        -p   ok   65535
-zcs        -t   bad  ?
-# zcs -T 0: never time out.
-zcs        -T   ok   ?
 zcs        -m   bad  ?
 cyclesoak  -N   bad  ?
 cyclesoak  -p   bad  ?
@@ -126,6 +123,16 @@ for opt in -t -I -T; do
 done
 try zcc -t 0 "zero"
 try zcc -I 0 "zero"
+# zcs's -t and -T take fractions too, as zcc's do.
+for opt in -t -T; do
+	for v in "" abc 12x 0x10 1e1 inf nan -1 +1 " 1" "1 " 1. .5 "$huge"; do
+		try zcs "$opt" "$v" "seconds"
+	done
+	timeout 2 "$ZC_BIN/zcs" -p 0 "$opt" 0.5 >/dev/null 2>&1
+	rc=$?
+	check "zcs $opt 0.5: a fraction of a second is accepted (runs until killed: exit $rc)" [ "$rc" -eq 124 ]
+done
+try zcs -t 0 "zero"
 
 # The spec's other usage errors.
 refused "zcc -w without -S" -w "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -w "$TMP/file"

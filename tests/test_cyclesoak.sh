@@ -19,7 +19,7 @@ load_re='^System load: -?[0-9]+\.[0-9]%$'
 "$cs" -h >"$TMP/out" 2>&1
 check "-h: exit 0, usage on stdout" [ $? -eq 0 ]
 check "-h: mentions -- command" grep -q -- '-- command' "$TMP/out"
-check "-h: mentions -n" grep -q -- '-n ' "$TMP/out"
+check "-h: mentions -n" grep -q -- '-n, --nice ' "$TMP/out"
 
 # usage WHAT ARGS...: cyclesoak ARGS is a usage error (lib.sh).
 usage() {

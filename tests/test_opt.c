@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "opt.h"
+#include "optab.h"
 #include "t.h"
 
 typedef int parser(const char *, long long, long long, long long *, const char **);
@@ -77,13 +78,56 @@ static void usage(FILE *f, int status)
 }
 
 /*
- * opt_common and opt_size in a child (they exit): its status, and its
- * stdout and stderr together in out. Returns 100 when opt_common returned
- * and, for a size, opt_size's value is printed.
+ * The options the runs below parse: -h/--help, -s/--server HOST,
+ * -p/--port N, -j/--json, --version; "--se" and "--s" are ambiguous.
+ */
+static const struct optab rows[] = {
+	{ 'h', "help", NULL, "help" },
+	{ 's', "server", "HOST", "server" },
+	{ 'e', "send-buffer", "BYTES", "send buffer" },
+	{ 'p', "port", "PORT", "port" },
+	{ 'j', "json", NULL, "json" },
+	{ OPTAB_VERSION, "version", NULL, "version" },
+	{ 0, NULL, NULL, NULL },
+};
+
+/*
+ * opt_common, then opt_next over argv, in a child (they exit): its status,
+ * and its stdout and stderr together in out. mode is optab_build's ("+",
+ * "-" or ""), or "size": opt_size on argv[1] instead. Returns 100 when
+ * both returned, having printed each option's key and value.
  */
 static const char *stdout_path;	/* the child's stdout: this file, not out */
 
-static int run(char *out, size_t outlen, const char *optstring, char **argv)
+static void child(int argc, char **argv, const char *mode)
+{
+	struct optab_parser p;
+	const char *why;
+	int c;
+
+	if (strcmp(mode, "size") == 0) {
+		printf("%lld\n", opt_size('b', argv[1], 1, 1LL << 30));
+		exit(100);
+	}
+	if (optab_build(&p, rows, mode, &why) < 0) {
+		printf("optab_build: %s\n", why);
+		exit(99);
+	}
+	opt_common(argc, argv, &p, usage);
+	while ((c = opt_next(argc, argv, &p)) != -1) {
+		if (c == 'p')
+			printf("p=%lld ", opt_num(c, optarg, 1, 65535));
+		else if (c == 1)
+			printf("operand=%s ", optarg);
+		else
+			printf("%c=%s ", c, optarg ? optarg : "");
+	}
+	if (optind < argc)
+		printf("rest=%s", argv[optind]);
+	exit(100);
+}
+
+static int run(char *out, size_t outlen, const char *mode, char **argv)
 {
 	int p[2], st, argc = 0;
 	ssize_t n;
@@ -101,16 +145,15 @@ static int run(char *out, size_t outlen, const char *optstring, char **argv)
 		dup2(p[1], 2);
 		if (stdout_path && !freopen(stdout_path, "w", stdout))
 			exit(99);
-		opt_common(argc, argv, optstring, usage);
-		if (strcmp(optstring, "size") == 0)
-			printf("%lld\n", opt_size('b', argv[1], 1, 1LL << 30));
-		exit(100);
+		child(argc, argv, mode);
 	}
 	close(p[1]);
 	while (len + 1 < outlen && (n = read(p[0], out + len, outlen - 1 - len)) > 0)
 		len += (size_t)n;
 	out[len] = '\0';
 	out[strcspn(out, "\n")] = '\0';
+	while (len > 0 && out[len - 1] == ' ')
+		out[--len] = '\0';
 	close(p[0]);
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
@@ -131,25 +174,78 @@ static void common(const char *what, const char *optstring, char **argv, int wan
 
 static void long_options(void)
 {
-	common("--help: usage on stdout, exit 0", ":hs:", ARGV("--help"), 0,
+	common("--help: usage on stdout, exit 0", "", ARGV("--help"), 0,
 	       "usage: test_opt [-h]");
-	common("--version: prog VERSION, exit 0", ":hs:", ARGV("-h", "--version"), 0,
+	common("--he: a prefix of --help is --help", "", ARGV("--he"), 0,
+	       "usage: test_opt [-h]");
+	common("--version: prog VERSION, exit 0", "", ARGV("-h", "--version"), 0,
 	       "test_opt 2.0");
-	common("--bogus: a usage error naming it", ":hs:", ARGV("--bogus"), 2,
+	common("--bogus: a usage error naming it", "", ARGV("--bogus"), 2,
 	       "test_opt: --bogus: unknown option (test_opt -h for help)");
-	common("--help=x is no --help", ":hs:", ARGV("--help=x"), 2,
-	       "test_opt: --help=x: unknown option (test_opt -h for help)");
-	common("-- ends the options: --help after it is left alone", "+:hs:",
-	       ARGV("--", "--help"), 100, "");
-	common("a command's --help is left alone (+: stops at the operand)", "+:hs:",
-	       ARGV("-s", "x", "cmd", "--bogus"), 100, "");
-	common("an option's separate value is a value (-s --help)", ":hs:",
-	       ARGV("-s", "--help"), 100, "");
-	common("an option's attached value is a value (-hs--help)", ":hs:",
-	       ARGV("-hs--help"), 100, "");
-	common("operands may come before options without '+' (file --version)", "-:hs:",
+	common("--bogus=1: named without its value", "", ARGV("--bogus=1"), 2,
+	       "test_opt: --bogus: unknown option (test_opt -h for help)");
+	common("--bogus before --help: the error first", "", ARGV("--bogus", "--help"), 2,
+	       "test_opt: --bogus: unknown option (test_opt -h for help)");
+	common("--help=x is no --help", "", ARGV("--help=x"), 2,
+	       "test_opt: --help: takes no value (test_opt -h for help)");
+	common("-- ends the options: --help after it is left alone", "+",
+	       ARGV("--", "--help"), 100, "rest=--help");
+	common("a command's --help is left alone (+ stops at the operand)", "+",
+	       ARGV("-s", "x", "cmd", "--bogus"), 100, "s=x rest=cmd");
+	common("an option's separate value is a value (-s --help)", "",
+	       ARGV("-s", "--help"), 100, "s=--help");
+	common("a long option's separate value is a value (--server --help)", "",
+	       ARGV("--server", "--help"), 100, "s=--help");
+	common("an option's attached value is a value (-hs--help)", "",
+	       ARGV("-js--help"), 100, "j= s=--help");
+	common("operands may come before options in - mode (file --version)", "-",
 	       ARGV("file", "--version"), 0, "test_opt 2.0");
-	common("no long option: nothing done", ":hs:", ARGV("-h", "-"), 100, "");
+	common("operands in place in - mode", "-", ARGV("a", "-j", "b"), 100,
+	       "operand=a j= operand=b");
+	common("no long option: nothing done", "", ARGV("-j", "-"), 100, "j= rest=-");
+	common("a terminal escape in a long option is shown, not sent", "",
+	       ARGV("--x\033[2J\x9b"), 2,
+	       "test_opt: --x\\e[2J\\x9b: unknown option (test_opt -h for help)");
+}
+
+/* opt_next: the long forms, and what it refuses. */
+static void next_options(void)
+{
+	common("--server=VALUE", "", ARGV("--server=h"), 100, "s=h");
+	common("--server VALUE", "", ARGV("--server", "h"), 100, "s=h");
+	common("--server= gives an empty value", "", ARGV("--server="), 100, "s=");
+	common("--ser: an unambiguous prefix", "", ARGV("--ser", "h"), 100, "s=h");
+	common("--p=80: a prefix, its value attached", "", ARGV("--p=80"), 100, "p=80");
+	common("short and long mixed", "", ARGV("-j", "--port", "9", "-sh", "--json"), 100,
+	       "j= p=9 s=h j=");
+	common("--s: ambiguous, the candidates named", "", ARGV("--s", "h"), 2,
+	       "test_opt: --s: ambiguous option (--server, --send-buffer)");
+	common("--se=1: ambiguous, named without its value", "", ARGV("--se=1"), 2,
+	       "test_opt: --se: ambiguous option (--server, --send-buffer)");
+	common("--server at the end: needs a value", "", ARGV("--server"), 2,
+	       "test_opt: --server: needs a value (test_opt -h for help)");
+	common("--serv at the end: named in full", "", ARGV("--serv"), 2,
+	       "test_opt: --server: needs a value (test_opt -h for help)");
+	common("--json=1: takes no value", "", ARGV("--json=1"), 2,
+	       "test_opt: --json: takes no value (test_opt -h for help)");
+	common("-Z: unknown, one line", "", ARGV("-Z"), 2,
+	       "test_opt: -Z: unknown option (test_opt -h for help)");
+	common("-jZ: unknown in a cluster after a long option", "", ARGV("--json", "-jZ"), 2,
+	       "j= j= test_opt: -Z: unknown option (test_opt -h for help)");
+	common("-s at the end: needs a value", "", ARGV("-s"), 2,
+	       "test_opt: -s: needs a value (test_opt -h for help)");
+	common("--port=x: the value's error names --port", "", ARGV("--port=x"), 2,
+	       "test_opt: --port: 'x': not a number");
+	common("--po x: the value's error names --port", "", ARGV("--po", "x"), 2,
+	       "test_opt: --port: 'x': not a number");
+	common("-p x: the value's error names -p", "", ARGV("--port=1", "-p", "x"), 2,
+	       "p=1 test_opt: -p: 'x': not a number");
+	common("-- ends the options", "", ARGV("-j", "--", "--json"), 100, "j= rest=--json");
+}
+
+/* opt_size's messages, and --help and --version to a full disk. */
+static void size_options(void)
+{
 	common("opt_size: a bad size is one usage line, exit 2", "size", ARGV("1.5K"), 2,
 	       "test_opt: -b: '1.5K': trailing garbage (a size is digits with an optional K, M or G)");
 	common("opt_size: too large names the range in bytes", "size", ARGV("2G"), 2,
@@ -157,9 +253,6 @@ static void long_options(void)
 	common("opt_size: 64K", "size", ARGV("64K"), 100, "65536");
 	common("opt_size: a newline in the value is shown, one line", "size", ARGV("a\nb"), 2,
 	       "test_opt: -b: 'a\\nb': not a number (a size is digits with an optional K, M or G)");
-	common("a terminal escape in a long option is shown, not sent", ":h",
-	       ARGV("--x\033[2J\x9b"), 2,
-	       "test_opt: --x\\e[2J\\x9b: unknown option (test_opt -h for help)");
 	{
 		char big[400], want[512];
 
@@ -172,9 +265,9 @@ static void long_options(void)
 		       ARGV(big), 2, want);
 	}
 	stdout_path = "/dev/full";
-	common("--help to a full disk: one line, exit 1", ":h", ARGV("--help"), 1,
+	common("--help to a full disk: one line, exit 1", "", ARGV("--help"), 1,
 	       "test_opt: write to stdout: No space left on device");
-	common("--version to a full disk: one line, exit 1", ":h", ARGV("--version"), 1,
+	common("--version to a full disk: one line, exit 1", "", ARGV("--version"), 1,
 	       "test_opt: write to stdout: No space left on device");
 	stdout_path = NULL;
 }
@@ -250,5 +343,7 @@ int main(void)
 	size_accepts("1024K", 1, 1LL << 20, 1LL << 20);
 
 	long_options();
+	next_options();
+	size_options();
 	return t_exit();
 }

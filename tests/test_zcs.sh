@@ -127,8 +127,8 @@ meter_slot_free
 rc=$?
 expect "-h exits 0 with the usage on stdout and nothing on stderr" \
 	'[ "$rc" -eq 0 ] && grep -q "^usage: zcs " "$TMP/h.out" && [ ! -s "$TMP/h.err" ]'
-check "-h documents -T" grep -q -- '-T SECS' "$TMP/h.out"
-check "-h documents -m" grep -q -- '-m MAX' "$TMP/h.out"
+check "-h documents -T" grep -q -- '-T, --stall-timeout SECS' "$TMP/h.out"
+check "-h documents -m" grep -q -- '-m, --max-conns MAX' "$TMP/h.out"
 
 expect "-h lists every receive method" \
 	'grep -q "^ *read " "$TMP/h.out" && grep -q "^ *discard " "$TMP/h.out" &&
