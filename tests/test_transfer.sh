@@ -88,7 +88,7 @@ if [ "$rc" -eq 0 ] && "$J" -k program -k event -k time "$TMP/zcc.out" \
    && [ "$("$J" -E sent -g bytes "$TMP/zcc.out")" = "$(expected 5)" ] \
    && "$J" -E cpu -k load_pct -k ncpus -k service_demand_us_per_kb -k own_us_per_kb -k meter \
 	"$TMP/zcc.out" >/dev/null && [ "$(grep -c '"event":"cpu"' "$TMP/zcc.out")" -eq 1 ] \
-   && [ "$("$J" -E cpu -g meter "$TMP/zcc.out")" = runtime ]; then
+   && [ "$("$J" -E cpu -g meter "$TMP/zcc.out")" = "run time" ]; then
 	ok "-J -c: $(grep -c '' "$TMP/zcc.out") JSON lines, sent and cpu with their keys"
 else
 	not_ok "-J -c: exit $rc, $(cat "$TMP/zcc.out" "$TMP/zcc.err")"
