@@ -448,7 +448,7 @@ parse_zcc() {
 
 # zcc_has FLAG: this zcc knows the option (its -h lists it).
 zcc_has() {
-	"$ZC_BIN/zcc" -h 2>&1 | grep -q -- "^ *$1 "
+	"$ZC_BIN/zcc" -h 2>&1 | grep -q -- "^ *$1[ ,]"
 }
 
 # zcc_methods: the transmit methods this zcc has, from zcc itself: its

@@ -12,7 +12,7 @@ cs=$ZC_BIN/cyclesoak
 # cyclesoak reads the file only for the loop-count method; -L forces it
 # where that option exists and run time would be the default.
 lflag=
-"$cs" -h 2>&1 | grep -q -- '^ *-L ' && lflag=-L
+"$cs" -h 2>&1 | grep -q -- '^ *-L[ ,]' && lflag=-L
 
 # state PATH: what lstat says, and a symlink's target, on one line.
 state() {

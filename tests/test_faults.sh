@@ -196,7 +196,7 @@ else
 fi
 
 meter_slot
-if "$ZC_BIN/zcc" -h 2>/dev/null | grep -q '^ *-c '; then
+if "$ZC_BIN/zcc" -h 2>/dev/null | grep -q '^ *-c[ ,]'; then
 	zcs_start || { not_ok "zcs starts for zcc -c"; finish; }
 	reaped zcc "$ZC_BIN/zcc" -c -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" \
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"

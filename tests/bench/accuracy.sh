@@ -36,9 +36,9 @@ acc_level() {
 
 part_accuracy() {
 	ACC_JSON=
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J ' && ACC_JSON=-J
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J[ ,]' && ACC_JSON=-J
 	acc_methods="-r -L default"
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L ' || acc_methods="-r default"
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L[ ,]' || acc_methods="-r default"
 	section "accuracy: cyclesoak ($acc_methods) against loadgen's exact CPU use, 2 fresh calibrations"
 	[ "$acc_methods" = "-r default" ] && echo "  (this cyclesoak has no -L: its default is the loop counts)"
 	echo "  truth = loadgen's own CPU share + the background in the idle second before"

@@ -200,7 +200,7 @@ part_link() {
 	on_cleanup link_cleanup
 	ZCC_JSON= ZCS_JSON=
 	zcc_has -J && ZCC_JSON=-J
-	"$ZC_BIN/zcs" -h 2>&1 | grep -q -- '^ *-J ' && ZCS_JSON=-J
+	"$ZC_BIN/zcs" -h 2>&1 | grep -q -- '^ *-J[ ,]' && ZCS_JSON=-J
 	NCPU=$(nproc)
 	setbytes=$(cat "$WORK"/big/f* | wc -c)
 	echo "  each run: the 63-file set ($setbytes bytes) N times, about $LINK_SECS s at the link's rate;"

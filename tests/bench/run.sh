@@ -145,8 +145,8 @@ calibrate_once() {
 # would pick there today.
 meter_opts() {
 	_mo=
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J ' && _mo=-J
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L ' || { is_vm && _mo="$_mo -r"; }
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J[ ,]' && _mo=-J
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L[ ,]' || { is_vm && _mo="$_mo -r"; }
 	echo $_mo
 }
 meter() {
