@@ -57,26 +57,6 @@ double stats_mean(const double *v, size_t n)
 	return sum / (double)n;
 }
 
-/*
- * The programs link without libm, and this file may be pulled into them
- * (zcc -R uses the median): Newton's method instead of sqrt(3). x >= 0.
- */
-static double root(double x)
-{
-	double r = x > 1 ? x : 1;
-
-	if (x <= 0)
-		return 0;
-	for (int i = 0; i < 1100; i++) {	/* halving from 1e308 takes ~520 */
-		double next = (r + x / r) / 2;
-
-		if (next >= r)
-			break;
-		r = next;
-	}
-	return r;
-}
-
 double stats_sd(const double *v, size_t n)
 {
 	double mean, ss = 0;
@@ -86,7 +66,7 @@ double stats_sd(const double *v, size_t n)
 	mean = stats_mean(v, n);
 	for (size_t i = 0; i < n; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
-	return root(ss / (double)(n - 1));
+	return sqrt(ss / (double)(n - 1));
 }
 
 /* Student's t, two-sided 95%, for 1 to 30 degrees of freedom. */
@@ -116,7 +96,7 @@ static double half_width(double sd, size_t n)
 {
 	if (n < 2)
 		return NAN;
-	return stats_t95(n - 1) * sd / root((double)n);
+	return stats_t95(n - 1) * sd / sqrt((double)n);
 }
 
 void stats_summarise(double *v, size_t n, struct stats_sum *s)
