@@ -25,7 +25,7 @@ O   ?= build
 BIN ?= .
 
 PROGS    = zcc zcs cyclesoak run_rr
-LIB_SRC  = $(wildcard lib/*.c)
+LIB_SRC  = $(wildcard lib/*/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(O)/obj/%.o)
 TEST_SRC = $(filter-out tests/shim_%.c,$(wildcard tests/*.c))
 TEST_BIN = $(TEST_SRC:tests/%.c=$(O)/tests/%)

@@ -80,9 +80,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "opt.h"
-#include "proc.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "meter/proc.h"
 #include "rng.h"
 
 #define MAX_OPTS	64

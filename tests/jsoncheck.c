@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #define MAX_DEPTH 64
 #define MAX_KEYS 16

@@ -18,7 +18,7 @@ if [ -n "$missing" ]; then
 	exit 1
 fi
 
-set -- ./*.c lib/*.c tests/*.c
+set -- ./*.c lib/*/*.c tests/*.c
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/zc-lint.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
@@ -55,7 +55,7 @@ checks="$checks,clang-analyzer-*"
 checks="$checks,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling"
 checks="$checks,performance-*,portability-*"
 # atoi/sscanf conversions that cannot report errors (all numbers go
-# through lib/opt.h), and system() with its shell.
+# through lib/base/opt.h), and system() with its shell.
 checks="$checks,cert-err34-c,cert-env33-c"
 
 # One file per clang-tidy process: clang-tidy 14's valist checker carries

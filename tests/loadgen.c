@@ -31,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cpu.h"
-#include "opt.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "meter/cpu.h"
 
 static long long cfg_pct = -1;
 static long long cfg_secs = -1;

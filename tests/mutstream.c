@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "opt.h"
+#include "base/opt.h"
 #include "rng.h"
 
 #define BIG_FILE	(512 * 1024)

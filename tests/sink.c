@@ -22,8 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "net.h"
-#include "opt.h"
+#include "base/io.h"
+#include "base/opt.h"
+#include "wire/net.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /*
- * soakcount - run the soakers of lib/soak.c alone and print how far each
+ * soakcount - run the soakers of lib/meter/soak.c alone and print how far each
  * counted. The tests rebuild it at several -O levels to show the soaker
  * loop survives the optimiser.
  *
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "opt.h"
-#include "proc.h"
-#include "soak.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "meter/proc.h"
+#include "meter/soak.h"
 
 /* Each soaker's run time less its system time (the interrupts in it). */
 static void read_runtime(const struct soak *s, uint64_t *ns)

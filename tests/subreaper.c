@@ -51,10 +51,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cpu.h"
-#include "opt.h"
-#include "proc.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "meter/cpu.h"
+#include "meter/proc.h"
 
 #define OUR_FAILURE 125
 

@@ -35,7 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opt.h"
+#include "base/opt.h"
 
 #define MAX_POINTS 4096
 #define WIDTH 720

@@ -127,7 +127,7 @@ elif command -v "${CC:-cc}" >/dev/null 2>&1; then
 	for o in -O0 -O2 -O3; do
 		if "${CC:-cc}" -std=gnu11 -D_GNU_SOURCE -I"$ZC_TOP/lib" $o \
 			-o "$TMP/soakcount$o" "$ZC_TOP/tests/soakcount.c" \
-			"$ZC_TOP"/lib/*.c 2>"$TMP/err"; then
+			"$ZC_TOP"/lib/*/*.c -pthread -lm 2>"$TMP/err"; then
 			"$TMP/soakcount$o" 1 200 >"$TMP/out" 2>&1
 			r=$(sed -n 's/^rate: \([0-9]*\).*/\1/p' "$TMP/out")
 			check "soaker counts at $o (${r:-none} loops/sec)" [ -n "$r" ]

@@ -1,5 +1,5 @@
 /*
- * lib/meter.c: the arithmetic of both methods on made-up deltas, the
+ * lib/meter/meter.c: the arithmetic of both methods on made-up deltas, the
  * service demand, the choice of method by machine, the one-meter lock, and
  * one live meter on this machine.
  */
@@ -14,11 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "calib.h"
-#include "clock.h"
-#include "lock.h"
-#include "meter.h"
-#include "meter_internal.h"
+#include "base/clock.h"
+#include "meter/calib.h"
+#include "meter/lock.h"
+#include "meter/meter.h"
+#include "meter/meter_internal.h"
 #include "t.h"
 
 static int near(double a, double b)

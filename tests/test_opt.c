@@ -1,11 +1,11 @@
-/* lib/opt.c: every numeric option of every program goes through here. */
+/* lib/base/opt.c: every numeric option of every program goes through here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "opt.h"
+#include "base/opt.h"
 #include "t.h"
 
 typedef int parser(const char *, long long, long long, long long *, const char **);

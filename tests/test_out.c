@@ -1,4 +1,4 @@
-/* lib/out.c: the JSON Lines every -J figure goes through, and stdout's failures. */
+/* lib/base/out.c: the JSON Lines every -J figure goes through, and stdout's failures. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "out.h"
+#include "base/out.h"
 #include "t.h"
 
 static char got[4096];

@@ -1,12 +1,12 @@
 /*
- * lib/proto.c: the wire encoding pinned byte for byte, the byte-count
+ * lib/wire/proto.c: the wire encoding pinned byte for byte, the byte-count
  * formula both ends use, and the receiver fed whole, in bulk and one byte
  * at a time, cut at every position and given too much.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "proto.h"
+#include "wire/proto.h"
 #include "t.h"
 
 /* A small stream built by hand: 2 loops of files of 3 and 0 bytes, then 1. */

@@ -1,5 +1,5 @@
 /*
- * lib/proto.c under seeded random fuzz: well-formed streams, mutations of
+ * lib/wire/proto.c under seeded random fuzz: well-formed streams, mutations of
  * them and plain noise, each fed to proto_rx in random pieces. The receiver
  * must accept exactly the streams that a separate, deliberately naive
  * checker below calls well formed, flag excess exactly when it sees excess,
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "wire/proto.h"
 #include "rng.h"
 #include "t.h"
 

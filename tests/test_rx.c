@@ -1,5 +1,5 @@
 /*
- * The receive methods (lib/rx.h) against streams a local sender writes over
+ * The receive methods (lib/wire/rx.h) against streams a local sender writes over
  * TCP loopback: each method must take exactly the bytes sent, whole, cut
  * short (inside data, inside a header word) or overlong, and leave the
  * stream checker where the bytes say.
@@ -10,9 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "net.h"
-#include "proto.h"
-#include "rx.h"
+#include "base/io.h"
+#include "wire/net.h"
+#include "wire/proto.h"
+#include "wire/rx.h"
 #include "t.h"
 
 struct stream {

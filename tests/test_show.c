@@ -1,7 +1,7 @@
-/* lib/show.c: untrusted text made fit for a one-line message. */
+/* lib/base/show.c: untrusted text made fit for a one-line message. */
 #include <string.h>
 
-#include "show.h"
+#include "base/show.h"
 #include "t.h"
 
 static void shows(const char *s, size_t len, const char *want)

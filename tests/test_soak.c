@@ -1,5 +1,5 @@
 /*
- * lib/soak.c and lib/soaker.c: the soakers' life cycle, their health, and
+ * lib/meter/soak.c and lib/meter/soaker.c: the soakers' life cycle, their health, and
  * the /proc readers the meter takes their run time with.
  */
 #include <errno.h>
@@ -14,11 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "cpu.h"
-#include "proc.h"
-#include "soak.h"
-#include "soak_internal.h"
+#include "base/clock.h"
+#include "meter/cpu.h"
+#include "meter/proc.h"
+#include "meter/soak.h"
+#include "meter/soak_internal.h"
 #include "t.h"
 
 static int alive(pid_t pid)

@@ -1,8 +1,8 @@
-/* lib/stats.c: the summaries and the verdict every figure goes through. */
+/* lib/base/stats.c: the summaries and the verdict every figure goes through. */
 #include <math.h>
 #include <string.h>
 
-#include "stats.h"
+#include "base/stats.h"
 #include "t.h"
 
 static int near(double got, double want, double tol)

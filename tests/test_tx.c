@@ -17,10 +17,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "net.h"
-#include "proto.h"
+#include "wire/net.h"
+#include "wire/proto.h"
+#include "wire/tx.h"
 #include "t.h"
-#include "tx.h"
 
 #define N_EMPTY 1100
 

@@ -19,9 +19,9 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "wire/proto.h"
+#include "wire/tx.h"
 #include "t.h"
-#include "tx.h"
 
 #define N_FILES 8
 static const uint32_t sizes[N_FILES] = {

@@ -58,10 +58,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "net.h"
-#include "opt.h"
-#include "proto.h"
+#include "base/clock.h"
+#include "base/io.h"
+#include "base/opt.h"
+#include "base/rate.h"
+#include "wire/net.h"
+#include "wire/proto.h"
 
 #define MAX_CONNS	1000
 #define MAX_BYTES	(1LL << 30)	/* over all connections */

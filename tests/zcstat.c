@@ -1,6 +1,6 @@
 /*
  * zcstat - the bench's statistics, from the command line: a thin front end
- * to lib/stats.c, so the scripts hold no arithmetic of their own.
+ * to lib/base/stats.c, so the scripts hold no arithmetic of their own.
  *
  *   zcstat [-s PREFIX]        numbers on stdin (any white space between)
  *   zcstat -c [-s PREFIX]     pairs on stdin, "A B" per line, one per round
@@ -28,8 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opt.h"
-#include "stats.h"
+#include "base/opt.h"
+#include "base/stats.h"
 
 #define MAX_VALUES 100000
 
