@@ -27,12 +27,18 @@ BIN ?= .
 PROGS    = zcc zcs cyclesoak run_rr
 LIB_SRC  = $(wildcard lib/*/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(O)/obj/%.o)
-TEST_SRC = $(filter-out tests/shim_%.c,$(wildcard tests/*.c))
-TEST_BIN = $(TEST_SRC:tests/%.c=$(O)/tests/%)
+# Unit tests and the helper programs the scripts drive; their binaries all
+# go to $(O)/tests, where tests/run.sh and the scripts look for them.
+UNIT_SRC = $(wildcard tests/unit/*.c)
+TOOL_SRC = $(filter-out tests/tools/shim_%.c,$(wildcard tests/tools/*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(O)/tests/%)
+TEST_SRC = $(UNIT_SRC) $(TOOL_SRC)
+TEST_BIN = $(UNIT_BIN) $(TOOL_BIN)
 # LD_PRELOAD shims that make a system call fail, so the programs' refusal
-# paths run on every machine: tests/shim_NAME.c -> $(O)/tests/shim_NAME.so
-SHIM_SRC = $(wildcard tests/shim_*.c)
-SHIM_SO  = $(SHIM_SRC:tests/%.c=$(O)/tests/%.so)
+# paths run on every machine: tests/tools/shim_NAME.c -> $(O)/tests/shim_NAME.so
+SHIM_SRC = $(wildcard tests/tools/shim_*.c)
+SHIM_SO  = $(SHIM_SRC:tests/tools/%.c=$(O)/tests/%.so)
 OBJS     = $(LIB_OBJ) $(PROGS:%=$(O)/obj/%.o) $(TEST_SRC:%.c=$(O)/obj/%.o)
 
 .PHONY: all check check-plain check-san tests demo bench lint install uninstall clean
@@ -60,21 +66,29 @@ $(O)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(ZC_CFLAGS) $(CFLAGS) -c -o $@ $<
 
+# Tests name their own headers by folder too ("unit/t.h", "tools/rng.h").
+$(O)/obj/tests/%.o: ZC_CFLAGS += -Itests
+
 $(O)/libzc.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: $(O)/obj/%.o $(O)/libzc.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) $(ZC_LDLIBS)
+LINK = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) $(ZC_LDLIBS)
 
-$(TEST_BIN): $(O)/tests/%: $(O)/obj/tests/%.o $(O)/libzc.a
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) $(ZC_LDLIBS)
+$(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: $(O)/obj/%.o $(O)/libzc.a
+	$(LINK)
+
+$(UNIT_BIN): $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libzc.a
+	$(LINK)
+
+$(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a
+	$(LINK)
 
 # Shims are built without the sanitizers: they are preloaded into programs
 # that may not carry ASan's runtime first.
-$(O)/tests/shim_%.so: tests/shim_%.c
-	@mkdir -p $(@D) $(O)/obj/tests
-	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/shim_$*.d -O2 -g -fPIC -shared -o $@ $< -ldl
+$(O)/tests/shim_%.so: tests/tools/shim_%.c
+	@mkdir -p $(@D) $(O)/obj/tests/tools
+	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/tools/shim_$*.d -O2 -g -fPIC -shared -o $@ $< -ldl
 
 -include $(OBJS:.o=.d) $(SHIM_SRC:%.c=$(O)/obj/%.d)
 

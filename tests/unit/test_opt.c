@@ -1,0 +1,254 @@
+/* lib/base/opt.c: every numeric option of every program goes through here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/opt.h"
+#include "unit/t.h"
+
+typedef int parser(const char *, long long, long long, long long *, const char **);
+
+static void refused_by(parser *parse, const char *what, const char *s, long long min,
+		       long long max, const char *why)
+{
+	long long v = 12345;
+	const char *got = NULL;
+
+	int rc = parse(s, min, max, &v, &got);
+
+	CHECK(rc == -1 && v == 12345 && got && strcmp(got, why) == 0,
+	      "%s'%s' in [%lld, %lld] refused: %s (got %s)", what, s ? s : "(null)", min,
+	      max, why, got ? got : "accepted");
+}
+
+static void accepted_by(parser *parse, const char *what, const char *s, long long min,
+			long long max, long long want)
+{
+	long long v = -1;
+	const char *why = NULL;
+
+	int rc = parse(s, min, max, &v, &why);
+
+	CHECK(rc == 0 && v == want, "%s'%s' in [%lld, %lld] is %lld (got %lld, %s)", what, s,
+	      min, max, want, v, why ? why : "ok");
+}
+
+static void refuses(const char *s, long long min, long long max, const char *why)
+{
+	refused_by(parse_num, "", s, min, max, why);
+}
+
+static void accepts(const char *s, long long min, long long max, long long want)
+{
+	accepted_by(parse_num, "", s, min, max, want);
+}
+
+static void size_refuses(const char *s, long long min, long long max, const char *why)
+{
+	refused_by(parse_size, "size ", s, min, max, why);
+}
+
+static void size_accepts(const char *s, long long min, long long max, long long want)
+{
+	accepted_by(parse_size, "size ", s, min, max, want);
+}
+
+/* parse_secs: v is what s gives, or why is why it is refused. */
+static void secs_is(const char *s, double want, const char *why)
+{
+	const char *got = NULL;
+	double v = -1;
+	int rc = parse_secs(s, 0.001, 1e7, &v, &got);
+
+	if (why)
+		CHECK(rc == -1 && got && strcmp(got, why) == 0, "secs '%s' refused: %s (got %s)",
+		      s ? s : "(null)", why, got ? got : "accepted");
+	else
+		CHECK(rc == 0 && v == want, "secs '%s' is %g (got %g, %s)", s, want, v,
+		      got ? got : "ok");
+}
+
+static void usage(FILE *f, int status)
+{
+	fprintf(f, "usage: test_opt [-h]\n");
+	exit(status);
+}
+
+/*
+ * opt_common and opt_size in a child (they exit): its status, and its
+ * stdout and stderr together in out. Returns 100 when opt_common returned
+ * and, for a size, opt_size's value is printed.
+ */
+static const char *stdout_path;	/* the child's stdout: this file, not out */
+
+static int run(char *out, size_t outlen, const char *optstring, char **argv)
+{
+	int p[2], st, argc = 0;
+	ssize_t n;
+	size_t len = 0;
+	pid_t pid;
+
+	while (argv[argc])
+		argc++;
+	if (pipe(p) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		if (stdout_path && !freopen(stdout_path, "w", stdout))
+			exit(99);
+		opt_common(argc, argv, optstring, usage);
+		if (strcmp(optstring, "size") == 0)
+			printf("%lld\n", opt_size('b', argv[1], 1, 1LL << 30));
+		exit(100);
+	}
+	close(p[1]);
+	while (len + 1 < outlen && (n = read(p[0], out + len, outlen - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	close(p[0]);
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+#define ARGV(...) ((char *[]){ "test_opt", __VA_ARGS__, NULL })
+
+static void common(const char *what, const char *optstring, char **argv, int want_rc,
+		   const char *want_out)
+{
+	char out[512];
+	int rc = run(out, sizeof out, optstring, argv);
+
+	CHECK(rc == want_rc && strcmp(out, want_out) == 0, "%s: exit %d '%s' (got %d '%s')",
+	      what, want_rc, want_out, rc, out);
+}
+
+static void long_options(void)
+{
+	common("--help: usage on stdout, exit 0", ":hs:", ARGV("--help"), 0,
+	       "usage: test_opt [-h]");
+	common("--version: prog VERSION, exit 0", ":hs:", ARGV("-h", "--version"), 0,
+	       "test_opt 2.0");
+	common("--bogus: a usage error naming it", ":hs:", ARGV("--bogus"), 2,
+	       "test_opt: --bogus: unknown option (test_opt -h for help)");
+	common("--help=x is no --help", ":hs:", ARGV("--help=x"), 2,
+	       "test_opt: --help=x: unknown option (test_opt -h for help)");
+	common("-- ends the options: --help after it is left alone", "+:hs:",
+	       ARGV("--", "--help"), 100, "");
+	common("a command's --help is left alone (+: stops at the operand)", "+:hs:",
+	       ARGV("-s", "x", "cmd", "--bogus"), 100, "");
+	common("an option's separate value is a value (-s --help)", ":hs:",
+	       ARGV("-s", "--help"), 100, "");
+	common("an option's attached value is a value (-hs--help)", ":hs:",
+	       ARGV("-hs--help"), 100, "");
+	common("operands may come before options without '+' (file --version)", "-:hs:",
+	       ARGV("file", "--version"), 0, "test_opt 2.0");
+	common("no long option: nothing done", ":hs:", ARGV("-h", "-"), 100, "");
+	common("opt_size: a bad size is one usage line, exit 2", "size", ARGV("1.5K"), 2,
+	       "test_opt: -b: '1.5K': trailing garbage (a size is digits with an optional K, M or G)");
+	common("opt_size: too large names the range in bytes", "size", ARGV("2G"), 2,
+	       "test_opt: -b: '2G': out of range (1..1073741824 bytes)");
+	common("opt_size: 64K", "size", ARGV("64K"), 100, "65536");
+	common("opt_size: a newline in the value is shown, one line", "size", ARGV("a\nb"), 2,
+	       "test_opt: -b: 'a\\nb': not a number (a size is digits with an optional K, M or G)");
+	common("a terminal escape in a long option is shown, not sent", ":h",
+	       ARGV("--x\033[2J\x9b"), 2,
+	       "test_opt: --x\\e[2J\\x9b: unknown option (test_opt -h for help)");
+	{
+		char big[400], want[512];
+
+		memset(big, '7', sizeof(big) - 2);
+		big[sizeof(big) - 2] = 'x';
+		big[sizeof(big) - 1] = '\0';
+		snprintf(want, sizeof(want), "test_opt: -b: '%.200s...': trailing garbage "
+			 "(a size is digits with an optional K, M or G)", big);
+		common("opt_size: a long value is cut, the reason kept", "size",
+		       ARGV(big), 2, want);
+	}
+	stdout_path = "/dev/full";
+	common("--help to a full disk: one line, exit 1", ":h", ARGV("--help"), 1,
+	       "test_opt: write to stdout: No space left on device");
+	common("--version to a full disk: one line, exit 1", ":h", ARGV("--version"), 1,
+	       "test_opt: write to stdout: No space left on device");
+	stdout_path = NULL;
+}
+
+int main(void)
+{
+	accepts("0", 0, 65535, 0);
+	accepts("65535", 0, 65535, 65535);
+	accepts("2222", 0, 65535, 2222);
+	accepts("-5", -10, 10, -5);
+	accepts("9223372036854775807", 0, 9223372036854775807LL, 9223372036854775807LL);
+	refuses("", 0, 10, "empty value");
+	refuses(NULL, 0, 10, "empty value");
+	refuses("abc", 0, 10, "not a number");
+	refuses("12abc", 0, 100, "trailing garbage");
+	refuses("1.5", 0, 100, "trailing garbage");
+	refuses(" 5", 0, 10, "not a number");
+	refuses("5 ", 0, 10, "trailing garbage");
+	refuses("+5", 0, 10, "not a number");
+	refuses("-1", 0, 10, "must not be negative");
+	refuses("65536", 0, 65535, "out of range");
+	refuses("0", 1, 10, "out of range");
+	refuses("99999999999999999999999", 0, 9223372036854775807LL, "out of range");
+	refuses("-11", -10, 10, "out of range");
+
+	secs_is("5", 5, NULL);
+	secs_is("0.5", 0.5, NULL);
+	secs_is("10000000", 1e7, NULL);
+	secs_is("0.001", 0.001, NULL);
+	secs_is(NULL, 0, "empty value");
+	secs_is("", 0, "empty value");
+	secs_is("-1", 0, "must not be negative");
+	secs_is("+1", 0, "not a number");
+	secs_is(" 1", 0, "not a number");
+	secs_is(".5", 0, "not a number");
+	secs_is("inf", 0, "not a number");
+	secs_is("nan", 0, "not a number");
+	secs_is("1.", 0, "trailing garbage");
+	secs_is("1e1", 0, "trailing garbage");
+	secs_is("0x10", 0, "trailing garbage");
+	secs_is("1.5.5", 0, "trailing garbage");
+	secs_is("1 ", 0, "trailing garbage");
+	secs_is("0", 0, "out of range");
+	secs_is("10000000.5", 0, "out of range");
+	secs_is("99999999999999999999999999999999", 0, "out of range");
+
+	size_accepts("65536", 1, 1LL << 40, 65536);
+	size_accepts("64K", 1, 1LL << 40, 65536);
+	size_accepts("64k", 1, 1LL << 40, 65536);
+	size_accepts("1M", 1, 1LL << 40, 1048576);
+	size_accepts("1m", 1, 1LL << 40, 1048576);
+	size_accepts("2G", 1, 1LL << 40, 2147483648LL);
+	size_accepts("3g", 1, 1LL << 40, 3221225472LL);
+	size_accepts("0K", 0, 10, 0);
+	size_accepts("8589934591G", 0, 9223372036854775807LL, 8589934591LL << 30);
+	size_refuses("8589934592G", 0, 9223372036854775807LL, "out of range");
+	size_refuses("9007199254740992K", 0, 9223372036854775807LL, "out of range");
+	size_refuses("99999999999999999999K", 0, 9223372036854775807LL, "out of range");
+	size_refuses("1.5K", 1, 1LL << 40, "trailing garbage");
+	size_refuses("1KB", 1, 1LL << 40, "trailing garbage");
+	size_refuses("1KiB", 1, 1LL << 40, "trailing garbage");
+	size_refuses("1T", 1, 1LL << 40, "trailing garbage");
+	size_refuses("1 K", 1, 1LL << 40, "trailing garbage");
+	size_refuses("K", 1, 1LL << 40, "not a number");
+	size_refuses("", 1, 1LL << 40, "empty value");
+	size_refuses(NULL, 1, 1LL << 40, "empty value");
+	size_refuses(" 1K", 1, 1LL << 40, "not a number");
+	size_refuses("+1K", 1, 1LL << 40, "not a number");
+	size_refuses("-1K", 1, 1LL << 40, "must not be negative");
+	size_refuses("0", 1, 1LL << 40, "out of range");
+	size_refuses("2G", 1, 1LL << 30, "out of range");
+	size_refuses("1025K", 1, 1LL << 20, "out of range");
+	size_accepts("1024K", 1, 1LL << 20, 1LL << 20);
+
+	long_options();
+	return t_exit();
+}
