@@ -112,23 +112,8 @@ int calib_save(const char *path, const struct calib *c, char *err, size_t errlen
  * "samples spread 12.3% (limit 3%)" or "other work used 7.5% of the CPUs
  * (limit 3%)" (both, joined by ", ", when both are so), or "soakers did
  * not count" (median 0: other work held every CPU). Pure: no I/O.
- *
- * How the calibration loop uses it (the soakers stay up between tries):
- *
- *	for (try = 1; ; try++) {
- *		mark /proc/stat; take n samples into rate[]; mark it again;
- *		others = non-idle share between the marks, or -1;
- *		if (calib_judge(rate, n, others, &c, why, sizeof(why)) == 0)
- *			break;
- *		if (try == CALIB_ATTEMPTS)
- *			return calib_refused(err, errlen, try, why, path);
- *	}
- *	c.ncpus = ncpus;
- *	calib_save(path, &c, err, errlen);
- *
- * A warm-up before the first try only; the soakers run at nice 19, so
- * /proc/stat's user, system, irq, softirq and steal columns (not nice) are
- * the other work.
+ * The loop that calls it, up to CALIB_ATTEMPTS times, is meter_calibrate()
+ * in lib/meter/meter_calib.c; others comes from proc_machine_ticks().
  */
 int calib_judge(const double *samples, int n, double others, struct calib *out,
 		char *err, size_t errlen);

@@ -113,9 +113,8 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 	/*
 	 * Soaker i goes to the i-th CPU we may use: left to the scheduler,
 	 * SCHED_IDLE soakers pile up on one CPU and leave another idle while
-	 * the work they measure comes and goes. On a 2-CPU VM, during a
-	 * 100 Mbit/s transfer, unbound soakers left the CPUs idle 4-7% of the
-	 * time (/proc/stat), and the meter read that idle time as load.
+	 * the work they measure comes and goes, and the meter reads that
+	 * idle time as load.
 	 */
 	n_allowed = cpu_allowed(allowed);
 	fflush(NULL);		/* nothing buffered gets written twice */

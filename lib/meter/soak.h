@@ -16,11 +16,9 @@ struct soak;			/* running soakers; opaque */
 /*
  * How the soakers yield to everything else. Both run at nice 19 in an
  * autogroup of their own at nice 19. SCHED_IDLE, the default, also lets a
- * waking task preempt a soaker at once. Measured on a 2-CPU VM (20 fresh
- * calibrations each, 3 s loads): a 75% duty-cycle load got 73.7-75.1% of
- * the machine beside SCHED_IDLE soakers but 58.0-74.3% beside plain nice 19
- * ones, whose time slices it had to wait out; the meter's mean error was
- * 1.2-2.5 points (SCHED_IDLE) against 1.4-3.8 (nice 19).
+ * waking task preempt a soaker at once, where beside plain nice 19 soakers
+ * it waits out their time slice and so gets less of the machine than it
+ * would alone (README.zc, Results, has the figures).
  */
 enum soak_policy {
 	SOAK_IDLE,		/* SCHED_IDLE at nice 19 (default) */

@@ -1,9 +1,9 @@
 /*
- * zcc's transmit methods: one table, one small set of hooks per method, in
- * the manner of fio's I/O engines. zcc picks a method by name and drives
- * the wire protocol (lib/wire/proto.h); a method only moves one file's bytes to
- * the socket its own way. Adding a method is one more entry in the table
- * and the functions behind it.
+ * zcc's transmit methods: one small set of hooks per method, in the manner
+ * of fio's I/O engines. zcc picks a method by name and drives the wire
+ * protocol (lib/wire/proto.h); a method only moves one file's bytes to the
+ * socket its own way. Adding a method is one file and one entry in the
+ * list, tx_list.c.
  *
  * Every hook returns 0, or -1 with errno set and a "what: why" text in err
  * (the text names the file for a file's fault, the peer for the socket's).

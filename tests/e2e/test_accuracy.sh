@@ -103,10 +103,9 @@ steady() {
 
 # agrees WHAT PCT TOLERANCE: cyclesoak -- loadgen -l PCT must read within
 # TOLERANCE points of what loadgen says it used. With METER=-L each try
-# is bracketed by two fresh calibrations: on this VM a reading at idle
-# seconds after a clean calibration once came out at 25%, and in a bad
-# minute the idle rate moved 30-45% within one calibration; a broken meter
-# misses on a steady machine too. A try is void when the machine was busy
+# is bracketed by two fresh calibrations: on a virtual machine the idle
+# rate can move under a reading, even within one calibration, while a
+# broken meter misses on a steady machine too. A try is void when the machine was busy
 # before it, when a calibration saw other work or spread over 10%, when the
 # two calibrations differ by over 5% (the idle rate moved under the
 # reading), or when others' nice-0 work during the reading exceeds 3 points

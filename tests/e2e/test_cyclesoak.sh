@@ -142,7 +142,7 @@ elif command -v "${CC:-cc}" >/dev/null 2>&1; then
 	# per second of the soaker's own CPU time stay within a small factor; a
 	# loop optimised to nothing would not. Per CPU second, not per wall
 	# second: work at nice 0 can take a SCHED_IDLE soaker's CPU for the
-	# whole 200 ms (seen: 1.6M against 68M loops/sec beside two busy loops).
+	# whole 200 ms.
 	set -- $rates
 	if [ $# -eq 3 ]; then
 		check "-O3 count per CPU second is within 20x of -O0 ($1 vs $3)" [ "$3" -lt $(($1 * 20)) ]
@@ -160,9 +160,8 @@ fi
 # killed SIG NAME COMMAND...: run COMMAND under tests/tools/subreaper, wait until
 # it has soakers, send SIG to it, and check that every soaker is gone and
 # reaped, within 1 s. A SCHED_IDLE soaker needs the CPU to die, though, and
-# when work at nice 0 holds every CPU it gets next to none (seen: 0.9 s and
-# more beside two busy loops on 2 CPUs), so then only the 10 s bound is
-# held and the 1 s one is a skip with the figures. With a catchable signal,
+# when work at nice 0 holds every CPU it gets next to none, so then only
+# the 10 s bound is held and the 1 s one is a skip with the figures. With a catchable signal,
 # the program itself must have reaped them (no orphan for anyone else).
 killed() {
 	_sig=$1 _name=$2 _ready=$3

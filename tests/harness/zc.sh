@@ -191,7 +191,7 @@ loops_for() {
 # arguments runs about SECONDS: short runs, each aimed at 0.4 s by the one
 # before (but at most 64 times as many loops, as a short run is mostly the
 # connection's set-up), until one lasts 0.3 s or reaches 65536 loops; then
-# scaled. Doubling from 1 took 10 runs a method where this takes 3 or 4.
+# scaled: a few runs, where doubling from 1 takes many.
 probe_loops() {
 	_want=$1
 	shift

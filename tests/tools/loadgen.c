@@ -18,7 +18,7 @@
  * fixed period of a whole number of ticks (20 ms is 5 at HZ 250) the busy
  * part kept the same phase against the timer tick, and while soakers kept
  * every CPU busy (so the tick never stopped) /proc/stat's samples missed
- * it: a 2 s, 50% load on 2 CPUs got 157 user ticks of the 200 it used.
+ * a good part of it.
  * Random lengths leave the samples unbiased, so a test can use /proc/stat
  * to see other work running beside this load.
  */

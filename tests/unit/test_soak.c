@@ -78,9 +78,9 @@ static void test_soakers(enum soak_policy policy)
 
 	/*
 	 * A busy machine may starve a soaker for a while: allow 5 s. Beside
-	 * work at nice 0 on every CPU one soaker was seen not to count at all
-	 * in those 5 s; when others held nine tenths of the CPUs, that is a
-	 * skip with the figures.
+	 * work at nice 0 on every CPU a soaker may not count at all in those
+	 * 5 s; when others held nine tenths of the CPUs, that is a skip with
+	 * the figures.
 	 */
 	others_mark(&mark);
 	soak_read(s, a);
@@ -170,10 +170,9 @@ static void test_runtime(void)
 	/*
 	 * Two busy soakers on 2 CPUs: on a quiet machine together near 400 ms
 	 * of 400 ms. Other work takes that from them, as it should: SCHED_IDLE
-	 * soakers beside work at nice 0 get next to nothing (seen: 0 ns beside
-	 * two busy loops), and other programs' nice-19 soakers, which are not
-	 * in "others", share the CPUs with ours unseen (seen: 76 and 93 ms
-	 * with others under a third). So the bar is 20 ms, a tenth of one CPU,
+	 * soakers beside work at nice 0 get next to nothing, and other
+	 * programs' nice-19 soakers, which are not in "others", share the CPUs
+	 * with ours unseen. So the bar is 20 ms, a tenth of one CPU,
 	 * which a broken reader (nothing, or garbage) misses anyway; under it,
 	 * with others holding half the machine, a skip with the figures.
 	 */
