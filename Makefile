@@ -78,17 +78,20 @@ LINK = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) $(ZC_LDLIBS)
 $(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: $(O)/obj/%.o $(O)/libzc.a
 	$(LINK)
 
-$(UNIT_BIN): $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libzc.a
+$(UNIT_BIN): $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libzc.a | $(O)/tests
 	$(LINK)
 
-$(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a
+$(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a | $(O)/tests
 	$(LINK)
 
 # Shims are built without the sanitizers: they are preloaded into programs
 # that may not carry ASan's runtime first.
-$(O)/tests/shim_%.so: tests/tools/shim_%.c
-	@mkdir -p $(@D) $(O)/obj/tests/tools
+$(O)/tests/shim_%.so: tests/tools/shim_%.c | $(O)/tests
+	@mkdir -p $(O)/obj/tests/tools
 	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/tools/shim_$*.d -O2 -g -fPIC -shared -o $@ $< -ldl
+
+$(O)/tests:
+	mkdir -p $@
 
 -include $(OBJS:.o=.d) $(SHIM_SRC:%.c=$(O)/obj/%.d)
 
