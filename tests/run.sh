@@ -10,10 +10,9 @@
 #
 # Most of the tests' time is waiting (for a timeout to fire, a trickle to
 # be cut off), so ZC_JOBS tests (default 2; 1 for one at a time) run side
-# by side, the passes mixed. Only one meter fits a machine (the programs
-# refuse a second, and each would read the other's soakers as load): a test
-# that starts one takes the run's meter slot first (tests/lib.sh
-# meter_slot) and waits its turn. The slot lives in ZC_SLOT_DIR.
+# by side, the passes mixed. A test that starts a meter takes the run's
+# meter slot first and waits its turn (why: tests/harness/meter.sh,
+# meter_slot); the slot lives in ZC_SLOT_DIR.
 #
 # A test says what it needs in its first lines, a comment "# needs: WORDS"
 # (in C "/* needs: WORDS */"); no word, no need:

@@ -1,16 +1,15 @@
 #!/bin/sh
 # needs: alone
 # cyclesoak's calibration (-C: its lines and file) and the meter's agreement
-# with a load of known size. tests/run.sh runs this alone: a calibration is
+# with a load of known size. It needs the machine alone: a calibration is
 # refused, and a reading moved, by other work beside it.
 #
 # Accuracy here uses WIDE tolerances, because the machine is shared and
 # noisy: idle within 10 points of 0, a 50% load within 15 points of the
-# load generator's own exact CPU use (tests/tools/loadgen). On the 2-CPU VM this
-# was written on, the soakers' idle rate itself wandered by up to 19% from
-# one second to the next with nothing else running (host contention the
-# guest cannot see: no steal time), and a reading at idle seconds after a
-# clean calibration once came out at 25%; a broken meter (soakers not
+# load generator's own exact CPU use (tests/tools/loadgen). On a virtual
+# machine the soakers' idle rate itself wanders from one second to the
+# next with nothing else running (host contention the guest cannot see:
+# no steal time), so a reading may miss once; a broken meter (soakers not
 # counting, a loop optimised away, a load not subtracted) misses every
 # time. So each try calibrates afresh, the first clean try within
 # tolerance passes, and three clean misses fail. Tries disturbed by others
@@ -190,7 +189,7 @@ fi
 # Whatever the noise, the meter must tell a busy machine from an idle one:
 # every CPU busy at nice 0 leaves the SCHED_IDLE soakers next to nothing,
 # so the reading is near 100% even against a calibration taken on a noisy
-# host (idle rates here wandered by up to 20%), while a meter that does not
+# host, while a meter that does not
 # subtract, or whose loop stopped counting, reads near 0 or nonsense. This
 # one runs whenever there is a calibration that other work did not spoil
 # (work at nice 0 beside it lowers the rate, and with it every reading).

@@ -6,7 +6,7 @@
 # that is not what we write is refused when read; and a calibration that
 # is let through, as zcc -J -C's JSON lines. tests/unit/test_calib.c checks the
 # library itself; this checks that the programs say it. It calibrates, so
-# tests/run.sh runs it alone.
+# it needs the machine alone.
 . "$ZC_TOP/tests/lib.sh"
 
 cs=$ZC_BIN/cyclesoak

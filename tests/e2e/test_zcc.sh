@@ -43,7 +43,7 @@ J=$ZC_TESTBIN/jsoncheck
 
 # --- -c ----------------------------------------------------------------------
 # First: the run's meter slot is then taken early, before the tests that
-# hold it long have started (tests/run.sh).
+# hold it long have started (this test's "needs: meter", tests/run.sh).
 # With -J -c: the sent object says "interrupted": true, and the cpu object
 # of the part that ran follows it.
 sink_start -g "$TMP/never"

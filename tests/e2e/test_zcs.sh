@@ -49,7 +49,7 @@ JC=$ZC_TESTBIN/jsoncheck
 
 # --- -c: the receiving machine's load --------------------------------------
 # First: the run's meter slot is then taken early, before the tests that
-# hold it long have started (tests/run.sh).
+# hold it long have started (this test's "needs: meter", tests/run.sh).
 
 for bad in "-r" "-L" "-f x" "-N 1" "-c -r -L"; do
 	"$ZCS" -p 0 $bad >/dev/null 2>"$TMP/c.err"
