@@ -1,9 +1,9 @@
 /*
  * The statistics of repeated runs: median, least, most, mean, standard
- * deviation, the Student-t 95% interval of the mean, and the verdict on
- * two samples taken in the same rounds. zcc -R, the bench (through
- * tests/tools/zcstat) and the tests all use these, so a figure is summarised one
- * way everywhere.
+ * deviation, the Student-t 95% interval of the mean, and the verdict on two
+ * samples taken in the same rounds. zcc -R, the bench (through
+ * tests/tools/zcstat) and the tests all use these, so a figure is summarised
+ * one way everywhere.
  */
 #ifndef ZC_STATS_H
 #define ZC_STATS_H

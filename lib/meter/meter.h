@@ -2,8 +2,8 @@
  * The meter: system CPU load by subtraction, one struct for every program
  * that measures (cyclesoak, zcc -c, zcs -c, the bench's helpers).
  *
- * One soaker per CPU (lib/meter/soak.h) runs at the lowest priority. Two ways to
- * read what they lost, both taken on every sample:
+ * One soaker per CPU (lib/meter/soak.h) runs at the lowest priority. Two ways
+ * to read what they lost, both taken on every sample:
  *
  *   loop counts (METER_COUNTS, -L, the 2001 method): load = 1 - counts per
  *     second now / calibrated counts per second. Sees everything that slows

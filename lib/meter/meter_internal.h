@@ -1,6 +1,6 @@
 /*
- * The meter's arithmetic as a pure function, for lib/meter/meter.c and its tests:
- * what the soakers gained over one period in, loads out.
+ * The meter's arithmetic as a pure function, for lib/meter/meter.c and its
+ * tests: what the soakers gained over one period in, loads out.
  */
 #ifndef ZC_METER_INTERNAL_H
 #define ZC_METER_INTERNAL_H

@@ -1,7 +1,7 @@
 /*
- * What lib/meter/soak.c and lib/meter/soaker.c share, and what the tests look at: the
- * counter slots the soakers write and the parent reads, and the soaker
- * process's own steps.
+ * What lib/meter/soak.c and lib/meter/soaker.c share, and what the tests look
+ * at: the counter slots the soakers write and the parent reads, and the
+ * soaker process's own steps.
  */
 #ifndef ZC_SOAK_INTERNAL_H
 #define ZC_SOAK_INTERNAL_H

@@ -1,10 +1,10 @@
 /*
  * zcs's receive methods: a few hooks per method, listed in rx_list.c, as
- * lib/wire/tx.h is for zcc. zcs drives the stream check (lib/wire/proto.h); header words are
- * always read with read() into the buffer and fed to the checker, so every
- * method still checks the stream. Inside a file's data the method takes the
- * bytes its own way (copy, discard, splice, map) and the checker is told
- * how many came (proto_rx_skip).
+ * lib/wire/tx.h is for zcc. zcs drives the stream check (lib/wire/proto.h);
+ * header words are always read with read() into the buffer and fed to the
+ * checker, so every method still checks the stream. Inside a file's data the
+ * method takes the bytes its own way (copy, discard, splice, map) and the
+ * checker is told how many came (proto_rx_skip).
  *
  * Hooks return as lib/ functions do: -1 with errno and a "what: why" in err.
  */

@@ -101,17 +101,17 @@ steady() {
 }
 
 # agrees WHAT PCT TOLERANCE: cyclesoak -- loadgen -l PCT must read within
-# TOLERANCE points of what loadgen says it used. With METER=-L each try
-# is bracketed by two fresh calibrations: on a virtual machine the idle
-# rate can move under a reading, even within one calibration, while a
-# broken meter misses on a steady machine too. A try is void when the machine was busy
+# TOLERANCE points of what loadgen says it used. With METER=-L each try is
+# bracketed by two fresh calibrations: on a virtual machine the idle rate can
+# move under a reading, even within one calibration, while a broken meter
+# misses on a steady machine too. A try is void when the machine was busy
 # before it, when a calibration saw other work or spread over 10%, when the
-# two calibrations differ by over 5% (the idle rate moved under the
-# reading), or when others' nice-0 work during the reading exceeds 3 points
-# (/proc/stat's tick samples put about 1.5 points of noise on that figure,
-# and 3 points shift a reading by less than the tightest tolerance, 5).
-# The first clean try within tolerance passes; three clean misses fail;
-# six tries without either are a skip with the figures.
+# two calibrations differ by over 5% (the idle rate moved under the reading),
+# or when others' nice-0 work during the reading exceeds 3 points
+# (/proc/stat's tick samples put about 1.5 points of noise on that figure, and
+# 3 points shift a reading by less than the tightest tolerance, 5). The first
+# clean try within tolerance passes; three clean misses fail; six tries
+# without either are a skip with the figures.
 agrees() {
 	_label=$1 _pct=$2 _tol=$3
 	_try=0 _misses=0 _msg="no quiet moment" _missed=

@@ -157,12 +157,13 @@ fi
 
 # --- lifecycle: no soaker outlives its parent -----------------------------
 
-# killed SIG NAME COMMAND...: run COMMAND under tests/tools/subreaper, wait until
-# it has soakers, send SIG to it, and check that every soaker is gone and
-# reaped, within 1 s. A SCHED_IDLE soaker needs the CPU to die, though, and
-# when work at nice 0 holds every CPU it gets next to none, so then only
-# the 10 s bound is held and the 1 s one is a skip with the figures. With a catchable signal,
-# the program itself must have reaped them (no orphan for anyone else).
+# killed SIG NAME COMMAND...: run COMMAND under tests/tools/subreaper, wait
+# until it has soakers, send SIG to it, and check that every soaker is gone
+# and reaped, within 1 s. A SCHED_IDLE soaker needs the CPU to die, though,
+# and when work at nice 0 holds every CPU it gets next to none, so then only
+# the 10 s bound is held and the 1 s one is a skip with the figures. With a
+# catchable signal, the program itself must have reaped them (no orphan for
+# anyone else).
 killed() {
 	_sig=$1 _name=$2 _ready=$3
 	shift 3

@@ -1,12 +1,11 @@
 #!/bin/sh
-# needs: long
-# zcs against hostile clients (issue 6), played by the raw client
-# tests/tools/zc_send. For every kind of abuse, one live zcs must log exactly one
-# whole line for that connection on stderr and keep serving: a normal client sending at
-# the same time gets every byte through at a sane rate. Afterwards zcs has
-# no children left (so no zombies), the descriptors it had before and no
-# more memory than a generous bound. Then the idle timeout (-T) and the
-# connection cap (-m), each on its own zcs.
+# needs: long zcs against hostile clients (issue 6), played by the raw client
+# tests/tools/zc_send. For every kind of abuse, one live zcs must log exactly
+# one whole line for that connection on stderr and keep serving: a normal
+# client sending at the same time gets every byte through at a sane rate.
+# Afterwards zcs has no children left (so no zombies), the descriptors it had
+# before and no more memory than a generous bound. Then the idle timeout (-T)
+# and the connection cap (-m), each on its own zcs.
 . "$ZC_TOP/tests/lib.sh"
 
 SEND=$ZC_TESTBIN/zc_send

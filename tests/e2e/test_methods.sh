@@ -1,6 +1,6 @@
 #!/bin/sh
-# zcc's zero-copy and io_uring methods when the kernel refuses them, played
-# on any machine by tests/tools/shim_nozc.so: one line naming the method and why,
+# zcc's zero-copy and io_uring methods when the kernel refuses them, played on
+# any machine by tests/tools/shim_nozc.so: one line naming the method and why,
 # exit 1, nothing sent by another method in its place.
 . "$ZC_TOP/tests/lib.sh"
 

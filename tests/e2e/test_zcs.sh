@@ -446,8 +446,8 @@ fi
 
 # --- a kernel without IPv6 -------------------------------------------------
 
-# tests/tools/shim_noipv6.so makes socket(AF_INET6) fail with EAFNOSUPPORT, as on
-# a kernel without IPv6: plain zcs must listen on IPv4 instead.
+# tests/tools/shim_noipv6.so makes socket(AF_INET6) fail with EAFNOSUPPORT, as
+# on a kernel without IPv6: plain zcs must listen on IPv4 instead.
 SHIM=$ZC_TESTBIN/shim_noipv6.so
 if [ -f "$SHIM" ]; then
 	: >"$TMP/zcs.out"
