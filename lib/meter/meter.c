@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/err.h"
+#include "meter/calib.h"
 #include "meter/cpu.h"
 #include "meter/lock.h"
 #include "meter/meter.h"

@@ -9,8 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "meter/calib.h"
-
 struct soak;			/* running soakers; opaque */
 
 /*
