@@ -144,7 +144,7 @@ may_start() {
 	shift
 	case $_class in
 	alone) [ $# -eq 0 ] ;;
-	meter) [ $# -lt "$njobs" ] && case " $* " in *:meter\ *) false ;; *) true ;; esac ;;
+	meter-long) [ $# -lt "$njobs" ] && case " $* " in *:meter-long\ *) false ;; *) true ;; esac ;;
 	*) [ $# -lt "$njobs" ] ;;
 	esac
 }
@@ -215,7 +215,7 @@ for spec in "$@"; do
 		for need in $(needs_of "$src"); do
 			case $need in
 			alone) rank=3 class=alone ;;
-			meter-long) [ "$class" = alone ] || class=meter ;;
+			meter-long) [ "$class" = alone ] || class=meter-long ;;
 			meter) [ "$rank" -eq 2 ] && rank=0 ;;
 			long) long=1 ;;
 			*) echo "run.sh: $label: unknown need '$need'" >&2 ;;

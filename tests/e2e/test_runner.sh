@@ -42,6 +42,16 @@ sleep 1; echo "ok - b"; echo "ok - b2"'
 runner
 check "a test declaring 'needs: alone' runs by itself: $MS ms, at least 2 s" \
 	eval '[ "$RC" -eq 0 ] && [ "$MS" -ge 2000 ]'
+
+# Two tests that hold the meter slot long are not started side by side.
+fake a '# needs: meter-long
+sleep 1; echo "ok - a"'
+fake b '# needs: meter-long
+sleep 1; echo "ok - b"; echo "ok - b2"'
+runner
+check "two tests declaring 'needs: meter-long' run one after the other: $MS ms" \
+	eval '[ "$RC" -eq 0 ] && [ "$MS" -ge 2000 ]'
+fake a 'sleep 1; echo "ok - a"'
 fake b 'sleep 1; echo "ok - b"; echo "ok - b2"'
 
 fake c 'echo "not ok - c broke"; echo "skip - c had no IPv6"'
