@@ -1,5 +1,4 @@
-/* Reading and writing exactly N bytes: the one loop over short transfers
- * and EINTR that every file and socket copy goes through. */
+/* Reading and writing exactly N bytes, through short transfers and EINTR. */
 #ifndef ZC_IO_H
 #define ZC_IO_H
 
