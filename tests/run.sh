@@ -49,6 +49,15 @@ failures=
 retried=	# "PASS/TEST (how the run alone went)" of each test run again
 running=	# "N:PID" of each test running now
 
+# A test at the top of tests/ (where they lived before the folders) would
+# never run: name it and count it as a failure.
+for t in "$top"/tests/test_*; do
+	[ -e "$t" ] || continue
+	echo "not ok - $t: not run; a test goes in tests/unit (C) or tests/e2e (sh)"
+	failed=$((failed + 1))
+	failures="$failures ${t##*/}"
+done
+
 # run_one N PASS LABEL COMMAND...: run one test (in the background: its
 # shell is a subshell), its report in $RUN/N.report and its counts in
 # $RUN/N.count. $RUN/N.pid holds the PID of its timeout, to be stopped.

@@ -84,6 +84,16 @@ runner ZC_TEST_TIMEOUT=1
 check "a test past ZC_TEST_TIMEOUT is stopped and counted (exit $RC, $MS ms)" \
 	eval '[ "$RC" -ne 0 ] && [ "$MS" -lt 10000 ] && grep -q "exited with status 124" "$TMP/out"'
 
+# A test left where tests lived before the folders is named and fails.
+mkdir -p "$TMP/tree/tests"
+cp "$RUN_SH" "$TMP/tree/tests/run.sh"
+printf 'echo "ok - stray"\n' >"$TMP/tree/tests/test_stray.sh"
+env ZC_TESTS=zznone sh "$TMP/tree/tests/run.sh" "fake:$ZC_BIN:$TMP/bin" >"$TMP/out" 2>&1
+RC=$?
+check "a test at the top of tests/ fails the run, named ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -ne 0 ] && grep -q "test_stray.sh: not run" "$TMP/out" &&
+	grep -q "^failed: test_stray.sh" "$TMP/out"'
+
 for bad in 0 x -1; do
 	runner ZC_JOBS="$bad"
 	check "ZC_JOBS=$bad: exit 2, one line ($(cat "$TMP/out"))" \
