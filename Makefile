@@ -26,6 +26,10 @@ BIN ?= .
 
 PROGS    = zcc zcs cyclesoak run_rr
 LIB_SRC  = $(wildcard lib/*/*.c)
+# A source at the top of lib/ would not be built: lib/ is folders only.
+ifneq ($(wildcard lib/*.c lib/*.h),)
+$(error $(wildcard lib/*.c lib/*.h): put it in a folder of lib/ (base, meter, wire...))
+endif
 LIB_OBJ  = $(LIB_SRC:%.c=$(O)/obj/%.o)
 # Unit tests and the helper programs the scripts drive; their binaries all
 # go to $(O)/tests, where tests/run.sh and the scripts look for them.
