@@ -12,8 +12,11 @@
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-# Always on, whatever CFLAGS the caller passes.
-ZC_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Ilib
+# Always on, whatever CFLAGS the caller passes. -MMD -MP: each compile
+# writes the headers it read to a .d file beside its object, included
+# below, so a touched header rebuilds exactly what includes it.
+ZC_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -pthread -Ilib -MMD -MP
+ZC_LDLIBS = -pthread -lm
 LDLIBS  ?=
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -28,42 +31,79 @@ O   ?= build
 BIN ?= .
 
 PROGS    = zcc zcs cyclesoak run_rr
-LIB_SRC  = $(wildcard lib/*.c)
-LIB_OBJ  = $(LIB_SRC:lib/%.c=$(O)/lib/%.o)
-TEST_SRC = $(filter-out tests/shim_%.c,$(wildcard tests/*.c))
-TEST_BIN = $(TEST_SRC:tests/%.c=$(O)/tests/%)
+LIB_SRC  = $(wildcard lib/*/*.c)
+# A source at the top of lib/ would not be built: lib/ is folders only.
+ifneq ($(wildcard lib/*.c lib/*.h),)
+$(error $(wildcard lib/*.c lib/*.h): put it in a folder of lib/ (base, meter, wire...))
+endif
+LIB_OBJ  = $(LIB_SRC:%.c=$(O)/obj/%.o)
+# Unit tests and the helper programs the scripts drive; their binaries all
+# go to $(O)/tests, where tests/run.sh and the scripts look for them.
+UNIT_SRC = $(wildcard tests/unit/*.c)
+TOOL_SRC = $(filter-out tests/tools/shim_%.c,$(wildcard tests/tools/*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(O)/tests/%)
+TEST_SRC = $(UNIT_SRC) $(TOOL_SRC)
+TEST_BIN = $(UNIT_BIN) $(TOOL_BIN)
 # LD_PRELOAD shims that make a system call fail, so the programs' refusal
-# paths run on every machine: tests/shim_NAME.c -> $(O)/tests/shim_NAME.so
-SHIM_SRC = $(wildcard tests/shim_*.c)
-SHIM_SO  = $(SHIM_SRC:tests/%.c=$(O)/tests/%.so)
+# paths run on every machine: tests/tools/shim_NAME.c -> $(O)/tests/shim_NAME.so
+SHIM_SRC = $(wildcard tests/tools/shim_*.c)
+SHIM_SO  = $(SHIM_SRC:tests/tools/%.c=$(O)/tests/%.so)
+OBJS     = $(LIB_OBJ) $(PROGS:%=$(O)/obj/%.o) $(TEST_SRC:%.c=$(O)/obj/%.o)
 
 .PHONY: all check check-plain check-san tests demo bench lint install uninstall clean
+
+# "make clean all" (clean beside other goals): clean first, then the other
+# goals in a second make, so that -j never builds into a tree being removed.
+SERIAL = $(if $(filter clean,$(MAKECMDGOALS)),$(filter-out clean,$(MAKECMDGOALS)))
+ifneq ($(SERIAL),)
+clean:
+	@$(MAKE) --no-print-directory clean
+$(SERIAL): clean
+	@$(MAKE) --no-print-directory $@
+.NOTPARALLEL:
+else
 
 # With BIN=. the programs are plain names: make drops a leading "./".
 PROG_OUT = $(if $(filter .,$(BIN)),$(PROGS),$(PROGS:%=$(BIN)/%))
 
 all: $(PROG_OUT)
 
-$(O)/lib/%.o: lib/%.c $(wildcard lib/*.h) | $(O)/lib
+# Every object, from lib/, the programs or tests/, is built the same way,
+# into $(O)/obj/ beside its source's path (test binaries stay alone in
+# $(O)/tests, where the runner looks for them).
+$(O)/obj/%.o: %.c
+	@mkdir -p $(@D)
 	$(CC) $(ZC_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+# Tests name their own headers by folder too ("unit/t.h", "tools/rng.h").
+$(O)/obj/tests/%.o: ZC_CFLAGS += -Itests
 
 $(O)/libzc.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: %.c $(O)/libzc.a $(wildcard lib/*.h)
-	$(CC) $(ZC_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS)
+LINK = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) $(ZC_LDLIBS)
 
-$(O)/tests/%: tests/%.c $(O)/libzc.a $(wildcard lib/*.h tests/*.h) | $(O)/tests
-	$(CC) $(ZC_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) -lpthread -lm
+$(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: $(O)/obj/%.o $(O)/libzc.a
+	$(LINK)
+
+$(UNIT_BIN): $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libzc.a | $(O)/tests
+	$(LINK)
+
+$(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a | $(O)/tests
+	$(LINK)
 
 # Shims are built without the sanitizers: they are preloaded into programs
 # that may not carry ASan's runtime first.
-$(O)/tests/shim_%.so: tests/shim_%.c | $(O)/tests
-	$(CC) $(ZC_CFLAGS) -O2 -g -fPIC -shared -o $@ $< -ldl
+$(O)/tests/shim_%.so: tests/tools/shim_%.c | $(O)/tests
+	@mkdir -p $(O)/obj/tests/tools
+	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/tools/shim_$*.d -O2 -g -fPIC -shared -o $@ $< -ldl
 
-$(O)/lib $(O)/tests:
+$(O)/tests:
 	mkdir -p $@
+
+-include $(OBJS:.o=.d) $(SHIM_SRC:%.c=$(O)/obj/%.d)
 
 tests: all $(TEST_BIN) $(SHIM_SO)
 
@@ -116,3 +156,5 @@ uninstall:
 
 clean:
 	rm -rf build $(PROGS)
+
+endif

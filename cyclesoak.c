@@ -20,15 +20,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "calib.h"
-#include "clock.h"
-#include "cpu.h"
-#include "meter.h"
-#include "opt.h"
-#include "optab.h"
-#include "out.h"
-#include "show.h"
-#include "stop.h"
+#include "app/stop.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "base/optab.h"
+#include "base/out.h"
+#include "base/show.h"
+#include "meter/calib.h"
+#include "meter/cpu.h"
+#include "meter/meter.h"
 
 /* What the options asked, set only by parse_options. */
 struct settings {

@@ -17,11 +17,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "cpu.h"
-#include "opt.h"
-#include "optab.h"
-#include "out.h"
-#include "show.h"
+#include "base/opt.h"
+#include "base/optab.h"
+#include "base/out.h"
+#include "base/sched.h"
+#include "base/show.h"
+#include "meter/cpu.h"
 
 /* As a POSIX shell says it: the command was found but cannot be run... */
 #define EXIT_CANNOT_EXEC 126

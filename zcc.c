@@ -37,20 +37,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "calib.h"
-#include "clock.h"
-#include "meter.h"
-#include "cpu.h"
-#include "net.h"
-#include "opt.h"
-#include "optab.h"
-#include "out.h"
-#include "proto.h"
-#include "stats.h"
-#include "show.h"
-#include "stop.h"
-#include "tx.h"
-#include "watch.h"
+#include "app/stop.h"
+#include "app/watch.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "base/optab.h"
+#include "base/out.h"
+#include "base/rate.h"
+#include "base/show.h"
+#include "base/stats.h"
+#include "meter/calib.h"
+#include "meter/cpu.h"
+#include "meter/meter.h"
+#include "wire/net.h"
+#include "wire/proto.h"
+#include "wire/tx.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_RUNS 10000		/* -R */

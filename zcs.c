@@ -26,19 +26,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "calib.h"
-#include "clock.h"
-#include "cpu.h"
-#include "meter.h"
-#include "net.h"
-#include "opt.h"
-#include "optab.h"
-#include "out.h"
-#include "proto.h"
-#include "rx.h"
-#include "show.h"
-#include "stop.h"
-#include "watch.h"
+#include "app/stop.h"
+#include "app/watch.h"
+#include "base/clock.h"
+#include "base/opt.h"
+#include "base/optab.h"
+#include "base/out.h"
+#include "base/rate.h"
+#include "base/show.h"
+#include "meter/calib.h"
+#include "meter/cpu.h"
+#include "meter/meter.h"
+#include "wire/net.h"
+#include "wire/proto.h"
+#include "wire/rx.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400

@@ -7,7 +7,7 @@
 # On a virtual machine the meter's default method is run time, which needs
 # no calibration file; elsewhere the user's counts_per_sec is used, or made.
 #
-# ZC_DEMO_QUICK=1: a few small files and short runs, for tests/test_demo.sh;
+# ZC_DEMO_QUICK=1: a few small files and short runs, for tests/e2e/test_demo.sh;
 # a calibration, where one is needed, is then ZC_DEMO_CALIB (made there when
 # missing) or, when that is not set, a fresh one that is not kept.
 ZC_TOP=$(cd "$(dirname "$0")/.." && pwd)

@@ -19,20 +19,20 @@ if [ -n "$missing" ]; then
 	exit 1
 fi
 
-set -- ./*.c lib/*.c tests/*.c
+set -- ./*.c lib/*/*.c tests/*/*.c
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/zc-lint.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
 
 # The build's own view of the code: the Makefile's ZC_CFLAGS.
-cflags="-std=gnu11 -D_GNU_SOURCE -Ilib"
+cflags="-std=gnu11 -D_GNU_SOURCE -Ilib -Itests"
 
 # ---- cppcheck ----
 # posix and gnu: what glibc's functions do (which return what, which never
 # return); -D_GNU_SOURCE checks the one configuration the build uses.
 cppcheck --quiet --error-exitcode=1 --inline-suppr \
 	--enable=warning,style,performance,portability \
-	--std=c11 --library=posix --library=gnu -D_GNU_SOURCE -Ilib \
+	--std=c11 --library=posix --library=gnu -D_GNU_SOURCE -Ilib -Itests \
 	--suppressions-list=tests/cppcheck.supp \
 	--template='{file}:{line}: cppcheck {severity}: {message} [{id}]' \
 	"$@" 2>"$tmp/cppcheck" >/dev/null
@@ -56,7 +56,7 @@ checks="$checks,clang-analyzer-*"
 checks="$checks,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling"
 checks="$checks,performance-*,portability-*"
 # atoi/sscanf conversions that cannot report errors (all numbers go
-# through lib/opt.h), and system() with its shell.
+# through lib/base/opt.h), and system() with its shell.
 checks="$checks,cert-err34-c,cert-env33-c"
 
 # One file per clang-tidy process: clang-tidy 14's valist checker carries
@@ -67,7 +67,7 @@ for f; do
 	i=$((i + 1))
 	printf '%s %s\n' "$f" "$tmp/tidy.$(printf %03d $i)"
 done | xargs -P "$(nproc 2>/dev/null || echo 2)" -L 1 sh -c '
-	clang-tidy --quiet --checks="$0" --header-filter="(lib|tests)/[^/]*\.h\$" \
+	clang-tidy --quiet --checks="$0" --header-filter="(lib|tests)/.+\.h\$" \
 		"$2" -- $1 >"$3.out" 2>"$3.err"
 	echo $? >"$3.rc"' "$checks" "$cflags"
 tidy_fail=0

@@ -3,24 +3,29 @@
 #
 #   sh tests/run.sh NAME:PROGRAM_DIR:TEST_BIN_DIR ...
 #
-# A test is a program $TEST_BIN_DIR/test_* built from tests/test_*.c or a
-# script tests/test_*.sh. Each prints "ok - ", "not ok - " or "skip - "
+# A test is a program $TEST_BIN_DIR/test_* built from tests/unit/test_*.c or
+# a script tests/e2e/test_*.sh. Each prints "ok - ", "not ok - " or "skip - "
 # lines; a test that dies, times out or exits non-zero without saying why
 # counts as one failure. ZC_TESTS=pattern runs only matching tests.
 #
 # Most of the tests' time is waiting (for a timeout to fire, a trickle to
 # be cut off), so ZC_JOBS tests (default 2; 1 for one at a time) run side
-# by side, the passes mixed. Two kinds of test are kept apart:
+# by side, the passes mixed. A test that starts a meter takes the run's
+# meter slot first and waits its turn (why: tests/harness/meter.sh,
+# meter_slot); the slot lives in ZC_SLOT_DIR.
 #
-#   alone   it judges the meter's accuracy or calibrates, which other work
-#           beside it spoils (a calibration is refused): these run last,
-#           one at a time, with nothing else running.
-#   meter   only one meter fits a machine (the programs refuse a second,
-#           and each would read the other's soakers as load): a test that
-#           starts one takes the run's meter slot first (tests/lib.sh
-#           meter_slot) and waits its turn. The slot lives in ZC_SLOT_DIR.
-#           Tests that hold it most of their run (METER below) are not
-#           started beside each other, so that a lane is not spent waiting.
+# A test says what it needs in its first lines, a comment "# needs: WORDS"
+# (in C "/* needs: WORDS */"); no word, no need:
+#
+#   alone       it judges the meter's accuracy or calibrates, which other
+#               work beside it spoils (a calibration is refused): run last,
+#               one at a time, with nothing else running.
+#   meter-long  it holds the meter slot most of its run: never started
+#               beside another such test, so that a lane is not spent waiting.
+#   meter       it takes the meter slot for a moment near its start: started
+#               first, so that it has had the slot before the meter-long
+#               tests hold it.
+#   long        it runs long: started early, so that the lanes end together.
 #
 # A test's report is printed when it ends, so reports come in the order the
 # tests end. A test that fails beside others (a timing check squeezed by
@@ -34,18 +39,6 @@ case $njobs in
 '' | *[!0-9]* | 0) echo "run.sh: ZC_JOBS=$njobs: want a count of 1 or more" >&2; exit 2 ;;
 esac
 
-# The tests that must run alone (see above).
-ALONE="test_accuracy.sh test_meter test_calib.sh"
-# Tests that hold the meter slot for most of their run: two of these are
-# not started side by side (one would only wait for the other); a test
-# that meters for a moment (zcs -c, zcc -c) waits for the slot instead.
-METER="test_demo.sh test_cyclesoak.sh test_meter.sh test_bench.sh test_fuzz.sh"
-# Started first, both passes: tests that take the meter slot for a moment
-# near their start, so that they have had it before the tests of METER
-# hold it for long. Then the longest, so that the lanes end close together.
-BRIEF="test_zcs.sh test_zcc.sh test_transfer.sh test_faults.sh"
-LONG="test_hostile.sh test_fuzz.sh test_demo.sh test_cyclesoak.sh test_meter.sh test_badinput.sh"
-
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/zc-run.XXXXXX") || exit 1
 export ZC_SLOT_DIR="$RUN/slots"
 mkdir "$ZC_SLOT_DIR"
@@ -53,7 +46,17 @@ passed=0
 failed=0
 skipped=0
 failures=
+retried=	# "PASS/TEST (how the run alone went)" of each test run again
 running=	# "N:PID" of each test running now
+
+# A test at the top of tests/ (where they lived before the folders) would
+# never run: name it and count it as a failure.
+for t in "$top"/tests/test_*; do
+	[ -e "$t" ] || continue
+	echo "not ok - $t: not run; a test goes in tests/unit (C) or tests/e2e (sh)"
+	failed=$((failed + 1))
+	failures="$failures ${t##*/}"
+done
 
 # run_one N PASS LABEL COMMAND...: run one test (in the background: its
 # shell is a subshell), its report in $RUN/N.report and its counts in
@@ -107,6 +110,11 @@ collect() {
 	fi
 	[ -f "$RUN/$1.report" ] && cat "$RUN/$1.report"
 	if read -r _o _b _s _name <"$RUN/$1.count"; then
+		if [ "$1" -gt "$n_first" ]; then
+			_how="passed alone"
+			[ "$_b" -gt 0 ] && _how="failed again alone"
+			retried="$retried${retried:+, }$_name ($_how)"
+		fi
 		passed=$((passed + _o))
 		failed=$((failed + _b))
 		skipped=$((skipped + _s))
@@ -145,7 +153,7 @@ may_start() {
 	shift
 	case $_class in
 	alone) [ $# -eq 0 ] ;;
-	meter) [ $# -lt "$njobs" ] && case " $* " in *:meter\ *) false ;; *) true ;; esac ;;
+	meter-long) [ $# -lt "$njobs" ] && case " $* " in *:meter-long\ *) false ;; *) true ;; esac ;;
 	*) [ $# -lt "$njobs" ] ;;
 	esac
 }
@@ -187,26 +195,42 @@ stop_all() {
 }
 trap stop_all INT TERM HUP
 
-# The queue: "CLASS N PASS LABEL PATH BINDIR TESTBIN" a line, long tests
-# first, then the rest, then those that run alone.
+# needs_of FILE: the words of FILE's "needs:" line (see above).
+needs_of() {
+	sed -n '1,10s/^[#/*]*[[:space:]]*needs:[[:space:]]*\([a-z -]*\).*/\1/p' "$1" 2>/dev/null |
+		head -n 1
+}
+
+# The queue: "CLASS N PASS LABEL PATH BINDIR TESTBIN" a line: those that
+# take the meter for a moment first, then the long ones, then the rest,
+# then those that run alone.
 n=0
 for spec in "$@"; do
 	name=${spec%%:*}
 	rest=${spec#*:}
 	bindir=$(cd "$top" && cd "${rest%%:*}" && pwd)
 	testbin=$(cd "$top" && cd "${rest#*:}" && pwd)
-	for t in "$testbin"/test_* "$top"/tests/test_*.sh; do
+	for t in "$testbin"/test_* "$top"/tests/e2e/test_*.sh; do
 		[ -f "$t" ] || continue
 		label=$(basename "$t")
 		if [ -n "$ZC_TESTS" ]; then
 			case "$label" in *$ZC_TESTS*) ;; *) continue ;; esac
 		fi
 		n=$((n + 1))
-		rank=2 class=any
-		case " $BRIEF " in *" $label "*) rank=0 ;; esac
-		case " $LONG " in *" $label "*) rank=1 ;; esac
-		case " $METER " in *" $label "*) class=meter ;; esac
-		case " $ALONE " in *" $label "*) rank=3 class=alone ;; esac
+		# A program's needs are in its source; a script's in itself.
+		src=$top/tests/unit/$label.c
+		[ -f "$src" ] || src=$t
+		rank=2 class=any long=
+		for need in $(needs_of "$src"); do
+			case $need in
+			alone) rank=3 class=alone ;;
+			meter-long) [ "$class" = alone ] || class=meter-long ;;
+			meter) [ "$rank" -eq 2 ] && rank=0 ;;
+			long) long=1 ;;
+			*) echo "run.sh: $label: unknown need '$need'" >&2 ;;
+			esac
+		done
+		[ -n "$long" ] && [ "$rank" -lt 3 ] && rank=1
 		echo "$rank $n $class $n $name $label $t $bindir $testbin"
 	done
 done | sort -k1,1n -k2,2n | cut -d ' ' -f 3- >"$RUN/queue"
@@ -215,6 +239,7 @@ NL='
 queue=$(cat "$RUN/queue")
 [ -n "$queue" ] && queue="$queue$NL"
 n_next=$(grep -c '' "$RUN/queue")
+n_first=$n_next	# a test numbered above this is one run again
 
 # Each test says it has ended on a FIFO ($RUN/ended), which the runner
 # reads when nothing more may start: it sleeps until then, no polling.
@@ -243,6 +268,7 @@ done
 rm -rf "$RUN"
 
 [ -n "$failures" ] && echo "failed:$failures"
+echo "run again alone: ${retried:-none}"
 [ "$skipped" -gt 0 ] && echo "($skipped checks skipped, reasons above)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

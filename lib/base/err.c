@@ -1,0 +1,41 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/show.h"
+
+/*
+ * A failure is told on one line: a path, host or value in it that holds a
+ * newline or a terminal escape is shown escaped (show.h), here, once for
+ * every message lib/ hands back.
+ */
+static void one_line(char *err, size_t errlen)
+{
+	char raw[1024];
+
+	if (strcmp(show(err, raw, sizeof(raw)), err) == 0)
+		return;
+	snprintf(raw, sizeof(raw), "%s", err);
+	show(raw, err, errlen);
+}
+
+int err_fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+	size_t n;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+		one_line(err, errlen);
+		n = strlen(err);
+		if (errnum && n < errlen)
+			snprintf(err + n, errlen - n, ": %s", strerror(errnum));
+	}
+	errno = saved;
+	return -1;
+}

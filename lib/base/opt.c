@@ -1,0 +1,307 @@
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/opt.h"
+#include "base/optab.h"
+#include "base/out.h"
+#include "base/show.h"
+#include "base/version.h"
+
+static const char out_of_range[] = "out of range";
+
+/*
+ * error(3) prefixes messages with program_invocation_name, the path the
+ * program was run by ("./zcc"); every message should say "zcc: what: why".
+ * Every program links this file for its option parsing, so this is where
+ * both message paths are made to agree.
+ */
+__attribute__((constructor)) static void short_program_name(void)
+{
+	program_invocation_name = program_invocation_short_name;
+}
+
+/* parse_num and parse_size: a byte size may end in K, M or G. */
+static int parse_scaled(const char *s, long long min, long long max, int sized,
+			long long *out, const char **why)
+{
+	long long v, unit = 1;
+	char *end;
+
+	if (!s || !*s) {
+		*why = "empty value";
+		return -1;
+	}
+	if (isspace((unsigned char)*s) || *s == '+' || (*s == '-' && min >= 0)) {
+		*why = *s == '-' ? "must not be negative" : "not a number";
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s) {
+		*why = "not a number";
+		return -1;
+	}
+	if (sized && *end && end[1] == '\0' && strchr("KkMmGg", *end)) {
+		unit = *end == 'K' || *end == 'k' ? 1LL << 10 :
+		       *end == 'M' || *end == 'm' ? 1LL << 20 : 1LL << 30;
+		end++;
+	}
+	if (*end) {
+		*why = "trailing garbage";
+		return -1;
+	}
+	if (errno == ERANGE || v > LLONG_MAX / unit || v < LLONG_MIN / unit ||
+	    v * unit < min || v * unit > max) {
+		*why = out_of_range;
+		return -1;
+	}
+	*out = v * unit;
+	return 0;
+}
+
+int parse_num(const char *s, long long min, long long max, long long *out,
+	      const char **why)
+{
+	return parse_scaled(s, min, max, 0, out, why);
+}
+
+int parse_size(const char *s, long long min, long long max, long long *out,
+	       const char **why)
+{
+	return parse_scaled(s, min, max, 1, out, why);
+}
+
+static const char *skip_digits(const char *p)
+{
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
+int parse_secs(const char *s, double min, double max, double *out, const char **why)
+{
+	const char *p;
+	char *end;
+	double v;
+
+	if (!s || !*s) {
+		*why = "empty value";
+		return -1;
+	}
+	if (*s == '-') {
+		*why = "must not be negative";
+		return -1;
+	}
+	if (*s < '0' || *s > '9') {
+		*why = "not a number";
+		return -1;
+	}
+	p = skip_digits(s);
+	if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+		p = skip_digits(p + 1);
+	if (*p) {
+		*why = "trailing garbage";
+		return -1;
+	}
+	errno = 0;
+	v = strtod(s, &end);	/* plain decimal digits: strtod reads them all */
+	if (end != p || errno || v < min || v > max) {
+		*why = out_of_range;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * The message is one line whatever the user typed: a value holding a
+ * newline or a terminal escape is shown escaped (show.h). Callers show()
+ * each value too, which also cuts a long one short of the reason.
+ */
+void usage_error(const char *fmt, ...)
+{
+	char line[1024], shown[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+		show(line, shown, sizeof(shown)));
+	exit(2);
+}
+
+void opt_refused(int c)
+{
+	if (c == ':')
+		usage_error("-%c: needs a value (%s -h for help)", optopt,
+			    program_invocation_short_name);
+	usage_error("-%c: unknown option (%s -h for help)", optopt,
+		    program_invocation_short_name);
+}
+
+/*
+ * The option opt_next returned last, when it was given by its long name:
+ * a bad value is then reported as "--port: ..." rather than "-p: ...".
+ */
+static const struct optab *last_long;
+
+/* "-p" or, when the user wrote it so, "--port": the option as given. */
+static const char *spelled(int opt, char *buf, size_t len)
+{
+	if (last_long && last_long->key == opt)
+		snprintf(buf, len, "--%s", last_long->name);
+	else
+		snprintf(buf, len, "-%c", opt);
+	return buf;
+}
+
+/*
+ * argv[at] as the option it spells: NULL unless it is a long option whose
+ * name (up to any '=') is key's long name or a prefix of it.
+ */
+static const struct optab *long_form(char *const argv[], int at, const struct optab *rows,
+				     int key)
+{
+	const struct optab *r = optab_find(rows, key);
+	const char *a = at > 0 ? argv[at] : NULL;
+	size_t len;
+
+	if (!r || !a || strncmp(a, "--", 2) != 0 || !a[2])
+		return NULL;
+	len = strcspn(a + 2, "=");
+	return strncmp(r->name, a + 2, len) == 0 ? r : NULL;
+}
+
+/*
+ * What getopt_long refused, as one usage line, exit 2. For a long option
+ * getopt_long has stepped past the word (optind - 1); a short one may sit
+ * in the middle of a cluster, so optopt is what names it.
+ */
+static __attribute__((noreturn)) void refused(int c, char *const argv[],
+					      const struct optab_parser *p)
+{
+	const char *prog = program_invocation_short_name;
+	const char *word = optind > 0 ? argv[optind - 1] : "--";
+	const char *name = strncmp(word, "--", 2) == 0 ? word + 2 : word;
+	const struct optab *r, *exact;
+	char shown[SHOW_LEN], names[512] = "";
+	size_t len;
+
+	if (optopt == 0) {	/* a long option getopt_long does not know */
+		len = strcspn(name, "=");
+		snprintf(names, sizeof(names), "%.*s", (int)(name - word + len), word);
+		show(names, shown, sizeof(shown));
+		*names = '\0';
+		if (optab_matches(p->rows, name, len, &exact) < 2)
+			usage_error("%s: unknown option (%s -h for help)", shown, prog);
+		for (r = p->rows; r->name; r++)
+			if (strncmp(r->name, name, len) == 0)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names),
+					 "%s--%s", *names ? ", " : "", r->name);
+		usage_error("%s: ambiguous option (%s)", shown, names);
+	}
+	r = long_form(argv, optind - 1, p->rows, optopt);
+	if (r && c == ':')
+		usage_error("--%s: needs a value (%s -h for help)", r->name, prog);
+	if (r)
+		usage_error("--%s: takes no value (%s -h for help)", r->name, prog);
+	opt_refused(c);
+}
+
+int opt_next(int argc, char *argv[], const struct optab_parser *p)
+{
+	int c, index = -1;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, p->shortopts, p->longopts, &index);
+	if (c == '?' || c == ':')
+		refused(c, argv, p);
+	last_long = index >= 0 ? &p->rows[index] : NULL;
+	return c;
+}
+
+/* opt_num and opt_size: the value, or one usage line naming opt and arg. */
+static long long opt_value(int opt, const char *arg, long long min, long long max,
+			   int sized)
+{
+	char shown[SHOW_LEN], name[64];
+	const char *why;
+	long long v;
+
+	if (parse_scaled(arg, min, max, sized, &v, &why) == 0)
+		return v;
+	show(arg, shown, sizeof(shown));
+	spelled(opt, name, sizeof(name));
+	if (why == out_of_range)
+		usage_error("%s: '%s': out of range (%lld..%lld%s)", name, shown, min, max,
+			    sized ? " bytes" : "");
+	usage_error("%s: '%s': %s%s", name, shown, why,
+		    sized ? " (a size is digits with an optional K, M or G)" : "");
+}
+
+long long opt_num(int opt, const char *arg, long long min, long long max)
+{
+	return opt_value(opt, arg, min, max, 0);
+}
+
+long long opt_size(int opt, const char *arg, long long min, long long max)
+{
+	return opt_value(opt, arg, min, max, 1);
+}
+
+double opt_secs(int opt, const char *arg, double min, double max)
+{
+	char shown[SHOW_LEN], name[64];
+	const char *why;
+	double v;
+
+	if (parse_secs(arg, min, max, &v, &why) == 0)
+		return v;
+	show(arg, shown, sizeof(shown));
+	spelled(opt, name, sizeof(name));
+	if (why == out_of_range)
+		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
+	usage_error("%s: '%s': %s (seconds are digits, a fraction allowed)", name, shown, why);
+}
+
+/* cppcheck-suppress constParameter ; getopt_long's own type: main's argv converts to it */
+void opt_common(int argc, char *argv[], const struct optab_parser *p,
+		void (*usage)(FILE *out, int status))
+{
+	int c, index;
+
+	out_check_at_exit();
+	opterr = 0;
+	optind = 0;	/* glibc: a fresh scan */
+	for (;;) {
+		index = -1;
+		c = getopt_long(argc, argv, p->shortopts, p->longopts, &index);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			/* A short one is refused in its turn by the program's own pass. */
+			if (optopt == 0 || long_form(argv, optind - 1, p->rows, optopt))
+				refused(c, argv, p);
+			continue;
+		}
+		if (index < 0)
+			continue;	/* short options and operands: the program's pass */
+		if (c == 'h') {
+			usage(stdout, 0);
+			exit(0);
+		}
+		if (c == OPTAB_VERSION) {
+			printf("%s %s\n", program_invocation_short_name, ZC_VERSION);
+			exit(0);
+		}
+	}
+	optind = 0;	/* glibc: start afresh, the permutation state included */
+}

@@ -1,0 +1,67 @@
+/*
+ * The statistics of repeated runs: median, least, most, mean, standard
+ * deviation, the Student-t 95% interval of the mean, and the verdict on two
+ * samples taken in the same rounds. zcc -R, the bench (through
+ * tests/tools/zcstat) and the tests all use these, so a figure is summarised
+ * one way everywhere.
+ */
+#ifndef ZC_STATS_H
+#define ZC_STATS_H
+
+#include <stddef.h>
+
+/* stats_sort - sort v[0..n) in place, smallest first. */
+void stats_sort(double *v, size_t n);
+
+/*
+ * stats_median - the middle value of v[0..n) (the mean of the two middle
+ * ones when n is even). Sorts v in place. NAN when n is 0.
+ */
+double stats_median(double *v, size_t n);
+
+/* stats_min, stats_max, stats_mean - of v[0..n); NAN when n is 0. */
+double stats_min(const double *v, size_t n);
+double stats_max(const double *v, size_t n);
+double stats_mean(const double *v, size_t n);
+
+/* stats_sd - the sample standard deviation (n - 1); NAN when n < 2. */
+double stats_sd(const double *v, size_t n);
+
+/*
+ * stats_t95 - the two-sided 95% critical value of Student's t with df
+ * degrees of freedom (12.706 for 1, tending to 1.960); NAN for df 0.
+ */
+double stats_t95(size_t df);
+
+/* A sample summarised. half is the half width of the 95% interval of the
+ * mean, lo and hi its ends: NAN with fewer than two values. */
+struct stats_sum {
+	size_t n;
+	double median, min, max, mean, sd, half, lo, hi;
+};
+
+/* stats_summarise - fill *s from v[0..n), which is sorted in place. */
+void stats_summarise(double *v, size_t n, struct stats_sum *s);
+
+/*
+ * The verdict on two samples a and b of the same rounds (a[i] and b[i]
+ * measured in round i). A difference is "resolved" only when a is on the
+ * same side of b in every round AND the two 95% intervals do not overlap:
+ * either alone is too easily met by noise in a handful of rounds.
+ */
+enum stats_verdict {
+	STATS_UNRESOLVED = 0,
+	STATS_LESS,		/* a below b, resolved */
+	STATS_MORE,		/* a above b, resolved */
+};
+
+/*
+ * stats_compare - the verdict on a[0..n) against b[0..n) (left unchanged).
+ * When why is given it is set to a short reason for an unresolved verdict
+ * ("fewer than 2 rounds", "rounds disagree in sign", "intervals overlap"),
+ * or to "" when resolved.
+ */
+enum stats_verdict stats_compare(const double *a, const double *b, size_t n,
+				 const char **why);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * The meter: system CPU load by subtraction, one struct for every program
+ * that measures (cyclesoak, zcc -c, zcs -c, the bench's helpers).
+ *
+ * One soaker per CPU (lib/meter/soak.h) runs at the lowest priority. Two ways
+ * to read what they lost, both taken on every sample:
+ *
+ *   loop counts (METER_COUNTS, -L, the 2001 method): load = 1 - counts per
+ *     second now / calibrated counts per second. Sees everything that slows
+ *     a CPU (cache, memory, a busy hyperthread sibling); needs a calibration
+ *     file and is wrong whenever the CPUs' own speed moves, as it does on a
+ *     virtual machine whose host is busy.
+ *   run time (METER_RUNTIME, -r): the CPU time the soakers were denied, from
+ *     the scheduler's per-task run time less the interrupt work found inside
+ *     it. No calibration; immune to a host that slows the VM; blind to
+ *     interference that slows a soaker without taking its CPU.
+ *
+ * METER_DEFAULT picks run time on a virtual machine ("hypervisor" among the
+ * CPU flags) and loop counts on bare metal. Only one meter may run on a
+ * machine at a time (each would read the other's soakers as load): opening
+ * a second one fails, naming the first's PID. All the arithmetic (load,
+ * per-CPU load, free share, service demand) lives in lib/meter/meter.c and
+ * nowhere else.
+ *
+ * Like every lib/ function these return -1 (or NULL) with a "what: why" text
+ * in err and never print or exit.
+ */
+#ifndef ZC_METER_H
+#define ZC_METER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "meter/soak.h"
+
+enum meter_method {
+	METER_DEFAULT,		/* by machine: run time on a VM, else loop counts */
+	METER_RUNTIME,		/* -r */
+	METER_COUNTS,		/* -L */
+};
+
+/*
+ * meter_method_opt - the method option opt ('r' or 'L') into *m: -1 (a
+ * usage error for the caller, METER_OPPOSITE says why) when *m holds the
+ * other one already.
+ */
+int meter_method_opt(int opt, enum meter_method *m);
+#define METER_OPPOSITE "-r and -L choose opposite methods: give one"
+
+struct meter_cfg {
+	int ncpus;			/* soakers; 0: the online CPUs */
+	enum meter_method method;	/* as asked */
+	const char *calib_path;		/* -f; NULL: CALIB_DEFAULT_PATH */
+	enum soak_policy policy;	/* -n: SOAK_NICE19 */
+	int bind;			/* soaker i on CPU i (cyclesoak -B) */
+};
+
+struct meter;			/* opaque */
+
+/*
+ * One reading: what the soakers lost between two samples. Loads are
+ * fractions of the whole machine (0.25 = 25%) and may be slightly negative;
+ * a method with nothing to say (loop counts without a calibration) has NAN.
+ */
+struct meter_reading {
+	double secs;		/* wall time covered */
+	double load;		/* by the meter's method */
+	double load_counts;	/* loop counts; NAN without a calibration */
+	double load_runtime;	/* run time */
+	int ncpus;
+	const double *cpu_load;	/* ncpus entries, by the meter's method */
+	const double *cpu_free;	/* ncpus entries: 1 - cpu_load */
+	const double *cpu_load_counts;	/* ncpus entries, each method (-d) */
+	const double *cpu_load_runtime;
+};
+
+/*
+ * meter_open - choose the method, load the calibration (required for loop
+ * counts, used when present for the other figure), take the one-meter lock,
+ * start the soakers and let them settle. NULL with err filled: a second
+ * meter ("another meter is running: PID 1234"), no calibration for -L, a
+ * calibration made with another CPU count, soakers that would not start.
+ */
+struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen);
+
+/* The method in use, and one line saying which and why, e.g.
+ * "run time (virtual machine; -L for loop counts)". */
+enum meter_method meter_method(const struct meter *m);
+/* The method's name in every program's output: "run time" or "loop counts". */
+const char *meter_method_name(enum meter_method method);
+const char *meter_why(const struct meter *m);
+int meter_ncpus(const struct meter *m);
+/* A warning about the calibration the loop counts use (a 2001 file that
+ * does not say its CPU count), for the program to print; "" when none. */
+const char *meter_warning(const struct meter *m);
+
+/*
+ * meter_mark - remember "now" as the start of the next reading.
+ * meter_sample - fill r with what was lost since the last mark (or sample),
+ * and mark again. -1 with err filled when a soaker died or was stopped
+ * ("soaker for CPU 1 (PID 4321) was killed by SIGKILL"): no figure from
+ * that period may be printed.
+ */
+int meter_mark(struct meter *m, char *err, size_t errlen);
+int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t errlen);
+
+/*
+ * A process forked after meter_open (zcs's per-connection child) may call
+ * meter_mark and meter_sample on its copy: it reads the same soakers, and
+ * notices a dead or stopped one from /proc, not waitpid. Only the process
+ * that opened the meter closes or kills it; a child just forgets its copy.
+ *
+ * meter_close - stop and reap the soakers, drop the lock, free m. Safe on
+ * NULL. meter_kill - the same for a signal handler: kill(), waitpid() and
+ * close() only, nothing freed.
+ */
+void meter_close(struct meter *m);
+void meter_kill(struct meter *m);
+
+/*
+ * service_demand_us_per_kb - CPU time of the whole machine per KiB moved, in
+ * microseconds, as netperf defines it: load x ncpus x secs / (bytes / 1024).
+ * Also "own CPU per KB" with load x ncpus x secs replaced by CPU seconds:
+ * cpu_us_per_kb(cpu_secs, bytes). 0 when no bytes moved.
+ */
+double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes);
+double cpu_us_per_kb(double cpu_secs, uint64_t bytes);
+
+/*
+ * meter_calibrate - calibrate the loop-count method (cfg's ncpus, policy,
+ * bind and calib_path) and write the file: a warm-up, then samples of
+ * sample_ms each (0: 1 s), report(rate, arg) after each one, their median
+ * kept. An attempt whose samples spread over 3% or during which other work
+ * held over 3% of the machine is tried again, up to 3 times, then refused
+ * (-1, err says the spread, the file is left as it was). Holds the meter
+ * lock while it runs. A signal cuts it short (-1, errno EINTR).
+ */
+struct calib;
+int meter_calibrate(const struct meter_cfg *cfg, unsigned sample_ms,
+		    void (*report)(double loops_per_sec, void *arg), void *arg,
+		    struct calib *out, char *err, size_t errlen);
+
+/*
+ * meter_machine_is_virtual - the CPU flags of /proc/cpuinfo say
+ * "hypervisor". The environment variable ZC_CPUINFO names another file to
+ * read instead, so tests can play bare metal.
+ */
+int meter_machine_is_virtual(void);
+
+#endif

@@ -1,0 +1,213 @@
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "meter/proc.h"
+
+int proc_read_line(const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return err_fill(err, errlen, errno, "%s", path);
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return err_fill(err, errlen, 0, "%s: empty", path);
+	return 0;
+}
+
+int proc_machine_ticks(uint64_t *busy, uint64_t *total)
+{
+	/* user nice system idle iowait irq softirq steal */
+	unsigned long long v[8] = { 0 };
+	char line[512], *p, *end;
+	int n;
+
+	if (proc_read_line("/proc/stat", line, sizeof(line), NULL, 0) < 0 ||
+	    strncmp(line, "cpu ", 4) != 0)
+		return -1;
+	p = line + 4;
+	for (n = 0; n < 8; n++) {
+		v[n] = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+	}
+	if (n < 7)
+		return -1;
+	*busy = v[0] + v[2] + v[5] + v[6] + v[7];
+	*total = *busy + v[1] + v[3] + v[4];
+	return 0;
+}
+
+const char *proc_stat_field(const char *line, int field)
+{
+	const char *p = strrchr(line, ')');
+	int f;
+
+	/* Fields 1 and 2 are the PID and the name; 3 starts after the ')'. */
+	if (!p || field < 3)
+		return NULL;
+	p++;
+	for (f = 3;; f++) {
+		p += strspn(p, " ");
+		if (!*p || *p == '\n')
+			return NULL;
+		if (f == field)
+			return p;
+		p += strcspn(p, " \n");
+	}
+}
+
+/* A decimal field of a /proc/PID/stat line; -1 when there is none. */
+static int stat_field_ull(const char *stat, int field, unsigned long long *v)
+{
+	const char *p = proc_stat_field(stat, field);
+	char *end;
+
+	if (!p || *p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(p, &end, 10);
+	return errno || (*end != ' ' && *end != '\n' && *end) ? -1 : 0;
+}
+
+int proc_parse_stime(const char *stat, unsigned long long *ticks)
+{
+	return stat_field_ull(stat, 15, ticks);
+}
+
+int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_t errlen)
+{
+	char path[64], line[1024], *end;
+	unsigned long long run, stime;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0)
+		hz = 100;
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
+		return -1;
+	/* "RUN_NS WAIT_NS TIMESLICES": the first number is ours. */
+	errno = 0;
+	run = strtoull(line, &end, 10);
+	if (end == line || errno || *end != ' ')
+		return err_fill(err, errlen, 0, "%s: no run time in it", path);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
+		return -1;
+	if (proc_parse_stime(line, &stime) < 0)
+		return err_fill(err, errlen, 0, "%s: no system time in it", path);
+	*run_ns = run;
+	*sys_ns = stime * (1000000000ull / (unsigned long long)hz);
+	return 0;
+}
+
+int proc_task_state(pid_t pid, char *state, int *wait_status)
+{
+	char path[64], line[1024];
+	unsigned long long code = 0;
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), NULL, 0) < 0)
+		return errno == ENOENT || errno == ESRCH ? 0 : -1;
+	p = proc_stat_field(line, 3);
+	if (!p)
+		return -1;
+	*state = *p;
+	*wait_status = 0;
+	if ((*p == 'Z' || *p == 'X') && stat_field_ull(line, 52, &code) == 0)
+		*wait_status = (int)code;
+	return 1;
+}
+
+uint64_t proc_task_pending(pid_t pid)
+{
+	char path[64], line[256], *end;
+	unsigned long long mask;
+	uint64_t pending = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	/* "SigPnd:\t0000000000000100": this thread's; "ShdPnd:" the process's. */
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "SigPnd:", 7) != 0 && strncmp(line, "ShdPnd:", 7) != 0)
+			continue;
+		errno = 0;
+		mask = strtoull(line + 7, &end, 16);
+		if (!errno && end != line + 7)
+			pending |= mask;
+	}
+	fclose(f);
+	return pending;
+}
+
+/* pid's parent, state and name; -1 when it is gone or its line is odd. */
+static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
+{
+	char path[64], line[1024], *end;
+	const char *state, *ppid, *nice, *open = NULL, *close = NULL;
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_read_line(path, line, sizeof(line), NULL, 0) < 0)
+		return -1;
+	state = proc_stat_field(line, 3);
+	ppid = proc_stat_field(line, 4);
+	nice = proc_stat_field(line, 19);
+	open = strchr(line, '(');
+	close = strrchr(line, ')');
+	if (!state || !ppid || !open || close < open)
+		return -1;
+	errno = 0;
+	v = strtol(ppid, &end, 10);
+	if (errno || end == ppid || v < 0)
+		return -1;
+	*parent = (pid_t)v;
+	t->pid = pid;
+	t->state = *state;
+	t->nice = nice ? (int)strtol(nice, NULL, 10) : 0;
+	snprintf(t->name, sizeof(t->name), "%.*s", (int)(close - open - 1), open + 1);
+	return 0;
+}
+
+int proc_children(pid_t parent, struct proc_task *kids, int max)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	struct proc_task t;
+	pid_t ppid;
+	char *end;
+	long pid;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;	/* not a process */
+		errno = 0;
+		pid = strtol(e->d_name, &end, 10);
+		if (errno || *end || pid > INT_MAX)
+			continue;
+		if (task_of((pid_t)pid, &ppid, &t) < 0 || ppid != parent)
+			continue;
+		if (n < max)
+			kids[n] = t;
+		n++;
+	}
+	closedir(d);
+	return n;
+}

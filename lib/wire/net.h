@@ -1,0 +1,55 @@
+/*
+ * Socket helpers. Each does one thing and returns failure to the caller:
+ * -1, with errno set and, where an err buffer is given, a "what: why" text
+ * ready to print. None of them prints or exits.
+ */
+#ifndef ZC_NET_H
+#define ZC_NET_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+
+/* The largest -i / -o: 1 GiB, the G suffix's unit. */
+#define NET_BUF_MAX (1 << 30)
+
+/* Socket options asked for on the command line; 0 means leave it alone. */
+struct net_opts {
+	int rcvbuf;	/* -i: SO_RCVBUF */
+	int sndbuf;	/* -o: SO_SNDBUF */
+	int debug;	/* -D: SO_DEBUG */
+	double connect_secs;	/* net_connect gives up after this long in all
+				 * (zcc -T); 0: the kernel's own limit, minutes */
+};
+
+/*
+ * net_connect - resolve host ("0" is this machine; names, IPv4, IPv6) and
+ * connect to the first address that answers. The options are set before
+ * connect() so that the window scale follows the buffer sizes. A signal
+ * ends the wait for an answer (-1, errno EINTR); so does o->connect_secs
+ * (ETIMEDOUT, "no answer within N s").
+ */
+int net_connect(const char *host, unsigned port, const struct net_opts *o,
+		char *err, size_t errlen);
+
+/*
+ * net_listen - listen on addr (NULL: every IPv6 and IPv4 address, one
+ * dual-stack socket where the kernel has IPv6) at port (0: the kernel picks).
+ * *bound_port gets the port actually bound. Accepted sockets inherit opts.
+ */
+int net_listen(const char *addr, unsigned port, const struct net_opts *o,
+	       unsigned *bound_port, char *err, size_t errlen);
+
+/* Set the buffers and debug flag of o on fd and check the kernel kept them. */
+int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen);
+
+/* Set TCP_CORK on fd and check that it stuck. */
+int net_set_cork(int fd, char *err, size_t errlen);
+
+/* Printable "address port" of the peer of fd. */
+void net_peer_name(int fd, char *buf, size_t len);
+
+/* The same for an address, e.g. from accept() (IPv4-mapped shown as IPv4). */
+void net_addr_name(const struct sockaddr *sa, socklen_t salen, char *buf, size_t len);
+
+#endif

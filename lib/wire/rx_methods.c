@@ -1,0 +1,142 @@
+/*
+ * The receive methods that need no mapping: read (2001's), discard and
+ * splice. Each takes file data only; lib/rx.c reads the header words.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "wire/rx_methods.h"
+
+/* read: no hook of its own, rx_step read()s everything into the buffer. */
+const struct rx_method rx_read = {
+	.name = "read",
+	.how = "read() into a buffer, as in 2001 (one copy to user space)",
+};
+
+/* The most one discard or splice asks for: a bound, not a buffer. */
+#define TAKE_MAX (1u << 30)
+
+static ssize_t discard_take(struct rx *r, size_t max, char *err, size_t errlen)
+{
+	ssize_t n;
+
+	if (max > TAKE_MAX)
+		max = TAKE_MAX;
+	/*
+	 * On TCP, MSG_TRUNC drops the bytes in the kernel: nothing is copied,
+	 * so max may exceed the buffer. Straight to the system call: a
+	 * sanitizer's recv() would take the return for bytes written.
+	 */
+	n = syscall(SYS_recvfrom, r->fd, r->buf, max, MSG_TRUNC, NULL, NULL);
+	if (n < 0)
+		return err_fill(err, errlen, errno, "recv(MSG_TRUNC)");
+	return n;
+}
+
+const struct rx_method rx_discard = {
+	.name = "discard",
+	.how = "recv(MSG_TRUNC): the kernel drops the payload, no copy",
+	.take = discard_take,
+};
+
+struct splice_state {
+	int pipe_rd, pipe_wr;
+	int null_fd;
+	size_t pipe_size;
+};
+
+static void splice_cleanup(struct rx *r)
+{
+	struct splice_state *s = r->priv;
+
+	if (!s)
+		return;
+	close(s->pipe_rd);
+	close(s->pipe_wr);
+	if (s->null_fd >= 0)
+		close(s->null_fd);
+	free(s);
+	r->priv = NULL;
+}
+
+static int splice_setup(struct rx *r, char *err, size_t errlen)
+{
+	struct splice_state *s;
+	int fds[2], size;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return err_fill(err, errlen, errno, "splice: allocate");
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		free(s);
+		return err_fill(err, errlen, errno, "splice: pipe");
+	}
+	s->null_fd = -1;
+	s->pipe_rd = fds[0];
+	s->pipe_wr = fds[1];
+	r->priv = s;
+	s->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (s->null_fd < 0) {
+		err_fill(err, errlen, errno, "splice: open /dev/null");
+		goto fail;
+	}
+	/* A pipe as big as the reads asked for, when the kernel allows it. */
+	if (r->bufsize > 65536 && r->bufsize <= INT_MAX)
+		fcntl(s->pipe_wr, F_SETPIPE_SZ, (int)r->bufsize);
+	size = fcntl(s->pipe_wr, F_GETPIPE_SZ);
+	if (size <= 0) {
+		err_fill(err, errlen, errno, "splice: pipe size");
+		goto fail;
+	}
+	s->pipe_size = (size_t)size;
+	return 0;
+fail:
+	splice_cleanup(r);
+	return -1;
+}
+
+/* Empty the pipe into /dev/null: n bytes are in it. */
+static int splice_drain(struct splice_state *s, size_t n, char *err, size_t errlen)
+{
+	ssize_t done;
+
+	while (n) {
+		done = splice(s->pipe_rd, NULL, s->null_fd, NULL, n, SPLICE_F_MOVE);
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done <= 0)
+			return err_fill(err, errlen, done < 0 ? errno : EIO,
+					"splice: pipe to /dev/null");
+		n -= (size_t)done;
+	}
+	return 0;
+}
+
+static ssize_t splice_take(struct rx *r, size_t max, char *err, size_t errlen)
+{
+	struct splice_state *s = r->priv;
+	ssize_t n;
+
+	if (max > s->pipe_size)
+		max = s->pipe_size;
+	n = splice(r->fd, NULL, s->pipe_wr, NULL, max, SPLICE_F_MOVE);
+	if (n < 0)
+		return err_fill(err, errlen, errno, "splice: socket to pipe");
+	if (n > 0 && splice_drain(s, (size_t)n, err, errlen) < 0)
+		return -1;
+	return n;
+}
+
+const struct rx_method rx_splice = {
+	.name = "splice",
+	.how = "splice() from the socket to a pipe, then to /dev/null",
+	.setup = splice_setup,
+	.take = splice_take,
+	.cleanup = splice_cleanup,
+};

@@ -1,0 +1,102 @@
+/*
+ * zcc's transmit methods: one small set of hooks per method, in the manner
+ * of fio's I/O engines. zcc picks a method by name and drives the wire
+ * protocol (lib/wire/proto.h); a method only moves one file's bytes to the
+ * socket its own way. Adding a method is one file and one entry in the
+ * list, tx_list.c.
+ *
+ * Every hook returns 0, or -1 with errno set and a "what: why" text in err
+ * (the text names the file for a file's fault, the peer for the socket's).
+ * None prints or exits. A send cut short by a signal while *t->stop is set
+ * returns -1 with errno EINTR: zcc reports what was sent so far.
+ */
+#ifndef ZC_TX_H
+#define ZC_TX_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One file to send, opened once by zcc and sent every loop. */
+struct tx_file {
+	const char *name;
+	int fd;
+	uint32_t size;
+	void *map;		/* a method's view of it (mmap), set by open_file */
+};
+
+/* The state of one connection's sending, shared by zcc and the method. */
+struct tx {
+	int sock;
+	const char *peer;	/* "HOST port N", for messages */
+	size_t chunk;		/* -b: bytes per send for chunked methods */
+	volatile sig_atomic_t *stop;	/* set by zcc's signal handlers */
+
+	/*
+	 * Header words waiting to go out. A method sends them before the
+	 * file's first data byte, with that data where it can (never as a
+	 * segment of their own when data follows), and sets hdr_len to 0.
+	 */
+	unsigned char *hdr;
+	size_t hdr_len;
+
+	/* Bytes on the connection so far, header words included; updated
+	 * with tx_account() and read by zcc's interval reporter thread. */
+	uint64_t bytes;
+
+	/* Zero-copy methods: completions the kernel reported, and how many of
+	 * them it had to copy after all (loopback, another namespace). */
+	uint64_t zc_sends, zc_copied;
+
+	void *priv;		/* the method's own state */
+};
+
+#define TX_CHUNKED 1u		/* -b is the size of each send */
+
+struct tx_method {
+	const char *name;	/* as given to -M */
+	const char *how;	/* one line for -h and -d */
+	unsigned flags;
+
+	/* Check the kernel can do it and set up (a ring, a pipe); a method the
+	 * kernel lacks or refuses fails here, naming itself and the reason. */
+	int (*setup)(struct tx *t, char *err, size_t errlen);
+	/* Once per file before the first loop (map it); NULL: nothing to do. */
+	int (*open_file)(struct tx *t, struct tx_file *f, char *err, size_t errlen);
+	/* Send the whole file (and the pending header words). */
+	int (*send_file)(struct tx *t, const struct tx_file *f, char *err, size_t errlen);
+	/* After the last file: wait until everything in flight is done (io_uring
+	 * completions, MSG_ZEROCOPY notifications). NULL: nothing to wait for. */
+	int (*finish)(struct tx *t, char *err, size_t errlen);
+	/* Free what setup and open_file made. Safe after a failure anywhere. */
+	void (*cleanup)(struct tx *t, struct tx_file *files, uint32_t n_files);
+};
+
+/* The methods, NULL-terminated; the first is the default (sendfile). */
+extern const struct tx_method *const tx_methods[];
+
+/* tx_find - the method called name, or NULL. */
+const struct tx_method *tx_find(const char *name);
+
+/* tx_account - n more bytes are on the connection. */
+static inline void tx_account(struct tx *t, uint64_t n)
+{
+	__atomic_store_n(&t->bytes, t->bytes + n, __ATOMIC_RELAXED);
+}
+
+/* tx_flush_words - send the pending header words on their own (the end of
+ * the stream, or a run of empty files). */
+int tx_flush_words(struct tx *t, char *err, size_t errlen);
+
+/*
+ * tx_send_stream - the whole protocol stream on t by method m: n_loops,
+ * then per loop n_files and per file its length and data, the header words
+ * going out with the data that follows them. t->hdr is set here. -1 with
+ * err filled (EINTR: *t->stop was set; t->bytes says how far it got).
+ * The caller has run m->setup and m->open_file, and runs m->cleanup.
+ */
+int tx_send_stream(const struct tx_method *m, struct tx *t,
+		   const struct tx_file *files, uint32_t n_files, uint32_t n_loops,
+		   char *err, size_t errlen);
+
+#endif

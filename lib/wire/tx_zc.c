@@ -1,0 +1,238 @@
+/*
+ * zerocopy: send(MSG_ZEROCOPY) from a mapping of the file. The kernel pins
+ * the mapped pages instead of copying them and, once it is done with them,
+ * queues a notification on the socket's error queue: a range of send
+ * numbers, and whether it had to copy after all (loopback and another
+ * namespace of the same machine always do). The mapping must outlive its
+ * sends, so finish() waits for every notification and only cleanup unmaps.
+ */
+#include "wire/tx_zc.h"
+
+#include <errno.h>
+#include <linux/errqueue.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "base/err.h"
+
+#ifndef SO_EE_ORIGIN_ZEROCOPY	/* uapi headers older than Linux 4.14 */
+#define SO_EE_ORIGIN_ZEROCOPY 5
+#define SO_EE_CODE_ZEROCOPY_COPIED 1
+#endif
+
+/* Reap the error queue without waiting after this many sends, so that the
+ * notifications (charged to the socket's optmem) cannot pile up. */
+#define ZC_REAP_EVERY 16
+
+struct zc {
+	uint32_t issued;	/* MSG_ZEROCOPY sends that took data */
+	uint32_t done;		/* of them, notified as complete */
+};
+
+int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int e,
+		 uint64_t off, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (e == EFAULT && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < f->size)
+		return tx_shrank(f, (uint64_t)st.st_size < off ? (uint64_t)st.st_size : off,
+				 err, errlen);
+	err_fill(err, errlen, e, "%s: send to %s", method, t->peer);
+	errno = e;
+	return -1;
+}
+
+static int zc_setup(struct tx *t, char *err, size_t errlen)
+{
+	int one = 1;
+
+	if (setsockopt(t->sock, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) < 0)
+		return err_fill(err, errlen, errno,
+				"zerocopy: the kernel refuses MSG_ZEROCOPY (SO_ZEROCOPY)");
+	t->priv = calloc(1, sizeof(struct zc));
+	if (!t->priv)
+		return err_fill(err, errlen, errno, "zerocopy");
+	return 0;
+}
+
+/* Count one notification: send numbers ee_info..ee_data, wrapping. */
+static int zc_count(struct tx *t, const struct sock_extended_err *ee,
+		    char *err, size_t errlen)
+{
+	struct zc *z = t->priv;
+	uint32_t n = ee->ee_data - ee->ee_info + 1;
+
+	if (ee->ee_origin != SO_EE_ORIGIN_ZEROCOPY || ee->ee_errno) {
+		errno = ee->ee_errno ? (int)ee->ee_errno : EPROTO;
+		return err_fill(err, errlen, errno, "zerocopy: error queue of %s", t->peer);
+	}
+	z->done += n;
+	t->zc_sends += n;
+	if (ee->ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+		t->zc_copied += n;
+	return 0;
+}
+
+/* Take every notification now on the error queue; never waits. Returns
+ * how many sends they completed, or -1. */
+static int64_t zc_reap(struct tx *t, char *err, size_t errlen)
+{
+	uint64_t before = t->zc_sends;
+	char control[CMSG_SPACE(sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in6))];
+	struct msghdr msg;
+	struct cmsghdr *cm;
+
+	for (;;) {
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof(control);
+		if (recvmsg(t->sock, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return (int64_t)(t->zc_sends - before);
+			if (errno == EINTR)
+				continue;
+			return err_fill(err, errlen, errno, "zerocopy: error queue of %s", t->peer);
+		}
+		for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+			if (!(cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) &&
+			    !(cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR))
+				continue;
+			if (zc_count(t, (const void *)CMSG_DATA(cm), err, errlen) < 0)
+				return -1;
+		}
+	}
+}
+
+/* Wait until a notification (or a socket error) is there, then reap. */
+static int zc_wait(struct tx *t, char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = t->sock, .events = 0 };
+	const struct zc *z = t->priv;
+	int64_t reaped;
+	int soerr = 0;
+	socklen_t len = sizeof(soerr);
+
+	if (poll(&pfd, 1, -1) < 0) {
+		if (errno != EINTR)
+			return err_fill(err, errlen, errno, "zerocopy: poll");
+		if (*t->stop)
+			return tx_stopped(t, err, errlen);
+		return 0;
+	}
+	reaped = zc_reap(t, err, errlen);
+	if (reaped < 0)
+		return -1;
+	if (reaped > 0)
+		return 0;
+	/* Woken with no notification: the connection failed (POLLERR), or
+	 * was shut down (POLLHUP, zcc's -T) with sends that cannot complete. */
+	if (getsockopt(t->sock, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0 && soerr) {
+		errno = soerr;
+		return err_fill(err, errlen, soerr, "zerocopy: send to %s", t->peer);
+	}
+	errno = EPIPE;
+	if (pfd.revents & (POLLHUP | POLLNVAL))
+		return err_fill(err, errlen, EPIPE, "zerocopy: send to %s (%u sends not"
+				" completed)", t->peer, (unsigned)(z->issued - z->done));
+	return 0;
+}
+
+/*
+ * Send len bytes with flags, all of them: partial sends are resumed, a full
+ * optmem (ENOBUFS, too many notifications held) is reaped and retried.
+ */
+static int zc_send_all(struct tx *t, const struct tx_file *f, uint64_t off,
+		       const char *buf, size_t len, int flags, char *err, size_t errlen)
+{
+	struct zc *z = t->priv;
+	ssize_t n;
+
+	while (len > 0) {
+		if (*t->stop)
+			return tx_stopped(t, err, errlen);
+		n = send(t->sock, buf, len, flags | MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;	/* *t->stop is looked at above */
+			if (errno == ENOBUFS && z->done != z->issued) {
+				if (zc_wait(t, err, errlen) < 0)
+					return -1;
+				continue;
+			}
+			if (f)
+				return tx_map_fault(t, f, "zerocopy", errno, off, err, errlen);
+			return err_fill(err, errlen, errno, "zerocopy: send to %s", t->peer);
+		}
+		tx_account(t, (uint64_t)n);
+		off += (uint64_t)n;
+		buf += n;
+		len -= (size_t)n;
+		if (!(flags & MSG_ZEROCOPY))
+			continue;
+		if (++z->issued % ZC_REAP_EVERY == 0 && zc_reap(t, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The pending header words go first, copied, with MSG_MORE so that they
+ * ride in the data's first segment; then the mapping in chunks, pinned.
+ */
+static int zc_send_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
+{
+	const char *p = f->map;
+	uint32_t left = f->size;
+	size_t n;
+
+	if (f->size == 0)
+		return 0;	/* the words wait for data to ride with */
+	if (t->hdr_len) {
+		if (zc_send_all(t, NULL, 0, (const char *)t->hdr, t->hdr_len, MSG_MORE,
+				err, errlen) < 0)
+			return -1;
+		t->hdr_len = 0;
+	}
+	while (left > 0) {
+		n = left < t->chunk ? left : t->chunk;
+		if (zc_send_all(t, f, f->size - left, p, n, MSG_ZEROCOPY, err, errlen) < 0)
+			return -1;
+		p += n;
+		left -= (uint32_t)n;
+	}
+	return 0;
+}
+
+static int zc_finish(struct tx *t, char *err, size_t errlen)
+{
+	struct zc *z = t->priv;
+
+	if (zc_reap(t, err, errlen) < 0)
+		return -1;
+	while (z->done != z->issued)
+		if (zc_wait(t, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+static void zc_cleanup(struct tx *t, struct tx_file *files, uint32_t n_files)
+{
+	tx_map_close(files, n_files);
+	free(t->priv);
+	t->priv = NULL;
+}
+
+const struct tx_method tx_zerocopy = {
+	.name = "zerocopy",
+	.how = "send(MSG_ZEROCOPY) from a mapping, completions from the error queue",
+	.flags = TX_CHUNKED,
+	.setup = zc_setup,
+	.open_file = tx_map_open,
+	.send_file = zc_send_file,
+	.finish = zc_finish,
+	.cleanup = zc_cleanup,
+};

@@ -1,0 +1,87 @@
+#!/bin/sh
+# needs: meter-long
+# make bench's driver and its statistics: zcstat's figures and verdicts;
+# bad parts, bad repetition counts and bad link rates stop the bench at once
+# with one line; one cheap part runs for real end to end (a table with a
+# row per method, its CSV rows, every byte counted, nothing left behind).
+. "$ZC_TOP/tests/lib.sh"
+
+bench=$ZC_TOP/tests/bench/run.sh
+stat=$ZC_TESTBIN/zcstat
+mkdir -p "$TMP/tmp" "$TMP/out"
+
+# --- zcstat -------------------------------------------------------------------
+got=$(echo "3 1 2 10 4" | "$stat" | tr '\n' ' ')
+check "zcstat: n, median, min, max, mean ($got)" \
+	sh -c "echo '$got' | grep -q '^n 5 median 3 min 1 max 10 mean 4 '"
+eval "$(printf '1 3\n1.1 3.2\n0.9 2.9\n1 3.1\n' | "$stat" -c -s x_)"
+check "zcstat -c: clear difference is 'less' ($x_verdict, below $x_below)" \
+	[ "$x_verdict" = less ] && [ "$x_below" = 4 ]
+eval "$(printf '1 3\n1.1 3.2\n3.5 2.9\n1 3.1\n' | "$stat" -c -s x_)"
+check "zcstat -c: one round the other way is unresolved ($x_verdict: $x_why)" \
+	[ "$x_verdict" = unresolved ] && [ "$x_why" = "rounds disagree in sign" ]
+echo "1 x" | "$stat" >/dev/null 2>"$TMP/err"
+rc=$?
+check "zcstat: a word that is no number: exit 1, named ($(cat "$TMP/err"))" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"'x': not a finite number\" '$TMP/err'"
+"$stat" -s 'a b' </dev/null >/dev/null 2>&1
+check "zcstat: a bad prefix is a usage error" [ $? -eq 2 ]
+
+# --- refusals -------------------------------------------------------------------
+# refused WHAT STATUS "VAR=VALUE..." PART: one line on stderr, no table.
+refused() {
+	# shellcheck disable=SC2086
+	env $3 TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
+		sh "$bench" "$4" >"$TMP/out.txt" 2>"$TMP/err.txt"
+	_rc=$?
+	_lines=$(wc -l <"$TMP/err.txt")
+	check "$1: exit $2 (got $_rc), one line: $(cat "$TMP/err.txt")" \
+		sh -c "[ $_rc -eq $2 ] && [ $_lines -eq 1 ] && ! grep -q '^===' '$TMP/out.txt'"
+}
+
+refused "unknown part" 2 "" nosuchpart
+check "the line names the part" grep -q "nosuchpart" "$TMP/err.txt"
+refused "ZC_BENCH_LINK_REPS=1 (the paired statistics need 2)" 1 ZC_BENCH_LINK_REPS=1 link
+refused "ZC_BENCH_REPS=x" 1 ZC_BENCH_REPS=x loopback
+refused "ZC_BENCH_PEER_REPS=0" 1 ZC_BENCH_PEER_REPS=0 peers
+if [ "$(id -u)" = 0 ] && command -v tc >/dev/null 2>&1; then
+	refused "ZC_BENCH_LINK_RATES=4xbit (tc refuses it)" 1 ZC_BENCH_LINK_RATES=4xbit link
+	check "the line is tc's, naming the rate" grep -q "'4xbit'" "$TMP/err.txt"
+	check "no namespace of ours left" sh -c "! ip netns list | grep -q 'zcb-'"
+else
+	skip "a bad link rate: tc checks it only as root with iproute2"
+fi
+check "refusals leave no work directory behind" sh -c "[ -z \"\$(ls -A '$TMP/tmp')\" ]"
+
+# --- one real part, the cheapest: each method once ---------------------------------
+if [ "$ZC_PASS" != plain ]; then
+	skip "bench loopback run: only in the plain pass (this is '$ZC_PASS'; it measures, not checks memory)"
+	finish
+fi
+meter_slot
+TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_REPS=1 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
+	timeout 200 sh "$bench" loopback >"$TMP/run.txt" 2>&1
+rc=$?
+check "bench loopback: exit 0 (got $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/run.txt"
+check "an estimate of the time at the start" grep -q '^estimated time: about [0-9]* min' "$TMP/run.txt"
+check "the machine: CPUs and whether virtual" grep -Eq '^cpu: .*[0-9]+ CPUs, (virtual machine|bare metal)' "$TMP/run.txt"
+check "progress: the part's start and end" \
+	sh -c "grep -q '^\[part 1 of 1: loopback' '$TMP/run.txt' && grep -q '^\[part loopback done in' '$TMP/run.txt'"
+methods=$(zcc_methods)
+for m in $methods; do
+	# method, kbytes/sec, min-max, load %, us/KB: the load (and with it
+	# the service demand) may be below 0 on a busy machine.
+	row=$(grep -E "^  $m " "$TMP/run.txt" | tail -n 1)
+	echo "$row" | awk '{ exit !(NF == 5 && $2 + 0 > 0 && $3 ~ /^[0-9]+-[0-9]+$/ &&
+		$4 ~ /^-?[0-9.]+$/ && $5 ~ /^-?[0-9.]+$/) }'
+	check "a table row for $m: '$row'" [ $? -eq 0 ]
+done
+check "every byte counted: $(grep '^  bytes:' "$TMP/run.txt")" \
+	grep -q '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' "$TMP/run.txt"
+n=$(grep -c '^loopback,' "$TMP/out/bench.csv" 2>/dev/null)
+want=$(($(echo $methods | wc -w) * 5))
+check "the CSV has the $want loopback rows (got ${n:-none})" [ "${n:-0}" -eq "$want" ]
+check "the CSV's header line" sh -c "head -n 1 '$TMP/out/bench.csv' | grep -qx 'part,case,metric,value,unit'"
+check "nothing left in the work directory" sh -c "[ -z \"\$(ls -A '$TMP/tmp')\" ]"
+finish

@@ -1,0 +1,101 @@
+#!/bin/sh
+# needs: meter-long long
+# make demo, reduced (ZC_DEMO_QUICK=1: 8 small files, short runs, a fresh
+# calibration where the meter needs one): it prints the table with a row
+# per transmit method zcc has and their figures,
+# leaves no process and no temporary file behind, and cleans up the same
+# when interrupted. tests/tools/subreaper -s runs it as a subreaper, so anything
+# the demo orphaned is caught and reported (exit 125).
+#
+# The whole demo runs as a newcomer types it: `make demo` in a copy of the
+# tracked files with nothing built, so a helper that only `make check`
+# builds cannot hide behind this tree's build directory.
+. "$ZC_TOP/tests/lib.sh"
+
+for p in "$ZC_BIN/zcc" "$ZC_BIN/zcs" "$ZC_TESTBIN/subreaper"; do
+	[ -x "$p" ] || { not_ok "$p built"; finish; }
+done
+mkdir "$TMP/work"
+# Every row of the demo is metered.
+meter_slot
+
+# The whole demo measures: the plain pass runs it; the sanitizer pass (whose
+# programs are run by the other tests) only interrupts one.
+if [ "$ZC_PASS" = san ]; then
+	skip "the whole demo: only in the plain pass (this is 'san'; it measures, not checks memory)"
+else
+	# The first run calibrates into $TMP/calib; the interrupted one reuses it.
+	if copy_tracked "$TMP/fresh"; then
+		check "the fresh copy has nothing built" [ ! -e "$TMP/fresh/build" ] && [ ! -e "$TMP/fresh/zcc" ]
+		(cd "$TMP/fresh" && fresh_env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" \
+			"$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" make demo) >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		check "make demo on a fresh copy exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	else
+		skip "make demo on a fresh copy: not a git checkout here; the demo runs from this tree"
+		TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" sh "$ZC_TOP/tests/demo.sh" \
+			>"$TMP/out" 2>"$TMP/err"
+		rc=$?
+	fi
+	check "demo exits 0 (got $rc)" [ "$rc" -eq 0 ]
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/out" "$TMP/err" "$TMP/reap"
+	check "header: method, kbytes/sec, system load %, service demand us/KB, zcc itself us/KB" \
+		grep -Eq '^method +kbytes/sec +system load % +service demand us/KB +zcc itself us/KB$' "$TMP/out"
+	methods=$(zcc_methods)
+	for m in $methods; do
+		row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +(-|-?[0-9]+\.[0-9]{3})\$" "$TMP/out")
+		check "row '$m' with rate, load and service demand" [ -n "$row" ]
+		rate=$(echo "$row" | awk '{ print $2 }')
+		check "'$m' rate above 0 (got '$rate')" [ "${rate:-0}" -gt 0 ]
+	done
+	rows=$(grep -cE '^[a-z-]+ +[0-9]+ +-?[0-9]' "$TMP/out")
+	check "a row per method, $(echo $methods | wc -w) (got $rows)" [ "$rows" -eq "$(echo $methods | wc -w)" ]
+	check "nothing left running ($(grep -c '^left' "$TMP/reap") found)" [ "$rc" -ne 125 ]
+	check "temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
+	if grep -q '^meter: run time' "$TMP/out"; then
+		# A virtual machine's default meter needs no calibration file.
+		check "run-time meter: no calibration made" [ ! -e "$TMP/calib" ]
+	else
+		check "calibrated, as none was given" grep -q '^calibrating the CPU meter' "$TMP/out"
+		if grep -q 'not saved' "$TMP/out"; then
+			# zcc -C warned that other work ran: such a calibration must not be kept.
+			check "a calibration zcc warned about is not kept" \
+				sh -c "grep -q 'warning' '$TMP/out' && [ ! -e '$TMP/calib' ]"
+		else
+			check "calibration kept where asked" [ -s "$TMP/calib" ]
+		fi
+	fi
+fi
+
+# Interrupted mid-measurement: exit 130, everything stopped and removed.
+# Whether a calibration was kept is decided now: if the first run's was
+# refused, this run calibrates afresh and may keep its own.
+kept=no
+[ -s "$TMP/calib" ] && kept=yes
+: >"$TMP/out2"
+bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
+	>"$TMP/out2" 2>"$TMP/err2"
+pid=$!
+# Up to 2 minutes: a fresh calibration in the sanitizer build on a busy
+# machine took over one.
+if wait_for "$TMP/out2" '^each method' 1200; then
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	check "interrupted demo exits 130 (got $rc)" [ "$rc" -eq 130 ]
+	check "says it was interrupted" grep -q 'interrupted' "$TMP/err2"
+	if grep -q '^meter: run time' "$TMP/out2"; then
+		check "run-time meter again: no calibration" [ ! -e "$TMP/calib" ]
+	elif [ "$kept" = yes ]; then
+		check "reused the kept calibration" grep -q "^using the calibration in $TMP/calib" "$TMP/out2"
+	else
+		check "calibrated again, as none was kept" grep -q '^calibrating the CPU meter' "$TMP/out2"
+	fi
+	check "interrupted: nothing left running ($(grep -c '^left' "$TMP/reap2") found)" [ "$rc" -ne 125 ]
+	check "interrupted: temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
+else
+	not_ok "demo reached the measurement to interrupt"
+	sed 's/^/# /' "$TMP/out2" "$TMP/err2"
+fi
+
+finish

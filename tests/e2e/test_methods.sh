@@ -1,0 +1,54 @@
+#!/bin/sh
+# zcc's zero-copy and io_uring methods when the kernel refuses them, played on
+# any machine by tests/tools/shim_nozc.so: one line naming the method and why,
+# exit 1, nothing sent by another method in its place.
+. "$ZC_TOP/tests/lib.sh"
+
+ZCC=$ZC_BIN/zcc
+SHIM=$ZC_TESTBIN/shim_nozc.so
+# The ASan pass's programs want ASan's runtime first among the libraries;
+# a preloaded shim comes before it, which is harmless here.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+
+if [ ! -f "$SHIM" ]; then
+	skip "no $SHIM: build the tests first"
+	finish
+fi
+if ! "$ZCC" -h 2>/dev/null | grep -q 'uring-zc'; then
+	skip "this zcc has no -M uring-zc yet"
+	finish
+fi
+
+head -c 300000 /dev/urandom >"$TMP/f"
+zcs_start -a 127.0.0.1 || { not_ok "zcs started"; finish; }
+
+# refused MODE METHOD PATTERN: under the shim in MODE, zcc -M METHOD exits 1
+# with one line on stderr naming the method and matching PATTERN, and
+# prints no sent line.
+refused() {
+	LD_PRELOAD=$SHIM ZC_SHIM_NOZC=$1 timeout 20 "$ZCC" -M "$2" -s 127.0.0.1 \
+		-p "$ZCS_PORT" "$TMP/f" >"$TMP/out" 2>"$TMP/err"
+	_rc=$?
+	if [ "$_rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	    grep -q "$2: .*$3" "$TMP/err" && ! grep -q sent "$TMP/out"; then
+		ok "$1: -M $2 refused: $(cat "$TMP/err")"
+	else
+		not_ok "$1: -M $2: exit $_rc, stderr: $(cat "$TMP/err"), stdout: $(cat "$TMP/out")"
+	fi
+}
+
+refused eperm uring 'io_uring_disabled.*Operation not permitted'
+refused eperm uring-zc 'io_uring_disabled.*Operation not permitted'
+refused enosys uring 'no io_uring.*Function not implemented'
+refused enosys uring-zc 'no io_uring.*Function not implemented'
+refused nosendzc uring-zc 'lacks IORING_OP_SEND_ZC'
+refused enosys zerocopy 'SO_ZEROCOPY.*Operation not supported'
+
+# The probe is per opcode: without SEND_ZC, plain uring still sends.
+LD_PRELOAD=$SHIM ZC_SHIM_NOZC=nosendzc timeout 20 "$ZCC" -M uring -s 127.0.0.1 \
+	-p "$ZCS_PORT" "$TMP/f" >"$TMP/out" 2>"$TMP/err"
+check "nosendzc: -M uring still sends ($(cat "$TMP/out" "$TMP/err"))" \
+	grep -q '^sent: 300012 bytes' "$TMP/out"
+
+finish

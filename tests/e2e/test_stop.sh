@@ -1,0 +1,66 @@
+#!/bin/sh
+# needs: meter
+# A stop signal ends every wait promptly: calibration (cyclesoak -C, zcc -C)
+# and the meter's start (cyclesoak, zcc -c), whenever the signal comes: while
+# the soakers start, during the warm-up, between samples. Each run must end
+# within 2 s of SIGTERM (a period is 1 s; the rest is room for a busy
+# machine), die of SIGTERM (143), and leave no soaker behind. Before the
+# waits went through lib/stop.c, a signal that came while the soakers
+# started was missed and the calibration ran to its end, 6 to 16 s later.
+. "$ZC_TOP/tests/lib.sh"
+
+meter_slot
+mkdir "$TMP/files"
+head -c 65536 /dev/urandom >"$TMP/files/f"
+
+# stopped_in WHAT DELAY COMMAND...: start COMMAND, SIGTERM after DELAY s;
+# it must exit 143 within 2 s of the signal, no child of it left.
+stopped_in() {
+	_what=$1 _delay=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err" &
+	_pid=$!
+	sleep "$_delay"
+	_kids=$(proc_children $_pid | awk '{ print $1 }')
+	_t0=$(date +%s%N)
+	kill -TERM $_pid
+	within 50 proc_ended $_pid
+	_ms=$((($(date +%s%N) - _t0) / 1000000))
+	if proc_alive $_pid; then
+		kill -KILL $_pid
+		wait $_pid
+		not_ok "$_what, SIGTERM after $_delay s: still running 5 s later"
+		return
+	fi
+	wait $_pid
+	_rc=$?
+	if grep -q 'another meter is running' "$TMP/err"; then
+		skip "$_what: $(cat "$TMP/err")"
+		return
+	fi
+	check "$_what, SIGTERM after $_delay s: ended in $_ms ms (2000 at most)" [ "$_ms" -le 2000 ]
+	check "$_what, SIGTERM after $_delay s: exit 143 (got $_rc)" [ "$_rc" -eq 143 ]
+	_left=
+	for _k in $_kids; do
+		proc_alive "$_k" && _left="$_left $_k"
+	done
+	check "$_what: no soaker left (${_left:-none})" [ -z "$_left" ]
+}
+
+# Whole seconds land where a sample ends (the warm-up and each sample are
+# a period): the old code missed about one signal in eight there.
+for d in 1 2 3; do
+	stopped_in "cyclesoak -C" $d "$ZC_BIN/cyclesoak" -C -f "$TMP/cal"
+done
+for d in 0.01 0.05 0.2 1.5; do
+	stopped_in "cyclesoak -C" $d "$ZC_BIN/cyclesoak" -C -f "$TMP/cal"
+	stopped_in "zcc -C" $d "$ZC_BIN/zcc" -C -f "$TMP/cal"
+done
+for d in 0.01 0.05; do
+	stopped_in "cyclesoak -r" $d "$ZC_BIN/cyclesoak" -r
+	# zcc -c to a port nobody listens on: the meter starts before connecting.
+	stopped_in "zcc -c" $d "$ZC_BIN/zcc" -c -r -s 127.0.0.1 -p 1 "$TMP/files/f"
+done
+check "no calibration file was written" [ ! -e "$TMP/cal" ]
+
+finish

@@ -1,0 +1,41 @@
+#!/bin/sh
+# make demo and make bench work on a fresh clone: each target builds every
+# helper program its scripts run ("$ZC_TESTBIN/NAME" in the script, in the
+# parts it runs and in tests/lib.sh and its harness, which they all source). `make -n -B`
+# into an empty build directory says what a target would build.
+. "$ZC_TOP/tests/lib.sh"
+
+command -v make >/dev/null 2>&1 || { skip "make is not installed"; finish; }
+
+# tools_run FILE...: the helper programs these scripts run, one a line.
+tools_run() {
+	grep -ho '\$ZC_TESTBIN/[a-z_][a-z_0-9]*' "$@" | sed 's/.*\///' | sort -u
+}
+
+# tools_built TARGET: the helper programs `make TARGET` builds from nothing.
+tools_built() {
+	(cd "$ZC_TOP" && fresh_env make -n -B O="$TMP/o" BIN="$TMP/bin" "$1" 2>/dev/null) |
+		grep -o -- "-o $TMP/o/tests/[a-z_0-9]*" | sed 's/.*\///' | sort -u
+}
+
+check_target() {
+	_target=$1
+	shift
+	tools_run "$@" >"$TMP/run.$_target"
+	tools_built "$_target" >"$TMP/built.$_target"
+	check "make $_target: its scripts run some helper (the check sees them)" [ -s "$TMP/run.$_target" ]
+	_missing=$(comm -23 "$TMP/run.$_target" "$TMP/built.$_target" | tr '\n' ' ')
+	check "make $_target builds every helper its scripts run (missing: ${_missing:-none})" [ -z "$_missing" ]
+	check "make $_target builds the four programs" \
+		sh -c "cd '$ZC_TOP' && make -n -B O='$TMP/o' BIN='$TMP/bin' $_target 2>/dev/null | grep -q -- '-o $TMP/bin/zcs '"
+}
+
+check_target demo "$ZC_TOP/tests/demo.sh" "$ZC_TOP/tests/lib.sh" "$ZC_TOP"/tests/harness/*.sh
+check_target bench "$ZC_TOP"/tests/bench/*.sh "$ZC_TOP/tests/lib.sh" "$ZC_TOP"/tests/harness/*.sh
+
+# What `make install` needs: the programs only, nothing from the tests.
+_extra=$( (cd "$ZC_TOP" && fresh_env make -n -B O="$TMP/o" BIN="$TMP/bin" install 2>/dev/null) |
+	grep -c -- "-o $TMP/o/tests/")
+check "make install builds no test helper (got $_extra)" [ "$_extra" -eq 0 ]
+
+finish

@@ -1,0 +1,578 @@
+#!/bin/sh
+# needs: meter zcc on its own: options, bad input, file handling and runtime
+# errors. The receiver is tests/tools/sink (one connection; can stall or
+# vanish), so these checks do not depend on zcs. End-to-end transfers:
+# test_transfer.sh.
+. "$ZC_TOP/tests/lib.sh"
+
+ZCC=$ZC_BIN/zcc
+SINK=$ZC_TESTBIN/sink
+
+# sink_start [SINK OPTIONS...]: a sink on a kernel-chosen port, output in
+# $TMP/sink.out; sets SINK_PID and SINK_PORT.
+sink_start() {
+	: >"$TMP/sink.out"
+	bg "$SINK" "$@" >"$TMP/sink.out" 2>"$TMP/sink.err"
+	SINK_PID=$!
+	wait_for "$TMP/sink.out" '^listening on port [0-9]+' || return 1
+	SINK_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/sink.out")
+}
+
+# run_zcc ARGS...: zcc with stdout/stderr in $TMP/out, $TMP/err; $RC.
+run_zcc() {
+	timeout 20 "$ZCC" "$@" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+}
+
+lines() { wc -l <"$1" | tr -d ' '; }
+
+# usage_fails WHAT ARGS...: zcc ARGS is a usage error (lib.sh).
+usage_fails() {
+	_w=$1
+	shift
+	usage_refused "$_w" "$ZCC" "$@"
+}
+
+head -c 100000 /dev/urandom >"$TMP/a"
+printf 'odd' >"$TMP/b"
+A_B=100003
+# stream bytes of one loop of a and b, for N loops
+stream() { echo $((4 + $1 * (4 + 4 * 2) + $1 * A_B)); }
+
+J=$ZC_TESTBIN/jsoncheck
+
+# --- -c ----------------------------------------------------------------------
+# First: the run's meter slot is then taken early, before the tests that
+# hold it long have started (this test's "needs: meter", tests/run.sh).
+# With -J -c: the sent object says "interrupted": true, and the cpu object
+# of the part that ran follows it.
+sink_start -g "$TMP/never"
+: >"$TMP/sr"
+meter_slot
+bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -J -c -r -d -n 1000 -s 127.0.0.1 \
+	-p "$SINK_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+srpid=$!
+wait_for "$TMP/sink.out" '^accepted'
+wait_for "$TMP/sr" '^child '
+sleep 0.5
+kill -INT "$(sed -n 's/^child //p' "$TMP/sr")"
+wait "$srpid"
+RC=$?
+meter_slot_free
+kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+if [ "$RC" -eq 130 ] && "$J" -k program -k event -k time "$TMP/out" \
+   && [ "$("$J" -E sent -g interrupted "$TMP/out")" = true ] \
+   && [ "$("$J" -E cpu -g meter "$TMP/out")" = runtime ]; then
+	ok "SIGINT mid-run with -J -c: exit 130, sent with interrupted true, then cpu"
+elif grep -q 'another meter is running' "$TMP/err"; then
+	skip "SIGINT mid-run with -J -c: another meter runs on this machine: $(cat "$TMP/err")"
+else
+	not_ok "SIGINT mid-run with -J -c: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+
+# --- help and usage errors ---------------------------------------------------
+run_zcc -h
+if [ "$RC" -eq 0 ] && grep -q '^usage: zcc' "$TMP/out" && [ ! -s "$TMP/err" ]; then
+	ok "-h: usage on stdout, exit 0"
+else
+	not_ok "-h: exit $RC"
+fi
+usage_fails "missing -s" "$TMP/a"
+grep -q -- '-s' "$TMP/err" || not_ok "missing -s: the message names -s"
+usage_fails "-w without -S" -s 127.0.0.1 -w "$TMP/a"
+usage_fails "-s with an empty host" -s '' "$TMP/a"
+usage_fails "no file named" -s 127.0.0.1
+usage_fails "-n abc" -s 127.0.0.1 -n abc "$TMP/a"
+grep -q -- "-n: 'abc'" "$TMP/err" || not_ok "-n abc: the message names option and value"
+usage_fails "-n 0" -s 127.0.0.1 -n 0 "$TMP/a"
+usage_fails "-p 65536" -s 127.0.0.1 -p 65536 "$TMP/a"
+usage_fails "-b 0" -s 127.0.0.1 -S -b 0 "$TMP/a"
+usage_fails "-B 100000" -s 127.0.0.1 -B 100000 "$TMP/a"
+usage_fails "-o -5" -s 127.0.0.1 -o -5 "$TMP/a"
+usage_fails "-N 0" -s 127.0.0.1 -N 0 "$TMP/a"
+usage_fails "unknown option -x" -s 127.0.0.1 -x "$TMP/a"
+# Options that mean nothing together are refused at the door.
+usage_fails "-b with sendfile" -s 127.0.0.1 -b 4096 "$TMP/a"
+usage_fails "-b with -M sendfile" -s 127.0.0.1 -M sendfile -b 4096 "$TMP/a"
+usage_fails "-n with -t" -s 127.0.0.1 -n 2 -t 1 "$TMP/a"
+usage_fails "-S with -M mmap" -s 127.0.0.1 -S -M mmap "$TMP/a"
+usage_fails "-S -w with -M send" -s 127.0.0.1 -S -w -M send "$TMP/a"
+usage_fails "-w with -M write but no -S" -s 127.0.0.1 -w -M write "$TMP/a"
+usage_fails "-M nonesuch" -s 127.0.0.1 -M nonesuch "$TMP/a"
+grep -q "sendfile, send, write, mmap, splice" "$TMP/err" ||
+	not_ok "-M nonesuch: the message lists the methods: $(cat "$TMP/err")"
+usage_fails "-t abc" -s 127.0.0.1 -t abc "$TMP/a"
+usage_fails "-I 0" -s 127.0.0.1 -I 0 "$TMP/a"
+usage_fails "-T -1" -s 127.0.0.1 -T -1 "$TMP/a"
+usage_fails "-R 0" -s 127.0.0.1 -R 0 "$TMP/a"
+# -C only calibrates; -f and -N only serve the meter.
+usage_fails "-C with -n" -C -n 3
+usage_fails "-C with -M" -C -M send
+usage_fails "-C with -R" -C -R 2
+usage_fails "-C with -t" -C -t 1
+usage_fails "-C with -s" -C -s 127.0.0.1
+usage_fails "-C with a file" -C "$TMP/a"
+usage_fails "-f without -c" -s 127.0.0.1 -f "$TMP/cal" "$TMP/a"
+usage_fails "-N without -c" -s 127.0.0.1 -N 1 "$TMP/a"
+usage_fails "-s ''" -s '' "$TMP/a"
+# -i and -o take 1G, as -h says the G suffix does (the kernel may then
+# allow less: a runtime error, not a usage one).
+for o in -i -o; do
+	run_zcc -s 127.0.0.1 -p 1 $o 1G "$TMP/a"
+	check "$o 1G: not a usage error (exit $RC: $(cat "$TMP/err"))" [ "$RC" -ne 2 ]
+done
+# The kernel keeps double what it allows: asking for more than wmem_max
+# must be refused, although the doubled figure read back is larger.
+wmax=$(cat /proc/sys/net/core/wmem_max 2>/dev/null)
+if [ -n "$wmax" ] && [ "$wmax" -lt $((1 << 29)) ]; then
+	run_zcc -s 127.0.0.1 -p 1 -o $((wmax + wmax / 2)) "$TMP/a"
+	check "-o 1.5 x wmem_max ($wmax): exit 1, the kernel allowed less: $(cat "$TMP/err")" \
+		eval '[ "$RC" -eq 1 ] && grep -q "SO_SNDBUF: asked for $((wmax + wmax / 2)), the kernel allowed $wmax" "$TMP/err"'
+else
+	skip "-o over wmem_max: net.core.wmem_max unreadable or huge (${wmax:-none})"
+fi
+run_zcc -h
+for m in sendfile send write mmap splice; do
+	grep -q "^ *$m " "$TMP/out" || not_ok "-h lists the method $m"
+done
+grep -q '^Exit status: ' "$TMP/out" && grep -q '130' "$TMP/out" ||
+	not_ok "-h: the exit statuses, 130 among them"
+
+# --- runtime failures ----------------------------------------------------------
+# runtime_fails WHAT PATTERN ARGS...: exit 1, one line matching PATTERN.
+runtime_fails() {
+	_what=$1 _pat=$2; shift 2
+	run_zcc "$@"
+	if [ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] && grep -Eq "$_pat" "$TMP/err" \
+	   && [ ! -s "$TMP/out" ]; then
+		ok "$_what: exit 1, $(cat "$TMP/err")"
+	else
+		not_ok "$_what: exit $RC, stderr: $(cat "$TMP/err")"
+	fi
+}
+
+runtime_fails "unknown host" '^zcc: resolve no-such-host\.invalid: ' \
+	-s no-such-host.invalid "$TMP/a"
+
+# A port that was just listened on and closed: nothing answers there.
+sink_start
+kill "$SINK_PID"; wait "$SINK_PID" 2>/dev/null
+runtime_fails "connection refused" '^zcc: connect to 127\.0\.0\.1 port [0-9]+: Connection refused$' \
+	-s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+
+# --- files -------------------------------------------------------------------
+mkdir "$TMP/dir"
+mkfifo "$TMP/fifo"
+sink_start
+run_zcc -s 127.0.0.1 -p "$SINK_PORT" "$TMP/missing" "$TMP/a" "$TMP/dir" "$TMP/fifo" \
+	/dev/null "$TMP/b"
+wait "$SINK_PID"
+if [ "$RC" -eq 0 ] && [ "$(grep -c '^zcc: skipping ' "$TMP/err")" -eq 4 ] \
+   && grep -q "skipping $TMP/missing: No such file" "$TMP/err" \
+   && grep -q "skipping $TMP/fifo: not a regular file" "$TMP/err" \
+   && grep -q "^received: $(stream 1) bytes" "$TMP/sink.out"; then
+	ok "missing file, directory, FIFO, /dev/null skipped with a warning each; the rest sent"
+else
+	not_ok "skipping: exit $RC, stderr: $(cat "$TMP/err"), sink: $(cat "$TMP/sink.out")"
+fi
+
+sink_start
+run_zcc -s 127.0.0.1 -p "$SINK_PORT" "$TMP/missing" "$TMP/dir"
+if [ "$RC" -eq 1 ] && [ "$(tail -n 1 "$TMP/err")" = "zcc: no files to send" ] \
+   && [ "$(lines "$TMP/err")" -eq 3 ] && [ ! -s "$TMP/out" ]; then
+	ok "no file left to send: two warnings, then 'zcc: no files to send', exit 1"
+else
+	not_ok "no file left to send: exit $RC, stderr: $(cat "$TMP/err")"
+fi
+
+# 4 GiB cannot be described by a u32 length: refused before connecting.
+truncate -s 4G "$TMP/huge"
+runtime_fails "4 GiB file refused" "^zcc: $TMP/huge: 4294967296 bytes: .*4 GiB" \
+	-s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" "$TMP/huge"
+sleep 0.3
+if grep -q '^accepted' "$TMP/sink.out"; then
+	not_ok "4 GiB file: zcc connected before refusing"
+else
+	ok "4 GiB file: refused before connecting (the sink saw no connection)"
+fi
+kill "$SINK_PID"; wait "$SINK_PID" 2>/dev/null
+rm -f "$TMP/huge"
+
+# Options after the file names, also when POSIXLY_CORRECT asks getopt to stop
+# at the first non-option.
+for env in "" "POSIXLY_CORRECT=1"; do
+	sink_start
+	env $env "$ZCC" "$TMP/a" -s 127.0.0.1 "$TMP/b" -n 3 -p "$SINK_PORT" \
+		>"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	wait "$SINK_PID"
+	if [ "$RC" -eq 0 ] && grep -q "^sent: $(stream 3) bytes in " "$TMP/out" \
+	   && grep -q "^received: $(stream 3) bytes" "$TMP/sink.out"; then
+		ok "options after file names${env:+ ($env)}: $(stream 3) bytes sent and received"
+	else
+		not_ok "options after file names${env:+ ($env)}: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+	fi
+done
+
+# After "--" a name that looks like an option is a file.
+cp "$TMP/b" "$TMP/-n"
+sink_start
+(cd "$TMP" && "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" a -- -n >"$TMP/out" 2>"$TMP/err")
+RC=$?
+wait "$SINK_PID"
+if [ "$RC" -eq 0 ] && grep -q "^received: $(stream 1) bytes" "$TMP/sink.out"; then
+	ok "-- ends the options: a file named -n is sent"
+else
+	not_ok "-- ends the options: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+
+# -d: debug on stderr only; stdout keeps its one line.
+sink_start
+run_zcc -d -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" "$TMP/b"
+wait "$SINK_PID"
+if [ "$RC" -eq 0 ] && [ "$(lines "$TMP/out")" -eq 1 ] && grep -q '^zcc: connected to ' "$TMP/err" \
+   && grep -q "^zcc: $TMP/b: 3 bytes" "$TMP/err"; then
+	ok "-d -d: debug lines on stderr, stdout only the sent: line"
+else
+	not_ok "-d -d: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
+fi
+
+# --- a file that shrinks while being sent -------------------------------------
+# The sink reads nothing until $TMP/go exists, and small socket buffers on
+# both ends hold at most a few hundred KB in flight, so zcc is blocked well
+# inside the 64 MiB file when the test cuts it to 4 MiB. Deterministic.
+for mode in "" "-S" "-M mmap" "-M splice"; do
+	rm -f "$TMP/go"
+	truncate -s 64M "$TMP/shrink"
+	sink_start -r 65536 -g "$TMP/go"
+	bg "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" -o 65536 $mode "$TMP/shrink" \
+		>"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	wait_for "$TMP/sink.out" '^accepted'
+	sleep 0.2
+	truncate -s 4M "$TMP/shrink"
+	touch "$TMP/go"
+	wait "$zpid"
+	RC=$?
+	wait "$SINK_PID"
+	if [ "$RC" -eq 1 ] && grep -q "^zcc: $TMP/shrink: file shrank while being sent (4194304 of 67108864 bytes)$" "$TMP/err" \
+	   && [ ! -s "$TMP/out" ]; then
+		ok "file shrinking while sent${mode:+ ($mode)}: exit 1, $(cat "$TMP/err")"
+	else
+		not_ok "file shrinking while sent${mode:+ ($mode)}: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+	fi
+done
+rm -f "$TMP/shrink"
+
+# --- the server vanishing mid-stream -----------------------------------------
+# The sink resets the connection after 1 MB of a stream of 100 x 64 MiB.
+# zcc must say so and exit 1: not die of SIGPIPE (141), not hang.
+truncate -s 64M "$TMP/sparse"
+for mode in "" "-S" "-S -w" "-M mmap" "-M splice" "-M zerocopy" "-M uring" "-M uring-zc"; do
+	sink_start -x 1000000
+	t0=$(date +%s%N)
+	timeout 10 "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" -n 100 $mode "$TMP/sparse" \
+		>"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	wait "$SINK_PID"
+	if [ "$RC" -eq 1 ] && [ "$ms" -lt 2000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
+	   && grep -Eq "^zcc: (sendfile|send|write|splice|(zerocopy|uring|uring-zc): send) to 127.0.0.1 port $SINK_PORT: (Connection reset by peer|Broken pipe)\$" "$TMP/err"; then
+		ok "server vanishing${mode:+ ($mode)}: exit 1 in $ms ms: $(cat "$TMP/err")"
+	else
+		not_ok "server vanishing${mode:+ ($mode)}: exit $RC in $ms ms: $(cat "$TMP/err")"
+	fi
+done
+
+# --- -T and signals: cases side by side ----------------------------------------
+# Each case has a sink of its own and spends its time waiting for zcc to
+# give up or be stopped, so they all run together (lib.sh together); the
+# file they send is the script's, $WORK/a.
+
+# -T 2: each must end with exit 1 and one line within -T + a few seconds.
+# 100 x 100 KB is more than the socket buffers of both ends hold.
+case_T2() {	# case_T2 stall|hold SINK-ARGS...
+	what=$1
+	shift
+	sink_start "$@"
+	t0=$(date +%s%N)
+	run_zcc -T 2 -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	case $what in
+	stall) pat="^zcc: 127.0.0.1 port $SINK_PORT: took no data for 2 s \(-T\)\$" ;;
+	hold) pat="^zcc: 127.0.0.1 port $SINK_PORT: has not closed the connection 2 s after the last byte \(-T\)\$" ;;
+	esac
+	if [ "$RC" -eq 1 ] && [ "$ms" -ge 1900 ] && [ "$ms" -lt 6000 ] \
+	   && [ "$(lines "$TMP/err")" -eq 1 ] && grep -Eq "$pat" "$TMP/err"; then
+		ok "-T 2, server $what: exit 1 after $ms ms: $(cat "$TMP/err")"
+	else
+		not_ok "-T 2, server $what: exit $RC after $ms ms: $(cat "$TMP/err")"
+	fi
+}
+together T2-stall case_T2 stall -g "$WORK/never"
+together T2-hold case_T2 hold -H
+
+# -T must stop every method, however it blocks.
+case_T1() {	# case_T1 METHOD
+	sink_start -g "$WORK/never"
+	t0=$(date +%s%N)
+	run_zcc -T 1 -n 1000 -M "$1" -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	if [ "$RC" -eq 1 ] && [ "$ms" -lt 5000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
+	   && grep -q "took no data for 1 s (-T)\$" "$TMP/err"; then
+		ok "-T 1 -M $1, server stalled: exit 1 after $ms ms"
+	else
+		not_ok "-T 1 -M $1, server stalled: exit $RC after $ms ms: $(cat "$TMP/err")"
+	fi
+}
+for m in send write mmap splice zerocopy uring uring-zc; do
+	together "T1-$m" case_T1 "$m"
+done
+
+# Stopped (SIGSTOP) for 4 s mid-run with -T 2: the time zcc itself did not
+# run is not the server's stall; after SIGCONT it goes on to its end.
+case_stopped() {
+	sink_start
+	bg "$ZCC" -T 2 -I 1 -M uring -n 400 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	sleep 0.3
+	kill -STOP $zpid
+	sleep 4
+	kill -CONT $zpid
+	within 200 proc_ended $zpid
+	wait $zpid
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	check "-T 2, zcc stopped for 4 s: no stall, exit 0 (exit $RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && ! grep -q "(-T)" "$TMP/err"'
+}
+together stopped case_stopped
+
+# -T bounds connecting: in a namespace of our own, a neighbour whose MAC
+# nobody owns (the other end of a veth pair, with no address) never
+# answers a SYN (the kernel alone would give up after about two minutes).
+case_connect() {
+	ns=zcc-t$$
+	if ! ip netns add "$ns" 2>/dev/null; then
+		skip "-T while connecting: cannot make a network namespace (not root, or no ip)"
+		return
+	fi
+	ip -n "$ns" link add v0 type veth peer name v1 && ip -n "$ns" addr add 192.0.2.1/24 dev v0 &&
+		ip -n "$ns" link set v0 up && ip -n "$ns" link set v1 up &&
+		ip -n "$ns" neigh add 192.0.2.2 lladdr 02:00:00:00:00:99 dev v0 nud permanent
+	t0=$(date +%s%N)
+	timeout 30 ip netns exec "$ns" "$ZCC" -T 2 -s 192.0.2.2 "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	ip netns delete "$ns"
+	check "-T 2, connecting to nobody: exit 1 after $ms ms (1900..6000): $(cat "$TMP/err")" \
+		eval '[ "$RC" -eq 1 ] && [ "$ms" -ge 1900 ] && [ "$ms" -lt 6000 ] &&
+		grep -q "no answer within 2 s (-T)" "$TMP/err"'
+}
+together connect case_connect
+
+# Stopped during the -t probe: the probe's bytes are reported, not lost.
+case_probe_stopped() {
+	sink_start -g "$WORK/never"
+	bg "$ZCC" -t 30 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	wait_for "$TMP/sink.out" '^accepted'
+	sleep 0.5
+	kill -TERM $zpid
+	wait $zpid
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	check "-t, SIGTERM in the probe: exit 143 and the probe's sent: line ($RC: $(cat "$TMP/out" "$TMP/err"))" \
+		eval '[ "$RC" -eq 143 ] && grep -Eq "^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)\$" "$TMP/out"'
+}
+together probe-stopped case_probe_stopped
+
+# Stopped during -R: the runs that ended whole still get their summary.
+case_repeat_stopped() {
+	zcs_start -T 0
+	bg "$ZCC" -R 10000 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	within 100 grep -q '^sent: .*[0-9]$' "$TMP/out"
+	sleep 0.3
+	kill -TERM $zpid
+	wait $zpid
+	RC=$?
+	whole=$(grep -Ec '^sent: .* kbytes/sec$' "$TMP/out")
+	check "-R, SIGTERM after $whole whole runs: exit 143, 'summary: $whole runs' ($RC: $(tail -n 2 "$TMP/out"))" \
+		eval '[ "$RC" -eq 143 ] && [ "$whole" -ge 1 ] && grep -q "^summary: $whole runs, median " "$TMP/out"'
+	kill "$ZCS_PID" 2>/dev/null; wait "$ZCS_PID" 2>/dev/null
+}
+together repeat-stopped case_repeat_stopped
+
+# zcc blocked on a sink that reads nothing: SIGINT / SIGTERM give the sent:
+# line of what went so far, marked (interrupted), and 128 + the signal.
+# tests/tools/subreaper -s runs zcc with SIGINT at its default (a background job
+# of sh would have it ignored) and exits with zcc's status.
+case_sig() {	# case_sig SIG STATUS METHOD
+	sig=$1 want=$2 m=$3
+	sink_start -g "$WORK/never"
+	: >"$TMP/sr"
+	bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -n 1000 -M "$m" -s 127.0.0.1 \
+		-p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	srpid=$!
+	wait_for "$TMP/sink.out" '^accepted'
+	wait_for "$TMP/sr" '^child '
+	sleep 0.5
+	kill -"$sig" "$(sed -n 's/^child //p' "$TMP/sr")"
+	wait "$srpid"
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	if [ "$RC" -eq "$want" ] && grep -Eq '^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)$' "$TMP/out" \
+	   && [ "$(lines "$TMP/out")" -eq 1 ]; then
+		ok "SIG$sig mid-run, -M $m: exit $RC, $(cat "$TMP/out")"
+	else
+		not_ok "SIG$sig mid-run, -M $m: exit $RC, stdout $(cat "$TMP/out"), stderr $(cat "$TMP/err")"
+	fi
+}
+for sig in INT:130:sendfile TERM:143:sendfile INT:130:write INT:130:mmap INT:130:splice \
+	INT:130:zerocopy INT:130:uring INT:130:uring-zc; do
+	m=${sig##*:} sig=${sig%:*}
+	together "sig-${sig%:*}-$m" case_sig "${sig%:*}" "${sig#*:}" "$m"
+done
+gather
+
+# A SIGHUP ignored by the parent (nohup) stays ignored.
+sink_start -g "$TMP/never"
+bg sh -c 'trap "" HUP; exec "$0" "$@"' "$ZCC" -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" \
+	>"$TMP/out" 2>"$TMP/err"
+zpid=$!
+wait_for "$TMP/sink.out" '^accepted'
+sleep 0.3
+kill -HUP "$zpid"
+sleep 0.3
+if kill -0 "$zpid" 2>/dev/null; then
+	ok "SIGHUP ignored at start (nohup): zcc still running"
+else
+	not_ok "SIGHUP ignored at start (nohup): zcc died"
+fi
+kill -TERM "$zpid"; wait "$zpid"
+kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+
+# --- -t, -I, -R against zcs --------------------------------------------------------
+if zcs_start; then
+	# What others hold of the CPUs, in the half second before (the run's
+	# own share cannot be told from theirs while it runs).
+	k0=$(cpu_ticks); sleep 0.5; held=$(cpu_share "$k0" "$(cpu_ticks)")
+	t0=$(date +%s%N)
+	run_zcc -t 3 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	n_int=$(grep -c '^[0-9]* kbytes/sec$' "$TMP/out")
+	# The probe's streams come first: the last done line is the real run's.
+	sleep 0.3
+	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
+	done_=$(grep '^done: ' "$TMP/zcs.out" | tail -n 1 | sed 's/^done: \([0-9]*\) bytes.*/\1/')
+	if [ "$RC" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$done_" ]; then
+		ok "-t 3: sent $sent = done $done_"
+	else
+		not_ok "-t 3: exit $RC, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
+	fi
+	# -t 3: 2-6 s in all, probes included; -I 0.5: one line a half second.
+	# A rate that moves because others took the CPUs moves the length too,
+	# and a test that starts after the probe is not in its measure.
+	if [ "$ms" -ge 2000 ] && [ "$ms" -le 6000 ] && [ "$n_int" -ge $((ms / 500 - 3)) ] \
+	   && [ "$n_int" -le $((ms / 500 + 1)) ]; then
+		ok "-t 3 -I 0.5: $ms ms, $n_int interval lines"
+	elif [ "${held%.*}" -ge 25 ]; then
+		skip "-t 3 -I 0.5: $ms ms, $n_int interval lines while others held $held% of the CPUs"
+	else
+		not_ok "-t 3 -I 0.5: $ms ms, $n_int interval lines (others held $held% of the CPUs)"
+	fi
+	# A loop bigger than 64 MiB: the first probe sends only its first
+	# 64 MiB (zcs sees a stream of one loop of a 64 MiB file).
+	truncate -s 100M "$TMP/big"
+	: >"$TMP/zcs.out.before"; cp "$TMP/zcs.out" "$TMP/zcs.out.before"
+	run_zcc -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/big"
+	sleep 0.3
+	first=$(grep '^done: ' "$TMP/zcs.out" | sed -n "$(($(grep -c '^done: ' "$TMP/zcs.out.before") + 1))p" \
+		| sed 's/^done: \([0-9]*\) bytes.*/\1/')
+	if [ "$RC" -eq 0 ] && [ "$first" = $((67108864 + 12)) ]; then
+		ok "-t 1 of a 100 MiB file: the first probe is its first 64 MiB ($first bytes)"
+	else
+		not_ok "-t 1 of a 100 MiB file: exit $RC, first probe '$first' bytes: $(cat "$TMP/err")"
+	fi
+	rm -f "$TMP/big"
+	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
+	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
+	   && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 3 ] \
+	   && grep -Eq '^summary: 3 runs, median [0-9]+ kbytes/sec \(min [0-9]+, max [0-9]+\)$' "$TMP/out"; then
+		ok "-R 3: three sent: lines and $(grep '^summary' "$TMP/out")"
+	else
+		not_ok "-R 3: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+	fi
+	# -J: every line one JSON object the strict checker accepts, with the
+	# keys README.zc documents.
+		run_zcc -J -R 2 -I 0.01 -n 1000 -M mmap -b 4K -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
+	if [ "$RC" -eq 0 ] && [ -s "$TMP/out" ] && "$J" -k program -k event -k time "$TMP/out" \
+	   && [ "$("$J" -E sent -k bytes -k seconds -k kbytes_per_sec -k method -k interrupted \
+		-g bytes "$TMP/out" | sort -u)" = "$((4 + 1000 * 8 + 1000 * 100000))" ] \
+	   && [ "$("$J" -E sent -g method "$TMP/out" | sort -u)" = mmap ] \
+	   && [ "$("$J" -E sent -g interrupted "$TMP/out" | sort -u)" = false ] \
+	   && "$J" -E summary -k runs -k kbytes_per_sec_median -k kbytes_per_sec_min \
+		-k kbytes_per_sec_max "$TMP/out" >/dev/null \
+	   && [ "$("$J" -E summary -g runs "$TMP/out")" = 2 ] \
+	   && "$J" -E interval -k seconds -k bytes -k kbytes_per_sec "$TMP/out" >/dev/null \
+	   && [ "$(grep -c '"event":"interval"' "$TMP/out")" -ge 1 ]; then
+		ok "-J -R 2 -I: $(grep -c '' "$TMP/out") JSON lines, sent, interval and summary with their keys"
+	else
+		not_ok "-J -R 2 -I: exit $RC: $(cat "$TMP/out" "$TMP/err")"
+	fi
+	# A failed write to stdout: exit 1 and a line, not a silent 0.
+	timeout 20 "$ZCC" -n 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >/dev/full 2>"$TMP/err"
+	RC=$?
+	if [ "$RC" -eq 1 ] && grep -q '^zcc: write to stdout: No space left on device$' "$TMP/err"; then
+		ok "stdout on /dev/full: exit 1, $(cat "$TMP/err")"
+	else
+		not_ok "stdout on /dev/full: exit $RC, $(cat "$TMP/err")"
+	fi
+	kill "$ZCS_PID"; wait "$ZCS_PID" 2>/dev/null
+else
+	not_ok "zcs did not start: $(cat "$TMP/zcs.err")"
+fi
+
+# --help and --version; K/M/G on byte sizes.
+run_zcc --help
+if [ "$RC" -eq 0 ] && grep -q '^usage: zcc' "$TMP/out"; then
+	ok "--help: usage on stdout, exit 0"
+else
+	not_ok "--help: exit $RC, $(head -c 200 "$TMP/out" "$TMP/err")"
+fi
+run_zcc --version
+if [ "$RC" -eq 0 ] && grep -Eq '^zcc [0-9]+\.[0-9]+$' "$TMP/out"; then
+	ok "--version: exit 0, $(cat "$TMP/out")"
+else
+	not_ok "--version: exit $RC, $(cat "$TMP/out" "$TMP/err")"
+fi
+usage_fails "--bogus" --bogus
+usage_fails "-b 2X" -s 127.0.0.1 -M send -b 2X "$TMP/a"
+usage_fails "-b 2G (over 1 GiB)" -s 127.0.0.1 -M send -b 2G "$TMP/a"
+sink_start
+run_zcc -M send -b 1K -o 64K -i 64K -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a"
+wait "$SINK_PID"
+if [ "$RC" -eq 0 ] && grep -q "^received: $((4 + 8 + 100000)) bytes" "$TMP/sink.out"; then
+	ok "-b 1K -o 64K -i 64K: accepted, the file sent"
+else
+	not_ok "-b 1K -o 64K -i 64K: exit $RC, $(cat "$TMP/err" "$TMP/sink.out")"
+fi
+
+# --- -c without a usable calibration ------------------------------------------
+mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
+runtime_fails "-c -L without counts_per_sec" "zcc -C" -c -L -s 127.0.0.1 -p 1 "$TMP/a"
+printf '1000000\nncpus 999\n' >counts_per_sec
+runtime_fails "-c -L with a calibration for another CPU count" "calibrated with 999 CPUs, this run has" \
+	-c -L -s 127.0.0.1 -p 1 "$TMP/a"
+runtime_fails "-c -L -f a missing file" "nonesuch: no calibration file" \
+	-c -L -f nonesuch -s 127.0.0.1 -p 1 "$TMP/a"
+usage_fails "-r without -c" -r -s 127.0.0.1 -p 1 "$TMP/a"
+usage_fails "-r with -L" -c -r -L -s 127.0.0.1 -p 1 "$TMP/a"
+usage_fails "-C with -L" -C -L
+usage_fails "-C with -c" -C -c
+cd "$TMP" || exit 1
+
+finish

@@ -1,0 +1,127 @@
+# One meter at a time, the machine's CPU time, the calibration. Part of
+# tests/lib.sh.
+
+# --- one meter at a time ------------------------------------------------------
+# tests/run.sh runs tests side by side, and a machine has room for one meter:
+# the programs refuse a second, and two would each read the other's soakers
+# as load. So a test takes the run's meter slot before it starts a meter
+# (cyclesoak, zcc -c or -C, zcs -c) and gives it back after, and a test
+# that wants it waits its turn. The slot is a directory in ZC_SLOT_DIR
+# holding the holder's PID (run.sh frees it if the holder dies without
+# cleaning up); without ZC_SLOT_DIR (a test run by hand) these do nothing.
+# Up to 3 minutes' wait, then the test goes on, and the program's own
+# refusal names the meter in the way.
+METER_SLOT=
+
+meter_slot() {
+	[ -n "$ZC_SLOT_DIR" ] && [ -z "$METER_SLOT" ] || return 0
+	_ms0=$(date +%s)
+	if within 1800 mkdir "$ZC_SLOT_DIR/meter" 2>/dev/null; then
+		echo $$ >"$ZC_SLOT_DIR/meter/pid"
+		echo "# waited $(($(date +%s) - _ms0)) s for the meter slot"
+		METER_SLOT=$ZC_SLOT_DIR/meter
+		on_cleanup meter_slot_free
+	else
+		echo "# the meter slot is still taken after 3 min: $(cat "$ZC_SLOT_DIR/meter/pid" 2>/dev/null)"
+	fi
+}
+
+meter_slot_free() {
+	[ -n "$METER_SLOT" ] && rm -rf "$METER_SLOT"
+	METER_SLOT=
+}
+
+# run_cs ARGS...: cyclesoak ARGS (60 s at most), run again while another
+# meter on the machine (a user's, another test run's) refuses it, for up to
+# 30 s: a refusal by a meter that is not ours is a retry, not a failure.
+run_cs() {
+	_tries=0
+	while :; do
+		timeout 60 "$ZC_BIN/cyclesoak" "$@" 2>"$TMP/cs.err"
+		_rc=$?
+		if [ "$_rc" -eq 1 ] && [ "$_tries" -lt 30 ] &&
+			grep -q 'another meter is running' "$TMP/cs.err"; then
+			_tries=$((_tries + 1))
+			sleep 1
+			continue
+		fi
+		cat "$TMP/cs.err" >&2
+		return "$_rc"
+	done
+}
+
+# meter_wait_others: a meter not of this run (a user's, another test run's)
+# would refuse most of a meter test. Wait up to a minute for it to end; if
+# it does not, say so once and go on (the checks then fail with its PID).
+meter_wait_others() {
+	_n=0
+	while [ "$_n" -lt 60 ] &&
+		! "$ZC_BIN/cyclesoak" -r -1 -m 10 -N 1 >/dev/null 2>"$TMP/lock" &&
+		grep -q 'another meter is running' "$TMP/lock"; do
+		[ "$_n" -eq 0 ] && echo "# waiting for another meter to end: $(cat "$TMP/lock")"
+		sleep 1
+		_n=$((_n + 1))
+	done
+}
+
+# --- the machine's CPU time ---------------------------------------------------
+# cpu_ticks [FILE]: "OTHERS BUSY TOTAL" jiffies of the whole machine from
+# the cpu line of /proc/stat (or of a copy of it in FILE). BUSY is all but
+# idle and iowait; OTHERS leaves out nice too, so the meter's soakers (nice
+# 19) are not in it: it is user, system, irq, softirq and steal.
+cpu_ticks() {
+	awk '/^cpu / { o = $2 + $4 + $7 + $8 + $9; print o, o + $3, o + $3 + $5 + $6; exit }' \
+		"${1:-/proc/stat}"
+}
+
+# cpu_share T0 T1 [FIELD]: percent of the machine between two cpu_ticks
+# samples in FIELD (1 OTHERS, the default; 2 BUSY), to two decimals.
+cpu_share() {
+	echo "$1 $2" | awk -v f="${3:-1}" '{ t = $6 - $3; printf "%.2f\n", (t > 0 ? 100 * ($(f + 3) - $f) / t : 0) }'
+}
+
+# is_vm: the CPU flags say "hypervisor", in the file the programs read
+# (ZC_CPUINFO when set, else /proc/cpuinfo; lib/meter/meter.c).
+is_vm() {
+	grep -Eq '^flags.*[[:space:]]hypervisor([[:space:]]|$)' "${ZC_CPUINFO:-/proc/cpuinfo}" 2>/dev/null
+}
+
+# meter_needs_calibration: zcc -c will read ./counts_per_sec: a zcc whose
+# meter has no run-time method (-r), or a machine where the default is the
+# loop counts (not a virtual machine).
+meter_needs_calibration() {
+	! zcc_has -r || ! is_vm
+}
+
+# calib_ready: make sure $WORK/counts_per_sec exists when the meter needs
+# one. Use CALIB_FILE (default: counts_per_sec in the top directory, the
+# user's own calibration) when there is one and CALIB_FRESH is not set;
+# otherwise calibrate now and, unless CALIB_KEEP=no, save the result as
+# CALIB_FILE for next time.
+calib_ready() {
+	if ! meter_needs_calibration; then
+		echo "meter: run time (a virtual machine): no calibration needed"
+		return 0
+	fi
+	_cf=${CALIB_FILE:-$ZC_TOP/counts_per_sec}
+	if [ -z "${CALIB_FRESH:-}" ] && [ -s "$_cf" ]; then
+		cp "$_cf" "$WORK/counts_per_sec" || die "cannot copy $_cf"
+		echo "using the calibration in $_cf (delete it to recalibrate)"
+		return 0
+	fi
+	echo "calibrating the CPU meter (zcc -C): this needs an idle machine, a few seconds..."
+	if ! run_fg in_work "$ZC_BIN/zcc" -C >"$WORK/calib.out" 2>"$WORK/calib.err"; then
+		cat "$WORK/calib.err" >&2
+		die "calibration failed"
+	fi
+	grep -v '^calibrating:' "$WORK/calib.out" | sed 's/^/  /'
+	sed 's/^/  /' "$WORK/calib.err"
+	[ -s "$WORK/counts_per_sec" ] || die "zcc -C wrote no counts_per_sec"
+	[ "${CALIB_KEEP:-yes}" = yes ] || return 0
+	if grep -q warning "$WORK/calib.err"; then
+		# A calibration taken on a busy machine would spoil every later run.
+		echo "  not saved: the next run calibrates again"
+	elif cp "$WORK/counts_per_sec" "$_cf.tmp$$" && mv "$_cf.tmp$$" "$_cf"; then
+		echo "  saved as $_cf for next time (delete it to recalibrate)"
+	fi
+}

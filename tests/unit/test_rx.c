@@ -1,0 +1,194 @@
+/*
+ * The receive methods (lib/wire/rx.h) against streams a local sender writes over
+ * TCP loopback: each method must take exactly the bytes sent, whole, cut
+ * short (inside data, inside a header word) or overlong, and leave the
+ * stream checker where the bytes say.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/io.h"
+#include "wire/net.h"
+#include "wire/proto.h"
+#include "wire/rx.h"
+#include "unit/t.h"
+
+struct stream {
+	unsigned char *buf;
+	size_t len;
+};
+
+struct sender {
+	unsigned port;
+	const struct stream *s;
+	int rc;
+};
+
+/* Encode loops x files (sizes[]) with patterned data; extra bytes appended. */
+static struct stream build(uint32_t loops, const uint32_t *sizes, uint32_t nfiles,
+			   size_t extra)
+{
+	struct stream s;
+	uint64_t data = 0;
+	size_t at = 0;
+	uint32_t l, f, i;
+
+	for (f = 0; f < nfiles; f++)
+		data += sizes[f];
+	s.len = (size_t)proto_stream_bytes(loops, nfiles, data) + extra;
+	s.buf = malloc(s.len);
+	if (!s.buf)
+		abort();
+	proto_put_u32(s.buf, loops);
+	at = PROTO_WORD;
+	for (l = 0; l < loops; l++) {
+		proto_put_u32(s.buf + at, nfiles);
+		at += PROTO_WORD;
+		for (f = 0; f < nfiles; f++) {
+			proto_put_u32(s.buf + at, sizes[f]);
+			at += PROTO_WORD;
+			for (i = 0; i < sizes[f]; i++)
+				s.buf[at++] = (unsigned char)(i * 7 + f);
+		}
+	}
+	memset(s.buf + at, 0xab, extra);
+	return s;
+}
+
+static void *send_stream(void *arg)
+{
+	struct sender *snd = arg;
+	char err[256];
+	int fd;
+
+	fd = net_connect("127.0.0.1", snd->port, NULL, err, sizeof(err));
+	if (fd < 0) {
+		snd->rc = -1;
+		return NULL;
+	}
+	snd->rc = write_full(fd, snd->s->buf, snd->s->len);
+	close(fd);
+	return NULL;
+}
+
+struct result {
+	int rc;			/* 0 at EOF, -1 on an error */
+	uint64_t returned;	/* sum of rx_step's returns */
+	struct proto_rx p;
+	uint64_t zc_mapped, zc_copied;
+	char err[256];
+};
+
+/* Receive s by method m with bufsize-byte reads; fills res. */
+static void receive(const struct rx_method *m, const struct stream *s,
+		    size_t bufsize, struct result *res)
+{
+	struct sender snd = { .s = s };
+	struct rx r = { .bufsize = bufsize };
+	pthread_t th;
+	ssize_t n;
+	int lfd;
+
+	memset(res, 0, sizeof(*res));
+	res->rc = -1;
+	lfd = net_listen("127.0.0.1", 0, NULL, &snd.port, res->err, sizeof(res->err));
+	if (lfd < 0)
+		return;
+	pthread_create(&th, NULL, send_stream, &snd);
+	r.fd = accept(lfd, NULL, NULL);
+	r.buf = malloc(bufsize);
+	proto_rx_init(&res->p);
+	if (r.fd >= 0 && r.buf && (!m->setup || m->setup(&r, res->err, sizeof(res->err)) == 0)) {
+		do {
+			n = rx_step(m, &r, &res->p, res->err, sizeof(res->err));
+			if (n > 0)
+				res->returned += (uint64_t)n;
+		} while (n > 0 || (n < 0 && errno == EINTR));
+		res->rc = n < 0 ? -1 : 0;
+		if (m->cleanup)
+			m->cleanup(&r);
+	}
+	pthread_join(th, NULL);
+	res->zc_mapped = r.zc_mapped;
+	res->zc_copied = r.zc_copied;
+	free(r.buf);
+	if (r.fd >= 0)
+		close(r.fd);
+	close(lfd);
+}
+
+static const uint32_t sizes[] = { 100000, 0, 300001, 5, 1 << 20, 4096 };
+#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
+/*
+ * For 3-byte reads: the same shapes (an empty file, odd sizes, a page),
+ * small, as every read is a system call (4 MB of them took 2 s a method).
+ */
+static const uint32_t small_sizes[] = { 1000, 0, 3001, 5, 4096 };
+#define NSMALL (sizeof(small_sizes) / sizeof(small_sizes[0]))
+
+static void one_method(const struct rx_method *m)
+{
+	struct stream whole = build(3, sizes, NSIZES, 0);
+	struct stream excess = build(2, sizes, NSIZES, 10);
+	struct stream small = build(3, small_sizes, NSMALL, 0);
+	struct stream cut = whole;
+	struct result res;
+	const char *nm = m->name;
+
+	receive(m, &whole, 16384, &res);
+	CHECK(res.rc == 0 && proto_rx_complete(&res.p), "%s: a whole stream is complete (%s)",
+	      nm, res.err);
+	CHECK(res.p.bytes == whole.len && res.returned == whole.len,
+	      "%s: every byte counted: %llu and %llu of %zu", nm,
+	      (unsigned long long)res.p.bytes, (unsigned long long)res.returned, whole.len);
+	if (strcmp(nm, "zerocopy") == 0)
+		CHECK(res.zc_mapped + res.zc_copied == whole.len - proto_stream_bytes(3, NSIZES, 0),
+		      "%s: %llu mapped + %llu copied: every data byte, no header byte", nm,
+		      (unsigned long long)res.zc_mapped, (unsigned long long)res.zc_copied);
+
+	receive(m, &small, 3, &res);
+	CHECK(res.rc == 0 && proto_rx_complete(&res.p) && res.p.bytes == small.len,
+	      "%s: a whole stream with 3-byte reads (%llu of %zu)", nm,
+	      (unsigned long long)res.p.bytes, small.len);
+
+	cut.len = whole.len - 1000;
+	receive(m, &cut, 16384, &res);
+	CHECK(res.rc == 0 && res.p.state == PROTO_DATA && res.p.bytes == cut.len,
+	      "%s: cut inside data: stops in data with %llu of %zu bytes", nm,
+	      (unsigned long long)res.p.bytes, cut.len);
+
+	cut.len = whole.len - 4096 - 200000;	/* deep in the 1 MiB file */
+	receive(m, &cut, 16384, &res);
+	CHECK(res.rc == 0 && res.p.state == PROTO_DATA && res.p.bytes == cut.len,
+	      "%s: cut with pages of data still to come: %llu of %zu bytes (%s)", nm,
+	      (unsigned long long)res.p.bytes, cut.len, res.err);
+
+	cut.len = PROTO_WORD * 2 + 2;
+	receive(m, &cut, 16384, &res);
+	CHECK(res.rc == 0 && res.p.state == PROTO_LENGTH && res.p.word_have == 2 &&
+	      res.p.bytes == cut.len, "%s: cut inside a length word: 2 of 4 bytes", nm);
+
+	receive(m, &excess, 16384, &res);
+	CHECK(res.p.state == PROTO_EXCESS && res.p.excess == 10 && res.p.bytes == excess.len,
+	      "%s: 10 bytes too many: excess 10, %llu of %zu bytes counted", nm,
+	      (unsigned long long)res.p.bytes, excess.len);
+	free(whole.buf);
+	free(excess.buf);
+	free(small.buf);
+}
+
+int main(void)
+{
+	int i;
+
+	CHECK(rx_methods[0] && strcmp(rx_methods[0]->name, "read") == 0,
+	      "the default method is read");
+	CHECK(rx_find("discard") == rx_methods[1] && rx_find("nonesuch") == NULL,
+	      "rx_find finds by name, NULL for an unknown one");
+	for (i = 0; rx_methods[i]; i++)
+		one_method(rx_methods[i]);
+	return t_exit();
+}

@@ -1,0 +1,55 @@
+/* lib/base/show.c: untrusted text made fit for a one-line message. */
+#include <string.h>
+
+#include "base/show.h"
+#include "unit/t.h"
+
+static void shows(const char *s, size_t len, const char *want)
+{
+	char buf[64];
+	const char *got;
+
+	memset(buf, '#', sizeof(buf));
+	got = show(s, buf, len);
+	CHECK(got == buf && strcmp(got, want) == 0, "shown in %zu bytes: '%s' (got '%s')", len, want,
+	      got);
+}
+
+int main(void)
+{
+	char big[300], again[SHOW_LEN], buf[SHOW_LEN];
+
+	shows("plain text", 64, "plain text");
+	shows("", 64, "");
+	shows(NULL, 64, "(null)");
+	shows("a\nb", 64, "a\\nb");
+	shows("x\033[2Jy", 64, "x\\e[2Jy");
+	shows("\t\r\x01\x7f", 64, "\\t\\r\\x01\\x7f");
+	shows("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 64,
+	      "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+	shows("\xc2\x9b" "31m", 64, "\\xc2\\x9b31m");
+	shows("\xff\xc3(\xed\xa0\x80", 64, "\\xff\\xc3(\\xed\\xa0\\x80");
+	shows("\xe2\x82", 64, "\\xe2\\x82");
+	shows("\xc0\xaf", 64, "\\xc0\\xaf");
+	/* Cut at a whole unit, "..." within the buffer. */
+	shows("abcdefghij", 8, "abcd...");
+	shows("abcdefg", 8, "abcdefg");
+	shows("abcdef\n", 8, "abcd...");
+	shows("abcde\n", 8, "abcde\\n");
+	shows("abcdef\n", 10, "abcdef\\n");
+	shows("abc\ndefg", 8, "abc...");
+	shows("ab\xe2\x82\xac" "cdef", 8, "ab...");
+	shows("abcdef", 3, "");
+	shows("abcdef", 1, "");
+
+	memset(big, 'v', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	show(big, buf, sizeof(buf));
+	CHECK(strlen(buf) < SHOW_LEN && strlen(buf) >= 200 &&
+	      strcmp(buf + strlen(buf) - 3, "...") == 0,
+	      "a 299 byte value is cut near 200 bytes with ... (got %zu bytes)", strlen(buf));
+	show("a\nb\033\xff\xc3\xa9", buf, sizeof(buf));
+	CHECK(strcmp(show(buf, again, sizeof(again)), buf) == 0,
+	      "shown text shown again is the same: '%s' (got '%s')", buf, again);
+	return t_exit();
+}
