@@ -62,7 +62,7 @@ meter_slot_free
 kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 if [ "$RC" -eq 130 ] && "$J" -k program -k event -k time "$TMP/out" \
    && [ "$("$J" -E sent -g interrupted "$TMP/out")" = true ] \
-   && [ "$("$J" -E cpu -g meter "$TMP/out")" = runtime ]; then
+   && [ "$("$J" -E cpu -g meter "$TMP/out")" = "run time" ]; then
 	ok "SIGINT mid-run with -J -c: exit 130, sent with interrupted true, then cpu"
 elif grep -q 'another meter is running' "$TMP/err"; then
 	skip "SIGINT mid-run with -J -c: another meter runs on this machine: $(cat "$TMP/err")"
