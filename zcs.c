@@ -545,11 +545,11 @@ static void report_done(struct conn *c, int interrupted)
 }
 
 /*
- * broken - a stream that did not end whole, for -J readers too: the same
+ * report_broken - a stream that did not end whole, for -J readers too: the same
  * line on stderr as always, and a "broken" event on stdout with why
  * ("truncated", "excess", "error", "stalled"), the bytes and where.
  */
-static void broken(struct conn *c, const char *why, const char *detail)
+static void report_broken(struct conn *c, const char *why, const char *detail)
 {
 	char where[160];
 
@@ -582,7 +582,7 @@ static int on_ticks(struct conn *c)
 		report_rate(c, n.line_bytes, n.line_ns);
 	if (!n.stalled)
 		return 0;
-	broken(c, "stalled", NULL);
+	report_broken(c, "stalled", NULL);
 	if (n.moved == 0)
 		error(0, 0, "%s: idle timeout: nothing received for %g s, closed after %"
 		      PRIu64 " bytes", c->peer, cfg.stall_secs, c->p.bytes);
@@ -607,7 +607,7 @@ static enum end receive(struct conn *c)
 			proto_rx_describe(&c->p, where, sizeof(where));
 			error(0, 0, "%s: receive failed after %" PRIu64 " bytes (%s): %s",
 			      c->peer, c->p.bytes, where, err);
-			broken(c, "error", err);
+			report_broken(c, "error", err);
 			return END_ERROR;
 		}
 		if (c->p.state == PROTO_EXCESS)
@@ -630,13 +630,13 @@ static int verdict(struct conn *c, enum end how)
 	case END_EXCESS:
 		error(0, 0, "%s: excess data: %s; %" PRIu64 " bytes received", c->peer,
 		      where, c->p.bytes);
-		broken(c, "excess", NULL);
+		report_broken(c, "excess", NULL);
 		return 1;
 	case END_EOF:
 		if (!proto_rx_complete(&c->p)) {
 			error(0, 0, "%s: truncated: %s; %" PRIu64 " bytes received",
 			      c->peer, where, c->p.bytes);
-			broken(c, "truncated", NULL);
+			report_broken(c, "truncated", NULL);
 			return 1;
 		}
 		report_done(c, 0);

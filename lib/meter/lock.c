@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -55,23 +56,39 @@ static int is_meter(pid_t pid)
 	return 0;
 }
 
-/* The PID holding a POSIX write lock on the file st describes, from
- * /proc/locks ("1: POSIX ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF"); 0: none. */
+/*
+ * The PID holding a POSIX write lock on the file st describes, from
+ * /proc/locks ("1: POSIX  ADVISORY  WRITE 1234 08:01:5678 0 EOF"); 0: none.
+ */
 static pid_t lock_holder(const struct stat *st)
 {
 	FILE *f = fopen("/proc/locks", "re");
-	char line[256], kind[16], mode[16];
-	unsigned maj, min;
+	char line[256], *save = NULL, *w[6], *end;
+	unsigned long maj, min;
 	unsigned long long ino;
-	int pid, found = 0;
+	long pid;
+	pid_t found = 0;
+	int n;
 
 	if (!f)
 		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%*d: %15s %*s %15s %d %x:%x:%llu", kind, mode, &pid, &maj,
-			   &min, &ino) == 6 && major(st->st_dev) == maj &&
-		    minor(st->st_dev) == min && st->st_ino == ino && pid > 0)
-			found = pid;
+	while (!found && fgets(line, sizeof(line), f)) {
+		for (n = 0, w[0] = strtok_r(line, " \n", &save); n < 5 && w[n];)
+			w[++n] = strtok_r(NULL, " \n", &save);
+		if (n < 5 || strcmp(w[1], "POSIX") != 0 || strcmp(w[3], "WRITE") != 0)
+			continue;
+		pid = strtol(w[4], &end, 10);
+		maj = strtoul(w[5], &end, 16);
+		if (*end != ':')
+			continue;
+		min = strtoul(end + 1, &end, 16);
+		if (*end != ':')
+			continue;
+		ino = strtoull(end + 1, &end, 10);
+		if (major(st->st_dev) == maj && minor(st->st_dev) == min &&
+		    st->st_ino == ino && pid > 0)
+			found = (pid_t)pid;
+	}
 	fclose(f);
 	return found;
 }
@@ -114,6 +131,17 @@ static int open_lock_file(const char *path, char *err, size_t errlen)
 	return err_fill(err, errlen, EEXIST, "meter lock %s", path);
 }
 
+/* A descriptor of the lock file that locks nothing (O_PATH: no permission
+ * needed), for a meter that goes on without the lock. */
+static int open_unlocked(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_fill(err, errlen, errno, "meter lock %s", path);
+	return fd;
+}
+
 /* The meter's answer when pid, a meter, holds the lock. */
 static int refused(pid_t pid, const char *path, char *err, size_t errlen)
 {
@@ -141,9 +169,8 @@ int meter_lock_take(char *err, size_t errlen)
 		holder = stat(path, &st) == 0 ? lock_holder(&st) : 0;
 		if (holder && is_meter(holder))
 			return refused(holder, path, err, errlen);
-		fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		return fd >= 0 ? fd : err_fill(err, errlen, errno, "meter lock %s",
-					       path);
+		/* Something to close when the meter ends: it holds nothing. */
+		return open_unlocked(path, err, errlen);
 	}
 	if (fd < 0)
 		return -1;

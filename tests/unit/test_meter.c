@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -132,7 +133,7 @@ static void test_lock(void)
 		pause();
 		_exit(0);
 	}
-	usleep(50000);
+	nanosleep(&(struct timespec){ 0, 50000000 }, NULL);
 	/* A forked child does not inherit it, and is refused, told our PID. */
 	pid = fork();
 	if (pid == 0) {

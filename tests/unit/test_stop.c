@@ -28,7 +28,7 @@ static void on_alarm(int sig)
 static void *term_later(void *arg)
 {
 	(void)arg;
-	usleep(100000);
+	nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
 	kill(getpid(), SIGTERM);
 	return NULL;
 }
@@ -60,7 +60,8 @@ static int child_status(int ignored_at_start, int use_exit)
 		stop_catch(NULL);
 		cleanup_pipe = p[1];
 		stop_cleanup(cleanup);
-		raise(SIGTERM);
+		raise(SIGTERM);	/* caught or ignored: it returns */
+		// cppcheck-suppress unreachableCode
 		if (stop_signal && use_exit)
 			stop_exit(stop_signal);
 		_exit(stop_signal ? 4 : 0);
