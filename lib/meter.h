@@ -89,6 +89,9 @@ enum meter_method meter_method(const struct meter *m);
 const char *meter_why(const struct meter *m);
 int meter_ncpus(const struct meter *m);
 
+/* The soakers' PIDs, at most max of them, into pids; how many (-W). */
+int meter_soakers(const struct meter *m, int *pids, int max);
+
 /*
  * meter_mark - remember "now" as the start of the next reading.
  * meter_sample - fill r with what was lost since the last mark (or sample),

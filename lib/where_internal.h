@@ -1,0 +1,61 @@
+/*
+ * What lib/where*.c share and the tests look at: the parsers of /proc text
+ * (pure, so canned text tests them), the kinds table, and the sampler.
+ */
+#ifndef ZC_WHERE_INTERNAL_H
+#define ZC_WHERE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "where.h"
+
+/* /proc/stat: the cpuN lines into s->tick and s->ncpus, "intr" into s->intr. */
+int where_parse_stat(const char *text, struct where_snap *s);
+
+/* /proc/softirqs: the NET_RX and NET_TX rows into s->net_rx, s->net_tx. */
+int where_parse_softirqs(const char *text, struct where_snap *s);
+
+/* /proc/net/dev: every interface's received and sent packets into s->ifs. */
+int where_parse_netdev(const char *text, struct where_snap *s);
+
+/* A /proc/PID/stat line: user time (ticks, field 14), last CPU (field 39). */
+int where_parse_task(const char *line, uint64_t *utime, int *cpu);
+
+/*
+ * where_kind_of - the kind of kernel work a function is, by its name and
+ * the module it lives in (NULL or "": the kernel itself).
+ */
+enum where_kind where_kind_of(const char *name, const char *module);
+
+/*
+ * The kernel's text symbols as (address, kind), sorted by address.
+ * where_syms_load reads a /proc/kallsyms-format file; -1 with err when it
+ * cannot be read or every address is 0 (hidden: kptr_restrict, not root).
+ */
+struct where_sym {
+	uint64_t addr;
+	enum where_kind kind;
+};
+struct where_syms {
+	struct where_sym *sym;
+	size_t n;
+};
+int where_syms_load(const char *path, struct where_syms *t, char *err, size_t errlen);
+enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip);
+void where_syms_free(struct where_syms *t);
+
+/*
+ * The sampler: perf's software cpu-clock on every CPU, a thread draining
+ * the rings into counts by kind. Soakers' user-mode samples are dropped.
+ */
+struct where_sampler;
+struct where_sampler *where_sampler_open(const struct where_syms *syms,
+					 const int *soakers, int nsoakers,
+					 char *why, size_t whylen);
+/* The counts so far into kind[WHERE_KINDS + 1] (idle last), and lost. */
+void where_sampler_counts(struct where_sampler *s, uint64_t *kind, uint64_t *lost);
+void where_sampler_close(struct where_sampler *s);
+
+#endif
