@@ -66,14 +66,8 @@ int where_parse_stat(const char *text, struct where_snap *s)
 	int k;
 
 	s->ncpus = 0;
-	s->intr = 0;
 	memset(s->tick, 0, sizeof(s->tick));
 	for (p = text; p && *p; p = next_line(p)) {
-		if (strncmp(p, "intr ", 5) == 0) {
-			if (!number(p + 5, &s->intr))
-				return -1;
-			continue;
-		}
 		/* "cpuN user nice system idle iowait irq softirq steal ..." */
 		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
 			continue;
@@ -90,6 +84,42 @@ int where_parse_stat(const char *text, struct where_snap *s)
 			s->ncpus = (int)cpu + 1;
 	}
 	return s->ncpus > 0 ? 0 : -1;
+}
+
+/* How many "CPUn" columns the header line of p names. */
+static int header_columns(const char *p)
+{
+	const char *end = strchr(p, '\n');
+	int n = 0;
+
+	while ((p = strstr(p, "CPU")) && (!end || p < end)) {
+		n++;
+		p += 3;
+	}
+	return n;
+}
+
+int where_parse_interrupts(const char *text, struct where_snap *s)
+{
+	int ncols = header_columns(text), i;
+	const char *p, *q;
+	uint64_t v;
+
+	s->intr = 0;
+	if (!ncols)
+		return -1;
+	/* " 24:   1   0  IO-APIC 5-edge ACPI:Ged": a numbered line is a device's. */
+	for (p = next_line(text); p && *p; p = next_line(p)) {
+		q = p + strspn(p, " ");
+		if (*q < '0' || *q > '9')
+			continue;
+		q += strspn(q, "0123456789");
+		if (*q++ != ':')
+			continue;
+		for (i = 0; i < ncols && (q = number(q, &v)); i++)
+			s->intr += v;
+	}
+	return 0;
 }
 
 int where_parse_softirqs(const char *text, struct where_snap *s)
@@ -314,6 +344,10 @@ int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 		return -1;
 	if (where_parse_stat(w->text, s) < 0)
 		return err_fill(err, errlen, 0, "/proc/stat: not as expected");
+	if (read_text(w, "/proc/interrupts", err, errlen) < 0)
+		return -1;
+	if (where_parse_interrupts(w->text, s) < 0)
+		return err_fill(err, errlen, 0, "/proc/interrupts: not as expected");
 	if (read_text(w, "/proc/softirqs", err, errlen) < 0)
 		return -1;
 	if (where_parse_softirqs(w->text, s) < 0)

@@ -68,7 +68,7 @@ struct where_snap {
 	int nsoak;
 	uint64_t soak_user[WHERE_MAX_CPUS];	/* each soaker's user ticks */
 	int soak_cpu[WHERE_MAX_CPUS];		/* and the CPU it runs on */
-	uint64_t intr;				/* every interrupt so far */
+	uint64_t intr;				/* device interrupts so far */
 	uint64_t net_rx[WHERE_MAX_CPUS], net_tx[WHERE_MAX_CPUS];
 	int nifs;
 	struct { char name[IF_NAMESIZE]; uint64_t rx, tx; } ifs[WHERE_MAX_IFS];
@@ -99,7 +99,7 @@ struct where_report {
 	double class_us_per_kb[WHERE_CLASSES];	/* NAN: no bytes given */
 	double unattributed_us_per_kb;
 	struct where_cpu cpu[WHERE_MAX_CPUS];
-	double intr_per_sec;
+	double intr_per_sec;		/* device interrupts */
 	int nifs;
 	struct where_if ifs[WHERE_MAX_IFS];
 	int sampled;			/* kernel figures below are set */

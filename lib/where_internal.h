@@ -11,8 +11,15 @@
 
 #include "where.h"
 
-/* /proc/stat: the cpuN lines into s->tick and s->ncpus, "intr" into s->intr. */
+/* /proc/stat: the cpuN lines into s->tick and s->ncpus. */
 int where_parse_stat(const char *text, struct where_snap *s);
+
+/*
+ * /proc/interrupts: the devices' interrupts (the numbered lines, on every
+ * CPU) into s->intr; not the local timer's or the CPUs' calls to each
+ * other, which -W's own sampling timer would swell.
+ */
+int where_parse_interrupts(const char *text, struct where_snap *s);
 
 /* /proc/softirqs: the NET_RX and NET_TX rows into s->net_rx, s->net_tx. */
 int where_parse_softirqs(const char *text, struct where_snap *s);
