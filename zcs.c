@@ -36,10 +36,11 @@
 #include "proto.h"
 #include "rx.h"
 #include "show.h"
+#include "where.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
-#define OPTSTRING	":1a:b:B:cdf:hi:JLm:M:N:o:p:rt:T:"
+#define OPTSTRING	":1a:b:B:cdf:hi:JLm:M:N:o:p:rWt:T:"
 /* The child's clock: rate reports and the stall limit count these ticks. */
 #define TICKS_PER_SEC	4
 /* -T: a connection must move this much in every -T seconds. */
@@ -73,6 +74,7 @@ struct settings {
 	enum meter_method meter_method;	/* -r, -L */
 	const char *calib_path;		/* -f */
 	int ncpus;			/* -N, 0: the online CPUs */
+	int where;			/* -W */
 };
 
 static struct settings cfg = {
@@ -91,12 +93,13 @@ static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
 static struct meter *meter;		/* -c: opened by the parent */
 static pid_t meter_owner;		/* the process that opened it */
+static struct where *where;		/* -W: opened by the parent */
 
 static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
 	int i;
 
-	fprintf(f, "usage: zcs [-1cdhJLr] [-a address] [-b read_size] [-B cpu] [-f file]\n"
+	fprintf(f, "usage: zcs [-1cdhJLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n"
@@ -127,6 +130,11 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 		"             time on a virtual machine, loop counts on bare metal)\n"
 		"  -f FILE    with -c: the calibration file (default ./" CALIB_DEFAULT_PATH ")\n"
 		"  -N CPUS    with -c: soakers for that many CPUs (default: the online CPUs)\n"
+		"  -W         with -c: where the CPU went, after every line with the load:\n"
+		"             the load by class (where:, also in us/KB), each CPU's load,\n"
+		"             softirq share and NET_RX/NET_TX per second (cpus:), interrupts\n"
+		"             and the connection's interface's packets per second (net:),\n"
+		"             kernel work by kind (kernel:; root or perf_event_paranoid <= 0)\n"
 		"  -J         JSON Lines on stdout instead of the text lines: one object per\n"
 		"             line with \"program\", \"event\" (listening, rate, done), \"time\"\n"
 		"  -h, --help this help;  --version  zcs and its version\n\n"
@@ -171,6 +179,8 @@ static void check_settings(void)
 		usage_error("-f names -c's calibration file: give -c");
 	if (cfg.ncpus)
 		usage_error("-N is the CPUs -c meters: give -c");
+	if (cfg.where)
+		usage_error("-W says where -c's load went: give -c");
 }
 
 static void parse_opts(int argc, char **argv)
@@ -194,6 +204,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'c':
 			cfg.measure = 1;
+			break;
+		case 'W':
+			cfg.where = 1;
 			break;
 		case 'd':
 			cfg.debug++;
@@ -315,6 +328,26 @@ static void close_meter(void)
 	meter_close(m);
 }
 
+/*
+ * -W: the parent loads the kernel's symbols once and says once why kernel
+ * work is not sampled; each connection's process samples for itself.
+ */
+static void open_where(void)
+{
+	int pids[WHERE_MAX_CPUS];
+	struct where_cfg wc = { .soakers = pids, .sample = 1 };
+	char err[512];
+
+	wc.nsoakers = meter_soakers(meter, pids, WHERE_MAX_CPUS);
+	where = where_open(&wc, err, sizeof(err));
+	if (!where)
+		error(1, 0, "%s", err);
+	if (where_sampling_why(where))
+		fprintf(stderr, "zcs: -W: kernel work not sampled: %s\n",
+			where_sampling_why(where));
+	where_pause(where);
+}
+
 /* Soakers before -B, so that they do not inherit zcs's CPU. */
 static void start_meter(void)
 {
@@ -335,6 +368,8 @@ static void start_meter(void)
 	if (cfg.debug)
 		fprintf(stderr, "zcs: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));
+	if (cfg.where)
+		open_where();
 }
 
 /* The meter has no figure to give (a soaker died or was stopped). */
@@ -477,6 +512,40 @@ static __attribute__((noreturn)) void stdout_failed(int err)
 }
 
 /*
+ * -W in a connection's process: where the load went since the connection
+ * began and since its last line, on the interface its socket uses.
+ */
+static struct where_snap where_conn_mark, where_line_mark;
+static struct where_report where_rep;
+static char where_if[IF_NAMESIZE];
+
+static void where_conn_start(int fd)
+{
+	char err[512];
+
+	if (!where)
+		return;
+	where_resume(where);
+	if (where_ifname(fd, where_if, sizeof(where_if), err, sizeof(err)) < 0)
+		where_if[0] = '\0';	/* then every interface that moved */
+	if (where_take(where, &where_conn_mark, err, sizeof(err)) < 0)
+		meter_failed(err);
+	where_line_mark = where_conn_mark;
+}
+
+static void where_conn_read(double load, uint64_t bytes, int whole)
+{
+	static struct where_snap now;
+	char err[512];
+
+	if (where_take(where, &now, err, sizeof(err)) < 0)
+		meter_failed(err);
+	where_compute(whole ? &where_conn_mark : &where_line_mark, &now, load, bytes,
+		      where_if, &where_rep);
+	where_line_mark = now;
+}
+
+/*
  * conn_sample - the load since the last sample, over bytes received in it;
  * whole: over the whole connection instead (bytes are all of them).
  */
@@ -500,6 +569,8 @@ static struct load conn_sample(struct conn *c, uint64_t bytes, int whole)
 		mr.secs = c->metered_secs;
 	}
 	l.demand = service_demand_us_per_kb(l.load, l.ncpus, mr.secs, bytes);
+	if (where)
+		where_conn_read(l.load, bytes, whole);
 	return l;
 }
 
@@ -525,6 +596,8 @@ static void figures(const char *event, const char *peer, uint64_t bytes, uint64_
 		out_num("load_pct", l->load * 100, 1);
 		out_int("ncpus", l->ncpus);
 		out_num("service_demand_us_per_kb", l->demand, 3);
+		if (where)
+			where_json(&where_rep);
 	}
 }
 
@@ -543,6 +616,8 @@ static void report_rate(struct conn *c)
 	else
 		rc = out_text("%s%s%.0f kbytes/sec%s\n", cfg.debug ? c->peer : "",
 			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns), load);
+	if (l.valid && where && !out_json())
+		where_print(&where_rep);
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
 	c->period_start = now;
@@ -569,6 +644,8 @@ static void report_done(struct conn *c, int interrupted)
 	} else {
 		format_rate_line(line, sizeof(line), "done", c->p.bytes, ns);
 		rc = out_text("%s%s%s\n", line, load, interrupted ? " (interrupted)" : "");
+		if (l.valid && where)
+			where_print(&where_rep);
 	}
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
@@ -690,6 +767,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 	}
 	if (meter && meter_mark(meter, err, sizeof(err)) < 0)
 		meter_failed(err);
+	where_conn_start(fd);
 	c.start = c.period_start = now_ns();
 	stall_init(&c.stall, cfg.stall_secs);
 	ticks = 0;

@@ -421,13 +421,17 @@ const char *where_sampling_why(const struct where *w)
 	return w->sampler || !w->sample ? NULL : w->why;
 }
 
-void where_forked(struct where *w)
+void where_pause(struct where *w)
 {
-	if (!w->sampler)
-		return;
-	where_sampler_close(w->sampler);	/* knows it is a copy: no join */
+	where_sampler_close(w->sampler);	/* knows a copy: no join */
 	w->sampler = NULL;
-	start_sampling(w);
+}
+
+void where_resume(struct where *w)
+{
+	where_pause(w);
+	if (w->sample && !w->why[0])
+		start_sampling(w);
 }
 
 void where_close(struct where *w)

@@ -130,10 +130,14 @@ struct where *where_open(const struct where_cfg *cfg, char *err, size_t errlen);
 const char *where_sampling_why(const struct where *w);
 
 /*
- * where_forked - in a process forked after where_open: drop the parent's
- * sampling (its rings are shared) and start this process's own.
+ * where_pause - stop sampling, keep the symbol table: a parent that only
+ * forks the processes that measure. where_resume - sample in this process:
+ * after where_pause, or in a child forked after where_open, whose copy of
+ * the parent's sampling (its rings are shared) it drops first. Nothing when
+ * sampling was refused.
  */
-void where_forked(struct where *w);
+void where_pause(struct where *w);
+void where_resume(struct where *w);
 
 /* where_take - the counters now into s; -1 with err when /proc fails. */
 int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen);

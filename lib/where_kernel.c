@@ -9,6 +9,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,7 @@ struct where_sampler *where_sampler_open(const struct where_syms *syms,
 {
 	struct where_sampler *s = calloc(1, sizeof(*s));
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	sigset_t all, old;
 	int cpu, rc;
 
 	if (!s || ncpus < 1 || !(s->rings = calloc((size_t)ncpus, sizeof(*s->rings)))) {
@@ -293,7 +295,11 @@ struct where_sampler *where_sampler_open(const struct where_syms *syms,
 		err_fill(why, whylen, errno, "sampling: pipe");
 		goto fail;
 	}
+	/* Every signal stays the program's: its handlers interrupt its calls. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = pthread_create(&s->thread, NULL, drainer, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		err_fill(why, whylen, rc, "sampling: a thread");
 		goto fail;
