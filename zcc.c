@@ -23,6 +23,7 @@
 #include <error.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -48,11 +49,12 @@
 #include "stats.h"
 #include "show.h"
 #include "tx.h"
+#include "where.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_SOCKBUF (0x7fffffff / 2)	/* -i/-o: the kernel doubles it */
 #define MAX_RUNS 10000		/* -R */
-#define OPTSTRING "-:cCdDhJkLrSwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
+#define OPTSTRING "-:cCdDhJkLrSWwb:B:f:i:I:M:n:N:o:p:R:s:t:T:"
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 
 /* Everything the command line says, set by parse_args only. */
@@ -76,6 +78,7 @@ struct settings {
 	int debug;			/* -d */
 	int json;			/* -J */
 	int measure, calibrate;		/* -c, -C */
+	int where;			/* -W */
 	enum meter_method meter_method;	/* -r, -L */
 	int ncpus;			/* -N; 0: the online CPUs */
 	const char *calib_path;		/* -f */
@@ -150,6 +153,55 @@ static struct meter_cfg meter_settings(void)
 	};
 }
 
+/*
+ * -W: where the run's load went (printed after its cpu: line) and each -I
+ * line's, over the interface the connection uses.
+ */
+static struct where *where;
+static struct where_snap where_mark;
+static struct where_report where_rep;
+static char where_if[IF_NAMESIZE];
+
+static void where_start(void)
+{
+	int pids[WHERE_MAX_CPUS];
+	struct where_cfg wc = { .soakers = pids, .sample = 1 };
+	char err[512];
+
+	wc.nsoakers = meter_soakers(meter, pids, WHERE_MAX_CPUS);
+	where = where_open(&wc, err, sizeof(err));
+	if (!where)
+		error(1, 0, "%s", err);
+	if (where_sampling_why(where))
+		fprintf(stderr, "zcc: -W: kernel work not sampled: %s\n",
+			where_sampling_why(where));
+}
+
+/* At the meter's mark: the socket's interface, and the counters now. */
+static void where_mark_now(int sock)
+{
+	char err[512];
+
+	if (!where)
+		return;
+	if (where_ifname(sock, where_if, sizeof(where_if), err, sizeof(err)) < 0)
+		where_if[0] = '\0';	/* then every interface that moved */
+	if (where_take(where, &where_mark, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+}
+
+/* From the mark to now, into where_rep (thread: -I lines use their own). */
+static void where_read(const struct where_snap *mark, double load, uint64_t bytes,
+		       struct where_report *rep)
+{
+	static __thread struct where_snap now;
+	char err[512];
+
+	if (where_take(where, &now, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	where_compute(mark, &now, load, bytes, where_if, rep);
+}
+
 static void meter_start(void)
 {
 	struct meter_cfg mc = meter_settings();
@@ -165,6 +217,8 @@ static void meter_start(void)
 	if (cfg.debug)
 		fprintf(stderr, "zcc: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));
+	if (cfg.where)
+		where_start();
 }
 
 static void meter_mark_now(void)
@@ -203,6 +257,8 @@ static int meter_read(struct result *r, double own_secs, char *err, size_t errle
 	r->meter = meter_method(meter) == METER_RUNTIME ? "runtime" : "counts";
 	r->demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
+	if (where)
+		where_read(&where_mark, mr.load, r->bytes, &where_rep);
 	return 0;
 }
 
@@ -255,7 +311,7 @@ static int calibrate(void)
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: zcc [-cCdDhJkLrSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
+"usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-R runs] [-T secs] -s server file...\n"
 "\n"
@@ -299,6 +355,11 @@ static void usage(FILE *f, int status)
 "            (service demand: CPU time of the whole machine per KB sent;\n"
 "            zcc itself: zcc's own user + system time per KB); -d names the meter\n"
 "  -r / -L   with -c: the run-time / loop-count meter, whatever the machine\n"
+"  -W        with -c: where the CPU went, after the cpu: line and every -I\n"
+"            line: the load by class (where:, also in us/KB), each CPU's load,\n"
+"            softirq share and NET_RX/NET_TX per second (cpus:), interrupts and\n"
+"            the connection's interface's packets per second (net:), kernel work\n"
+"            by kind (kernel:; root or perf_event_paranoid <= 0)\n"
 "  -C        calibrate the loop counts on an idle machine, exactly as\n"
 "            cyclesoak -C (a noisy machine is refused, the old file kept)\n"
 "  -f FILE   the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")\n"
@@ -361,6 +422,7 @@ static void parse_args(int argc, char **argv)
 		case 'd': cfg.debug++; break;
 		case 'J': cfg.json = 1; break;
 		case 'c': cfg.measure = 1; break;
+		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'f': cfg.calib_path = optarg; break;
 		case 'r':
@@ -412,6 +474,8 @@ static void check_args(void)
 		usage_error("-C calibrates and exits; -c measures a transfer");
 	if (cfg.calibrate)
 		return;
+	if (!cfg.measure && cfg.where)
+		usage_error("-W says where -c's load went: give -c");
 	if (!cfg.measure && cfg.meter_method != METER_DEFAULT)
 		usage_error("-%c chooses how -c measures: give -c",
 			    cfg.meter_method == METER_RUNTIME ? 'r' : 'L');
@@ -527,16 +591,27 @@ struct watch {
 	pthread_t thread;
 };
 
-static void print_interval(uint64_t bytes, uint64_t ns)
+/* An -I line; with -W, where: lines from *mark (then moved to now). */
+static void print_interval(uint64_t bytes, uint64_t ns, struct where_snap *mark)
 {
+	static struct where_report rep;
+
+	if (where && mark) {
+		where_read(mark, NAN, bytes, &rep);
+		where_take(where, mark, NULL, 0);
+	}
 	if (out_json()) {
 		out_begin("interval");
 		out_num("seconds", (double)ns / 1e9, 3);
 		out_u64("bytes", bytes);
 		out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
+		if (where && mark)
+			where_json(&rep);
 		out_end();
 	} else {
 		out_text("%.0f kbytes/sec\n", kbytes_per_sec(bytes, ns));
+		if (where && mark)
+			where_print(&rep);
 		fflush(stdout);
 	}
 }
@@ -562,7 +637,11 @@ static void *watch_run(void *arg)
 	struct watch *w = arg;
 	uint64_t line_ns = (uint64_t)(w->interval * 1e9), next_line = w->t0 + line_ns;
 	uint64_t now, moved = w->t0, last = 0, line_bytes = 0, line_t = w->t0, b;
+	static struct where_snap mark;
 	struct timespec ts;
+
+	if (where && w->interval > 0)
+		where_take(where, &mark, NULL, 0);
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
@@ -573,7 +652,7 @@ static void *watch_run(void *arg)
 			moved = now;
 		}
 		if (w->interval > 0 && now >= next_line) {
-			print_interval(b - line_bytes, now - line_t);
+			print_interval(b - line_bytes, now - line_t, &mark);
 			line_bytes = b;
 			line_t = now;
 			next_line += line_ns;
@@ -659,6 +738,8 @@ static void print_cpu(const struct result *r)
 		out_text("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB, "
 			 "zcc itself %.3f us/KB\n", r->load * 100, r->ncpus, r->demand,
 			 r->own);
+		if (where)
+			where_print(&where_rep);
 		return;
 	}
 	out_begin("cpu");
@@ -667,6 +748,8 @@ static void print_cpu(const struct result *r)
 	out_num("service_demand_us_per_kb", r->demand, 3);
 	out_num("own_us_per_kb", r->own, 3);
 	out_str("meter", r->meter);
+	if (where)
+		where_json(&where_rep);
 	out_end();
 }
 
@@ -857,6 +940,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 			" loops, %" PRIu64 " bytes in all\n", cfg.method->name, set->n,
 			set->bytes, loops, proto_stream_bytes(loops, set->n, set->bytes));
 	meter_mark_now();
+	where_mark_now(t.sock);
 	own0 = cpu_secs_self();
 	watch_start(&w, &t);
 	t0 = now_ns();

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ struct where {
 	struct where_syms syms;
 	struct where_sampler *sampler;
 	char why[256];			/* why kernel work is not sampled */
+	pthread_mutex_t lock;		/* one where_take at a time: text */
 	char *text;			/* TEXT_MAX bytes for a /proc file */
 };
 
@@ -334,7 +336,7 @@ static int read_text(struct where *w, const char *path, char *err, size_t errlen
 	return 0;
 }
 
-int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen)
+static int take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 {
 	char path[64], line[1024];
 	int i;
@@ -369,6 +371,16 @@ int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 	if (w->sampler)
 		where_sampler_counts(w->sampler, s->kind, &s->lost);
 	return 0;
+}
+
+int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen)
+{
+	int rc;
+
+	pthread_mutex_lock(&w->lock);
+	rc = take(w, s, err, errlen);
+	pthread_mutex_unlock(&w->lock);
+	return rc;
 }
 
 int where_since(struct where *w, struct where_snap *mark, double load,
@@ -408,6 +420,7 @@ struct where *where_open(const struct where_cfg *cfg, char *err, size_t errlen)
 	if (cfg->nsoakers > 0)
 		memcpy(w->soakers, cfg->soakers, (size_t)cfg->nsoakers * sizeof(*w->soakers));
 	w->nsoakers = cfg->nsoakers;
+	pthread_mutex_init(&w->lock, NULL);
 	if (cfg->ifname)
 		snprintf(w->ifname, sizeof(w->ifname), "%s", cfg->ifname);
 	w->sample = cfg->sample;

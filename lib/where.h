@@ -139,7 +139,10 @@ const char *where_sampling_why(const struct where *w);
 void where_pause(struct where *w);
 void where_resume(struct where *w);
 
-/* where_take - the counters now into s; -1 with err when /proc fails. */
+/*
+ * where_take - the counters now into s; -1 with err when /proc fails. Two
+ * threads may take snapshots at once (zcc's -I lines and its run's).
+ */
 int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen);
 
 /*

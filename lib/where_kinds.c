@@ -2,7 +2,10 @@
  * Kernel functions by kind of work: one table of name patterns, first match
  * wins. A sample's IP lands in the function doing the work (its own time,
  * not its callers'), so the patterns name the leaves: _copy_to_iter, not
- * tcp_recvmsg, is where a receive's copy shows.
+ * tcp_recvmsg, is where a receive's copy shows. In a virtual machine the
+ * sampling timer cannot interrupt code that runs with interrupts off, so
+ * that time lands where they come back on (_raw_spin_unlock_irqrestore,
+ * the interrupt's exit, handle_softirqs): "other", not the work it was.
  */
 #include <string.h>
 
@@ -35,6 +38,7 @@ static const struct {
 	{ "ip_fast_csum", WHERE_KCSUM }, { "ip_compute_csum", WHERE_KCSUM },
 	{ "do_csum", WHERE_KCSUM }, { "skb_checksum*", WHERE_KCSUM },
 	{ "__skb_checksum*", WHERE_KCSUM }, { "*_csum", WHERE_KCSUM },
+	{ "ip_send_check", WHERE_KCSUM },
 
 	{ "rep_movs_alternative", WHERE_KCOPY }, { "copy_user_*", WHERE_KCOPY },
 	{ "_copy_to_iter", WHERE_KCOPY }, { "_copy_from_iter*", WHERE_KCOPY },
@@ -47,6 +51,8 @@ static const struct {
 	{ "simple_copy_to_iter", WHERE_KCOPY }, { "skb_copy_bits", WHERE_KCOPY },
 	{ "skb_copy_datagram_*", WHERE_KCOPY }, { "__skb_datagram_iter", WHERE_KCOPY },
 	{ "copyin", WHERE_KCOPY }, { "copyout", WHERE_KCOPY },
+	/* hardened usercopy's checks run on every copy to or from user space */
+	{ "__check_object_size", WHERE_KCOPY }, { "check_heap_object", WHERE_KCOPY },
 
 	{ "entry_SYSCALL*", WHERE_KSYSCALL }, { "entry_SYSRETQ*", WHERE_KSYSCALL },
 	{ "do_syscall_*", WHERE_KSYSCALL }, { "syscall_*", WHERE_KSYSCALL },
