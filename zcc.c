@@ -190,11 +190,11 @@ static void where_mark_now(int sock)
 		error(1, 0, "%s", err);
 }
 
-/* From the mark to now, into where_rep (thread: -I lines use their own). */
+/* From the mark to now, into rep. */
 static void where_read(const struct where_snap *mark, double load, uint64_t bytes,
 		       struct where_report *rep)
 {
-	static __thread struct where_snap now;
+	static struct where_snap now;
 	char err[512];
 
 	if (where_take(where, &now, err, sizeof(err)) < 0)
@@ -594,11 +594,13 @@ struct watch {
 /* An -I line; with -W, where: lines from *mark (then moved to now). */
 static void print_interval(uint64_t bytes, uint64_t ns, struct where_snap *mark)
 {
+	static struct where_snap now;
 	static struct where_report rep;
 
-	if (where && mark) {
-		where_read(mark, NAN, bytes, &rep);
-		where_take(where, mark, NULL, 0);
+	/* No meter reading covers an interval: no unattributed share. */
+	if (where && mark && where_take(where, &now, NULL, 0) == 0) {
+		where_compute(mark, &now, NAN, bytes, where_if, &rep);
+		*mark = now;
 	}
 	if (out_json()) {
 		out_begin("interval");
