@@ -31,6 +31,16 @@ int where_parse_netdev(const char *text, struct where_snap *s);
 int where_parse_task(const char *line, uint64_t *utime, int *cpu);
 
 /*
+ * Two kinds only the table and the sampler know. WHERE_KCALLER: a helper
+ * whose time is its caller's kind of work (a lock, the point where
+ * interrupts come back on, which in a virtual machine takes the samples
+ * of the time they were off). WHERE_KENTRY: an interrupt's entry, past
+ * which the callers are whatever it interrupted, not the work's.
+ */
+#define WHERE_KCALLER ((enum where_kind)(WHERE_KIDLE + 1))
+#define WHERE_KENTRY ((enum where_kind)(WHERE_KIDLE + 2))
+
+/*
  * where_kind_of - the kind of kernel work a function is, by its name and
  * the module it lives in (NULL or "": the kernel itself).
  */
@@ -51,6 +61,14 @@ struct where_syms {
 };
 int where_syms_load(const char *path, struct where_syms *t, char *err, size_t errlen);
 enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip);
+
+/*
+ * where_chain_kind - the kind of a sample from its kernel call chain (the
+ * sampled IP first, then its callers; perf's context markers skipped): the
+ * first frame's kind, or for a WHERE_KCALLER helper its nearest caller's,
+ * up to an interrupt's entry. Never WHERE_KCALLER or WHERE_KENTRY.
+ */
+enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips, size_t n);
 void where_syms_free(struct where_syms *t);
 
 /*

@@ -1,8 +1,14 @@
 /*
  * Kernel work by kind: perf's software cpu-clock event (a timer, so it
- * works in a virtual machine without a PMU) samples every CPU 1000 times
- * a second; a thread drains the rings every 100 ms into counts by kind,
- * each IP's kind found in /proc/kallsyms sorted by address.
+ * works in a virtual machine without a PMU) samples every CPU about 333
+ * times a second; a thread drains the rings every 100 ms into counts by
+ * kind, each IP's kind found in /proc/kallsyms sorted by address.
+ *
+ * The rate is what -W may cost: a timer interrupt in a virtual machine
+ * takes 12 to 15 us (the gaps a spinning thread sees), so 1000 samples a
+ * second took 1.4% of each CPU and 333 take under half a point. The
+ * period is not a multiple of the scheduler tick's (4 ms at HZ 250), so
+ * the samples do not keep one phase against it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,9 +27,10 @@
 #include "proc.h"
 #include "where_internal.h"
 
-#define SAMPLE_NS 1000000	/* one sample per ms of CPU time */
-#define RING_PAGES 16		/* 64 KiB: about 2.5 s of samples per CPU */
+#define SAMPLE_NS 3001000	/* a sample per 3 ms of CPU time */
+#define RING_PAGES 16		/* 64 KiB: seconds of samples per CPU */
 #define DRAIN_MS 100
+#define CHAIN_MAX 8		/* kernel frames kept per sample */
 
 struct ring {
 	int fd;
@@ -130,6 +137,23 @@ enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip)
 	return lo ? t->sym[lo - 1].kind : WHERE_KOTHER;
 }
 
+enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips, size_t n)
+{
+	enum where_kind k;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			continue;	/* a marker: kernel, user, guest */
+		k = where_syms_kind(t, ips[i]);
+		if (k == WHERE_KENTRY)
+			break;
+		if (k != WHERE_KCALLER)
+			return k;
+	}
+	return WHERE_KOTHER;
+}
+
 void where_syms_free(struct where_syms *t)
 {
 	free(t->sym);
@@ -146,15 +170,23 @@ static int is_soaker(const struct where_sampler *s, uint32_t pid)
 	return 0;
 }
 
-/* One sample: ip, then pid and tid (PERF_SAMPLE_IP | PERF_SAMPLE_TID). */
-static void count_sample(struct where_sampler *s, uint16_t misc, const unsigned char *body)
+/*
+ * One sample: ip, pid and tid, then the kernel call chain's length and
+ * addresses (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN).
+ */
+static void count_sample(struct where_sampler *s, uint16_t misc, const unsigned char *body,
+			 size_t len)
 {
-	uint64_t ip;
+	uint64_t ip, nr, chain[CHAIN_MAX + 4];
 	uint32_t pid;
 	int mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
 	memcpy(&ip, body, 8);
 	memcpy(&pid, body + 8, 4);
+	memcpy(&nr, body + 16, 8);
+	if (nr > CHAIN_MAX + 4 || 24 + nr * 8 > len)
+		nr = 0;
+	memcpy(chain, body + 24, nr * 8);
 	if (mode == PERF_RECORD_MISC_USER) {
 		/* A soaker's own spinning is not load; its interrupts are. */
 		if (!is_soaker(s, pid))
@@ -162,7 +194,7 @@ static void count_sample(struct where_sampler *s, uint16_t misc, const unsigned 
 		return;
 	}
 	if (mode == PERF_RECORD_MISC_KERNEL)
-		s->kind[where_syms_kind(s->syms, ip)]++;
+		s->kind[nr ? where_chain_kind(s->syms, chain, nr) : where_chain_kind(s->syms, &ip, 1)]++;
 	else
 		s->kind[WHERE_KOTHER]++;
 }
@@ -171,7 +203,7 @@ static void count_sample(struct where_sampler *s, uint16_t misc, const unsigned 
 static void drain(struct where_sampler *s, struct ring *r)
 {
 	struct perf_event_mmap_page *pg = r->base;
-	unsigned char *data = (unsigned char *)r->base + s->page, rec[64];
+	unsigned char *data = (unsigned char *)r->base + s->page, rec[256];
 	uint64_t size = (uint64_t)RING_PAGES * s->page, head, tail, lost;
 	struct perf_event_header h;
 	uint64_t at, i;
@@ -185,8 +217,8 @@ static void drain(struct where_sampler *s, struct ring *r)
 		at = tail + sizeof(h);
 		for (i = 0; i < sizeof(rec) && i < h.size - sizeof(h); i++)
 			rec[i] = data[(at + i) % size];
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 16) {
-			count_sample(s, h.misc, rec);
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 24) {
+			count_sample(s, h.misc, rec, i);
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			memcpy(&lost, rec + 8, 8);
 			s->lost += lost;
@@ -242,8 +274,10 @@ static int open_ring(struct where_sampler *s, int cpu, struct ring *r,
 		.size = sizeof(a),
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_period = SAMPLE_NS,
-		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
 		.exclude_hv = 1,
+		.exclude_callchain_user = 1,
+		.sample_max_stack = CHAIN_MAX,
 	};
 	long fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 

@@ -2,10 +2,12 @@
  * Kernel functions by kind of work: one table of name patterns, first match
  * wins. A sample's IP lands in the function doing the work (its own time,
  * not its callers'), so the patterns name the leaves: _copy_to_iter, not
- * tcp_recvmsg, is where a receive's copy shows. In a virtual machine the
- * sampling timer cannot interrupt code that runs with interrupts off, so
- * that time lands where they come back on (_raw_spin_unlock_irqrestore,
- * the interrupt's exit, handle_softirqs): "other", not the work it was.
+ * tcp_recvmsg, is where a receive's copy shows. A few helpers are not a
+ * kind of their own and are charged to their caller (lib/where_kernel.c
+ * walks the call chain): locks, and the points where interrupts come back
+ * on (_raw_spin_unlock_irqrestore, handle_softirqs), which in a virtual
+ * machine take the samples of all the time they were off, as the sampling
+ * timer cannot interrupt that code.
  */
 #include <string.h>
 
@@ -133,6 +135,19 @@ static const struct {
 	{ "__handle_mm_fault", WHERE_KMEM }, { "do_anonymous_page", WHERE_KMEM },
 	{ "exc_page_fault", WHERE_KMEM }, { "asm_exc_page_fault", WHERE_KMEM },
 	{ "generic_perform_write", WHERE_KMEM }, { "shmem_*", WHERE_KMEM },
+
+	/* last, so that the rows above win: helpers charged to their caller */
+	{ "_raw_spin_*", WHERE_KCALLER }, { "_raw_read_*", WHERE_KCALLER },
+	{ "_raw_write_*", WHERE_KCALLER }, { "queued_spin_*", WHERE_KCALLER },
+	{ "__pv_queued_spin_*", WHERE_KCALLER }, { "native_queued_spin_*", WHERE_KCALLER },
+	{ "__rcu_read_*", WHERE_KCALLER }, { "handle_softirqs", WHERE_KCALLER },
+	{ "__local_bh_enable_ip", WHERE_KCALLER }, { "irqentry_exit*", WHERE_KCALLER },
+	{ "do_softirq*", WHERE_KCALLER }, { "__do_softirq", WHERE_KCALLER },
+	/* and an interrupt's entry, where a walk up the callers stops */
+	{ "asm_*", WHERE_KENTRY }, { "sysvec_*", WHERE_KENTRY },
+	{ "__sysvec_*", WHERE_KENTRY }, { "irq_exit*", WHERE_KENTRY },
+	{ "__irq_exit*", WHERE_KENTRY }, { "common_interrupt", WHERE_KENTRY },
+	{ "__common_interrupt", WHERE_KENTRY },
 };
 
 static int matches(const char *pattern, const char *name, size_t len)

@@ -205,11 +205,14 @@ static const struct {
 	{ "default_idle", WHERE_KIDLE }, { "pv_native_safe_halt", WHERE_KIDLE },
 	{ "default_idle_call", WHERE_KIDLE }, { "do_idle", WHERE_KIDLE },
 	{ "acpi_idle_enter", WHERE_KIDLE },
-	{ "_raw_spin_lock", WHERE_KOTHER }, { "__rcu_read_lock", WHERE_KOTHER },
-	{ "ktime_get", WHERE_KOTHER }, { "read_tsc", WHERE_KOTHER },
+	{ "__rcu_read_lock", WHERE_KCALLER }, { "ktime_get", WHERE_KOTHER }, { "read_tsc", WHERE_KOTHER },
 	{ "vfs_write", WHERE_KOTHER }, { "write_null", WHERE_KOTHER },
 	{ "security_file_permission", WHERE_KOTHER }, { "copy_creds", WHERE_KOTHER },
 	{ "copy_page_range", WHERE_KOTHER },
+	{ "_raw_spin_unlock_irqrestore", WHERE_KCALLER }, { "_raw_spin_lock", WHERE_KCALLER },
+	{ "handle_softirqs", WHERE_KCALLER }, { "__local_bh_enable_ip", WHERE_KCALLER },
+	{ "asm_sysvec_apic_timer_interrupt", WHERE_KENTRY }, { "__irq_exit_rcu", WHERE_KENTRY },
+	{ "asm_exc_page_fault", WHERE_KMEM },
 };
 
 /* How many of the names above this kernel's /proc/kallsyms has. */
@@ -247,7 +250,10 @@ static void test_kinds(void)
 		enum where_kind k = where_kind_of(real[i].name, NULL);
 
 		CHECK(k == real[i].kind, "%s is %s", real[i].name,
-		      real[i].kind == WHERE_KIDLE ? "idle" : where_kind_name[real[i].kind]);
+		      real[i].kind == WHERE_KIDLE ? "idle" :
+		      real[i].kind == WHERE_KCALLER ? "its caller's" :
+		      real[i].kind == WHERE_KENTRY ? "an interrupt's entry" :
+		      where_kind_name[real[i].kind]);
 	}
 	CHECK(where_kind_of("tcp_bbr_main", "tcp_bbr") == WHERE_KDEVICE &&
 	      where_kind_of("veth_xmit", "veth") == WHERE_KDEVICE,
@@ -255,6 +261,29 @@ static void test_kinds(void)
 	found = names_here();
 	if (found >= 0)
 		printf("# %d of the %zu names are in this kernel's /proc/kallsyms\n", found, n);
+}
+
+/* Call chains as perf gives them: a context marker, the IP, its callers. */
+static void test_chains(const struct where_syms *t)
+{
+	const uint64_t kernel = (uint64_t)-128;	/* PERF_CONTEXT_KERNEL */
+	const uint64_t unlock = 0xffffffff81005010ull, wake = 0xffffffff81006010ull;
+	const uint64_t entry = 0xffffffff81007010ull, softirqs = 0xffffffff81008010ull;
+	const uint64_t copy = 0xffffffff81001010ull;
+	const uint64_t to_caller[] = { kernel, unlock, wake, copy };
+	const uint64_t to_entry[] = { kernel, unlock, entry, copy };
+	const uint64_t helpers[] = { kernel, softirqs, unlock };
+	const uint64_t leaf[] = { kernel, copy, wake };
+
+	CHECK(where_chain_kind(t, to_caller, 4) == WHERE_KSCHED,
+	      "a lock's sample is its caller's kind (try_to_wake_up: scheduler)");
+	CHECK(where_chain_kind(t, to_entry, 4) == WHERE_KOTHER,
+	      "the walk up stops at an interrupt's entry: other");
+	CHECK(where_chain_kind(t, helpers, 3) == WHERE_KOTHER,
+	      "helpers all the way up: other");
+	CHECK(where_chain_kind(t, leaf, 3) == WHERE_KCOPY, "a leaf of a kind keeps it");
+	CHECK(where_chain_kind(t, &copy, 1) == WHERE_KCOPY &&
+	      where_chain_kind(t, &unlock, 1) == WHERE_KOTHER, "an IP alone");
 }
 
 static void test_syms(void)
@@ -267,7 +296,11 @@ static void test_syms(void)
 		"ffffffff81003000 D some_data\n"
 		"ffffffff81004000 T default_idle\n"
 		"ffffffffc0001000 t veth_xmit\t[veth]\n"
-		"ffffffff81000800 T csum_partial\n";
+		"ffffffff81000800 T csum_partial\n"
+		"ffffffff81005000 T _raw_spin_unlock_irqrestore\n"
+		"ffffffff81006000 T try_to_wake_up\n"
+		"ffffffff81007000 T asm_sysvec_apic_timer_interrupt\n"
+		"ffffffff81008000 t handle_softirqs\n";
 	static const char hidden[] =
 		"0000000000000000 T _stext\n"
 		"0000000000000000 t tcp_v4_rcv\n";
@@ -281,7 +314,7 @@ static void test_syms(void)
 		return;
 	fputs(text, f);
 	fclose(f);
-	CHECK(where_syms_load(path, &t, err, sizeof(err)) == 0 && t.n == 6,
+	CHECK(where_syms_load(path, &t, err, sizeof(err)) == 0 && t.n == 10,
 	      "kallsyms: the text symbols, data left out (%zu)", t.n);
 	CHECK(where_syms_kind(&t, 0xffffffff81001010ull) == WHERE_KCOPY &&
 	      where_syms_kind(&t, 0xffffffff81000900ull) == WHERE_KCSUM &&
@@ -290,6 +323,7 @@ static void test_syms(void)
 	      where_syms_kind(&t, 0xffffffffc0001100ull) == WHERE_KDEVICE,
 	      "an IP has the kind of the last symbol at or below it, unsorted input");
 	CHECK(where_syms_kind(&t, 0x1000) == WHERE_KOTHER, "an IP below every symbol: other");
+	test_chains(&t);
 	where_syms_free(&t);
 	f = fopen(path, "w");
 	if (f) {
