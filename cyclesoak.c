@@ -313,14 +313,11 @@ static struct where_report where_rep;
 
 static void open_where(struct meter *m)
 {
-	int pids[WHERE_MAX_CPUS];
-	struct where_cfg wc = { .soakers = pids, .sample = 1 };
 	char err[512];
 
 	if (!cfg.where)
 		return;
-	wc.nsoakers = meter_soakers(m, pids, WHERE_MAX_CPUS);
-	where = where_open(&wc, err, sizeof(err));
+	where = where_open_meter(m, err, sizeof(err));
 	if (!where)
 		broken(m, err);
 	if (where_sampling_why(where))

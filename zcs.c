@@ -334,12 +334,9 @@ static void close_meter(void)
  */
 static void open_where(void)
 {
-	int pids[WHERE_MAX_CPUS];
-	struct where_cfg wc = { .soakers = pids, .sample = 1 };
 	char err[512];
 
-	wc.nsoakers = meter_soakers(meter, pids, WHERE_MAX_CPUS);
-	where = where_open(&wc, err, sizeof(err));
+	where = where_open_meter(meter, err, sizeof(err));
 	if (!where)
 		error(1, 0, "%s", err);
 	if (where_sampling_why(where))

@@ -126,6 +126,13 @@ struct where;			/* opaque */
  */
 struct where *where_open(const struct where_cfg *cfg, char *err, size_t errlen);
 
+/*
+ * where_open_meter - where_open for what meter m measures: its soakers left
+ * out, every interface, kernel work sampled.
+ */
+struct meter;
+struct where *where_open_meter(const struct meter *m, char *err, size_t errlen);
+
 /* NULL when kernel work is sampled, else why not (one line, no newline). */
 const char *where_sampling_why(const struct where *w);
 

@@ -11,6 +11,12 @@
 
 #include "where.h"
 
+/* /proc/stat's columns, in its order: the second index of where_snap.tick. */
+enum {
+	WHERE_T_USER, WHERE_T_NICE, WHERE_T_SYSTEM, WHERE_T_IDLE, WHERE_T_IOWAIT,
+	WHERE_T_IRQ, WHERE_T_SOFTIRQ, WHERE_T_STEAL, WHERE_T_COLS
+};
+
 /* /proc/stat: the cpuN lines into s->tick and s->ncpus. */
 int where_parse_stat(const char *text, struct where_snap *s);
 
