@@ -93,7 +93,7 @@ static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
 static struct meter *meter;		/* -c: opened by the parent */
 static pid_t meter_owner;		/* the process that opened it */
-static struct where *where;		/* -W: opened by the parent */
+static struct where *where_meter;	/* -W: opened by the parent */
 
 static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
@@ -336,13 +336,13 @@ static void open_where(void)
 {
 	char err[512];
 
-	where = where_open_meter(meter, err, sizeof(err));
-	if (!where)
+	where_meter = where_open_meter(meter, err, sizeof(err));
+	if (!where_meter)
 		error(1, 0, "%s", err);
-	if (where_sampling_why(where))
+	if (where_sampling_why(where_meter))
 		fprintf(stderr, "zcs: -W: kernel work not sampled: %s\n",
-			where_sampling_why(where));
-	where_pause(where);
+			where_sampling_why(where_meter));
+	where_pause(where_meter);
 }
 
 /* Soakers before -B, so that they do not inherit zcs's CPU. */
@@ -520,12 +520,12 @@ static void where_conn_start(int fd)
 {
 	char err[512];
 
-	if (!where)
+	if (!where_meter)
 		return;
-	where_resume(where);
+	where_resume(where_meter);
 	if (where_ifname(fd, where_if, sizeof(where_if), err, sizeof(err)) < 0)
 		where_if[0] = '\0';	/* then every interface that moved */
-	if (where_take(where, &where_conn_mark, err, sizeof(err)) < 0)
+	if (where_take(where_meter, &where_conn_mark, err, sizeof(err)) < 0)
 		meter_failed(err);
 	where_line_mark = where_conn_mark;
 }
@@ -535,7 +535,7 @@ static void where_conn_read(double load, uint64_t bytes, int whole)
 	static struct where_snap now;
 	char err[512];
 
-	if (where_take(where, &now, err, sizeof(err)) < 0)
+	if (where_take(where_meter, &now, err, sizeof(err)) < 0)
 		meter_failed(err);
 	where_compute(whole ? &where_conn_mark : &where_line_mark, &now, load, bytes,
 		      where_if, &where_rep);
@@ -566,7 +566,7 @@ static struct load conn_sample(struct conn *c, uint64_t bytes, int whole)
 		mr.secs = c->metered_secs;
 	}
 	l.demand = service_demand_us_per_kb(l.load, l.ncpus, mr.secs, bytes);
-	if (where)
+	if (where_meter)
 		where_conn_read(l.load, bytes, whole);
 	return l;
 }
@@ -593,7 +593,7 @@ static void figures(const char *event, const char *peer, uint64_t bytes, uint64_
 		out_num("load_pct", l->load * 100, 1);
 		out_int("ncpus", l->ncpus);
 		out_num("service_demand_us_per_kb", l->demand, 3);
-		if (where)
+		if (where_meter)
 			where_json(&where_rep);
 	}
 }
@@ -613,7 +613,7 @@ static void report_rate(struct conn *c)
 	else
 		rc = out_text("%s%s%.0f kbytes/sec%s\n", cfg.debug ? c->peer : "",
 			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns), load);
-	if (l.valid && where && !out_json())
+	if (l.valid && where_meter && !out_json())
 		where_print(&where_rep);
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
@@ -641,7 +641,7 @@ static void report_done(struct conn *c, int interrupted)
 	} else {
 		format_rate_line(line, sizeof(line), "done", c->p.bytes, ns);
 		rc = out_text("%s%s%s\n", line, load, interrupted ? " (interrupted)" : "");
-		if (l.valid && where)
+		if (l.valid && where_meter)
 			where_print(&where_rep);
 	}
 	if (rc < 0 || out_failed())

@@ -21,7 +21,7 @@
 
 
 /* /proc/stat, /proc/softirqs with many CPUs and interrupts: tens of KB. */
-#define TEXT_MAX (512 * 1024)
+#define TEXT_MAX ((size_t)512 * 1024)
 
 const char *const where_class_name[WHERE_CLASSES] = {
 	"user", "system", "irq", "softirq", "steal",
@@ -90,7 +90,7 @@ static void compute_net(const struct where_snap *a, const struct where_snap *b,
 	for (i = 0; i < b->nifs; i++) {
 		if (ifname && *ifname && strcmp(ifname, b->ifs[i].name) != 0)
 			continue;
-		for (j = 0; j < a->nifs && strcmp(a->ifs[j].name, b->ifs[i].name); j++)
+		for (j = 0; j < a->nifs && strcmp(a->ifs[j].name, b->ifs[i].name) != 0; j++)
 			;
 		rx = j < a->nifs ? gained(a->ifs[j].rx, b->ifs[i].rx) : 0;
 		tx = j < a->nifs ? gained(a->ifs[j].tx, b->ifs[i].tx) : 0;

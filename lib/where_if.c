@@ -49,7 +49,7 @@ static int same_addr(const struct sockaddr_storage *ss, const struct sockaddr *a
 
 int where_ifname(int sock, char *name, size_t len, char *err, size_t errlen)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = { 0 };
 	socklen_t sl = sizeof(ss);
 	struct ifaddrs *ifs, *i;
 	int found = 0;

@@ -93,7 +93,7 @@ static void canned_snaps(void)
 static void test_compute(void)
 {
 	canned_snaps();
-	where_compute(&a, &b, 0.28, 1000 * 1024, NULL, &r);
+	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, NULL, &r);
 	/* cpu0: user 20 + nice 60 - soaker 55, system 10, irq 2, softirq 8. */
 	CHECK(near(r.class_pct[WHERE_USER], 12.5), "user: user + nice - soakers (%.2f)",
 	      r.class_pct[WHERE_USER]);
