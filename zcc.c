@@ -469,10 +469,10 @@ static void check_args(void)
 		usage_error("-C calibrates the loop counts; -r and -L choose how -c measures");
 	if (cfg.calibrate && cfg.measure)
 		usage_error("-C calibrates and exits; -c measures a transfer");
-	if (cfg.calibrate)
-		return;
 	if (!cfg.measure && cfg.where)
 		usage_error("-W says where -c's load went: give -c");
+	if (cfg.calibrate)
+		return;
 	if (!cfg.measure && cfg.meter_method != METER_DEFAULT)
 		usage_error("-%c chooses how -c measures: give -c",
 			    cfg.meter_method == METER_RUNTIME ? 'r' : 'L');

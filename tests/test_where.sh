@@ -37,6 +37,7 @@ above() {
 # --- options ------------------------------------------------------------------
 
 usage_refused "zcc -W without -c" "$ZC_BIN/zcc" -W -s 127.0.0.1 /dev/null
+usage_refused "zcc -W with -C" "$ZC_BIN/zcc" -W -C -f "$TMP/none"
 usage_refused "zcs -W without -c" "$ZC_BIN/zcs" -W
 usage_refused "cyclesoak -W with -C" "$cs" -W -C -f "$TMP/none"
 for p in zcc zcs cyclesoak; do
