@@ -29,6 +29,7 @@
 #include "meter/calib.h"
 #include "meter/cpu.h"
 #include "meter/meter.h"
+#include "meter/where.h"
 
 /* What the options asked, set only by parse_options. */
 struct settings {
@@ -36,6 +37,7 @@ struct settings {
 	int free_share;			/* -B: bind soakers, show each CPU's free share */
 	int calibrate;			/* -C */
 	int debug;			/* -d */
+	int where;			/* -W */
 	int json;			/* -J */
 	int ncpus;			/* -N; 0: the online CPUs */
 	enum meter_method method;	/* -r / -L */
@@ -79,10 +81,11 @@ static const struct optab options[] = {
 	  "and memory interference, wrong when the CPUs' speed moves (a busy "
 	  "virtual machine host)\n"
 	  "default: run time on a virtual machine, loop counts on bare metal" },
-	/*
-	 * -W (where the CPU went) joins here as a row of its own when it is
-	 * merged: { 'W', "where", NULL, "where the CPU went, every period ..." },
-	 */
+	{ 'W', "where", NULL,
+	  "where the CPU went, every period: the load by class (where:), each "
+	  "CPU's load, softirq share and NET_RX/NET_TX per second (cpus:), "
+	  "interrupts and packets per second (net:), kernel work by kind, sampled "
+	  "(kernel:; needs root or perf_event_paranoid <= 0)" },
 	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout: events using, method, load, calibrating, "
@@ -162,6 +165,7 @@ static void parse_options(int argc, char **argv)
 		case 'B': cfg.free_share = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'd': cfg.debug = 1; break;
+		case 'W': cfg.where = 1; break;
 		case 'J': cfg.json = 1; break;
 		case 'n': cfg.policy = SOAK_NICE19; break;
 		case 'r':
@@ -196,6 +200,8 @@ static void parse_options(int argc, char **argv)
 		usage_error("-C calibrates; it does not run a command");
 	if (cfg.calibrate && cfg.method != METER_DEFAULT)
 		usage_error("-C calibrates the loop counts; -r and -L choose how to measure");
+	if (cfg.calibrate && cfg.where)
+		usage_error("-W says where a load went; -C measures none");
 	if (cfg.calibrate && cfg.once)
 		usage_error("-1 prints one load figure; -C prints none");
 	if (cfg.command && cfg.once)
@@ -285,6 +291,52 @@ static struct meter *open_meter(void)
 	return m;
 }
 
+/* A reading the meter refused (a soaker died or stopped): say so, exit 1. */
+static void __attribute__((noreturn)) broken(struct meter *m, const char *err)
+{
+	meter_close(m);
+	error(1, 0, "%s", err);
+	exit(1);	// cppcheck-suppress unreachableCode
+}
+
+/* -W: where the load went, over the meter's own periods. */
+static struct where *where;
+static struct where_snap where_mark;
+static struct where_report where_rep;
+
+static void open_where(struct meter *m)
+{
+	char err[512];
+
+	if (!cfg.where)
+		return;
+	where = where_open_meter(m, err, sizeof(err));
+	if (!where)
+		broken(m, err);
+	if (where_sampling_why(where))
+		fprintf(stderr, "cyclesoak: -W: kernel work not sampled: %s\n",
+			where_sampling_why(where));
+}
+
+/* The meter was marked: so is where. */
+static void where_start(struct meter *m)
+{
+	char err[512];
+
+	if (where && where_take(where, &where_mark, err, sizeof(err)) < 0)
+		broken(m, err);
+}
+
+/* Where the load of reading r went, into where_rep. */
+static void where_read(struct meter *m, double load)
+{
+	char err[512];
+
+	if (where && where_since(where, &where_mark, load, 0, &where_rep,
+				 err, sizeof(err)) < 0)
+		broken(m, err);
+}
+
 /* -d: both methods and each CPU's load, and what the two say together
  * (loop counts only where a calibration gives them). */
 static void debug_line(const struct meter_reading *r)
@@ -358,6 +410,8 @@ static void load_json(const struct meter_reading *r)
 			pct[i] = 100 * r->cpu_free[i];
 		out_num_array("free_pct", pct, i, 1);
 	}
+	if (where)
+		where_json(&where_rep);
 	out_end();
 }
 
@@ -370,19 +424,13 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 	} else {
 		load_text(r, line, sizeof(line));
 		out_text("%s\n", line);
+		if (where)
+			where_print(&where_rep);
 	}
 	check_stdout(m);
 	if (cfg.debug)
 		debug_line(r);
 	warnings(m, r);
-}
-
-/* A reading the meter refused (a soaker died or stopped): say so, exit 1. */
-static void __attribute__((noreturn)) broken(struct meter *m, const char *err)
-{
-	meter_close(m);
-	error(1, 0, "%s", err);
-	exit(1);	// cppcheck-suppress unreachableCode
 }
 
 /*
@@ -409,8 +457,10 @@ static int do_meter(void)
 	char err[512];
 	int sig;
 
+	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		broken(m, err);
+	where_start(m);
 	next = now_ns() + period;
 	for (;;) {
 		sig = wait_signal(&stop_set, next);
@@ -420,6 +470,7 @@ static int do_meter(void)
 		}
 		if (meter_sample(m, &r, err, sizeof(err)) < 0)
 			broken(m, err);
+		where_read(m, r.load);
 		print_load(m, &r);
 		if (cfg.once)
 			break;
@@ -427,6 +478,7 @@ static int do_meter(void)
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
 	}
+	where_close(where);
 	meter_close(m);
 	return 0;
 }
@@ -500,8 +552,10 @@ static int do_command(void)
 	sigaddset(&stop_set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 	sigdelset(&stop_set, SIGCHLD);
+	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		broken(m, err);
+	where_start(m);
 	rc = spawn_command(&pid, &start_mask);
 	if (rc) {
 		meter_close(m);
@@ -509,6 +563,8 @@ static int do_command(void)
 		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
 	}
 	status = wait_command(m, pid, &load, &secs);
+	where_read(m, load);
+	where_close(where);
 	meter_close(m);
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	if (out_json()) {
@@ -516,9 +572,13 @@ static int do_command(void)
 		out_num("load_pct", 100 * load, 1);
 		out_num("seconds", secs, 3);
 		out_int("status", status);
+		if (where)
+			where_json(&where_rep);
 		out_end();
 	} else {
 		out_text("System load: %.1f%%\n", 100 * load);
+		if (where)
+			where_print(&where_rep);
 	}
 	check_stdout(NULL);
 	return status;

@@ -23,6 +23,7 @@
 #include <error.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -49,6 +50,7 @@
 #include "meter/calib.h"
 #include "meter/cpu.h"
 #include "meter/meter.h"
+#include "meter/where.h"
 #include "wire/net.h"
 #include "wire/proto.h"
 #include "wire/tx.h"
@@ -78,6 +80,7 @@ struct settings {
 	int debug;			/* -d */
 	int json;			/* -J */
 	int measure, calibrate;		/* -c, -C */
+	int where;			/* -W */
 	enum meter_method meter_method;	/* -r, -L */
 	int ncpus;			/* -N; 0: the online CPUs */
 	const char *calib_path;		/* -f */
@@ -149,6 +152,52 @@ static struct meter_cfg meter_settings(void)
 	};
 }
 
+/*
+ * -W: where the run's load went (printed after its cpu: line) and each -I
+ * line's, over the interface the connection uses.
+ */
+static struct where *where;
+static struct where_snap where_mark;
+static struct where_report where_rep;
+static char where_if[IF_NAMESIZE];
+
+static void where_start(void)
+{
+	char err[512];
+
+	where = where_open_meter(meter, err, sizeof(err));
+	if (!where)
+		error(1, 0, "%s", err);
+	if (where_sampling_why(where))
+		fprintf(stderr, "zcc: -W: kernel work not sampled: %s\n",
+			where_sampling_why(where));
+}
+
+/* At the meter's mark: the socket's interface, and the counters now. */
+static void where_mark_now(int sock)
+{
+	char err[512];
+
+	if (!where)
+		return;
+	if (where_ifname(sock, where_if, sizeof(where_if), err, sizeof(err)) < 0)
+		where_if[0] = '\0';	/* then every interface that moved */
+	if (where_take(where, &where_mark, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+}
+
+/* From the mark to now, into rep. */
+static void where_read(const struct where_snap *mark, double load, uint64_t bytes,
+		       struct where_report *rep)
+{
+	static struct where_snap now;
+	char err[512];
+
+	if (where_take(where, &now, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	where_compute(mark, &now, load, bytes, where_if, rep);
+}
+
 static void meter_start(void)
 {
 	struct meter_cfg mc = meter_settings();
@@ -166,6 +215,8 @@ static void meter_start(void)
 	if (cfg.debug)
 		fprintf(stderr, "zcc: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));
+	if (cfg.where)
+		where_start();
 }
 
 static void meter_mark_now(void)
@@ -204,6 +255,8 @@ static int meter_read(struct result *r, double own_secs, char *err, size_t errle
 	r->meter = meter_method_name(meter_method(meter));
 	r->demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
+	if (where)
+		where_read(&where_mark, mr.load, r->bytes, &where_rep);
 	return 0;
 }
 
@@ -302,12 +355,14 @@ static const struct optab options[] = {
 	  "       zcc itself USPERKB us/KB\n"
 	  "(service demand: CPU time of the whole machine per KB sent; zcc itself: "
 	  "zcc's own user + system time per KB); -d names the meter" },
-	/*
-	 * -W (where the CPU went) and -P (streams) join here as they are
-	 * merged, as rows of their own:
-	 * { 'W', "where", NULL, "with -c: where the CPU went ..." },
-	 * { 'P', "streams", "N", "N streams at once ..." },
-	 */
+	{ 'W', "where", NULL,
+	  "with -c: where the CPU went, after the cpu: line and every -I line: the "
+	  "load by class (where:, also in us/KB), each CPU's load, softirq share "
+	  "and NET_RX/NET_TX per second (cpus:), interrupts and the connection's "
+	  "interface's packets per second (net:), kernel work by kind (kernel:; "
+	  "root or perf_event_paranoid <= 0)" },
+	/* -P (streams) joins here as it is merged, as a row of its own:
+	 * { 'P', "streams", "N", "N streams at once ..." }, */
 	{ 'r', "run-time", NULL, "with -c: the run-time meter, whatever the machine" },
 	{ 'L', "loop-counts", NULL, "with -c: the loop-count meter, whatever the machine" },
 	{ 'C', "calibrate", NULL,
@@ -330,7 +385,7 @@ static struct optab_parser parser;
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: zcc [-cCdDhJkLrSw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
+"usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-R runs] [-T secs] -s server file...\n"
 "\n"
@@ -406,6 +461,7 @@ static void parse_args(int argc, char **argv)
 		case 'd': cfg.debug++; break;
 		case 'J': cfg.json = 1; break;
 		case 'c': cfg.measure = 1; break;
+		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'f': cfg.calib_path = optarg; break;
 		case 'r':
@@ -455,6 +511,8 @@ static void check_args(void)
 		usage_error("-C calibrates the loop counts; -r and -L choose how -c measures");
 	if (cfg.calibrate && cfg.measure)
 		usage_error("-C calibrates and exits; -c measures a transfer");
+	if (!cfg.measure && cfg.where)
+		usage_error("-W says where -c's load went: give -c");
 	if (cfg.calibrate) {
 		/* -C only calibrates: a transfer's option would mean nothing. */
 		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
@@ -570,16 +628,29 @@ struct watcher {
 	pthread_t thread;
 };
 
-static void print_interval(uint64_t bytes, uint64_t ns)
+/* An -I line; with -W, where: lines from *mark (then moved to now). */
+static void print_interval(uint64_t bytes, uint64_t ns, struct where_snap *mark)
 {
+	static struct where_snap now;
+	static struct where_report rep;
+
+	/* No meter reading covers an interval: no unattributed share. */
+	if (where && mark && where_take(where, &now, NULL, 0) == 0) {
+		where_compute(mark, &now, NAN, bytes, where_if, &rep);
+		*mark = now;
+	}
 	if (out_json()) {
 		out_begin("interval");
 		out_num("seconds", (double)ns / 1e9, 3);
 		out_u64("bytes", bytes);
 		out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
+		if (where && mark)
+			where_json(&rep);
 		out_end();
 	} else {
 		out_text("%.0f kbytes/sec\n", kbytes_per_sec(bytes, ns));
+		if (where && mark)
+			where_print(&rep);
 		fflush(stdout);
 	}
 }
@@ -589,16 +660,20 @@ static void print_interval(uint64_t bytes, uint64_t ns)
 static void *watch_run(void *arg)
 {
 	struct watcher *w = arg;
+	static struct where_snap mark;
 	struct watch_news news;
 	struct timespec ts;
 	uint64_t due;
+
+	if (where && w->watch.line_ns > 0)
+		where_take(where, &mark, NULL, 0);
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
 		watch_look(&w->watch, now_ns(), __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED),
 			   &news);
 		if (news.line)
-			print_interval(news.line_bytes, news.line_ns);
+			print_interval(news.line_bytes, news.line_ns, &mark);
 		if (news.stalled) {
 			w->stalled = 1;
 			w->moved = news.moved;
@@ -683,6 +758,8 @@ static void print_cpu(const struct result *r)
 		out_text("cpu: load %.1f%% of %d CPUs, service demand %.3f us/KB, "
 			 "zcc itself %.3f us/KB\n", r->load * 100, r->ncpus, r->demand,
 			 r->own);
+		if (where)
+			where_print(&where_rep);
 		return;
 	}
 	out_begin("cpu");
@@ -691,6 +768,8 @@ static void print_cpu(const struct result *r)
 	out_num("service_demand_us_per_kb", r->demand, 3);
 	out_num("own_us_per_kb", r->own, 3);
 	out_str("meter", r->meter);
+	if (where)
+		where_json(&where_rep);
 	out_end();
 }
 
@@ -882,6 +961,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 			cfg.method->name, set->n, set->n == 1 ? "" : "s", set->bytes, loops,
 			loops == 1 ? "" : "s", proto_stream_bytes(loops, set->n, set->bytes));
 	meter_mark_now();
+	where_mark_now(t.sock);
 	own0 = cpu_secs_self();
 	watch_start(&w, &t);
 	t0 = now_ns();

@@ -37,6 +37,7 @@
 #include "meter/calib.h"
 #include "meter/cpu.h"
 #include "meter/meter.h"
+#include "meter/where.h"
 #include "wire/net.h"
 #include "wire/proto.h"
 #include "wire/rx.h"
@@ -70,6 +71,7 @@ struct settings {
 	enum meter_method meter_method;	/* -r, -L */
 	const char *calib_path;		/* -f */
 	int ncpus;			/* -N, 0: the online CPUs */
+	int where;			/* -W */
 };
 
 static struct settings cfg = {
@@ -87,6 +89,7 @@ static pid_t *kids;			/* parent: the live children, -m of them */
 static unsigned live;
 static struct meter *meter;		/* -c: opened by the parent */
 static pid_t meter_owner;		/* the process that opened it */
+static struct where *where_meter;	/* -W: opened by the parent */
 
 /*
  * Every option, once: getopt_long's tables and the option lines of -h are
@@ -121,10 +124,12 @@ static const struct optab options[] = {
 	  "meter this machine's CPU load (cyclesoak's way): every rate and done "
 	  "line gains \", load PCT% of NCPUS CPUs, USPERKB us/KB\" (CPU time of "
 	  "the whole machine per KB received)" },
-	/*
-	 * -W (where the CPU went) joins here as a row of its own when it is
-	 * merged: { 'W', "where", NULL, "with -c: where the CPU went ..." },
-	 */
+	{ 'W', "where", NULL,
+	  "with -c: where the CPU went, after every line with the load: the load "
+	  "by class (where:, also in us/KB), each CPU's load, softirq share and "
+	  "NET_RX/NET_TX per second (cpus:), interrupts and the connection's "
+	  "interface's packets per second (net:), kernel work by kind (kernel:; "
+	  "root or perf_event_paranoid <= 0)" },
 	{ 'r', "run-time", NULL, "with -c: the run-time method" },
 	{ 'L', "loop-counts", NULL,
 	  "with -c: the loop-count method (default: run time on a virtual "
@@ -147,7 +152,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
 	int i;
 
-	fprintf(f, "usage: zcs [-1cdhJLr] [-a address] [-b read_size] [-B cpu] [-f file]\n"
+	fprintf(f, "usage: zcs [-1cdhJLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n");
@@ -198,6 +203,8 @@ static void check_settings(void)
 		usage_error("-f names -c's calibration file: give -c");
 	if (cfg.ncpus)
 		usage_error("-N is the CPUs -c meters: give -c");
+	if (cfg.where)
+		usage_error("-W says where -c's load went: give -c");
 }
 
 static void parse_opts(int argc, char **argv)
@@ -227,6 +234,9 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'c':
 			cfg.measure = 1;
+			break;
+		case 'W':
+			cfg.where = 1;
 			break;
 		case 'd':
 			cfg.debug++;
@@ -334,6 +344,23 @@ static void close_meter(void)
 	meter_close(m);
 }
 
+/*
+ * -W: the parent loads the kernel's symbols once and says once why kernel
+ * work is not sampled; each connection's process samples for itself.
+ */
+static void open_where(void)
+{
+	char err[512];
+
+	where_meter = where_open_meter(meter, err, sizeof(err));
+	if (!where_meter)
+		error(1, 0, "%s", err);
+	if (where_sampling_why(where_meter))
+		fprintf(stderr, "zcs: -W: kernel work not sampled: %s\n",
+			where_sampling_why(where_meter));
+	where_pause(where_meter);
+}
+
 /* Soakers before -B, so that they do not inherit zcs's CPU. */
 static void start_meter(void)
 {
@@ -356,6 +383,8 @@ static void start_meter(void)
 	if (cfg.debug)
 		fprintf(stderr, "zcs: meter: %s, %d CPUs\n", meter_why(meter),
 			meter_ncpus(meter));
+	if (cfg.where)
+		open_where();
 }
 
 /* The meter has no figure to give (a soaker died or was stopped). */
@@ -448,6 +477,40 @@ static __attribute__((noreturn)) void stdout_failed(int err)
 }
 
 /*
+ * -W in a connection's process: where the load went since the connection
+ * began and since its last line, on the interface its socket uses.
+ */
+static struct where_snap where_conn_mark, where_line_mark;
+static struct where_report where_rep;
+static char where_if[IF_NAMESIZE];
+
+static void where_conn_start(int fd)
+{
+	char err[512];
+
+	if (!where_meter)
+		return;
+	where_resume(where_meter);
+	if (where_ifname(fd, where_if, sizeof(where_if), err, sizeof(err)) < 0)
+		where_if[0] = '\0';	/* then every interface that moved */
+	if (where_take(where_meter, &where_conn_mark, err, sizeof(err)) < 0)
+		meter_failed(err);
+	where_line_mark = where_conn_mark;
+}
+
+static void where_conn_read(double load, uint64_t bytes, int whole)
+{
+	static struct where_snap now;
+	char err[512];
+
+	if (where_take(where_meter, &now, err, sizeof(err)) < 0)
+		meter_failed(err);
+	where_compute(whole ? &where_conn_mark : &where_line_mark, &now, load, bytes,
+		      where_if, &where_rep);
+	where_line_mark = now;
+}
+
+/*
  * conn_sample - the load since the last sample, over bytes received in it;
  * whole: over the whole connection instead (bytes are all of them).
  */
@@ -471,6 +534,8 @@ static struct load conn_sample(struct conn *c, uint64_t bytes, int whole)
 		mr.secs = c->metered_secs;
 	}
 	l.demand = service_demand_us_per_kb(l.load, l.ncpus, mr.secs, bytes);
+	if (where_meter)
+		where_conn_read(l.load, bytes, whole);
 	return l;
 }
 
@@ -496,6 +561,8 @@ static void figures(const char *event, const char *peer, uint64_t bytes, uint64_
 		out_num("load_pct", l->load * 100, 1);
 		out_int("ncpus", l->ncpus);
 		out_num("service_demand_us_per_kb", l->demand, 3);
+		if (where_meter)
+			where_json(&where_rep);
 	}
 }
 
@@ -512,6 +579,8 @@ static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
 	else
 		rc = out_text("%s%s%.0f kbytes/sec%s\n", cfg.debug ? c->peer : "",
 			      cfg.debug ? ": " : "", kbytes_per_sec(bytes, ns), load);
+	if (l.valid && where_meter && !out_json())
+		where_print(&where_rep);
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
 }
@@ -536,6 +605,8 @@ static void report_done(struct conn *c, int interrupted)
 	} else {
 		format_rate_line(line, sizeof(line), "done", c->p.bytes, ns);
 		rc = out_text("%s%s%s\n", line, load, interrupted ? " (interrupted)" : "");
+		if (l.valid && where_meter)
+			where_print(&where_rep);
 	}
 	if (rc < 0 || out_failed())
 		stdout_failed(errno);
@@ -678,6 +749,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 	}
 	if (meter && meter_mark(meter, err, sizeof(err)) < 0)
 		meter_failed(err);
+	where_conn_start(fd);
 	c.start = now_ns();
 	watch_init(&c.watch, cfg.period, cfg.stall_secs, c.start, 0);
 	ticks = 0;

@@ -111,9 +111,16 @@ static void add_string(const char *s)
 	add("\"");
 }
 
+/* A comma unless the key or element opens its object or array. */
+static void add_comma(void)
+{
+	if (line_len && line[line_len - 1] != '{' && line[line_len - 1] != '[')
+		add(",");
+}
+
 static void add_key(const char *key)
 {
-	add(",");
+	add_comma();
 	add_string(key);
 	add(":");
 }
@@ -187,6 +194,37 @@ void out_num_array(const char *key, const double *v, int n, int decimals)
 		add_number(v[i], decimals);
 	}
 	add("]");
+}
+
+void out_object(const char *key)
+{
+	if (key)
+		add_key(key);
+	else
+		add_comma();
+	add("{");
+}
+
+void out_object_end(void)
+{
+	add("}");
+}
+
+void out_array(const char *key)
+{
+	add_key(key);
+	add("[");
+}
+
+void out_array_end(void)
+{
+	add("]");
+}
+
+void out_null(const char *key)
+{
+	add_key(key);
+	add("null");
 }
 
 /* Remember the first failure's reason; -1 with errno set to it. */

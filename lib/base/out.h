@@ -38,6 +38,16 @@ void out_bool(const char *key, int v);
 void out_num_array(const char *key, const double *v, int n, int decimals);
 int out_end(void);
 
+/*
+ * Nested values: out_object(key) ... out_object_end(), out_array(key) ...
+ * out_array_end(); inside an array, out_object(NULL) opens an element.
+ */
+void out_object(const char *key);
+void out_object_end(void);
+void out_array(const char *key);
+void out_array_end(void);
+void out_null(const char *key);
+
 /* A text line (printf-style) in text mode; nothing with -J. */
 int out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

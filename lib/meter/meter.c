@@ -208,6 +208,15 @@ int meter_ncpus(const struct meter *m)
 	return m->ncpus;
 }
 
+int meter_soakers(const struct meter *m, int *pids, int max)
+{
+	int i;
+
+	for (i = 0; i < m->ncpus && i < max; i++)
+		pids[i] = soak_pid(m->soak, i);
+	return i;
+}
+
 /* Each soaker's loop count and run time less system time, now. */
 static int read_soakers(struct meter *m, uint64_t *counts, int64_t *run,
 			char *err, size_t errlen)

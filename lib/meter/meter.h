@@ -94,6 +94,9 @@ int meter_ncpus(const struct meter *m);
  * does not say its CPU count), for the program to print; "" when none. */
 const char *meter_warning(const struct meter *m);
 
+/* The soakers' PIDs, at most max of them, into pids; how many (-W). */
+int meter_soakers(const struct meter *m, int *pids, int max);
+
 /*
  * meter_mark - remember "now" as the start of the next reading.
  * meter_sample - fill r with what was lost since the last mark (or sample),

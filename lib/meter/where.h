@@ -1,0 +1,189 @@
+/*
+ * Where the CPU went (-W): the meter says how much load there was; this
+ * says what kind of work it was, on which CPU, with what network traffic,
+ * and in which kernel functions.
+ *
+ * A snapshot (where_take) holds counters as they stand: /proc/stat per CPU,
+ * the soakers' own user time, /proc/softirqs' NET_RX and NET_TX per CPU,
+ * the interrupt total, packets per interface (/proc/net/dev) and the kernel
+ * samples taken so far by kind. Two snapshots and the meter's load for the
+ * same period make a report (where_compute): every figure a delta.
+ *
+ * The soakers run at nice 19, so /proc/stat puts their time in the "nice"
+ * column; other work at a positive nice is there too and is real load, so
+ * the soakers' own user time (/proc/PID/stat) is taken out of that column
+ * rather than the whole column dropped. Their system time stays in: a
+ * soaker never enters the kernel on its own, so what /proc/stat charges to
+ * them as system, irq or softirq is interrupt work that ran on their time,
+ * and the meter counts it as load too. Likewise their samples are dropped
+ * only in user mode.
+ *
+ * Like every lib/ function these return -1 with a "what: why" text in err
+ * and never exit; only where_print writes, through lib/out.h.
+ */
+#ifndef ZC_WHERE_H
+#define ZC_WHERE_H
+
+#include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WHERE_MAX_CPUS 256
+#define WHERE_MAX_IFS 32
+
+/* The load's classes, as /proc/stat splits CPU time. */
+enum where_class {
+	WHERE_USER,		/* user and nice, less the soakers' own */
+	WHERE_SYSTEM,
+	WHERE_IRQ,
+	WHERE_SOFTIRQ,
+	WHERE_STEAL,		/* taken by the hypervisor */
+	WHERE_CLASSES
+};
+
+/* Kernel work by kind; WHERE_KUSER is user mode, for the sum to be 100. */
+enum where_kind {
+	WHERE_KCOPY,		/* copies to and from user space, memcpy */
+	WHERE_KCSUM,		/* checksums */
+	WHERE_KTCPIP,		/* TCP, UDP, IP, sockets, skbs */
+	WHERE_KDEVICE,		/* network devices, NAPI, drivers, modules */
+	WHERE_KSYSCALL,		/* system-call entry and exit */
+	WHERE_KSCHED,		/* the scheduler, context switches */
+	WHERE_KMEM,		/* page cache, page and slab allocation */
+	WHERE_KOTHER,
+	WHERE_KUSER,		/* user mode (not a kernel kind) */
+	WHERE_KINDS,
+	WHERE_KIDLE = WHERE_KINDS	/* the idle loop: no load, not shown */
+};
+
+extern const char *const where_class_name[WHERE_CLASSES];	/* "user"... */
+extern const char *const where_kind_name[WHERE_KINDS];		/* "copy"... */
+
+/* What a snapshot holds: counters as they stood at ns. */
+struct where_snap {
+	uint64_t ns;				/* CLOCK_MONOTONIC */
+	int ncpus;				/* highest cpuN of /proc/stat + 1 */
+	/* user nice system idle iowait irq softirq steal, USER_HZ ticks */
+	uint64_t tick[WHERE_MAX_CPUS][8];
+	int nsoak;
+	uint64_t soak_user[WHERE_MAX_CPUS];	/* each soaker's user ticks */
+	int soak_cpu[WHERE_MAX_CPUS];		/* and the CPU it runs on */
+	uint64_t intr;				/* device interrupts so far */
+	uint64_t net_rx[WHERE_MAX_CPUS], net_tx[WHERE_MAX_CPUS];
+	int nifs;
+	struct { char name[IF_NAMESIZE]; uint64_t rx, tx; } ifs[WHERE_MAX_IFS];
+	uint64_t kind[WHERE_KINDS + 1];		/* samples by kind, idle last */
+	uint64_t lost;				/* samples the ring dropped */
+};
+
+/* One CPU's figures over a period. */
+struct where_cpu {
+	int online;			/* it ticked in the period */
+	double load_pct;		/* of this CPU, soakers left out */
+	double softirq_pct;		/* of this CPU */
+	double net_rx_per_sec, net_tx_per_sec;	/* softirqs */
+};
+
+/* Packets on one interface over a period. */
+struct where_if {
+	char name[IF_NAMESIZE];
+	double rx_per_sec, tx_per_sec;
+};
+
+struct where_report {
+	double secs;
+	int ncpus;			/* CPUs in /proc/stat */
+	double load_pct;		/* the meter's, NAN: not given */
+	double class_pct[WHERE_CLASSES];	/* of the machine */
+	double unattributed_pct;	/* load less the classes; NAN: no load */
+	double class_us_per_kb[WHERE_CLASSES];	/* NAN: no bytes given */
+	double unattributed_us_per_kb;
+	struct where_cpu cpu[WHERE_MAX_CPUS];
+	double intr_per_sec;		/* device interrupts */
+	int nifs;
+	struct where_if ifs[WHERE_MAX_IFS];
+	int sampled;			/* kernel figures below are set */
+	uint64_t samples;		/* non-idle, non-soaker samples */
+	double kind_pct[WHERE_KINDS];	/* of samples */
+};
+
+struct where_cfg {
+	const int *soakers;	/* PIDs whose user time is left out */
+	int nsoakers;
+	const char *ifname;	/* the one interface to show; NULL: every one
+				   that moved packets */
+	int sample;		/* sample kernel work (perf_event_open) */
+};
+
+struct where;			/* opaque */
+
+/*
+ * where_open - remember cfg (the soaker PIDs and ifname are copied) and,
+ * with cfg->sample, load /proc/kallsyms and start sampling on every CPU.
+ * Sampling the kernel refuses (no permission, perf_event_paranoid, hidden
+ * kallsyms) is no error: where_sampling_why says why, the rest works. NULL
+ * with err filled only when memory or /proc fails.
+ */
+struct where *where_open(const struct where_cfg *cfg, char *err, size_t errlen);
+
+/*
+ * where_open_meter - where_open for what meter m measures: its soakers left
+ * out, every interface, kernel work sampled.
+ */
+struct meter;
+struct where *where_open_meter(const struct meter *m, char *err, size_t errlen);
+
+/* NULL when kernel work is sampled, else why not (one line, no newline). */
+const char *where_sampling_why(const struct where *w);
+
+/*
+ * where_pause - stop sampling, keep the symbol table: a parent that only
+ * forks the processes that measure. where_resume - sample in this process:
+ * after where_pause, or in a child forked after where_open, whose copy of
+ * the parent's sampling (its rings are shared) it drops first. Nothing when
+ * sampling was refused.
+ */
+void where_pause(struct where *w);
+void where_resume(struct where *w);
+
+/*
+ * where_take - the counters now into s; -1 with err when /proc fails. Two
+ * threads may take snapshots at once (zcc's -I lines and its run's).
+ */
+int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen);
+
+/*
+ * where_compute - the report for the period from a to b: load is the
+ * meter's load over it (a fraction; NAN when there is none), bytes what
+ * moved (0: no us/KB). ifname as in where_cfg. A pure function.
+ */
+void where_compute(const struct where_snap *a, const struct where_snap *b,
+		   double load, uint64_t bytes, const char *ifname,
+		   struct where_report *r);
+
+/*
+ * where_since - take a snapshot, compute the report since *mark, and make
+ * the new snapshot the mark. -1 with err when /proc fails.
+ */
+int where_since(struct where *w, struct where_snap *mark, double load,
+		uint64_t bytes, struct where_report *r, char *err, size_t errlen);
+
+/*
+ * where_print - the report as text lines ("where:", "cpus:", "net:",
+ * "kernel:", us/KB in where: when bytes were given), or with -J its keys
+ * into the JSON object being built (between out_begin and out_end).
+ */
+void where_print(const struct where_report *r);
+void where_json(const struct where_report *r);
+
+/*
+ * where_ifname - the interface that carries a connected socket's traffic,
+ * from its local address (loopback addresses: the loopback interface), into
+ * name; -1 with err when none is found.
+ */
+int where_ifname(int sock, char *name, size_t len, char *err, size_t errlen);
+
+/* where_close - stop sampling, free w. Safe on NULL. */
+void where_close(struct where *w);
+
+#endif

@@ -1,0 +1,136 @@
+/* The report of lib/where.c as text lines or JSON keys (lib/out.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "base/out.h"
+#include "meter/where.h"
+
+static void print_classes(const struct where_report *r)
+{
+	char line[512];
+	size_t n = 0;
+	int k;
+
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "where:");
+	for (k = 0; k < WHERE_CLASSES; k++)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %.1f%%",
+				      k ? "," : "", where_class_name[k], r->class_pct[k]);
+	if (!isnan(r->unattributed_pct))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, ", unattributed %.1f%%",
+				      r->unattributed_pct);
+	n += (size_t)snprintf(line + n, sizeof(line) - n, " of the machine");
+	if (!isnan(r->class_us_per_kb[0])) {
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "; us/KB:");
+		for (k = 0; k < WHERE_CLASSES && n < sizeof(line); k++)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %.3f",
+					      k ? "," : "", where_class_name[k],
+					      r->class_us_per_kb[k]);
+		if (!isnan(r->unattributed_us_per_kb) && n < sizeof(line))
+			snprintf(line + n, sizeof(line) - n, ", unattributed %.3f",
+				 r->unattributed_us_per_kb);
+	}
+	out_text("%s\n", line);
+}
+
+static void print_cpus(const struct where_report *r)
+{
+	int i, first = 1;
+
+	out_text("cpus:");
+	for (i = 0; i < r->ncpus; i++) {
+		if (!r->cpu[i].online)
+			continue;
+		out_text("%s cpu%d %.1f%% (softirq %.1f%%, NET_RX %.0f/s, NET_TX %.0f/s)",
+			 first ? "" : ",", i, r->cpu[i].load_pct, r->cpu[i].softirq_pct,
+			 r->cpu[i].net_rx_per_sec, r->cpu[i].net_tx_per_sec);
+		first = 0;
+	}
+	out_text("\n");
+}
+
+static void print_net(const struct where_report *r)
+{
+	int i;
+
+	out_text("net: %.0f interrupts/s", r->intr_per_sec);
+	for (i = 0; i < r->nifs; i++)
+		out_text("%s %s rx %.0f tx %.0f packets/s", i ? "," : ";", r->ifs[i].name,
+			 r->ifs[i].rx_per_sec, r->ifs[i].tx_per_sec);
+	if (!r->nifs)
+		out_text("; no packets");
+	out_text("\n");
+}
+
+static void print_kinds(const struct where_report *r)
+{
+	int k;
+
+	if (!r->sampled)
+		return;		/* where_sampling_why said why, once */
+	out_text("kernel:");
+	for (k = 0; k < WHERE_KINDS; k++)
+		out_text("%s %s %.1f%%", k ? "," : "", where_kind_name[k], r->kind_pct[k]);
+	out_text(" of %llu samples\n", (unsigned long long)r->samples);
+}
+
+void where_print(const struct where_report *r)
+{
+	print_classes(r);
+	print_cpus(r);
+	print_net(r);
+	print_kinds(r);
+}
+
+static void json_classes(const char *key, const double *v, double unattributed, int decimals)
+{
+	int k;
+
+	out_object(key);
+	for (k = 0; k < WHERE_CLASSES; k++)
+		out_num(where_class_name[k], v[k], decimals);
+	out_num("unattributed", unattributed, decimals);
+	out_object_end();
+}
+
+void where_json(const struct where_report *r)
+{
+	int i, k;
+
+	json_classes("class_pct", r->class_pct, r->unattributed_pct, 1);
+	if (!isnan(r->class_us_per_kb[0]))
+		json_classes("class_us_per_kb", r->class_us_per_kb, r->unattributed_us_per_kb, 4);
+	out_array("cpus");
+	for (i = 0; i < r->ncpus; i++) {
+		if (!r->cpu[i].online)
+			continue;
+		out_object(NULL);
+		out_int("cpu", i);
+		out_num("load_pct", r->cpu[i].load_pct, 1);
+		out_num("softirq_pct", r->cpu[i].softirq_pct, 1);
+		out_num("net_rx_per_sec", r->cpu[i].net_rx_per_sec, 0);
+		out_num("net_tx_per_sec", r->cpu[i].net_tx_per_sec, 0);
+		out_object_end();
+	}
+	out_array_end();
+	out_object("net");
+	out_num("interrupts_per_sec", r->intr_per_sec, 0);
+	out_array("interfaces");
+	for (i = 0; i < r->nifs; i++) {
+		out_object(NULL);
+		out_str("name", r->ifs[i].name);
+		out_num("rx_packets_per_sec", r->ifs[i].rx_per_sec, 0);
+		out_num("tx_packets_per_sec", r->ifs[i].tx_per_sec, 0);
+		out_object_end();
+	}
+	out_array_end();
+	out_object_end();
+	if (!r->sampled) {
+		out_null("kernel_pct");
+	} else {
+		out_object("kernel_pct");
+		for (k = 0; k < WHERE_KINDS; k++)
+			out_num(where_kind_name[k], r->kind_pct[k], 1);
+		out_object_end();
+	}
+	out_u64("kernel_samples", r->samples);
+}

@@ -1,0 +1,238 @@
+#!/bin/sh
+# needs: alone
+# -W end to end: where the CPU went, in cyclesoak, zcs -c and zcc -c.
+# Known loads against the split: a user-space burner (tests/loadgen) reads
+# as user, a loop of one-byte system calls as system, a loopback transfer
+# shows softirq work and NET_RX on some CPU; the classes add up to the load;
+# sampling refused to a user without the right (nobody, perf_event_paranoid
+# 2 or more) costs one line and the rest still prints; the JSON keys.
+#
+# The classes are of the whole machine: other work running beside this
+# test (a compiler) is in them too. So the burner checks need a quiet
+# machine and are tried up to 3 times; when the meter's load stays over
+# 2 points above what the burner used, they are skipped as "busy", not
+# failed. Judging accuracy, this test is best run alone.
+. "$ZC_TOP/tests/lib.sh"
+meter_slot
+
+cs=$ZC_BIN/cyclesoak
+jc=$ZC_TESTBIN/jsoncheck
+ncpus=$(getconf _NPROCESSORS_ONLN)
+meter_wait_others
+
+# field OBJECT KEY: a number KEY of a flat JSON object's text.
+field() {
+	echo "$1" | sed -n "s/.*\"$2\":\(-\{0,1\}[0-9.]*\).*/\1/p"
+}
+
+# within_pts A B PTS: |A - B| <= PTS.
+within_pts() {
+	awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= t) }'
+}
+
+# above A B: A > B.
+above() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 > b + 0) }'
+}
+
+# --- options ------------------------------------------------------------------
+
+usage_refused "zcc -W without -c" "$ZC_BIN/zcc" -W -s 127.0.0.1 /dev/null
+usage_refused "zcc -W with -C" "$ZC_BIN/zcc" -W -C -f "$TMP/none"
+usage_refused "zcs -W without -c" "$ZC_BIN/zcs" -W
+usage_refused "cyclesoak -W with -C" "$cs" -W -C -f "$TMP/none"
+for p in zcc zcs cyclesoak; do
+	"$ZC_BIN/$p" -h >"$TMP/h" 2>&1
+	check "$p -h describes -W" grep -Eq '^ +-W[ ,]' "$TMP/h"
+done
+
+# --- cyclesoak -W: the lines, the keys, the sum ---------------------------------
+
+run_cs -r -W -1 >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "cyclesoak -W -1: exit 0 ($rc)" [ "$rc" -eq 0 ]
+check "cyclesoak -W: System load, where:, cpus:, net: in that order: $(tr '\n' '|' <"$TMP/out")" \
+	[ "$(grep -E '^(System load|where|cpus|net):' "$TMP/out" | cut -d: -f1 | tr '\n' ,)" = "System load,where,cpus,net," ]
+check "cyclesoak -W: a where: line with every class and unattributed" \
+	grep -Eq '^where: user -?[0-9.]+%, system -?[0-9.]+%, irq -?[0-9.]+%, softirq -?[0-9.]+%, steal -?[0-9.]+%, unattributed -?[0-9.]+% of the machine$' "$TMP/out"
+check "cyclesoak -W: cpus: names each of the $ncpus CPUs" \
+	[ "$(grep '^cpus:' "$TMP/out" | grep -o 'cpu[0-9]* [0-9.-]*% (softirq' | wc -l)" -eq "$ncpus" ]
+if grep -q 'kernel work not sampled' "$TMP/err"; then
+	skip "cyclesoak -W: kernel: line: sampling refused here: $(cat "$TMP/err")"
+else
+	check "cyclesoak -W: a kernel: line with each kind and the sample count" \
+		grep -Eq '^kernel: copy [0-9.]+%, checksum [0-9.]+%, tcp_ip [0-9.]+%, device [0-9.]+%, syscall [0-9.]+%, scheduler [0-9.]+%, memory [0-9.]+%, other [0-9.]+%, user [0-9.]+% of [0-9]+ samples$' "$TMP/out"
+fi
+
+run_cs -r -W -J -p 1 -- sleep 3 >"$TMP/js" 2>"$TMP/err"
+check "cyclesoak -W -J: valid JSON with the -W keys on the command event" \
+	"$jc" -E command -k class_pct -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/js"
+run_cs -r -W -J -m 500 -1 >"$TMP/js1" 2>"$TMP/err"
+check "cyclesoak -W -J: and on each load event" \
+	"$jc" -E load -k load_pct -k class_pct -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/js1"
+cls=$(json_get "$TMP/js" command class_pct)
+check "cyclesoak -W -J: idle, the classes add up to the load within 2 points: $cls" \
+	within_pts "$(field "$cls" unattributed)" 0 2
+check "cyclesoak -W -J: cpus holds an object per CPU" \
+	[ "$(json_get "$TMP/js" command cpus | grep -o '"cpu":' | wc -l)" -eq "$ncpus" ]
+
+# --- known loads ----------------------------------------------------------------
+
+# burner PCT: cyclesoak -W over loadgen -u -l PCT for 3 s (-u: all user
+# time; without it loadgen reads its CPU clock, a system call, every 10 us,
+# and 30% of its load is system time): user within 2 points
+# of what loadgen used, system under 2 points, the classes adding up to
+# the load within 2. Tried 3 times while the machine is busy.
+burner() {
+	_try=1
+	while :; do
+		run_cs -r -W -J -- sh -c "\"$ZC_TESTBIN/loadgen\" -u -l $1 -t 3 | tail -n 1 >\"$TMP/lg\"" \
+			>"$TMP/b" 2>"$TMP/berr"
+		_true=$(sed -n 's/^cpu: \([0-9.]*\)%$/\1/p' "$TMP/lg")
+		_load=$(json_get "$TMP/b" command load_pct)
+		_cls=$(json_get "$TMP/b" command class_pct)
+		_user=$(field "$_cls" user)
+		_sys=$(field "$_cls" system)
+		_msg="loadgen ${_true:-?}%, load ${_load:-?}%: $_cls"
+		within_pts "$_load" "$_true" 2 && break
+		if [ $_try -ge 3 ]; then
+			skip "$1% burner: machine busy (load over 2 points above the burner's): $_msg"
+			return 0
+		fi
+		_try=$((_try + 1))
+		sleep 2
+	done
+	check "$1% burner reads as user within 2 points: $_msg" within_pts "$_user" "$_true" 2
+	check "$1% burner: system under 2 points" above 2 "$_sys"
+	check "$1% burner: the classes add up to the load within 2 points" \
+		within_pts "$(field "$_cls" unattributed)" 0 2
+}
+burner 25
+burner 50
+
+# One-byte reads and writes, /dev/zero to /dev/null: system calls back to
+# back, one CPU's worth, 30 to 40 points of system alone on 2 CPUs. Other
+# work beside it (over 5 points more than dd's CPU) is tried again, then
+# skipped as busy.
+# reads_system SYSTEM USER: system over user and at least 15 points.
+reads_system() {
+	above "$1" "$2" && above "$1" 14.99
+}
+try=1
+while :; do
+	run_cs -r -W -J -- timeout 3 dd if=/dev/zero of=/dev/null bs=1 status=none \
+		>"$TMP/dd" 2>"$TMP/err"
+	cls=$(json_get "$TMP/dd" command class_pct)
+	load=$(json_get "$TMP/dd" command load_pct)
+	above "$load" $((100 / ncpus + 5)) || break
+	try=$((try + 1))
+	[ $try -le 3 ] || break
+	sleep 2
+done
+if above "$load" $((100 / ncpus + 5)); then
+	skip "system calls in a loop: machine busy (load $load%, dd's $((100 / ncpus))): $cls"
+else
+	check "system calls in a loop read as system, over user, at least 15 points: $cls" \
+		reads_system "$(field "$cls" system)" "$(field "$cls" user)"
+fi
+kp=$(json_get "$TMP/dd" command kernel_pct)
+if [ "$kp" = null ]; then
+	skip "system calls: kernel kinds: sampling refused here"
+elif above "$load" $((100 / ncpus + 5)); then
+	# The kinds are the whole machine's: others' transfers dilute dd's.
+	skip "system calls: kernel kinds: machine busy (load $load%): $kp"
+else
+	check "system calls: the syscall kind is over 10% of the samples: $kp" \
+		above "$(field "$kp" syscall)" 10
+fi
+
+# --- loopback transfers -------------------------------------------------------------
+
+make_files "$TMP/files" 4 4000000
+# zcs_metered ARGS: zcs -c ARGS started, retried while another meter runs.
+zcs_metered() {
+	_n=0
+	while :; do
+		zcs_start "$@" && return 0
+		wait "$ZCS_PID" 2>/dev/null
+		forget_bg "$ZCS_PID"
+		grep -q 'another meter is running' "$TMP/zcs.err" && [ $_n -lt 60 ] || return 1
+		_n=$((_n + 1))
+		sleep 1
+	done
+}
+
+if zcs_metered -1 -c -W -J; then
+	run_fg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 60 "$TMP"/files/f* >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+	wait "$ZCS_PID"
+	rc=$?
+	forget_bg "$ZCS_PID"
+	check "zcs -c -W -J -1: exit 0 ($rc)" [ "$rc" -eq 0 ]
+	check "zcs -W -J: the done event has the -W keys and class_us_per_kb" \
+		"$jc" -E done -k load_pct -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcs.out"
+	cls=$(json_get "$TMP/zcs.out" done class_pct)
+	check "loopback receive: softirq work shows: $cls" above "$(field "$cls" softirq)" 0.5
+	cpus=$(json_get "$TMP/zcs.out" done cpus)
+	check "loopback receive: NET_RX on some CPU: $cpus" \
+		sh -c "echo '$cpus' | grep -Eq '\"net_rx_per_sec\":[1-9]'"
+	net=$(json_get "$TMP/zcs.out" done net)
+	check "loopback receive: the interface is lo, packets counted: $net" \
+		sh -c "echo '$net' | grep -Eq '\"name\":\"lo\",\"rx_packets_per_sec\":[1-9]'"
+	check "loopback receive: classes add up to the load within 2 points: $cls" \
+		within_pts "$(field "$cls" unattributed)" 0 2
+else
+	not_ok "zcs -c -W did not start: $(cat "$TMP/zcs.err")"
+fi
+
+zcs_start
+run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -c -W -I 0.3 -s 127.0.0.1 -p "$ZCS_PORT" -n 120 \
+	"$TMP"/files/f* >"$TMP/zcc.out"
+rc=$?
+check "zcc -c -W -I: exit 0 ($rc)" [ "$rc" -eq 0 ]
+check "zcc -c -W: where: (with us/KB) after cpu:, then cpus:, net: on lo" \
+	sh -c "grep -A3 '^cpu: load' '$TMP/zcc.out' | grep -q '^where: .*; us/KB: user ' &&
+		grep -A3 '^cpu: load' '$TMP/zcc.out' | grep -q '^net: .*; lo rx '"
+check "zcc -W -I: a where: line after an interval line: $(grep -c 'kbytes/sec$' "$TMP/zcc.out") of them" \
+	sh -c "grep -A1 -E '^[0-9]+ kbytes/sec$' '$TMP/zcc.out' | grep -q '^where: '"
+run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -W -s 127.0.0.1 -p "$ZCS_PORT" -n 20 \
+	"$TMP"/files/f* >"$TMP/zcc.js"
+check "zcc -c -W -J: the cpu event has the -W keys" \
+	"$jc" -E cpu -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcc.js"
+stop_bg "$ZCS_PID"
+
+# --- sampling refused ---------------------------------------------------------------
+
+# As nobody, with perf_event_paranoid 2 or more (raised for the test when
+# lower, and put back), neither perf_event_open nor kallsyms' addresses are
+# allowed: one line says why, the rest of -W is printed.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+restore_paranoid() {
+	echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid
+}
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "sampling refused: needs root (to become nobody) and setpriv"
+else
+	if [ "${paranoid:-2}" -lt 2 ]; then
+		on_cleanup restore_paranoid
+		echo 2 >/proc/sys/kernel/perf_event_paranoid
+	fi
+	# As run_cs, retried while another meter runs; from a directory nobody may read.
+	n=0
+	while :; do
+		(cd / && exec timeout 60 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$cs" -r -W -1) >"$TMP/nb" 2>"$TMP/nberr"
+		rc=$?
+		[ "$rc" -eq 1 ] && [ $n -lt 30 ] && grep -q 'another meter is running' "$TMP/nberr" ||
+			break
+		n=$((n + 1))
+		sleep 1
+	done
+	[ "${paranoid:-2}" -lt 2 ] && restore_paranoid
+	check "sampling refused: exit 0 ($rc)" [ "$rc" -eq 0 ]
+	check "sampling refused: one line says why: $(cat "$TMP/nberr")" \
+		[ "$(grep -c 'kernel work not sampled: ' "$TMP/nberr")" -eq 1 ]
+	check "sampling refused: where:, cpus:, net: still printed, no kernel:" \
+		sh -c "grep -q '^where: ' '$TMP/nb' && grep -q '^cpus: ' '$TMP/nb' &&
+			grep -q '^net: ' '$TMP/nb' && ! grep -q '^kernel:' '$TMP/nb'"
+fi
+finish

@@ -1,0 +1,348 @@
+/*
+ * lib/where*.c: the /proc parsers and the period's arithmetic on canned
+ * text, the kinds table on real symbol names of Linux 6.18, the kallsyms
+ * table's lookups.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "meter/where.h"
+#include "meter/where_internal.h"
+#include "t.h"
+
+static struct where_snap a, b;
+static struct where_report r;
+
+static int near(double x, double want)
+{
+	return fabs(x - want) < 0.001;
+}
+
+/* Two periods' /proc text: 1 s, 100 ticks per CPU, the soakers on both. */
+static void canned_snaps(void)
+{
+	static const char stat_a[] =
+		"cpu  100 1090 55 0 0 2 13 0 0 0\n"
+		"cpu0 100 1000 50 0 0 0 10 0 0 0\n"
+		"cpu1 0 90 5 0 0 2 3 0 0 0\n"
+		"intr 123456 1 2 3\n";
+	static const char stat_b[] =
+		"cpu  120 1240 70 0 0 4 24 2 0 0\n"
+		"cpu0 120 1060 60 0 0 2 18 0 0 0\n"
+		"cpu1 0 180 10 0 0 2 6 2 0 0\n"
+		"intr 999999 1 2 3\n";
+	static const char irq_a[] =
+		"           CPU0       CPU1       \n"
+		"  0:         50          0   IO-APIC   2-edge      timer\n"
+		" 24:          1          0   IO-APIC   5-edge      ACPI:Ged\n"
+		"NMI:          0          0   Non-maskable interrupts\n"
+		"LOC:       1000       2000   Local timer interrupts\n";
+	static const char irq_b[] =
+		"           CPU0       CPU1       \n"
+		"  0:         60          5   IO-APIC   2-edge      timer\n"
+		" 24:          1        100   IO-APIC   5-edge      ACPI:Ged\n"
+		"NMI:          0          0   Non-maskable interrupts\n"
+		"LOC:       9000       9000   Local timer interrupts\n";
+	static const char soft_a[] =
+		"                    CPU0       CPU1       \n"
+		"          HI:          0          0\n"
+		"      NET_TX:          3          0\n"
+		"      NET_RX:      21308      32343\n";
+	static const char soft_b[] =
+		"                    CPU0       CPU1       \n"
+		"          HI:          0          0\n"
+		"      NET_TX:         13          0\n"
+		"      NET_RX:      21308      42343\n";
+	static const char dev_a[] =
+		"Inter-|   Receive                |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes packets\n"
+		"    lo: 1000 10 0 0 0 0 0 0 1000 10 0 0 0 0 0 0\n"
+		"  eth0: 5000 50 0 0 0 0 0 0 6000 60 0 0 0 0 0 0\n";
+	static const char dev_b[] =
+		"Inter-|   Receive                |  Transmit\n"
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes packets\n"
+		"    lo: 9000 510 0 0 0 0 0 0 9000 510 0 0 0 0 0 0\n"
+		"  eth0: 5000 50 0 0 0 0 0 0 6000 60 0 0 0 0 0 0\n";
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	CHECK(where_parse_stat(stat_a, &a) == 0 && where_parse_stat(stat_b, &b) == 0,
+	      "/proc/stat parsed");
+	CHECK(a.ncpus == 2 && a.tick[0][1] == 1000 && b.tick[1][7] == 2,
+	      "cpuN columns in place, the machine's line skipped");
+	CHECK(where_parse_interrupts(irq_a, &a) == 0 && where_parse_interrupts(irq_b, &b) == 0,
+	      "/proc/interrupts parsed");
+	CHECK(a.intr == 51 && b.intr == 166, "device interrupts only, every CPU (%llu, %llu)",
+	      (unsigned long long)a.intr, (unsigned long long)b.intr);
+	CHECK(where_parse_softirqs(soft_a, &a) == 0 && where_parse_softirqs(soft_b, &b) == 0,
+	      "/proc/softirqs parsed");
+	CHECK(a.net_rx[1] == 32343 && a.net_tx[0] == 3, "NET_RX and NET_TX by CPU");
+	CHECK(where_parse_netdev(dev_a, &a) == 0 && where_parse_netdev(dev_b, &b) == 0,
+	      "/proc/net/dev parsed");
+	CHECK(a.nifs == 2 && strcmp(a.ifs[1].name, "eth0") == 0 && a.ifs[1].rx == 50 &&
+	      a.ifs[1].tx == 60, "interfaces and their packets");
+	a.nsoak = b.nsoak = 2;
+	a.soak_user[0] = 500, b.soak_user[0] = 555, a.soak_cpu[0] = b.soak_cpu[0] = 0;
+	a.soak_user[1] = 700, b.soak_user[1] = 790, a.soak_cpu[1] = b.soak_cpu[1] = 1;
+	a.ns = 1000000000, b.ns = 2000000000;
+}
+
+static void test_compute(void)
+{
+	canned_snaps();
+	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, NULL, &r);
+	/* cpu0: user 20 + nice 60 - soaker 55, system 10, irq 2, softirq 8. */
+	CHECK(near(r.class_pct[WHERE_USER], 12.5), "user: user + nice - soakers (%.2f)",
+	      r.class_pct[WHERE_USER]);
+	CHECK(near(r.class_pct[WHERE_SYSTEM], 7.5) && near(r.class_pct[WHERE_IRQ], 1) &&
+	      near(r.class_pct[WHERE_SOFTIRQ], 5.5) && near(r.class_pct[WHERE_STEAL], 1),
+	      "system, irq, softirq, steal as %% of the machine");
+	CHECK(near(r.unattributed_pct, 0.5), "unattributed: the load less the classes (%.2f)",
+	      r.unattributed_pct);
+	CHECK(near(r.cpu[0].load_pct, 45) && near(r.cpu[1].load_pct, 10),
+	      "each CPU's load (%.1f, %.1f)", r.cpu[0].load_pct, r.cpu[1].load_pct);
+	CHECK(near(r.cpu[0].softirq_pct, 8) && near(r.cpu[1].softirq_pct, 3),
+	      "each CPU's softirq share");
+	CHECK(near(r.cpu[1].net_rx_per_sec, 10000) && near(r.cpu[0].net_tx_per_sec, 10) &&
+	      near(r.cpu[0].net_rx_per_sec, 0), "NET_RX, NET_TX per second per CPU");
+	CHECK(near(r.intr_per_sec, 115), "device interrupts per second (%.0f)", r.intr_per_sec);
+	CHECK(r.nifs == 1 && strcmp(r.ifs[0].name, "lo") == 0 &&
+	      near(r.ifs[0].rx_per_sec, 500) && near(r.ifs[0].tx_per_sec, 500),
+	      "only the interfaces that moved packets");
+	/* 12.5% of 2 CPUs for 1 s is 250 ms over 1000 KB. */
+	CHECK(near(r.class_us_per_kb[WHERE_USER], 250), "user us/KB (%.3f)",
+	      r.class_us_per_kb[WHERE_USER]);
+	CHECK(near(r.unattributed_us_per_kb, 10), "unattributed us/KB (%.3f)",
+	      r.unattributed_us_per_kb);
+
+	where_compute(&a, &b, NAN, 0, "eth0", &r);
+	CHECK(isnan(r.unattributed_pct) && isnan(r.class_us_per_kb[0]),
+	      "no load, no bytes: no unattributed share, no us/KB");
+	CHECK(r.nifs == 1 && strcmp(r.ifs[0].name, "eth0") == 0 && r.ifs[0].rx_per_sec == 0,
+	      "a named interface is shown even when idle");
+
+	/* Soakers whose user time outran the nice column: no negative user. */
+	b.soak_user[1] = 900;
+	where_compute(&a, &b, 0.28, 0, NULL, &r);
+	CHECK(near(r.class_pct[WHERE_USER], 12.5) && near(r.cpu[1].load_pct, 10),
+	      "nice less the soakers stops at 0");
+}
+
+static void test_bad_text(void)
+{
+	struct where_snap s;
+
+	CHECK(where_parse_stat("cpu  1 2 3\n", &s) < 0, "/proc/stat without cpuN: refused");
+	CHECK(where_parse_stat("cpu0 1 2 3\n", &s) < 0, "/proc/stat short line: refused");
+	CHECK(where_parse_softirqs("NET_RX: 1 2\n", &s) < 0, "/proc/softirqs without a header");
+	CHECK(where_parse_netdev("h\nh\n  lo: 1 2\n", &s) < 0, "/proc/net/dev short line");
+}
+
+static void test_task(void)
+{
+	char line[1024];
+	uint64_t utime = 0;
+	int cpu = -1, n, f;
+
+	/* A name with ") (" and spaces in it; field 14 utime, 39 processor. */
+	n = snprintf(line, sizeof(line), "4321 (a) (b c) R");
+	for (f = 4; f <= 52; f++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %d",
+			      f == 14 ? 777 : f == 39 ? 5 : f);
+	snprintf(line + n, sizeof(line) - (size_t)n, "\n");
+	CHECK(where_parse_task(line, &utime, &cpu) == 0 && utime == 777 && cpu == 5,
+	      "/proc/PID/stat: user time and CPU, whatever the name holds");
+	CHECK(where_parse_task("4321 (x) R 1 2\n", &utime, &cpu) < 0, "a short stat line");
+}
+
+/* Real names of Linux 6.18's kernel functions, by the kind they must get. */
+static const struct {
+	const char *name;
+	enum where_kind kind;
+} real[] = {
+	{ "rep_movs_alternative", WHERE_KCOPY }, { "_copy_to_iter", WHERE_KCOPY },
+	{ "_copy_from_iter", WHERE_KCOPY }, { "__memcpy", WHERE_KCOPY },
+	{ "memcpy_orig", WHERE_KCOPY }, { "copy_page", WHERE_KCOPY },
+	{ "simple_copy_to_iter", WHERE_KCOPY }, { "skb_copy_bits", WHERE_KCOPY },
+	{ "__skb_datagram_iter", WHERE_KCOPY }, { "memmove", WHERE_KCOPY },
+	{ "skb_copy_datagram_iter", WHERE_KCOPY }, { "__check_object_size", WHERE_KCOPY },
+	{ "ip_send_check", WHERE_KCSUM },
+	{ "csum_partial", WHERE_KCSUM }, { "csum_partial_copy_generic", WHERE_KCSUM },
+	{ "ip_fast_csum", WHERE_KCSUM },
+	{ "tcp_sendmsg_locked", WHERE_KTCPIP }, { "tcp_v4_rcv", WHERE_KTCPIP },
+	{ "tcp_ack", WHERE_KTCPIP }, { "ip_finish_output2", WHERE_KTCPIP },
+	{ "__ip_queue_xmit", WHERE_KTCPIP }, { "ip_rcv", WHERE_KTCPIP },
+	{ "inet_recvmsg", WHERE_KTCPIP }, { "sock_def_readable", WHERE_KTCPIP },
+	{ "lock_sock_nested", WHERE_KTCPIP }, { "release_sock", WHERE_KTCPIP },
+	{ "skb_release_data", WHERE_KTCPIP }, { "__alloc_skb", WHERE_KTCPIP },
+	{ "__tcp_transmit_skb", WHERE_KTCPIP }, { "tcp_write_xmit", WHERE_KTCPIP },
+	{ "sk_page_frag_refill", WHERE_KTCPIP }, { "__sk_mem_raise_allocated", WHERE_KTCPIP },
+	{ "__sys_recvfrom", WHERE_KTCPIP }, { "tcp_recvmsg_locked", WHERE_KTCPIP },
+	{ "net_rx_action", WHERE_KDEVICE }, { "process_backlog", WHERE_KDEVICE },
+	{ "__dev_queue_xmit", WHERE_KDEVICE }, { "dev_hard_start_xmit", WHERE_KDEVICE },
+	{ "netif_rx", WHERE_KDEVICE }, { "__napi_poll", WHERE_KDEVICE },
+	{ "loopback_xmit", WHERE_KDEVICE }, { "virtnet_poll", WHERE_KDEVICE },
+	{ "start_xmit", WHERE_KDEVICE }, { "__dev_queue_xmit.cold", WHERE_KDEVICE },
+	{ "entry_SYSCALL_64_after_hwframe", WHERE_KSYSCALL }, { "do_syscall_64", WHERE_KSYSCALL },
+	{ "syscall_return_via_sysret", WHERE_KSYSCALL }, { "__x64_sys_write", WHERE_KSYSCALL },
+	{ "__x64_sys_sendfile64", WHERE_KSYSCALL }, { "fdget_pos", WHERE_KSYSCALL },
+	{ "exit_to_user_mode_loop", WHERE_KSYSCALL },
+	{ "__schedule", WHERE_KSCHED }, { "schedule", WHERE_KSCHED },
+	{ "finish_task_switch.isra.0", WHERE_KSCHED }, { "pick_next_task_fair", WHERE_KSCHED },
+	{ "psi_group_change", WHERE_KSCHED }, { "__switch_to_asm", WHERE_KSCHED },
+	{ "try_to_wake_up", WHERE_KSCHED }, { "enqueue_task_fair", WHERE_KSCHED },
+	{ "update_curr", WHERE_KSCHED }, { "native_sched_clock", WHERE_KSCHED },
+	{ "filemap_read", WHERE_KMEM }, { "filemap_splice_read", WHERE_KMEM },
+	{ "folio_mark_accessed", WHERE_KMEM }, { "__alloc_pages_noprof", WHERE_KMEM },
+	{ "get_page_from_freelist", WHERE_KMEM }, { "kmem_cache_alloc_node_noprof", WHERE_KMEM },
+	{ "__kmalloc_node_track_caller_noprof", WHERE_KMEM },
+	{ "page_counter_try_charge", WHERE_KMEM }, { "mod_memcg_state", WHERE_KMEM },
+	{ "kfree", WHERE_KMEM }, { "__slab_free", WHERE_KMEM }, { "put_page", WHERE_KMEM },
+	{ "__folio_put", WHERE_KMEM },
+	{ "default_idle", WHERE_KIDLE }, { "pv_native_safe_halt", WHERE_KIDLE },
+	{ "default_idle_call", WHERE_KIDLE }, { "do_idle", WHERE_KIDLE },
+	{ "acpi_idle_enter", WHERE_KIDLE },
+	{ "__rcu_read_lock", WHERE_KCALLER }, { "ktime_get", WHERE_KOTHER }, { "read_tsc", WHERE_KOTHER },
+	{ "vfs_write", WHERE_KOTHER }, { "write_null", WHERE_KOTHER },
+	{ "security_file_permission", WHERE_KOTHER }, { "copy_creds", WHERE_KOTHER },
+	{ "copy_page_range", WHERE_KOTHER },
+	{ "_raw_spin_unlock_irqrestore", WHERE_KCALLER }, { "_raw_spin_lock", WHERE_KCALLER },
+	{ "handle_softirqs", WHERE_KCALLER }, { "__local_bh_enable_ip", WHERE_KCALLER },
+	{ "asm_sysvec_apic_timer_interrupt", WHERE_KENTRY }, { "__irq_exit_rcu", WHERE_KENTRY },
+	{ "asm_exc_page_fault", WHERE_KMEM },
+};
+
+/* How many of the names above this kernel's /proc/kallsyms has. */
+static int names_here(void)
+{
+	char line[512], *name;
+	size_t i, n = sizeof(real) / sizeof(real[0]);
+	int *seen = calloc(n, sizeof(*seen)), found = -1;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (f && seen) {
+		while (fgets(line, sizeof(line), f)) {
+			name = strrchr(line, ' ');
+			if (!name)
+				continue;
+			name[strcspn(name, "\t\n")] = 0;
+			for (i = 0; i < n; i++)
+				seen[i] |= strcmp(name + 1, real[i].name) == 0;
+		}
+		for (i = 0, found = 0; i < n; i++)
+			found += seen[i];
+	}
+	if (f)
+		fclose(f);
+	free(seen);
+	return found;
+}
+
+static void test_kinds(void)
+{
+	size_t i, n = sizeof(real) / sizeof(real[0]);
+	int found;
+
+	for (i = 0; i < n; i++) {
+		enum where_kind k = where_kind_of(real[i].name, NULL);
+
+		CHECK(k == real[i].kind, "%s is %s", real[i].name,
+		      real[i].kind == WHERE_KIDLE ? "idle" :
+		      real[i].kind == WHERE_KCALLER ? "its caller's" :
+		      real[i].kind == WHERE_KENTRY ? "an interrupt's entry" :
+		      where_kind_name[real[i].kind]);
+	}
+	CHECK(where_kind_of("tcp_bbr_main", "tcp_bbr") == WHERE_KDEVICE &&
+	      where_kind_of("veth_xmit", "veth") == WHERE_KDEVICE,
+	      "a module's functions are device and driver work");
+	found = names_here();
+	if (found >= 0)
+		printf("# %d of the %zu names are in this kernel's /proc/kallsyms\n", found, n);
+}
+
+/* Call chains as perf gives them: a context marker, the IP, its callers. */
+static void test_chains(const struct where_syms *t)
+{
+	const uint64_t kernel = (uint64_t)-128;	/* PERF_CONTEXT_KERNEL */
+	const uint64_t unlock = 0xffffffff81005010ull, wake = 0xffffffff81006010ull;
+	const uint64_t entry = 0xffffffff81007010ull, softirqs = 0xffffffff81008010ull;
+	const uint64_t copy = 0xffffffff81001010ull;
+	const uint64_t to_caller[] = { kernel, unlock, wake, copy };
+	const uint64_t to_entry[] = { kernel, unlock, entry, copy };
+	const uint64_t helpers[] = { kernel, softirqs, unlock };
+	const uint64_t leaf[] = { kernel, copy, wake };
+
+	CHECK(where_chain_kind(t, to_caller, 4) == WHERE_KSCHED,
+	      "a lock's sample is its caller's kind (try_to_wake_up: scheduler)");
+	CHECK(where_chain_kind(t, to_entry, 4) == WHERE_KOTHER,
+	      "the walk up stops at an interrupt's entry: other");
+	CHECK(where_chain_kind(t, helpers, 3) == WHERE_KOTHER,
+	      "helpers all the way up: other");
+	CHECK(where_chain_kind(t, leaf, 3) == WHERE_KCOPY, "a leaf of a kind keeps it");
+	CHECK(where_chain_kind(t, &copy, 1) == WHERE_KCOPY &&
+	      where_chain_kind(t, &unlock, 1) == WHERE_KOTHER, "an IP alone");
+}
+
+static void test_syms(void)
+{
+	static const char text[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 t rep_movs_alternative\n"
+		"ffffffff81002000 T tcp_v4_rcv\n"
+		"ffffffff81003000 D some_data\n"
+		"ffffffff81004000 T default_idle\n"
+		"ffffffffc0001000 t veth_xmit\t[veth]\n"
+		"ffffffff81000800 T csum_partial\n"
+		"ffffffff81005000 T _raw_spin_unlock_irqrestore\n"
+		"ffffffff81006000 T try_to_wake_up\n"
+		"ffffffff81007000 T asm_sysvec_apic_timer_interrupt\n"
+		"ffffffff81008000 t handle_softirqs\n";
+	static const char hidden[] =
+		"0000000000000000 T _stext\n"
+		"0000000000000000 t tcp_v4_rcv\n";
+	char path[] = "/tmp/zc-where-XXXXXX", err[256];
+	struct where_syms t;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!CHECK(f != NULL, "a temporary kallsyms"))
+		return;
+	fputs(text, f);
+	fclose(f);
+	CHECK(where_syms_load(path, &t, err, sizeof(err)) == 0 && t.n == 10,
+	      "kallsyms: the text symbols, data left out (%zu)", t.n);
+	CHECK(where_syms_kind(&t, 0xffffffff81001010ull) == WHERE_KCOPY &&
+	      where_syms_kind(&t, 0xffffffff81000900ull) == WHERE_KCSUM &&
+	      where_syms_kind(&t, 0xffffffff81002fffull) == WHERE_KTCPIP &&
+	      where_syms_kind(&t, 0xffffffff81004010ull) == WHERE_KIDLE &&
+	      where_syms_kind(&t, 0xffffffffc0001100ull) == WHERE_KDEVICE,
+	      "an IP has the kind of the last symbol at or below it, unsorted input");
+	CHECK(where_syms_kind(&t, 0x1000) == WHERE_KOTHER, "an IP below every symbol: other");
+	test_chains(&t);
+	where_syms_free(&t);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(hidden, f);
+		fclose(f);
+	}
+	CHECK(where_syms_load(path, &t, err, sizeof(err)) < 0 && strstr(err, "hidden"),
+	      "addresses all 0: refused, saying why (%s)", err);
+	unlink(path);
+	CHECK(where_syms_load("/nonexistent/kallsyms", &t, err, sizeof(err)) < 0,
+	      "no kallsyms: refused");
+}
+
+int main(void)
+{
+	test_compute();
+	test_bad_text();
+	test_task();
+	test_kinds();
+	test_syms();
+	return t_exit();
+}
