@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/session.h"
 #include "app/stop.h"
 #include "base/clock.h"
 #include "base/opt.h"
@@ -101,7 +102,7 @@ static struct optab_parser parser;
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: cyclesoak [-1BCdhJLnr] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+"usage: cyclesoak [-1BCdhJLnrW] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
 "\n");
 	optab_help(f, options);
 	fprintf(f,
@@ -124,29 +125,6 @@ static void check_stdout(struct meter *m)
 		return;
 	meter_close(m);
 	exit(1);
-}
-
-static void print_using(int ncpus)
-{
-	if (!out_json()) {
-		out_text("using %d CPUs\n", ncpus);
-		return;
-	}
-	out_begin("using");
-	out_int("ncpus", ncpus);
-	out_end();
-}
-
-/* One figure in loops/sec: "calibrating" per sample, "calibrated" at the end. */
-static void print_rate(const char *event, const char *text, double rate)
-{
-	if (!out_json()) {
-		out_text("%s %.0f loops/sec\n", text, rate);
-		return;
-	}
-	out_begin(event);
-	out_num("loops_per_sec", rate, 0);
-	out_end();
 }
 
 static void parse_options(int argc, char **argv)
@@ -222,13 +200,6 @@ static void set_up_signals(void)
 	signal(SIGCHLD, SIG_DFL);
 }
 
-static void print_sample(double rate, void *arg)
-{
-	(void)arg;
-	print_rate("calibrating", "calibrating:", rate);
-	check_stdout(NULL);
-}
-
 static int do_calibrate(void)
 {
 	struct meter_cfg mcfg = {
@@ -237,19 +208,8 @@ static int do_calibrate(void)
 		.policy = cfg.policy,
 		.bind = cfg.free_share,
 	};
-	struct calib c;
-	char err[512];
 
-	print_using(cfg.ncpus ? cfg.ncpus : cpu_online());
-	if (meter_calibrate(&mcfg, (unsigned)cfg.period_ms, print_sample, NULL,
-			    &c, err, sizeof(err)) < 0) {
-		if (stop_signal)
-			stop_exit(stop_signal);
-		error(1, 0, "%s", err);
-	}
-	print_rate("calibrated", "calibrated OK. ", c.loops_per_sec);
-	check_stdout(NULL);
-	return 0;
+	return app_calibrate(&mcfg, (unsigned)cfg.period_ms);
 }
 
 static struct meter *open_meter(void)
@@ -276,7 +236,7 @@ static struct meter *open_meter(void)
 		meter_close(m);
 		stop_exit(stop_signal);
 	}
-	print_using(meter_ncpus(m));
+	app_using(meter_ncpus(m));
 	if (*meter_warning(m))
 		fprintf(stderr, "cyclesoak: warning: %s\n", meter_warning(m));
 	if (out_json()) {

@@ -38,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/session.h"
 #include "app/stop.h"
 #include "app/watch.h"
 #include "base/clock.h"
@@ -261,47 +262,12 @@ static int meter_read(struct result *r, double own_secs, char *err, size_t errle
 }
 
 /* Lines of -C, as cyclesoak -C prints them. */
-static void print_loops(const char *event, const char *text, double rate)
-{
-	if (out_json()) {
-		out_begin(event);
-		out_num("loops_per_sec", rate, 0);
-		out_end();
-	} else {
-		out_text("%s %.0f loops/sec\n", text, rate);
-		fflush(stdout);
-	}
-	if (out_failed())
-		exit(1);	/* the at-exit check says why */
-}
-
-static void report_rate(double rate, void *arg)
-{
-	(void)arg;
-	print_loops("calibrating", "calibrating:", rate);
-}
-
 /* -C: the same calibration, file, lines and refusal as cyclesoak -C. */
 static int calibrate(void)
 {
 	struct meter_cfg mc = meter_settings();
-	char err[512];
-	struct calib c;
 
-	if (!cfg.ncpus && out_json()) {
-		out_begin("using");
-		out_int("ncpus", cpu_online());
-		out_end();
-	} else if (!cfg.ncpus) {
-		out_text("using %d CPUs\n", cpu_online());
-	}
-	if (meter_calibrate(&mc, 0, report_rate, NULL, &c, err, sizeof(err)) < 0) {
-		if (stop_signal)
-			exit_stopped();
-		error(1, 0, "%s", err);
-	}
-	print_loops("calibrated", "calibrated OK. ", c.loops_per_sec);
-	return 0;
+	return app_calibrate(&mc, 0);
 }
 
 /* ---- the command line ------------------------------------------------------ */
