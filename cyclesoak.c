@@ -474,12 +474,11 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 	uint64_t period = (uint64_t)cfg.period_ms * 1000000u;
 	struct meter_reading r;
 	sigset_t set = stop_set;
-	double weighted = 0;
+	struct meter_span span = { 0 };
 	char err[512];
 	int status, sig, forwarded = 0;
 
 	sigaddset(&set, SIGCHLD);
-	*secs = 0;
 	for (;;) {
 		sig = wait_signal(&set, now_ns() + period);
 		if (sig && sig != SIGCHLD && !forwarded++)
@@ -490,14 +489,13 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 			kill(pid, SIGTERM);
 			broken(m, err);
 		}
-		weighted += r.load * r.secs;
-		*secs += r.secs;
+		meter_span_add(&span, &r);
 	}
 	if (meter_sample(m, &r, err, sizeof(err)) < 0)
 		broken(m, err);
-	weighted += r.load * r.secs;
-	*secs += r.secs;
-	*load = *secs > 0 ? weighted / *secs : 0;
+	meter_span_add(&span, &r);
+	*secs = span.secs;
+	*load = meter_span_load(&span);
 	return status;
 }
 

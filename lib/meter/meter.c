@@ -52,6 +52,17 @@ void meter_compute(const struct meter_delta *d, double *load_counts,
 	*load_runtime = sum_r / d->ncpus;
 }
 
+void meter_span_add(struct meter_span *s, const struct meter_reading *r)
+{
+	s->load_secs += r->load * r->secs;
+	s->secs += r->secs;
+}
+
+double meter_span_load(const struct meter_span *s)
+{
+	return s->secs > 0 ? s->load_secs / s->secs : 0;
+}
+
 double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes)
 {
 	return cpu_us_per_kb(load * ncpus * secs, bytes);

@@ -121,6 +121,18 @@ void meter_close(struct meter *m);
 void meter_kill(struct meter *m);
 
 /*
+ * A load over several readings, each weighted by its length (zcs's done
+ * line over a connection's periods, cyclesoak over a command's life):
+ * meter_span_add a reading, meter_span_load the mean (0 before any).
+ */
+struct meter_span {
+	double load_secs;	/* sum of load x secs */
+	double secs;
+};
+void meter_span_add(struct meter_span *s, const struct meter_reading *r);
+double meter_span_load(const struct meter_span *s);
+
+/*
  * service_demand_us_per_kb - CPU time of the whole machine per KiB moved, in
  * microseconds, as netperf defines it: load x ncpus x secs / (bytes / 1024).
  * Also "own CPU per KB" with load x ncpus x secs replaced by CPU seconds:
