@@ -5,11 +5,10 @@
  * data (never as a segment of their own):
  *   send, write  copied in front of the first chunk in the one buffer;
  *   mmap         the first sendmsg() has two iovecs, the words and the chunk;
- *   splice       sent with MSG_MORE, so the kernel holds them until the
- *                data that follows joins them;
- *   sendfile     written into a pipe, the file sendfile()d in behind them,
- *                and the pipe spliced to the socket: one operation on the
- *                socket carries the words and the data (see sendfile_file).
+ *   sendfile,    written into the pipe, the file's data put in behind
+ *   splice       them, and the pipe spliced to the socket: one operation
+ *                on the socket carries the words and the data (see
+ *                sendfile_file for why this way).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -320,7 +319,11 @@ static int splice_setup(struct tx *t, char *err, size_t errlen)
 	if (!p)
 		return -1;
 	t->priv = p;
-	/* A chunk must fit the pipe: the kernel rounds the size up to pages. */
+	/* A chunk must fit the pipe (the kernel rounds the size up to pages),
+	 * and should fit beside a page of words, or a file's first chunk is
+	 * cut in two. */
+	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)(t->chunk + TX_WORDS_MAX))
+		fcntl(p->wr, F_SETPIPE_SZ, (int)(t->chunk + TX_WORDS_MAX));
 	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)t->chunk &&
 	    fcntl(p->wr, F_SETPIPE_SZ, (int)t->chunk) < 0)
 		return err_fill(err, errlen, errno,
@@ -332,22 +335,26 @@ static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t 
 {
 	struct tx_pipe *p = t->priv;
 	loff_t off = 0;
+	size_t held;
 	ssize_t n;
 
-	if (tx_flush_words(t, err, errlen) < 0)
-		return -1;
 	while ((uint64_t)off < f->size) {
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
-		n = splice(f->fd, &off, p->wr, NULL, min_size(f->size - (uint64_t)off, t->chunk),
-			   SPLICE_F_MOVE);
-		if (n < 0 && errno == EINTR && !*t->stop)
-			continue;
+		held = t->hdr_len;
+		if (held && pipe_words(t, p, err, errlen) < 0)
+			return -1;
+		t->hdr_len = 0;
+		/* The kernel takes no more than the pipe's free pages. */
+		do {
+			n = splice(f->fd, &off, p->wr, NULL,
+				   min_size(f->size - (uint64_t)off, t->chunk), SPLICE_F_MOVE);
+		} while (n < 0 && errno == EINTR && !*t->stop);
 		if (n < 0)
 			return tx_fail(t, f, "splice", err, errlen);
 		if (n == 0)
 			return tx_shrank(f, (uint64_t)off, err, errlen);
-		if (pipe_out(t, p, (size_t)n, (uint64_t)off < f->size, err, errlen) < 0)
+		if (pipe_out(t, p, held + (size_t)n, (uint64_t)off < f->size, err, errlen) < 0)
 			return -1;
 	}
 	return 0;

@@ -1,0 +1,54 @@
+#!/bin/sh
+# The protocol's header words never cost zcc a socket call of their own:
+# counted by tests/shim_sockcalls.so, every method that zcc drives through
+# the C library makes per file just the calls its data needs (sendfile:
+# one splice of words and file from the pipe; the chunked methods: one per
+# chunk), and no call on the socket carries fewer than 16 bytes. The
+# io_uring methods send from inside the kernel, out of a shim's sight.
+. "$(dirname "$0")/lib.sh"
+
+ZCC=$ZC_BIN/zcc
+SHIM=$ZC_TESTBIN/shim_sockcalls.so
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+
+if [ ! -f "$SHIM" ]; then
+	skip "no $SHIM: build the tests first"
+	finish
+fi
+
+# Two files: two chunks of 64 KiB, and three and a bit.
+head -c 131072 /dev/urandom >"$TMP/a"
+head -c 200000 /dev/urandom >"$TMP/b"
+LOOPS=50
+zcs_start -a 127.0.0.1 || { not_ok "zcs started"; finish; }
+
+# counted METHOD CALLS_PER_LOOP: zcc -M METHOD under the shim sends the
+# whole stream with at most CALLS_PER_LOOP socket calls a loop (a tenth
+# more for sends the kernel cut short) and none that carries words alone.
+counted() {
+	: >"$TMP/count"
+	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" \
+		-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/b" >"$TMP/out" 2>"$TMP/err"
+	_rc=$?
+	_want=$(( (4 + LOOPS * (4 + 8 + 131072 + 200000)) ))
+	set -- "$1" "$2" $(cat "$TMP/count")
+	_most=$(( $2 * LOOPS + $2 * LOOPS / 10 ))
+	if [ "$_rc" -ne 0 ] || ! grep -q "^sent: $_want bytes" "$TMP/out"; then
+		not_ok "-M $1: exit $_rc: $(cat "$TMP/out" "$TMP/err")"
+	elif [ "$3" != calls ] || [ "$6" != 0 ] || [ "$4" -gt "$_most" ]; then
+		not_ok "-M $1: $4 socket calls for $LOOPS loops of 2 files (at most $_most)," \
+			"$6 of them under 16 bytes (header words alone; want 0)"
+	else
+		ok "-M $1: $4 socket calls for $LOOPS loops of 2 files (at most $_most), none for words alone"
+	fi
+}
+
+counted sendfile 2
+counted send 6
+counted write 6
+counted mmap 6
+counted splice 6
+counted zerocopy 6
+
+finish
