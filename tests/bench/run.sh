@@ -14,7 +14,7 @@
 # Targets are reported as "target met" or "TARGET NOT MET", never adjusted.
 #
 # Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
-# runs per method, default 3), ZC_BENCH_PEER_REPS (alternations in peers,
+# runs per method, default 3), ZC_BENCH_PEER_REPS (paired rounds in peers,
 # default 5), ZC_BENCH_LINK_REPS (rounds per rate in link, default 5, at
 # least 2), ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"), ZC_BIN
 # and ZC_TESTBIN as for the tests.
@@ -207,7 +207,7 @@ estimate() {
 	case $1 in
 	loopback) echo $((5 + _n * REPS * 3)) ;;
 	sweep) echo 60 ;;
-	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((_n * PEER_REPS * 7)); else echo 1; fi ;;
+	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((PEER_REPS * 70)); else echo 1; fi ;;
 	accuracy) echo 120 ;;
 	scale) echo 15 ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
