@@ -100,12 +100,6 @@ paired() {
 	QUIET=
 }
 
-# ratio_of FILE PREFIX: the paired view of FILE (zcstat -r) as PREFIXmedian,
-# PREFIXlo, PREFIXhi, PREFIXconf, PREFIXabove, PREFIXbelow.
-ratio_of() {
-	eval "$("$ZC_TESTBIN/zcstat" -r -s "$2" <"$1")" || die "zcstat -r $1 failed"
-}
-
 # row NAME LABEL-A LABEL-B: the table line of a paired comparison, and its
 # CSV rows; leaves the ratios in rr_ (rate) and rc_ (CPU).
 row() {
