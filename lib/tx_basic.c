@@ -139,6 +139,8 @@ static int pipe_words(struct tx *t, struct tx_pipe *p, char *err, size_t errlen)
  * The words are written into the pipe, the file is sendfile()d in behind
  * them (page cache to pipe, no copy) and the pipe is spliced to the socket:
  * three system calls a file, none of them the words' alone on the socket.
+ * What the pipe cannot hold of a long file goes by sendfile() straight to
+ * the socket, the kernel's own pipe doing the rest.
  * Measured against the other ways on loopback, one 128 KiB file sent
  * 20000 times, zcc and zcs pinned, 8 alternating rounds: zcc's own CPU per
  * KB 0.92x that of send(words) then sendfile() (the 2001 way, an 8-byte
@@ -149,30 +151,39 @@ static int pipe_words(struct tx *t, struct tx_pipe *p, char *err, size_t errlen)
 static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {
 	struct tx_pipe *p = t->priv;
+	size_t held = t->hdr_len;
 	off_t off = 0;
-	size_t held, room;
 	ssize_t n;
 
-	while (off < (off_t)f->size) {
-		if (*t->stop)
-			return tx_stopped(t, err, errlen);
-		held = t->hdr_len;
-		if (held && pipe_words(t, p, err, errlen) < 0)
+	if (held) {
+		if (pipe_words(t, p, err, errlen) < 0)
 			return -1;
 		t->hdr_len = 0;
 		/* A pipe holds pages: the words fill one of their own. */
-		room = p->size - (held ? TX_WORDS_MAX : 0);
 		do {
-			n = sendfile(p->wr, f->fd, &off, min_size(f->size - (uint64_t)off, room));
+			n = sendfile(p->wr, f->fd, &off,
+				     min_size(f->size, p->size - TX_WORDS_MAX));
 		} while (n < 0 && errno == EINTR && !*t->stop);
-		if (n < 0 && errno == EAGAIN && held)
+		if (n < 0 && errno == EAGAIN)
 			n = 0;	/* full: send what is in it */
 		else if (n == 0)
-			return tx_shrank(f, (uint64_t)off, err, errlen);
+			return tx_shrank(f, 0, err, errlen);
 		else if (n < 0)
 			return tx_fail(t, f, "sendfile", err, errlen);
 		if (pipe_out(t, p, held + (size_t)n, off < (off_t)f->size, err, errlen) < 0)
 			return -1;
+	}
+	/* The rest of a file longer than the pipe: straight to the socket. */
+	while (off < (off_t)f->size) {
+		if (*t->stop)
+			return tx_stopped(t, err, errlen);
+		n = sendfile(t->sock, f->fd, &off, f->size - (size_t)off);
+		if (n > 0)
+			tx_account(t, (uint64_t)n);
+		else if (n == 0)
+			return tx_shrank(f, (uint64_t)off, err, errlen);
+		else if (errno != EINTR || *t->stop)
+			return tx_fail(t, f, "sendfile", err, errlen);
 	}
 	return 0;
 }

@@ -51,4 +51,57 @@ counted mmap 6
 counted splice 6
 counted zerocopy 6
 
+# --- the bytes on the wire ------------------------------------------------------
+# A file longer than sendfile's pipe (its first part goes through the pipe
+# with the words, the rest straight to the socket), between two small ones
+# and an empty one, two loops, byte for byte through tests/sink.
+SINK=$ZC_TESTBIN/sink
+u32() {
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) \
+		$(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
+}
+printf 'abc' >"$TMP/w1"
+: >"$TMP/w2"
+head -c 3145733 /dev/urandom >"$TMP/w3"
+{
+	u32 2
+	for loop in 1 2; do
+		u32 4
+		u32 3; cat "$TMP/w1"
+		u32 0
+		u32 3145733; cat "$TMP/w3"
+		u32 3; cat "$TMP/w1"
+	done
+} >"$TMP/wire.want"
+for m in sendfile splice zerocopy send mmap; do
+	: >"$TMP/sink.out"
+	bg "$SINK" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
+	spid=$!
+	wait_for "$TMP/sink.out" '^listening on port'
+	port=$(sed -n 's/^listening on port //p' "$TMP/sink.out")
+	timeout 20 "$ZCC" -s 127.0.0.1 -p "$port" -n 2 -M $m "$TMP/w1" "$TMP/w2" "$TMP/w3" "$TMP/w1" \
+		>"$TMP/zcc.out" 2>&1
+	rc=$?
+	wait "$spid"
+	if [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
+		ok "wire bytes (-M $m, a 3 MiB file among small ones): identical"
+	else
+		not_ok "wire bytes (-M $m): zcc exit $rc, $(cmp "$TMP/wire.want" "$TMP/wire.got" 2>&1)"
+	fi
+done
+
+# zerocopy lends each file's words to the kernel from an arena of 64 KiB,
+# reused once every send is notified: 24000 files of 4-byte words wrap it.
+mkdir "$TMP/many"
+i=0
+while [ $i -lt 2000 ]; do printf 'x' >"$TMP/many/m$i"; i=$((i + 1)); done
+zcs_start -1 -a 127.0.0.1 || { not_ok "zcs started"; finish; }
+timeout 60 "$ZCC" -M zerocopy -s 127.0.0.1 -p "$ZCS_PORT" -n 12 "$TMP"/many/* >"$TMP/out" 2>"$TMP/err"
+rc=$?
+wait "$ZCS_PID"
+zrc=$?
+want=$((4 + 12 * (4 + 2000 * 5)))
+check "zerocopy: 24000 files, the words' arena wrapped: zcc $rc, zcs $zrc, $(cat "$TMP/out" "$TMP/err")" \
+	sh -c "[ $rc -eq 0 ] && [ $zrc -eq 0 ] && grep -q '^sent: $want bytes' '$TMP/out'"
+
 finish
