@@ -31,7 +31,9 @@ counted() {
 	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" \
 		-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/b" >"$TMP/out" 2>"$TMP/err"
 	_rc=$?
-	_want=$(( (4 + LOOPS * (4 + 8 + 131072 + 200000)) ))
+	_want=$((4 + LOOPS * (4 + 8 + 131072 + 200000)))
+	# "calls N small M": the shim's one line, split into $3..$6.
+	# shellcheck disable=SC2046
 	set -- "$1" "$2" $(cat "$TMP/count")
 	_most=$(( $2 * LOOPS + $2 * LOOPS / 10 ))
 	if [ "$_rc" -ne 0 ] || ! grep -q "^sent: $_want bytes" "$TMP/out"; then
@@ -57,6 +59,7 @@ counted zerocopy 6
 # and an empty one, two loops, byte for byte through tests/sink.
 SINK=$ZC_TESTBIN/sink
 u32() {
+	# shellcheck disable=SC2059
 	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) \
 		$(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
 }
@@ -65,7 +68,7 @@ printf 'abc' >"$TMP/w1"
 head -c 3145733 /dev/urandom >"$TMP/w3"
 {
 	u32 2
-	for loop in 1 2; do
+	for _ in 1 2; do
 		u32 4
 		u32 3; cat "$TMP/w1"
 		u32 0

@@ -129,6 +129,7 @@ row() {
 # judge_rate NAME WHAT MIN: the verdict "throughput ratio at least MIN".
 judge_rate() {
 	if is_true "$rr_median >= $3"; then _met=1; else _met=0; fi
+	# shellcheck disable=SC2154
 	verdict $_met "$2 throughput $(printf '%.2f' "$rr_median")x [$(printf '%.2f-%.2f' "$rr_lo" "$rr_hi"), $(calc "$rr_conf * 100")%], $rr_above of $rr_n rounds above 1 (target at least ${3}x)"
 	csv peers "$1" rate_target_met $_met bool
 }
@@ -136,6 +137,7 @@ judge_rate() {
 # judge_cpu NAME WHAT MAX: the verdict "own CPU per KB ratio at most MAX".
 judge_cpu() {
 	if is_true "$rc_median <= $3"; then _met=1; else _met=0; fi
+	# shellcheck disable=SC2154
 	verdict $_met "$2 own CPU per KB $(printf '%.2f' "$rc_median")x [$(printf '%.2f-%.2f' "$rc_lo" "$rc_hi"), $(calc "$rc_conf * 100")%], $rc_below of $rc_n rounds below 1 (target at most ${3}x)"
 	csv peers "$1" cpu_target_met $_met bool
 }
@@ -203,6 +205,7 @@ part_peers() {
 	IPERF_PORT=$(free_port)
 	NETPERF_PORT=$((IPERF_PORT + 1))
 	while port_taken "$NETPERF_PORT"; do NETPERF_PORT=$((NETPERF_PORT + 1)); done
+	# shellcheck disable=SC2034	# counted by run_zcc, read by byte_check
 	SENT_TOTAL=0 SENT_RUNS=0
 	echo "  $PEER_REPS rounds each; a round runs both sides back to back, the first side alternating."
 	echo "  a/b: medians of the rounds; the ratios are the rounds' own, median [interval] and"
