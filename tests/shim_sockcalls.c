@@ -62,8 +62,10 @@ __attribute__((destructor)) static void report(void)
 	if (fd < 0)
 		return;
 	len = snprintf(line, sizeof(line), "calls %lu small %lu\n", calls, small);
-	if (len > 0 && write(fd, line, (size_t)len) < 0)
-		len = 0;
+	/* Nothing to do about a failed write at exit: the test, finding no
+	 * line to parse, fails. */
+	if (len > 0)
+		(void)!write(fd, line, (size_t)len);
 	close(fd);
 }
 
