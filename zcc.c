@@ -711,6 +711,7 @@ static void print_sent(const struct result *r)
 	out_num("kbytes_per_sec", kbytes_per_sec(r->bytes, r->ns), 0);
 	out_str("method", cfg.method->name);
 	out_bool("interrupted", r->interrupted);
+	out_num("own_us_per_kb", r->own, 3);
 	if (r->zc_sends) {
 		out_u64("zc_sends", r->zc_sends);
 		out_u64("zc_copied", r->zc_copied);
@@ -938,6 +939,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	r.rate = kbytes_per_sec(r.bytes, r.ns);
 	r.zc_sends = t.zc_sends;
 	r.zc_copied = t.zc_copied;
+	r.own = cpu_us_per_kb(cpu_secs_self() - own0, r.bytes);
 	mrc = meter_read(&r, cpu_secs_self() - own0, merr, sizeof(merr));
 	cleanup_method(&t, set);
 	if (rc < 0 && w.stalled && w.moved == 0)

@@ -146,3 +146,49 @@ enum stats_verdict stats_compare(const double *a, const double *b, size_t n,
 		*why = "intervals overlap";
 	return STATS_UNRESOLVED;
 }
+
+double stats_sign_coverage(size_t n, size_t k)
+{
+	double p = 0, term;
+
+	if (k == 0 || 2 * k > n + 1)
+		return 0;
+	/* P(X < k) = sum over i < k of C(n, i) / 2^n, built term by term. */
+	term = 1;
+	for (size_t i = 0; i < n; i++)
+		term /= 2;
+	for (size_t i = 0; i < k; i++) {
+		p += term;
+		term = term * (double)(n - i) / (double)(i + 1);
+	}
+	return 1 - 2 * p;
+}
+
+void stats_ratios(const double *a, const double *b, size_t n, struct stats_ratio *r)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t m = 0, k;
+
+	*r = (struct stats_ratio){ .median = NAN, .lo = NAN, .hi = NAN };
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		double x = b[i] > 0 ? a[i] / b[i] : NAN;
+
+		if (!isfinite(x))
+			continue;
+		v[m++] = x;
+		r->above += x > 1;
+		r->below += x < 1;
+	}
+	r->n = m;
+	if (m) {
+		r->median = stats_median(v, m);	/* sorts v */
+		for (k = (m + 1) / 2; k > 1 && stats_sign_coverage(m, k) < 0.95; k--)
+			;
+		r->lo = v[k - 1];
+		r->hi = v[m - k];
+		r->conf = stats_sign_coverage(m, k);
+	}
+	free(v);
+}

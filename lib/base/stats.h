@@ -64,4 +64,32 @@ enum stats_verdict {
 enum stats_verdict stats_compare(const double *a, const double *b, size_t n,
 				 const char **why);
 
+/*
+ * The paired view of two samples of the same rounds: the figure is each
+ * round's ratio a[i] / b[i], and the verdict rests on those ratios, so that
+ * one wild round moves one ratio rather than blowing open an interval.
+ * The interval of the median ratio is distribution-free: the order
+ * statistics k and n+1-k of the ratios, k the largest that keeps the
+ * binomial coverage at 95% or more. Fewer than 6 rounds cannot reach 95%:
+ * then it is the least and the most ratio, and conf says what they cover
+ * (93.75% for 5, 87.5% for 4, 75% for 3, 0 for fewer).
+ */
+struct stats_ratio {
+	size_t n;		/* rounds with a usable ratio (b[i] > 0) */
+	double median, lo, hi;	/* NAN when n is 0 */
+	double conf;		/* the interval's coverage, 0..1 */
+	size_t above, below;	/* rounds with a ratio above 1, below 1 */
+};
+
+/*
+ * stats_ratios - *r from a[0..n) over b[0..n) (left unchanged); a round
+ * whose b is not above 0 or whose ratio is not finite is left out.
+ */
+void stats_ratios(const double *a, const double *b, size_t n, struct stats_ratio *r);
+
+/* stats_sign_coverage - the coverage of the order statistics k and n+1-k
+ * (1-based) as an interval of the median of n values: 1 - 2 P(X < k),
+ * X binomial (n, 1/2). 0 when k is 0 or above (n + 1) / 2. */
+double stats_sign_coverage(size_t n, size_t k);
+
 #endif

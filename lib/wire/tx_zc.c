@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 #include "base/err.h"
 
@@ -28,9 +29,14 @@
  * notifications (charged to the socket's optmem) cannot pile up. */
 #define ZC_REAP_EVERY 16
 
+/* Room for the header words of about 5000 files (see zc_send_file). */
+#define ZC_WORDS_ARENA 65536
+
 struct zc {
 	uint32_t issued;	/* MSG_ZEROCOPY sends that took data */
 	uint32_t done;		/* of them, notified as complete */
+	unsigned char *words;	/* ZC_WORDS_ARENA bytes, lent to the kernel */
+	size_t words_used;
 };
 
 int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int e,
@@ -53,9 +59,15 @@ static int zc_setup(struct tx *t, char *err, size_t errlen)
 	if (setsockopt(t->sock, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)) < 0)
 		return err_fill(err, errlen, errno,
 				"zerocopy: the kernel refuses MSG_ZEROCOPY (SO_ZEROCOPY)");
-	t->priv = calloc(1, sizeof(struct zc));
-	if (!t->priv)
+	struct zc *z = calloc(1, sizeof(*z));
+
+	if (z)
+		z->words = malloc(ZC_WORDS_ARENA);
+	if (!z || !z->words) {
+		free(z);
 		return err_fill(err, errlen, errno, "zerocopy");
+	}
+	t->priv = z;
 	return 0;
 }
 
@@ -142,19 +154,29 @@ static int zc_wait(struct tx *t, char *err, size_t errlen)
 }
 
 /*
- * Send len bytes with flags, all of them: partial sends are resumed, a full
- * optmem (ENOBUFS, too many notifications held) is reaped and retried.
+ * Send the words w (wlen bytes) and then len bytes of buf with flags, all of
+ * them, in as few sendmsg() calls as the kernel allows: partial sends are
+ * resumed, a full optmem (ENOBUFS, too many notifications held) is reaped
+ * and retried. off is buf's offset in f (NULL: buf is no file's).
  */
 static int zc_send_all(struct tx *t, const struct tx_file *f, uint64_t off,
+		       const unsigned char *w, size_t wlen,
 		       const char *buf, size_t len, int flags, char *err, size_t errlen)
 {
 	struct zc *z = t->priv;
+	struct iovec iov[2];
+	struct msghdr msg = { .msg_iov = iov };
+	size_t words;
 	ssize_t n;
 
-	while (len > 0) {
+	while (wlen + len > 0) {
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
-		n = send(t->sock, buf, len, flags | MSG_NOSIGNAL);
+		iov[0] = (struct iovec){ (void *)w, wlen };
+		iov[1] = (struct iovec){ (void *)buf, len };
+		msg.msg_iov = wlen ? iov : iov + 1;
+		msg.msg_iovlen = wlen ? 2 : 1;
+		n = sendmsg(t->sock, &msg, flags | MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;	/* *t->stop is looked at above */
@@ -168,6 +190,10 @@ static int zc_send_all(struct tx *t, const struct tx_file *f, uint64_t off,
 			return err_fill(err, errlen, errno, "zerocopy: send to %s", t->peer);
 		}
 		tx_account(t, (uint64_t)n);
+		words = (size_t)n < wlen ? (size_t)n : wlen;
+		w += words;
+		wlen -= words;
+		n -= (ssize_t)words;
 		off += (uint64_t)n;
 		buf += n;
 		len -= (size_t)n;
@@ -179,35 +205,8 @@ static int zc_send_all(struct tx *t, const struct tx_file *f, uint64_t off,
 	return 0;
 }
 
-/*
- * The pending header words go first, copied, with MSG_MORE so that they
- * ride in the data's first segment; then the mapping in chunks, pinned.
- */
-static int zc_send_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
-{
-	const char *p = f->map;
-	uint32_t left = f->size;
-	size_t n;
-
-	if (f->size == 0)
-		return 0;	/* the words wait for data to ride with */
-	if (t->hdr_len) {
-		if (zc_send_all(t, NULL, 0, (const char *)t->hdr, t->hdr_len, MSG_MORE,
-				err, errlen) < 0)
-			return -1;
-		t->hdr_len = 0;
-	}
-	while (left > 0) {
-		n = left < t->chunk ? left : t->chunk;
-		if (zc_send_all(t, f, f->size - left, p, n, MSG_ZEROCOPY, err, errlen) < 0)
-			return -1;
-		p += n;
-		left -= (uint32_t)n;
-	}
-	return 0;
-}
-
-static int zc_finish(struct tx *t, char *err, size_t errlen)
+/* Wait until the kernel holds no page of ours: every send notified. */
+static int zc_settle(struct tx *t, char *err, size_t errlen)
 {
 	struct zc *z = t->priv;
 
@@ -219,10 +218,62 @@ static int zc_finish(struct tx *t, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The pending header words ride in the first sendmsg() of the file's data,
+ * an iovec of their own in front of the first chunk (no system call and no
+ * segment of their own: a send(MSG_MORE) of them first cost one call a
+ * file). With MSG_ZEROCOPY the kernel pins the words' page as it pins the
+ * file's, so they must not change until their send is notified: each
+ * file's words get a fresh place in an arena, and a full arena is reused
+ * only once every send has been notified (one wait per some 5000 files).
+ */
+static int zc_send_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
+{
+	struct zc *z = t->priv;
+	const char *p = f->map;
+	const unsigned char *w = NULL;
+	size_t wlen = t->hdr_len;
+	uint32_t left = f->size;
+	size_t n;
+
+	if (f->size == 0)
+		return 0;	/* the words wait for data to ride with */
+	if (wlen) {
+		if (z->words_used + wlen > ZC_WORDS_ARENA) {
+			if (zc_settle(t, err, errlen) < 0)
+				return -1;
+			z->words_used = 0;
+		}
+		w = z->words + z->words_used;
+		memcpy(z->words + z->words_used, t->hdr, wlen);
+		z->words_used += wlen;
+		t->hdr_len = 0;
+	}
+	while (left > 0) {
+		n = left < t->chunk ? left : t->chunk;
+		if (zc_send_all(t, f, f->size - left, w, wlen, p, n, MSG_ZEROCOPY,
+				err, errlen) < 0)
+			return -1;
+		wlen = 0;
+		p += n;
+		left -= (uint32_t)n;
+	}
+	return 0;
+}
+
+static int zc_finish(struct tx *t, char *err, size_t errlen)
+{
+	return zc_settle(t, err, errlen);
+}
+
 static void zc_cleanup(struct tx *t, struct tx_file *files, uint32_t n_files)
 {
+	struct zc *z = t->priv;
+
 	tx_map_close(files, n_files);
-	free(t->priv);
+	if (z)
+		free(z->words);
+	free(z);
 	t->priv = NULL;
 }
 

@@ -176,11 +176,12 @@ link_verdict() {
 	paste -d' ' "$WORK/$1.sendfile" "$WORK/$1.send" |
 		awk -v c="$2" '{ print $c, $(c + 6) }' >"$WORK/pair"
 	compare_of "$WORK/pair" v_
+	ratio_of "$WORK/pair" vr_
 	# shellcheck disable=SC2154
-	V_TEXT="sendfile $(printf '%.4g [%.4g, %.4g]' "$v_a_median" "$v_a_lo" "$v_a_hi") against send() $(printf '%.4g [%.4g, %.4g]' "$v_b_median" "$v_b_lo" "$v_b_hi") $3, lower in $v_below of $v_a_n rounds, ratio send:sendfile $(printf %.2f "$(calc "1 / $v_ratio")")"
-	case $v_verdict in
+	V_TEXT="sendfile $(printf '%.4g' "$v_a_median") against send() $(printf '%.4g' "$v_b_median") $3 (medians); per round sendfile/send() $(printf '%.2f [%.2f, %.2f]' "$vr_median" "$vr_lo" "$vr_hi") at $(calc "$vr_conf * 100")%, lower in $vr_below of $vr_n rounds"
+	case $vr_verdict in
 	less) V_MET=1 ;;
-	*) V_MET=0 V_TEXT="$V_TEXT; ${v_why:-sendfile dearer}" ;;
+	*) V_MET=0 V_TEXT="$V_TEXT; ${vr_why:-sendfile dearer}" ;;
 	esac
 }
 
@@ -279,10 +280,11 @@ link_cheapest() {
 	set -- "$1" $(sort -g "$WORK/zc.rank" | awk 'NR <= 2 { print $2 }')
 	paste -d' ' "$WORK/$1.$2" "$WORK/$1.$3" | awk '{ print $3, $9 }' >"$WORK/pair"
 	compare_of "$WORK/pair" c_
+	ratio_of "$WORK/pair" cr_
 	# shellcheck disable=SC2154
 	echo "  cheapest zero-copy method for the sender at $rate: $2, $(printf '%.4f' "$c_a_median") us/KB against" \
-		"$3's $(printf '%.4f' "$c_b_median") (lower in $c_below of $c_a_n rounds; $(
-		[ "$c_verdict" = less ] && echo "resolved: intervals apart" || echo "not resolved: $c_why"))"
+		"$3's $(printf '%.4f' "$c_b_median") (per round $(printf '%.2f [%.2f, %.2f]' "$cr_median" "$cr_lo" "$cr_hi"), lower in $cr_below of $cr_n rounds; $(
+		[ "$cr_verdict" = less ] && echo "resolved: the interval lies below 1" || echo "not resolved: $cr_why"))"
 	csv link "${rate}_cheapest_zero_copy" "$2" "$c_a_median" us/KB
 }
 
@@ -340,8 +342,10 @@ link_cork() {
 	QUIET=
 	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" | awk '{ print $5, $11 }' >"$WORK/pair"
 	compare_of "$WORK/pair" k_
+	ratio_of "$WORK/pair" k_
 	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" | awk '{ print $1, $7 }' >"$WORK/pair"
 	compare_of "$WORK/pair" kr_
+	ratio_of "$WORK/pair" kr_
 	echo
 	echo "  TCP_CORK, zcc -S -b 64 (10 files) with and without -k, $LINK_REPS rounds each:"
 	# shellcheck disable=SC2154
@@ -362,8 +366,8 @@ link_cork() {
 # cork_words VERDICT WHY LESS-TEXT MORE-TEXT
 cork_words() {
 	case $1 in
-	less) echo "$3 (every round, intervals apart)" ;;
-	more) echo "$4 (every round, intervals apart)" ;;
+	less) echo "$3 (the rounds' ratios: the interval lies below 1)" ;;
+	more) echo "$4 (the rounds' ratios: the interval lies above 1)" ;;
 	*) echo "no resolved difference ($2)" ;;
 	esac
 }

@@ -1,18 +1,25 @@
-# make bench PART=peers: each zcc method against its closest peer in the
-# same run, alternating sides. Sourced by run.sh.
+# make bench PART=peers: zcc against a peer doing the same work, in the
+# same run, by paired rounds. Sourced by run.sh.
 #
-#   sendfile           iperf3 -Z (sendfile), netperf TCP_SENDFILE
-#   send, write, mmap, splice, uring
-#                      iperf3 (plain writes; it sends from memory, while zcc
-#                      reads the file, so iperf3 has the cheaper job)
-#   zerocopy, uring-zc iperf3 -Z (the nearest: iperf3 has no MSG_ZEROCOPY)
-# Both ends of both tools are pinned (taskset): the sender on CPU 0, the
-# receiver on CPU 1, so the scheduler's placement does not decide the
-# comparison. Throughput: median of ZC_BENCH_PEER_REPS alternating runs of
-# about 3 s each; zcc's default against iperf3 -Z must be at least 1.2x.
-# netperf is not packaged by Debian: when absent, skipped with the reason.
+#   sendfile           iperf3 -Z (sendfile() of one buffer-sized file)
+#   send, write        iperf3 -F FILE (read() from the file, then write()),
+#                      the same file and the same chunk size (-b / -l)
+#   the 63-file set    zcc sendfile against iperf3 -Z of one such file
+#   mmap, splice, zerocopy, uring, uring-zc
+#                      zcc's own send and sendfile in the same rounds (no
+#                      packaged peer does their work)
+#   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
+#
+# Both figures are compared: throughput, and the sender's own CPU per KB
+# (zcc's getrusage from its -J line; iperf3's cpu_utilization_percent
+# host_total x seconds / KB from iperf3 -J), since on a fast link the cost
+# is what matters. Every round runs both sides back to back (which goes
+# first alternates), the round's ratio is the figure, and a verdict rests
+# on the median ratio, its distribution-free interval and the rounds that
+# agree in sign (zcstat -r, lib/stats.c). The senders run on CPU 0, the
+# receivers on CPU 1.
 
-PEER_SECS=3
+PEER_SECS=2
 
 # port_listening PORT: wait (up to 5 s) until something listens on PORT.
 port_listening() {
@@ -31,42 +38,154 @@ free_port() {
 	echo $_p
 }
 
-# iperf_run PORT OUTFILE IPERF-CLIENT-ARGS...: one transfer against a
-# one-shot server on CPU 1; sets IPERF_RATE (KiB/s, sender side).
-iperf_run() {
-	_port=$1 _o=$2
-	shift 2
-	start_bg taskset -c 1 iperf3 -s -1 -p "$_port" >"$_o.srv" 2>&1
-	_spid=$!
-	port_listening "$_port" || { stop_bg $_spid; return 1; }
-	run_fg taskset -c 0 "$@" >"$_o" 2>&1
-	_rc=$?
-	stop_bg $_spid
-	[ $_rc -eq 0 ] || { sed 's/^/  /' "$_o" >&2; return 1; }
-	# iperf3 -J is one pretty-printed object; its "sum_sent" is flat, so
-	# the two figures are found in it with tr and sed, no JSON tool needed.
-	_sum=$(tr -d ' \t\n' <"$_o" | sed -n 's/.*"sum_sent":{\([^}]*\)}.*/\1/p')
-	_b=$(echo "$_sum" | sed -n 's/.*"bytes":\([0-9.e+]*\).*/\1/p')
-	_s=$(echo "$_sum" | sed -n 's/.*"seconds":\([0-9.e+]*\).*/\1/p')
-	need "$_b" "$_s"
-	IPERF_RATE=$(calc "$_b / 1024 / $_s")
+# flat_of FILE KEY: the flat object KEY of iperf3's pretty-printed -J, in
+# one line ("a":1,"b":2); found with tr and sed, no JSON tool needed.
+flat_of() {
+	tr -d ' \t\n' <"$1" | sed -n 's/.*"'"$2"'":{\([^}]*\)}.*/\1/p'
 }
 
-# peer_of METHOD: the iperf3 flags of its closest peer.
-peer_of() {
-	case $1 in
-	sendfile | zerocopy | uring-zc) echo "-Z" ;;
-	*) echo "" ;;
-	esac
+# field_of FLAT NAME: NAME's number in FLAT.
+field_of() {
+	echo "$1" | sed -n 's/.*"'"$2"'":\([0-9.e+-]*\).*/\1/p'
+}
+
+# side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
+# one-shot server on CPU 1; sets RATE (KiB/s, sender side) and CPU (the
+# sender's own us/KB).
+side_iperf() {
+	start_bg taskset -c 1 iperf3 -s -1 -p "$IPERF_PORT" >"$WORK/pi.srv" 2>&1
+	_spid=$!
+	port_listening "$IPERF_PORT" || { stop_bg $_spid; die "iperf3 -s did not start"; }
+	[ -z "${QUIET:-}" ] && show "taskset -c 0 iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: taskset -c 1 iperf3 -s -1)"
+	run_fg taskset -c 0 iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
+	_rc=$?
+	stop_bg $_spid
+	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
+	_sum=$(flat_of "$WORK/pi" sum_sent)
+	_b=$(field_of "$_sum" bytes)
+	_s=$(field_of "$_sum" seconds)
+	_cpu=$(field_of "$(flat_of "$WORK/pi" cpu_utilization_percent)" host_total)
+	need "$_b" "$_s" "$_cpu"
+	RATE=$(calc "$_b / 1024 / $_s")
+	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
+}
+
+# side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU.
+side_zcc() {
+	run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
+	need "$SENT_RATE" "$SENT_OWN"
+	RATE=$SENT_RATE CPU=$SENT_OWN
+}
+
+# paired NAME "A-COMMAND" "B-COMMAND": PEER_REPS rounds of both, back to
+# back, A first in odd rounds; "rateA rateB" lines into $WORK/NAME.rate,
+# "cpuA cpuB" into $WORK/NAME.cpu. Each command is a side_ call.
+paired() {
+	: >"$WORK/$1.rate"
+	: >"$WORK/$1.cpu"
+	_r=1
+	while [ $_r -le "$PEER_REPS" ]; do
+		QUIET=$([ $_r = 1 ] || echo 1)
+		if [ $((_r % 2)) = 1 ]; then
+			eval "$2"; _ra=$RATE _ca=$CPU
+			eval "$3"; _rb=$RATE _cb=$CPU
+		else
+			eval "$3"; _rb=$RATE _cb=$CPU
+			eval "$2"; _ra=$RATE _ca=$CPU
+		fi
+		echo "$_ra $_rb" >>"$WORK/$1.rate"
+		echo "$_ca $_cb" >>"$WORK/$1.cpu"
+		_r=$((_r + 1))
+	done
+	QUIET=
+}
+
+# row NAME LABEL-A LABEL-B: the table line of a paired comparison, and its
+# CSV rows; leaves the ratios in rr_ (rate) and rc_ (CPU).
+row() {
+	ratio_of "$WORK/$1.rate" rr_
+	ratio_of "$WORK/$1.cpu" rc_
+	_ma=$(column "$WORK/$1.rate" 1 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
+	_mb=$(column "$WORK/$1.rate" 2 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
+	_ca=$(column "$WORK/$1.cpu" 1 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
+	_cb=$(column "$WORK/$1.cpu" 2 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
+	# shellcheck disable=SC2154
+	printf '  %-22s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d\n' \
+		"$2 / $3" "$(calc "$_ma / 1024")" "$(calc "$_mb / 1024")" \
+		"$rr_median" "$rr_lo" "$rr_hi" "$rr_above" "$rr_n" \
+		"$_ca" "$_cb" "$rc_median" "$rc_lo" "$rc_hi" "$rc_below" "$rc_n"
+	csv peers "$1" rate_a "$_ma" KiB/s
+	csv peers "$1" rate_b "$_mb" KiB/s
+	csv peers "$1" rate_ratio "$rr_median" a/b
+	csv peers "$1" rate_ratio_lo "$rr_lo" a/b
+	csv peers "$1" rate_ratio_hi "$rr_hi" a/b
+	csv peers "$1" own_cpu_a "$_ca" us/KB
+	csv peers "$1" own_cpu_b "$_cb" us/KB
+	csv peers "$1" cpu_ratio "$rc_median" a/b
+	csv peers "$1" cpu_ratio_lo "$rc_lo" a/b
+	csv peers "$1" cpu_ratio_hi "$rc_hi" a/b
+}
+
+# judge_rate NAME WHAT MIN: the verdict "throughput ratio at least MIN".
+judge_rate() {
+	if is_true "$rr_median >= $3"; then _met=1; else _met=0; fi
+	# shellcheck disable=SC2154
+	verdict $_met "$2 throughput $(printf '%.2f' "$rr_median")x [$(printf '%.2f-%.2f' "$rr_lo" "$rr_hi"), $(calc "$rr_conf * 100")%], $rr_above of $rr_n rounds above 1 (target at least ${3}x)"
+	csv peers "$1" rate_target_met $_met bool
+}
+
+# judge_cpu NAME WHAT MAX: the verdict "own CPU per KB ratio at most MAX".
+judge_cpu() {
+	if is_true "$rc_median <= $3"; then _met=1; else _met=0; fi
+	# shellcheck disable=SC2154
+	verdict $_met "$2 own CPU per KB $(printf '%.2f' "$rc_median")x [$(printf '%.2f-%.2f' "$rc_lo" "$rc_hi"), $(calc "$rc_conf * 100")%], $rc_below of $rc_n rounds below 1 (target at most ${3}x)"
+	csv peers "$1" cpu_target_met $_met bool
+}
+
+header() {
+	printf '  %-22s %9s %9s  %-22s   %-13s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
+		"rate a/b [interval] >1" "own us/KB a b" "cpu a/b [interval] <1"
+}
+
+netperf_row() {
+	_np=${NETPERF:-$(command -v netperf 2>/dev/null)}
+	if [ -z "$_np" ] || [ ! -x "$_np" ]; then
+		echo "  netperf: skipped: NETPERF is not set and netperf is not on PATH (Debian does not package it)"
+		return 0
+	fi
+	_ns=$(dirname "$_np")/netserver
+	if [ ! -x "$_ns" ]; then
+		echo "  netperf: skipped: no netserver beside $_np"
+		return 0
+	fi
+	start_bg taskset -c 1 "$_ns" -D -p "$NETPERF_PORT"
+	_nspid=$!
+	port_listening "$NETPERF_PORT" || { stop_bg $_nspid; echo "  netperf: skipped: netserver did not start"; return 0; }
+	show "taskset -c 0 $_np -H 127.0.0.1 -p $NETPERF_PORT -t TCP_SENDFILE -F FILE -l $PEER_SECS -c -- -m 128K"
+	: >"$WORK/np.rate"
+	_r=1
+	while [ $_r -le "$PEER_REPS" ]; do
+		QUIET=1
+		side_zcc -M sendfile -n "$LOOPS" "$WORK/peer/f0"
+		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
+			-l $PEER_SECS -P 0 -- -m 128K >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
+		# -P 0: one line, the last field the throughput in 10^6 bits/s.
+		_nr=$(awk 'NF { v = $NF } END { print v }' "$WORK/np")
+		need "$_nr"
+		echo "$RATE $(calc "$_nr * 1e6 / 8 / 1024")" >>"$WORK/np.rate"
+		_r=$((_r + 1))
+	done
+	QUIET=
+	stop_bg $_nspid
+	ratio_of "$WORK/np.rate" rn_
+	# shellcheck disable=SC2154
+	printf '  %-22s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
+		"sendfile / netperf" "$rn_median" "$rn_lo" "$rn_hi" "$rn_above" "$rn_n"
+	csv peers netperf_sendfile rate_ratio "$rn_median" a/b
 }
 
 part_peers() {
-	section "peers: every zcc method against its closest peer, alternating, pinned"
-	if command -v netperf >/dev/null 2>&1; then
-		echo "  netperf: installed, but its comparison is not part of this bench yet"
-	else
-		echo "  netperf: skipped: not installed (Debian does not package it)"
-	fi
+	section "peers: zcc against a peer doing the same work, paired rounds, pinned"
 	if ! command -v iperf3 >/dev/null 2>&1; then
 		echo "  iperf3: skipped: not installed (Debian package iperf3)"
 		return 0
@@ -76,50 +195,67 @@ part_peers() {
 		return 0
 	fi
 	make_files "$WORK/peer" 1 131072
+	# The copy methods' peer reads the file to its end: a file as long as
+	# about a second of sending, read once beforehand into the page cache.
+	head -c $((1024 * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/big"
+	cat "$WORK/peer/big" >/dev/null
+	big_files
 	zcs_up peer -B 1 -b 131072 -t 3600
 	show "zcs -p 0 -B 1 -b 131072 -t 3600   (port $ZCS_PORT)"
-	port=$(free_port)
+	IPERF_PORT=$(free_port)
+	NETPERF_PORT=$((IPERF_PORT + 1))
+	while port_taken "$NETPERF_PORT"; do NETPERF_PORT=$((NETPERF_PORT + 1)); done
+	# shellcheck disable=SC2034	# counted by run_zcc, read by byte_check
 	SENT_TOTAL=0 SENT_RUNS=0
-	echo "  one 128 KiB file sent over and over, as iperf3 -l 128K sends one buffer;"
-	echo "  zcc -B 0 and iperf3 on CPU 0, the receivers on CPU 1; $PEER_REPS alternations"
-	printf '  %-10s %14s %-10s %14s %8s %14s\n' method "zcc kbytes/s" peer "peer kbytes/s" ratio "ratio min-max"
-	for m in $(zcc_methods); do
-		pf=$(peer_of "$m")
-		# shellcheck disable=SC2046
-		probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 $(method_flags "$m") "$WORK/peer/f0"
-		: >"$WORK/pp"
-		rep=1
-		while [ $rep -le "$PEER_REPS" ]; do
-			QUIET=$([ $rep = 1 ] || echo 1)
-			# shellcheck disable=SC2046
-			run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -n "$LOOPS" $(method_flags "$m") \
-				"$WORK/peer/f0" || die "zcc -M $m failed"
-			zr=$SENT_RATE
-			[ $rep = 1 ] && show "iperf3 -c 127.0.0.1 -p $port ${pf:+$pf }-l 128K -t $PEER_SECS -J   (taskset -c 0; server taskset -c 1)"
-			# shellcheck disable=SC2086
-			iperf_run "$port" "$WORK/pi" iperf3 -c 127.0.0.1 -p "$port" $pf -l 128K -t $PEER_SECS -J ||
-				die "iperf3 failed"
-			echo "$zr $IPERF_RATE" >>"$WORK/pp"
-			rep=$((rep + 1))
-		done
-		QUIET=
-		awk '{ print $1 / $2 }' "$WORK/pp" >"$WORK/c"
-		stat_of "$WORK/c" q_
-		compare_of "$WORK/pp" p_
-		# shellcheck disable=SC2154
-		printf '  %-10s %14.0f %-10s %14.0f %8.2f %14s\n' "$m" "$p_a_median" "iperf3${pf:+ $pf}" "$p_b_median" \
-			"$q_median" "$(printf '%.2f-%.2f' "$q_min" "$q_max")"
-		csv peers "$m" kbytes_per_sec "$p_a_median" KiB/s
-		csv peers "$m" peer_kbytes_per_sec "$p_b_median" KiB/s
-		csv peers "$m" ratio "$q_median" zcc/peer
-		csv peers "$m" ratio_min "$q_min" zcc/peer
-		csv peers "$m" ratio_max "$q_max" zcc/peer
-		if [ "$m" = sendfile ]; then
-			if is_true "$q_median >= 1.2"; then met=1; else met=0; fi
-			verdict $met "loopback throughput of zcc's default (sendfile) against iperf3 -Z: $(printf '%.2f' "$q_median")x, median of $PEER_REPS alternations, range $(printf '%.2f-%.2f' "$q_min" "$q_max") (target at least 1.2x)"
-			csv peers sendfile target_met $met bool
-		fi
+	echo "  $PEER_REPS rounds each; a round runs both sides back to back, the first side alternating."
+	echo "  a/b: medians of the rounds; the ratios are the rounds' own, median [interval] and"
+	echo "  how many rounds agree (rate: a above b; cpu: a below b) of all"
+
+	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/f0"
+	L128=$LOOPS
+	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK"/big/f*
+	L63=$LOOPS
+	echo
+	echo "  against iperf3: one 128 KiB file sent over and over; a 1 GiB file read once;"
+	echo "  the 63 files of about 350 KB (iperf3 -Z: one file of 350 KB)"
+	header
+	paired sf "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS"
+	row sf "zcc sendfile" "iperf3 -Z"
+	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file:" 1.0
+	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file:" 1.05
+	for m in send write; do
+		paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30"
+		row "$m" "zcc $m" "iperf3 -F"
+		judge_rate "$m" "zcc $m against iperf3 -F, the same 1 GiB file, 64 KiB chunks:" 1.0
+		judge_cpu "$m" "zcc $m against iperf3 -F, the same 1 GiB file, 64 KiB chunks:" 1.05
 	done
+	paired set63 "side_zcc -M sendfile -n $L63 $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS"
+	row set63 "zcc sendfile 63" "iperf3 -Z"
+	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z:" 1.0
+	netperf_row
+
+	echo
+	echo "  zcc's own methods, one 128 KiB file, 64 KiB chunks, against its send and sendfile"
+	header
+	for m in mmap splice zerocopy uring uring-zc; do
+		case " $(zcc_methods) " in
+		*" $m "*) ;;
+		*) continue ;;
+		esac
+		for base in send sendfile; do
+			paired "$m-$base" "side_zcc -M $m -n $L128 $WORK/peer/f0" "side_zcc -M $base -n $L128 $WORK/peer/f0"
+			row "$m-$base" "$m" "$base"
+		done
+	done
+	if zcc_methods | grep -q uring-zc; then
+		paired uring-zerocopy "side_zcc -M uring-zc -n $L128 $WORK/peer/f0" "side_zcc -M zerocopy -n $L128 $WORK/peer/f0"
+		row uring-zerocopy uring-zc zerocopy
+		ratio_of "$WORK/uring-send.rate" rr_
+		judge_rate uring-send "uring against send, loopback:" 1.0
+		ratio_of "$WORK/uring-zerocopy.rate" rr_
+		judge_rate uring-zerocopy "uring-zc against zerocopy, loopback:" 1.0
+	fi
 	byte_check peer
 	stop_bg "$ZCS_PID"
+	rm -f "$WORK/peer/big"
 }

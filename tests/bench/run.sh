@@ -7,14 +7,15 @@
 # Each part is one file next to this one, sourced here, and a thin script
 # over the programs' own output (-J where they have it); the statistics
 # (median, spread, Student-t interval, the "target met" verdict) come from
-# tests/zcstat (lib/stats.c). Prints the machine, an estimate of the run
+# tests/zcstat (lib/stats.c); two things compared are compared by paired
+# rounds, each round's ratio the figure (ratio_of). Prints the machine, an estimate of the run
 # time, every command it runs and a table per part; writes the figures to
 # build/bench/bench.csv (part,case,metric,value,unit: a run of some parts
 # replaces only those parts' rows) and the pictures (SVG) beside it.
 # Targets are reported as "target met" or "TARGET NOT MET", never adjusted.
 #
 # Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
-# runs per method, default 3), ZC_BENCH_PEER_REPS (alternations in peers,
+# runs per method, default 3), ZC_BENCH_PEER_REPS (paired rounds in peers,
 # default 5), ZC_BENCH_LINK_REPS (rounds per rate in link, default 5, at
 # least 2), ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"), ZC_BIN
 # and ZC_TESTBIN as for the tests.
@@ -117,6 +118,24 @@ compare_of() {
 	eval "$("$ZC_TESTBIN/zcstat" -c -s "$2" <"$1")" || die "zcstat -c $1 failed"
 }
 
+# ratio_of FILE PREFIX: the paired view of "A B" rounds in FILE, through
+# zcstat -r: PREFIXn, PREFIXmedian (of the rounds' ratios A/B), PREFIXlo,
+# PREFIXhi (its distribution-free interval), PREFIXconf, PREFIXabove,
+# PREFIXbelow (rounds above, below 1), and PREFIXverdict: less when the
+# whole interval lies below 1, more when above, else unresolved (then
+# PREFIXwhy says so). One wild round moves one ratio, not the verdict.
+ratio_of() {
+	eval "$("$ZC_TESTBIN/zcstat" -r -s "$2" <"$1")" || die "zcstat -r $1 failed"
+	eval "_rlo=\$${2}lo _rhi=\$${2}hi"
+	if [ "$_rlo" != nan ] && is_true "$_rhi < 1"; then
+		eval "${2}verdict=less ${2}why="
+	elif [ "$_rlo" != nan ] && is_true "$_rlo > 1"; then
+		eval "${2}verdict=more ${2}why="
+	else
+		eval "${2}verdict=unresolved ${2}why='the interval of the ratio holds 1'"
+	fi
+}
+
 # column FILE N: the Nth field of every line.
 column() {
 	awk -v n="$2" '{ print $n }' "$1"
@@ -207,8 +226,8 @@ estimate() {
 	case $1 in
 	loopback) echo $((5 + _n * REPS * 3)) ;;
 	sweep) echo 60 ;;
-	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((_n * PEER_REPS * 7)); else echo 1; fi ;;
-	accuracy) echo 120 ;;
+	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((PEER_REPS * 70)); else echo 1; fi ;;
+	accuracy) echo 200 ;;
 	scale) echo 15 ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac

@@ -7,6 +7,9 @@
 # the machine does not enter as it enters a load meter's reading. At a
 # fixed link rate, as in 2001, load is proportional to the cost per KB, so
 # both columns normalised to their own minimum compare shapes directly.
+# Ours is normalised round by round: every round runs every size, and a
+# size's figure is the median over the rounds of its cost over that
+# round's cheapest (zcstat -r), so a slow round moves no size alone.
 
 # The 2001 figures: the original README's published send() load by chunk
 # size at 100 Mbit/s. Only these three points were published.
@@ -15,35 +18,52 @@ Y2001_SWEEP="256:34.9 8192:19.1 65536:24.3"
 SWEEP_SIZES="256 512 1024 2048 4096 8192 16384 32768 65536"
 
 part_sweep() {
-	section "sweep: read()+send() by chunk size (zcc -S -b SIZE, loopback), median of 3"
+	section "sweep: read()+send() by chunk size (zcc -S -b SIZE, loopback), 3 paired rounds"
 	big_files
 	SENT_TOTAL=0 SENT_RUNS=0
 	zcs_up sw -t 3600
 	show "zcs -p 0 -t 3600   (port $ZCS_PORT)"
-	echo "  63 files of about 350 KB; each run about 1.5 s; us/KB: zcc's own CPU time per KB"
-	: >"$WORK/sw.rows"
+	echo "  63 files of about 350 KB; each run about 1.5 s; us/KB: zcc's own CPU time per KB;"
+	echo "  each round runs every size (the order reversed every other round), and a size's"
+	echo "  figure is its cost over the cheapest size's in the same round"
 	for size in $SWEEP_SIZES sendfile; do
 		if [ $size = sendfile ]; then flags=; else flags="-S -b $size"; fi
 		# shellcheck disable=SC2086
 		probe_loops 1.5 -s 127.0.0.1 -p "$ZCS_PORT" $flags "$WORK"/big/f*
-		: >"$WORK/sw.r"
-		: >"$WORK/sw.d"
-		for rep in 1 2 3; do
+		eval "sw_loops_$size=$LOOPS"
+	done
+	: >"$WORK/sw.all"
+	order="$SWEEP_SIZES sendfile"
+	for rep in 1 2 3; do
+		for size in $order; do
+			if [ $size = sendfile ]; then flags=; else flags="-S -b $size"; fi
+			eval "loops=\$sw_loops_$size"
 			QUIET=$([ $rep = 1 ] || echo 1)
 			ZCC_PREFIX="$ZC_TESTBIN/subreaper -s -o $WORK/sw.ct"
 			# shellcheck disable=SC2086
-			run_zcc "$WORK/sw" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" $flags \
+			run_zcc "$WORK/sw" -s 127.0.0.1 -p "$ZCS_PORT" -n "$loops" $flags \
 				"$WORK"/big/f* || die "zcc failed"
 			QUIET= ZCC_PREFIX=
 			us=$(cputime_us "$WORK/sw.ct")
 			need "$SENT_RATE" "$us" "$SENT_BYTES"
-			echo "$SENT_RATE" >>"$WORK/sw.r"
-			calc "$us / ($SENT_BYTES / 1024)" >>"$WORK/sw.d"
+			echo "$rep $size $SENT_RATE $(calc "$us / ($SENT_BYTES / 1024)")" >>"$WORK/sw.all"
 		done
+		order=$(echo $order | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
+	done
+	# Each round's cheapest size (sendfile is no chunk size).
+	awk '$2 != "sendfile" && (!($1 in m) || $4 < m[$1]) { m[$1] = $4 }
+		END { for (r in m) print r, m[r] }' "$WORK/sw.all" >"$WORK/sw.min"
+	: >"$WORK/sw.rows"
+	for size in $SWEEP_SIZES sendfile; do
+		awk -v s="$size" '$2 == s { print $3 }' "$WORK/sw.all" >"$WORK/sw.r"
+		awk -v s="$size" '$2 == s { print $4 }' "$WORK/sw.all" >"$WORK/sw.d"
+		awk -v s="$size" 'NR == FNR { m[$1] = $2; next } $2 == s { print $4, m[$1] }' \
+			"$WORK/sw.min" "$WORK/sw.all" >"$WORK/sw.p"
 		stat_of "$WORK/sw.r" r_
 		stat_of "$WORK/sw.d" d_
+		ratio_of "$WORK/sw.p" q_
 		# shellcheck disable=SC2154
-		echo "$size $r_median $d_median $d_min $d_max" >>"$WORK/sw.rows"
+		echo "$size $r_median $d_median $d_min $d_max $q_median $q_lo $q_hi" >>"$WORK/sw.rows"
 	done
 	byte_check sw
 	stop_bg "$ZCS_PID"
@@ -58,11 +78,11 @@ sweep_table() {
 	# shellcheck disable=SC2154
 	ours_min_at=$(awk -v m="$m_min" '$3 == m { print $1; exit }' "$WORK/sw.sizes")
 	echo
-	printf '  %-9s %11s %12s %16s %11s %9s %11s\n' chunk kbytes/sec "us/KB" "us/KB min-max" \
-		"ours/min" "2001 %" "2001/min"
+	printf '  %-9s %11s %12s %16s %18s %9s %11s\n' chunk kbytes/sec "us/KB" "us/KB min-max" \
+		"ours/min [range]" "2001 %" "2001/min"
 	echo "chunk_bytes,ours (cost / its minimum),2001 (load / its minimum)" >"$OUT/sweep.csv"
-	while read -r size r d dmin dmax; do
-		norm=$(calc "$d / $m_min")
+	while read -r size r d dmin dmax norm qlo qhi; do
+		qr=$(printf '%.2f [%.2f,%.2f]' "$norm" "$qlo" "$qhi")
 		y=$(echo "$Y2001_SWEEP" | tr ' ' '\n' | sed -n "s/^$size://p")
 		if [ -n "$y" ]; then
 			ynorm=$(calc "$y / 19.1")
@@ -71,11 +91,11 @@ sweep_table() {
 			ynorm= ycol=$(printf '%9s %11s' - -)
 		fi
 		if [ "$size" = sendfile ]; then
-			printf '  %-9s %11.0f %12.4f %16s %11s %s\n' "$size" "$r" "$d" \
-				"$(printf '%.3f-%.3f' "$dmin" "$dmax")" "$(printf '%.2f' "$norm")" "   (for reference)"
+			printf '  %-9s %11.0f %12.4f %16s %18s %s\n' "$size" "$r" "$d" \
+				"$(printf '%.3f-%.3f' "$dmin" "$dmax")" "$qr" "   (for reference)"
 		else
-			printf '  %-9s %11.0f %12.4f %16s %11.2f %s\n' "$size" "$r" "$d" \
-				"$(printf '%.3f-%.3f' "$dmin" "$dmax")" "$norm" "$ycol"
+			printf '  %-9s %11.0f %12.4f %16s %18s %s\n' "$size" "$r" "$d" \
+				"$(printf '%.3f-%.3f' "$dmin" "$dmax")" "$qr" "$ycol"
 			echo "$size,$norm,$ynorm" >>"$OUT/sweep.csv"
 		fi
 		csv sweep "$size" kbytes_per_sec "$r" KiB/s
@@ -85,7 +105,7 @@ sweep_table() {
 	echo "  minimum: ours at $ours_min_at bytes; 2001 at 8192 bytes (of 256, 8192 and 65536, the"
 	echo "  only points the 2001 README published: 34.9%, 19.1%, 24.3%)"
 	for s in 256 65536; do
-		o=$(awk -v s=$s -v m="$m_min" '$1 == s { printf "%.2f", $3 / m }' "$WORK/sw.sizes")
+		o=$(awk -v s=$s '$1 == s { printf "%.2f", $6 }' "$WORK/sw.sizes")
 		y=$(echo "$Y2001_SWEEP" | tr ' ' '\n' | sed -n "s/^$s://p")
 		echo "  at $s bytes: ours ${o}x its minimum, 2001 $(printf '%.2f' "$(calc "$y / 19.1")")x"
 	done

@@ -20,6 +20,12 @@ check "zcstat -c: clear difference is 'less' ($x_verdict, below $x_below)" \
 eval "$(printf '1 3\n1.1 3.2\n3.5 2.9\n1 3.1\n' | "$stat" -c -s x_)"
 check "zcstat -c: one round the other way is unresolved ($x_verdict: $x_why)" \
 	[ "$x_verdict" = unresolved ] && [ "$x_why" = "rounds disagree in sign" ]
+eval "$(printf '3 1\n2 1\n4 2\n1 2\n5 1\n' | "$stat" -r -s x_)"
+check "zcstat -r: median ratio, least..most at 93.75% for 5 rounds, 4 above 1 ($x_median [$x_lo, $x_hi] $x_conf, $x_above/$x_below)" \
+	[ "$x_median" = 2 ] && [ "$x_lo" = 0.5 ] && [ "$x_hi" = 5 ] && [ "$x_conf" = 0.9375 ] &&
+	[ "$x_above" = 4 ] && [ "$x_below" = 1 ]
+"$stat" -c -r </dev/null >/dev/null 2>&1
+check "zcstat: -c with -r is a usage error" [ $? -eq 2 ]
 echo "1 x" | "$stat" >/dev/null 2>"$TMP/err"
 rc=$?
 check "zcstat: a word that is no number: exit 1, named ($(cat "$TMP/err"))" \

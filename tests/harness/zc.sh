@@ -64,13 +64,15 @@ make_files() {
 }
 
 # parse_zcc OUTFILE: from zcc's output (-J or text) set SENT_BYTES
-# SENT_SECS SENT_RATE, and with -c CPU_LOAD CPU_N CPU_SD (service demand)
+# SENT_SECS SENT_RATE (and with -J SENT_OWN, zcc's own CPU per KB), and
+# with -c CPU_LOAD CPU_N CPU_SD (service demand)
 # and OWN_USKB (zcc's own CPU per KB); the last run's figures.
 parse_zcc() {
 	if is_json "$1"; then
 		SENT_BYTES=$(json_get "$1" sent bytes | tail -n 1)
 		SENT_SECS=$(json_get "$1" sent seconds | tail -n 1)
 		SENT_RATE=$(json_get "$1" sent kbytes_per_sec | tail -n 1)
+		SENT_OWN=$(json_get "$1" sent own_us_per_kb | tail -n 1)
 		CPU_LOAD=$(json_get "$1" cpu load_pct | tail -n 1)
 		CPU_N=$(json_get "$1" cpu ncpus | tail -n 1)
 		CPU_SD=$(json_get "$1" cpu service_demand_us_per_kb | tail -n 1)

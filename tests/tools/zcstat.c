@@ -4,6 +4,7 @@
  *
  *   zcstat [-s PREFIX]        numbers on stdin (any white space between)
  *   zcstat -c [-s PREFIX]     pairs on stdin, "A B" per line, one per round
+ *   zcstat -r [-s PREFIX]     pairs likewise, judged by their ratios
  *
  * Without -c: the sample's n, median, min, max, mean, sd and the Student-t
  * 95% interval of the mean (lo, hi, half), one "name value" per line.
@@ -14,6 +15,12 @@
  *              round AND A's interval lies wholly below B's ("more" the
  *              other way round); either alone is too easily met by noise
  *   why        for unresolved: what failed
+ * With -r: the paired view, each round's ratio A/B (rounds with B <= 0
+ * left out): n, median, lo and hi (the distribution-free interval of the
+ * median ratio: order statistics with 95% binomial coverage, or the least
+ * and most ratio when there are too few rounds for that), conf (the
+ * interval's coverage), above and below (rounds with a ratio above 1,
+ * below 1).
  * -s PREFIX prints shell assignments instead, PREFIXname=value, for
  * `eval "$(zcstat -s x_ <file)"`. A figure that does not exist (the
  * interval of one value) is "nan".
@@ -33,18 +40,21 @@
 
 #define MAX_VALUES 100000
 
-static int cfg_pairs;
+static int cfg_pairs, cfg_ratios;
 static const char *cfg_prefix;
 
 static void __attribute__((noreturn)) usage(void)
 {
-	printf("usage: zcstat [-c] [-s PREFIX] < numbers\n\n"
+	printf("usage: zcstat [-c | -r] [-s PREFIX] < numbers\n\n"
 	       "  (no -c)   summarise the numbers: n, median, min, max, mean, sd and\n"
 	       "            the Student-t 95%% interval of the mean (lo, hi, half)\n"
 	       "  -c        \"A B\" per line, one line per round: both summaries, the\n"
 	       "            ratio of the medians and the verdict on A against B:\n"
 	       "            less/more only when every round agrees in sign and the\n"
 	       "            95%% intervals do not overlap, else unresolved\n"
+	       "  -r        \"A B\" per line, one per round: the rounds' ratios A/B, their\n"
+	       "            median, its distribution-free interval (lo, hi, conf) and\n"
+	       "            the rounds with a ratio above and below 1\n"
 	       "  -s PREFIX shell assignments PREFIXname=value instead of \"name value\"\n"
 	       "  -h        this help\n");
 	exit(0);
@@ -127,16 +137,41 @@ static void compare(const double *v, size_t n)
 	put("", "ratio", stats_median(a, rounds) / stats_median(b, rounds));
 }
 
+static void ratios(const double *v, size_t n)
+{
+	static double a[MAX_VALUES / 2], b[MAX_VALUES / 2];
+	size_t rounds = n / 2;
+	struct stats_ratio r;
+
+	if (n % 2)
+		error(1, 0, "%zu numbers: -r needs pairs, \"A B\" per round", n);
+	for (size_t i = 0; i < rounds; i++) {
+		a[i] = v[2 * i];
+		b[i] = v[2 * i + 1];
+	}
+	stats_ratios(a, b, rounds, &r);
+	put("", "n", (double)r.n);
+	put("", "median", r.median);
+	put("", "lo", r.lo);
+	put("", "hi", r.hi);
+	put("", "conf", r.conf);
+	put("", "above", (double)r.above);
+	put("", "below", (double)r.below);
+}
+
 int main(int argc, char **argv)
 {
 	static double v[MAX_VALUES];
 	int c;
 	size_t n;
 
-	while ((c = getopt(argc, argv, ":chs:")) != -1) {
+	while ((c = getopt(argc, argv, ":chrs:")) != -1) {
 		switch (c) {
 		case 'c':
 			cfg_pairs = 1;
+			break;
+		case 'r':
+			cfg_ratios = 1;
 			break;
 		case 's':
 			if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
@@ -152,8 +187,12 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("'%s': the numbers come on standard input", argv[optind]);
+	if (cfg_pairs && cfg_ratios)
+		usage_error("-c and -r: one or the other");
 	n = read_values(v);
-	if (cfg_pairs)
+	if (cfg_ratios)
+		ratios(v, n);
+	else if (cfg_pairs)
 		compare(v, n);
 	else
 		put_summary("", v, n);

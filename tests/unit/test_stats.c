@@ -111,6 +111,49 @@ static void verdicts(void)
 	      "compare leaves its samples as they were");
 }
 
+static void paired(void)
+{
+	/* The link part's case: one wild round among steady ones. */
+	double a[] = { 0.12, 0.10, 0.15, 0.07, 0.13, 0.11 };
+	double b[] = { 0.45, 0.40, 1.78, 0.50, 0.47, 0.04 };
+	double one[] = { 2 }, two[] = { 1 };
+	double zero[] = { 1, 1 }, nob[] = { 0, 4 };
+	struct stats_ratio r;
+
+	CHECK(near(stats_sign_coverage(5, 1), 1 - 2.0 / 32, 1e-12), "5 rounds: min..max covers 93.75%%");
+	CHECK(near(stats_sign_coverage(6, 1), 1 - 2.0 / 64, 1e-12), "6 rounds: min..max covers 96.9%%");
+	CHECK(near(stats_sign_coverage(9, 2), 1 - 2 * 10.0 / 512, 1e-12),
+	      "9 rounds: 2nd..8th cover 96.1%%");
+	CHECK(stats_sign_coverage(4, 3) == 0 && stats_sign_coverage(4, 0) == 0,
+	      "no interval beyond the middle");
+
+	stats_ratios(a, b, 6, &r);
+	CHECK(r.n == 6 && r.below == 5 && r.above == 1, "5 of 6 rounds below 1 (got %zu/%zu)",
+	      r.below, r.above);
+	CHECK(near(r.median, (0.10 / 0.40 + 0.12 / 0.45) / 2, 1e-9),
+	      "median of the ratios, not the ratio of medians (got %g)", r.median);
+	CHECK(near(r.lo, 0.15 / 1.78, 1e-9) && near(r.hi, 0.11 / 0.04, 1e-9) &&
+	      near(r.conf, 1 - 2.0 / 64, 1e-12), "6 rounds: the least and most ratio, 96.9%%");
+	CHECK(a[2] == 0.15 && b[2] == 1.78, "ratios leave the samples as they were");
+
+	double ma[] = { 1.1, 1.2, 0.9, 1.3, 1.05, 1.15, 1.25, 1.0, 1.4, 1.12 };
+	double mb[10] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+
+	stats_ratios(ma, mb, 10, &r);
+	/* 10 rounds: k = 2 covers 97.9%, k = 3 only 89.1%. */
+	CHECK(near(r.lo, 1.0, 1e-12) && near(r.hi, 1.3, 1e-12) && r.conf > 0.95 && r.conf < 0.98,
+	      "10 rounds: 2nd and 9th ratio (got %g..%g, %g)", r.lo, r.hi, r.conf);
+	CHECK(r.above == 8 && r.below == 1, "a ratio of exactly 1 is neither above nor below");
+
+	stats_ratios(one, two, 1, &r);
+	CHECK(r.n == 1 && r.median == 2 && r.lo == 2 && r.hi == 2 && r.conf == 0,
+	      "one round: its ratio, no coverage");
+	stats_ratios(zero, nob, 2, &r);
+	CHECK(r.n == 1 && near(r.median, 0.25, 1e-12), "a round with b = 0 is left out");
+	stats_ratios(zero, nob, 0, &r);
+	CHECK(r.n == 0 && isnan(r.median) && isnan(r.lo), "no rounds: NAN");
+}
+
 int main(void)
 {
 	medians();
@@ -119,5 +162,6 @@ int main(void)
 	student_t();
 	summary();
 	verdicts();
+	paired();
 	return t_exit();
 }

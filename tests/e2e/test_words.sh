@@ -1,0 +1,110 @@
+#!/bin/sh
+# The protocol's header words never cost zcc a socket call of their own:
+# counted by tests/shim_sockcalls.so, every method that zcc drives through
+# the C library makes per file just the calls its data needs (sendfile:
+# one splice of words and file from the pipe; the chunked methods: one per
+# chunk), and no call on the socket carries fewer than 16 bytes. The
+# io_uring methods send from inside the kernel, out of a shim's sight.
+. "$ZC_TOP/tests/lib.sh"
+
+ZCC=$ZC_BIN/zcc
+SHIM=$ZC_TESTBIN/shim_sockcalls.so
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+
+if [ ! -f "$SHIM" ]; then
+	skip "no $SHIM: build the tests first"
+	finish
+fi
+
+# Two files: two chunks of 64 KiB, and three and a bit.
+head -c 131072 /dev/urandom >"$TMP/a"
+head -c 200000 /dev/urandom >"$TMP/b"
+LOOPS=50
+zcs_start -a 127.0.0.1 || { not_ok "zcs started"; finish; }
+
+# counted METHOD CALLS_PER_LOOP: zcc -M METHOD under the shim sends the
+# whole stream with at most CALLS_PER_LOOP socket calls a loop (a tenth
+# more for sends the kernel cut short) and none that carries words alone.
+counted() {
+	: >"$TMP/count"
+	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" \
+		-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/b" >"$TMP/out" 2>"$TMP/err"
+	_rc=$?
+	_want=$((4 + LOOPS * (4 + 8 + 131072 + 200000)))
+	# "calls N small M": the shim's one line, split into $3..$6.
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" $(cat "$TMP/count")
+	_most=$(( $2 * LOOPS + $2 * LOOPS / 10 ))
+	if [ "$_rc" -ne 0 ] || ! grep -q "^sent: $_want bytes" "$TMP/out"; then
+		not_ok "-M $1: exit $_rc: $(cat "$TMP/out" "$TMP/err")"
+	elif [ "$3" != calls ] || [ "$6" != 0 ] || [ "$4" -gt "$_most" ]; then
+		not_ok "-M $1: $4 socket calls for $LOOPS loops of 2 files (at most $_most)," \
+			"$6 of them under 16 bytes (header words alone; want 0)"
+	else
+		ok "-M $1: $4 socket calls for $LOOPS loops of 2 files (at most $_most), none for words alone"
+	fi
+}
+
+counted sendfile 2
+counted send 6
+counted write 6
+counted mmap 6
+counted splice 6
+counted zerocopy 6
+
+# --- the bytes on the wire ------------------------------------------------------
+# A file longer than sendfile's pipe (its first part goes through the pipe
+# with the words, the rest straight to the socket), between two small ones
+# and an empty one, two loops, byte for byte through tests/sink.
+SINK=$ZC_TESTBIN/sink
+u32() {
+	# shellcheck disable=SC2059
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) \
+		$(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
+}
+printf 'abc' >"$TMP/w1"
+: >"$TMP/w2"
+head -c 3145733 /dev/urandom >"$TMP/w3"
+{
+	u32 2
+	for _ in 1 2; do
+		u32 4
+		u32 3; cat "$TMP/w1"
+		u32 0
+		u32 3145733; cat "$TMP/w3"
+		u32 3; cat "$TMP/w1"
+	done
+} >"$TMP/wire.want"
+for m in sendfile splice zerocopy send mmap; do
+	: >"$TMP/sink.out"
+	bg "$SINK" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
+	spid=$!
+	wait_for "$TMP/sink.out" '^listening on port'
+	port=$(sed -n 's/^listening on port //p' "$TMP/sink.out")
+	timeout 20 "$ZCC" -s 127.0.0.1 -p "$port" -n 2 -M $m "$TMP/w1" "$TMP/w2" "$TMP/w3" "$TMP/w1" \
+		>"$TMP/zcc.out" 2>&1
+	rc=$?
+	wait "$spid"
+	if [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
+		ok "wire bytes (-M $m, a 3 MiB file among small ones): identical"
+	else
+		not_ok "wire bytes (-M $m): zcc exit $rc, $(cmp "$TMP/wire.want" "$TMP/wire.got" 2>&1)"
+	fi
+done
+
+# zerocopy lends each file's words to the kernel from an arena of 64 KiB,
+# reused once every send is notified: 24000 files of 4-byte words wrap it.
+mkdir "$TMP/many"
+i=0
+while [ $i -lt 2000 ]; do printf 'x' >"$TMP/many/m$i"; i=$((i + 1)); done
+zcs_start -1 -a 127.0.0.1 || { not_ok "zcs started"; finish; }
+timeout 60 "$ZCC" -M zerocopy -s 127.0.0.1 -p "$ZCS_PORT" -n 12 "$TMP"/many/* >"$TMP/out" 2>"$TMP/err"
+rc=$?
+wait "$ZCS_PID"
+zrc=$?
+want=$((4 + 12 * (4 + 2000 * 5)))
+check "zerocopy: 24000 files, the words' arena wrapped: zcc $rc, zcs $zrc, $(cat "$TMP/out" "$TMP/err")" \
+	sh -c "[ $rc -eq 0 ] && [ $zrc -eq 0 ] && grep -q '^sent: $want bytes' '$TMP/out'"
+
+finish
