@@ -642,7 +642,13 @@ struct stream {
 struct group {
 	struct stream *s;
 	unsigned n;
-	volatile sig_atomic_t stop;	/* every stream's t.stop: a signal or a failure */
+	int stop;			/* a signal or a failure: the streams end */
+	/*
+	 * Every stream's t.stop, never set: a stream thread has every signal
+	 * blocked, so no send of its returns EINTR; the main thread ends them
+	 * by shutting their sockets instead, and no flag is shared unlocked.
+	 */
+	volatile sig_atomic_t never;
 	unsigned running;		/* threads not yet done */
 	unsigned failed;		/* the first stream that failed, or 0 */
 	pthread_mutex_t lock;
@@ -1172,6 +1178,17 @@ static void stream_fail(struct stream *s, const char *err)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* The run is being stopped: what failed now only felt the stop. */
+static int stream_stopped(struct group *g)
+{
+	int stop;
+
+	pthread_mutex_lock(&g->lock);
+	stop = g->stop;
+	pthread_mutex_unlock(&g->lock);
+	return stop;
+}
+
 /* Bind the calling thread to cpu; -1 with err. */
 static int bind_thread(int cpu, char *err, size_t errlen)
 {
@@ -1212,19 +1229,18 @@ static void *stream_run(void *arg)
 	pthread_mutex_unlock(&g->lock);
 	rc = setup_tx(&s->t, &s->set, err, sizeof(err));
 	s->t0 = now_ns();
+	if (rc < 0 && stream_stopped(g))
+		s->interrupted = 1;
 	if (rc == 0) {
 		__atomic_store_n(&s->sending, 1, __ATOMIC_RELEASE);
 		rc = tx_send_stream(cfg.method, &s->t, s->set.f, s->set.n, s->loops, err,
 				    sizeof(err));
 		__atomic_store_n(&s->sending, 0, __ATOMIC_RELEASE);
 	}
-	if (rc == 0) {
+	if (rc == 0)
 		rc = await_close(&s->t, err, sizeof(err));
-		if (rc == -1)
-			s->interrupted = 1;
-	} else if (g->stop) {
+	if (rc < 0 && stream_stopped(g))
 		s->interrupted = 1;
-	}
 	if (rc < 0 && !s->interrupted)
 		stream_fail(s, err);
 	tcpinfo_read(sock, &s->tcp);
@@ -1362,7 +1378,7 @@ static struct result run_group(uint32_t loops)
 		s->g = &g;
 		s->loops = loops;
 		s->cpu = cfg.n_cpus > 1 ? cfg.cpus[i % (unsigned)cfg.n_cpus] : -1;
-		s->t = (struct tx){ .sock = -1, .chunk = cfg.chunk, .stop = &g.stop };
+		s->t = (struct tx){ .sock = -1, .chunk = cfg.chunk, .stop = &g.never };
 		s->set = files;
 		s->set.f = calloc(files.n, sizeof(*files.f));
 		if (!s->set.f)
