@@ -662,6 +662,7 @@ struct watcher {
 	struct group *g;	/* or the streams of -P */
 	struct watch watch;	/* lib/watch.h: lines due, the stall rule */
 	struct watch *each;	/* -P with -T: one stall rule per stream */
+	uint64_t *last;		/* -P -I -d: each stream's bytes at the last line */
 	int running, done, stalled;
 	unsigned stalled_idx;	/* -P: the stream that stalled */
 	uint64_t moved;		/* in the -T window, when it stalled */
@@ -724,6 +725,19 @@ static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns)
 	}
 }
 
+/* -P -I -d: each stream's rate over the interval just printed. */
+static void debug_interval(struct watcher *w, uint64_t ns)
+{
+	uint64_t b;
+
+	for (unsigned i = 0; i < w->g->n; i++) {
+		b = __atomic_load_n(&w->g->s[i].t.bytes, __ATOMIC_RELAXED);
+		fprintf(stderr, "zcc: stream %u: %.0f kbytes/sec\n", w->g->s[i].idx,
+			kbytes_per_sec(b - w->last[i], ns));
+		w->last[i] = b;
+	}
+}
+
 /*
  * -P with -T: each stream that is sending has a stall rule of its own (a
  * straggler must not hide behind the others' bytes). The first that
@@ -772,6 +786,8 @@ static void *watch_run(void *arg)
 		watch_look(&w->watch, now, watched_bytes(w), &news);
 		if (news.line)
 			print_interval(w, news.line_bytes, news.line_ns);
+		if (news.line && w->last)
+			debug_interval(w, news.line_ns);
 		if (news.stalled) {
 			w->stalled = 1;
 			w->moved = news.moved;
@@ -812,6 +828,11 @@ static void watch_start(struct watcher *w, struct tx *t, struct group *g)
 		if (!w->each)
 			error(1, errno, "memory");
 	}
+	if (g && interval > 0 && cfg.debug) {
+		w->last = calloc(g->n, sizeof(*w->last));
+		if (!w->last)
+			error(1, errno, "memory");
+	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -838,7 +859,9 @@ static void watch_stop(struct watcher *w)
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
 	free(w->each);
+	free(w->last);
 	w->each = NULL;
+	w->last = NULL;
 }
 
 /* ---- what zcc prints ------------------------------------------------------- */

@@ -87,6 +87,15 @@ else
 	not_ok "-d -P 2: exit $RC: $(cat "$TMP/err")"
 fi
 
+# -I -d: the summed line, and one per stream on stderr.
+zcc_run -d -P 2 -n 40 -I 0.01 "$TMP/a"
+if [ "$RC" -eq 0 ] && grep -q '^[0-9]* kbytes/sec$' "$TMP/out" &&
+   grep -q '^zcc: stream 2: [0-9]* kbytes/sec$' "$TMP/err"; then
+	ok "-I -d -P 2: interval lines of the sum, and of each stream on stderr"
+else
+	not_ok "-I -d -P 2: exit $RC: $(cat "$TMP/out" "$TMP/err")"
+fi
+
 # --- every method, several streams --------------------------------------------
 # The methods, from zcc's refusal of an unknown one: "unknown method (a, b)".
 methods=$("$ZCC" -M help -s 0 /dev/null 2>&1 | sed -n 's/.*unknown method (\([^)]*\)).*/\1/p' | tr -d ',')
