@@ -422,7 +422,6 @@ static struct {
 	uint64_t bytes;			/* this period, of children reaped in it */
 	unsigned movers;		/* those of them that moved data in it */
 	int overlap;			/* two connections were active at once */
-	int metered;			/* -c: the parent's meter was sampled */
 } period;
 
 static void counts_open(void)
@@ -506,8 +505,7 @@ static void report_total(uint64_t now)
 	if (meter) {
 		if (meter_sample(meter, &mr, err, sizeof(err)) < 0)
 			meter_failed(err);
-		valid = period.metered;	/* a sample before: over this period */
-		period.metered = 1;
+		valid = 1;	/* since the last sample: this period's tick, or idle */
 		demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, bytes);
 	}
 	period.start = now;

@@ -151,6 +151,24 @@ sleep 0.6
 n2=$(grep -c '^total: ' "$TMP/zcs.out")
 check "zcs: no total: line for one stream at a time (-t's probes and its run)" [ "$n2" -eq "$n1" ]
 
+# zcs -c -J: a total event with the machine's load over the period.
+stop_bg "$ZCS_PID"
+meter_slot
+zcs_start -t 0.5 -c -r -J
+zcc_run -P 3 -t 1.5 "$TMP/a"
+sleep 0.6
+stop_bg "$ZCS_PID"
+meter_slot_free
+if grep -q 'another meter is running' "$TMP/zcs.err"; then
+	skip "zcs -c -J total: another meter runs on this machine"
+elif [ "$RC" -eq 0 ] && "$J" -E total -k bytes -k seconds -k kbytes_per_sec -k connections \
+	-k load_pct -k ncpus -k service_demand_us_per_kb "$TMP/zcs.out" >/dev/null &&
+   [ "$("$J" -E total -g connections "$TMP/zcs.out" | head -n 1)" -ge 2 ]; then
+	ok "zcs -c -J: total events with connections, load and us/KB"
+else
+	not_ok "zcs -c -J total: exit $RC: $(cat "$TMP/zcs.out" "$TMP/zcs.err" | tail -n 5)"
+fi
+
 # --- a stream that fails ends the run, naming it ----------------------------------
 stop_bg "$ZCS_PID"
 zcs_start -m 2 -t 5 || { not_ok "zcs -m 2 did not start"; finish; }
