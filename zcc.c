@@ -1281,32 +1281,34 @@ done:
 	return NULL;
 }
 
+/* One stream's rate, kbytes/sec, over its own time. */
+static double stream_rate(const struct stream *s)
+{
+	return kbytes_per_sec(s->t.bytes, s->t_end - s->t0);
+}
+
 /* -d: a line per stream, and how far apart the slowest and fastest are. */
 static void debug_streams(const struct group *g)
 {
-	const struct stream *s, *slow = NULL, *fast = NULL;
-	double rate;
+	const struct stream *s, *slow = &g->s[0], *fast = &g->s[0];
+	char what[32];
 
 	for (unsigned i = 0; i < g->n; i++) {
 		s = &g->s[i];
-		rate = kbytes_per_sec(s->t.bytes, s->t_end - s->t0);
 		fprintf(stderr, "zcc: stream %u: %" PRIu64 " bytes in %.3f s, %.0f kbytes/sec%s\n",
-			s->idx, s->t.bytes, (double)(s->t_end - s->t0) / 1e9, rate,
+			s->idx, s->t.bytes, (double)(s->t_end - s->t0) / 1e9, stream_rate(s),
 			s->interrupted ? " (interrupted)" : "");
-		if (!slow || rate < kbytes_per_sec(slow->t.bytes, slow->t_end - slow->t0))
+		if (stream_rate(s) < stream_rate(slow))
 			slow = s;
-		if (!fast || rate > kbytes_per_sec(fast->t.bytes, fast->t_end - fast->t0))
+		if (stream_rate(s) > stream_rate(fast))
 			fast = s;
 		if (cfg.debug > 1) {
-			char what[32];
-
 			snprintf(what, sizeof(what), "stream %u: ", s->idx);
 			print_tcp(what, &s->tcp);
 		}
 	}
-	rate = kbytes_per_sec(fast->t.bytes, fast->t_end - fast->t0);
 	fprintf(stderr, "zcc: streams: slowest/fastest %.3f (stream %u, stream %u)\n",
-		rate > 0 ? kbytes_per_sec(slow->t.bytes, slow->t_end - slow->t0) / rate : 0,
+		stream_rate(fast) > 0 ? stream_rate(slow) / stream_rate(fast) : 0,
 		slow->idx, fast->idx);
 }
 
@@ -1321,7 +1323,7 @@ static void print_streams(const struct group *g)
 		out_int("stream", (int)s->idx);
 		out_u64("bytes", s->t.bytes);
 		out_num("seconds", (double)(s->t_end - s->t0) / 1e9, 3);
-		out_num("kbytes_per_sec", kbytes_per_sec(s->t.bytes, s->t_end - s->t0), 0);
+		out_num("kbytes_per_sec", stream_rate(s), 0);
 		out_bool("interrupted", s->interrupted);
 		out_u64("retransmits", s->tcp.retransmits);
 		out_u64("rtt_us", s->tcp.rtt_us);

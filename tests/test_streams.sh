@@ -38,6 +38,7 @@ within 50 done_count 1
 zcc_run -P 4 -n 5 "$TMP/a" "$TMP/b"
 four=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
 within 50 done_count 5
+# shellcheck disable=SC2046
 set -- $(done_bytes)
 if [ "$RC" -eq 0 ] && [ "$one" = "$(stream 5)" ] && [ "$four" = $((4 * $(stream 5))) ] &&
    [ "$1" = $((one + four)) ] && [ "$2" -eq 5 ] && [ "$(grep -c '' "$TMP/out")" -eq 1 ]; then
@@ -205,6 +206,7 @@ forget_bg "$zpid"
 # count every byte zcc says it sent.
 within 50 has_line "$TMP/zcs.err" 'truncated.*'
 sleep 0.3
+# shellcheck disable=SC2046
 set -- $(sed -n 's/.*: truncated: .*; \([0-9]*\) bytes received$/\1/p' "$TMP/zcs.err" |
 	awk '{ s += $1; n++ } END { printf "%.0f %d\n", s, n }')
 sent=$(sed -n 's/^sent: \([0-9]*\) bytes in .* (interrupted)$/\1/p' "$TMP/out")
