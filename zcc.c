@@ -370,7 +370,8 @@ static void usage(FILE *f, int status)
 "\n"
 "Exit status: 0 sent; 1 runtime failure (no file left to send, a file too\n"
 "big or shrinking, cannot resolve or connect, the server vanished, stalled\n"
-"or did not close within -T, a method the kernel refuses, a read error);\n"
+"or did not close within -T, a method the kernel refuses, a read error;\n"
+"with -P, any one stream's failure, named in one line);\n"
 "2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n");
 	exit(status);
 }

@@ -191,6 +191,25 @@ else
 	not_ok "-P 3, nobody listening: exit $RC: $(cat "$TMP/out" "$TMP/err")"
 fi
 
+# A server killed mid-run: the first stream to notice is named, exit 1.
+zcs_start -t 5 || { not_ok "zcs did not start"; finish; }
+bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -P 4 -n 100000 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+zpid=$!
+sleep 0.5
+kill -KILL "$ZCS_PID"
+within 100 proc_ended "$zpid"
+ended=$?
+wait "$zpid"
+RC=$?
+forget_bg "$zpid"
+if [ "$ended" -eq 0 ] && [ "$RC" -eq 1 ] && [ "$(grep -c '' "$TMP/err")" -eq 1 ] &&
+   grep -q '^zcc: stream [1-4]: ' "$TMP/err"; then
+	ok "-P 4, the server killed: exit 1, one line: $(cat "$TMP/err")"
+else
+	not_ok "-P 4, the server killed: ended $ended, exit $RC: $(cat "$TMP/out" "$TMP/err")"
+fi
+stop_bg "$ZCS_PID"
+
 # --- a stop: every stream's partial bytes, marked -------------------------------
 zcs_start -t 5 || { not_ok "zcs did not start"; finish; }
 bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -P 4 -n 100000 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
