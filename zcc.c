@@ -42,6 +42,7 @@
 #include "app/stop.h"
 #include "app/watch.h"
 #include "base/clock.h"
+#include "base/err.h"
 #include "base/opt.h"
 #include "base/optab.h"
 #include "base/out.h"
@@ -54,11 +55,13 @@
 #include "meter/where.h"
 #include "wire/net.h"
 #include "wire/proto.h"
+#include "wire/tcpinfo.h"
 #include "wire/tx.h"
 
 #define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_RUNS 10000		/* -R */
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
+#define MAX_STREAMS 1024	/* -P */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -77,7 +80,10 @@ struct settings {
 	int chunk_given;
 	int cork;			/* -k */
 	struct net_opts sockopts;	/* -i, -o, -D */
-	int cpu;			/* -B; -1: none */
+	int cpu;			/* -B of one CPU; -1: none or a list */
+	int *cpus;			/* -B: the CPUs of the list */
+	int n_cpus;
+	unsigned streams;		/* -P */
 	int debug;			/* -d */
 	int json;			/* -J */
 	int measure, calibrate;		/* -c, -C */
@@ -92,6 +98,7 @@ struct settings {
 
 static struct settings cfg = {
 	.port = 2222, .loops = 1, .runs = 1, .stall = 60, .chunk = 65536, .cpu = -1,
+	.streams = 1,
 	.calib_path = CALIB_DEFAULT_PATH,
 };
 
@@ -121,6 +128,7 @@ struct result {
 	double rate;		/* kbytes/sec */
 	int interrupted;
 	uint64_t zc_sends, zc_copied;	/* zero-copy methods */
+	struct tcp_figures tcp;	/* TCP_INFO at the end (-P: summed, rtt the mean) */
 	int measured;		/* -c: the cpu figures below are set */
 	double load, demand, own;
 	int ncpus;
@@ -298,7 +306,9 @@ static const struct optab options[] = {
 	{ 'o', "send-buffer", "BYTES",
 	  "SO_SNDBUF, the socket send buffer, 1 to 1G (default the kernel's); a "
 	  "kernel value smaller than asked is an error" },
-	{ 'B', "cpu", "CPU", "bind zcc to that CPU (0 to the last CPU)" },
+	{ 'B', "cpu", "CPUS",
+	  "bind zcc to that CPU (0 to the last CPU); with -P a list such as 0,2,4-7 "
+	  "that the streams are spread over, round robin" },
 	{ 'D', "so-debug", NULL, "set SO_DEBUG on the socket" },
 	{ 'd', "debug", NULL, "debug output on stderr; repeat for more" },
 	{ 'I', "interval", "SECS",
@@ -327,8 +337,12 @@ static const struct optab options[] = {
 	  "and NET_RX/NET_TX per second (cpus:), interrupts and the connection's "
 	  "interface's packets per second (net:), kernel work by kind (kernel:; "
 	  "root or perf_event_paranoid <= 0)" },
-	/* -P (streams) joins here as it is merged, as a row of its own:
-	 * { 'P', "streams", "N", "N streams at once ..." }, */
+	{ 'P', "streams", "N",
+	  "N streams at once (1..1024, default 1), each its own connection and "
+	  "thread, each the whole stream of the file set; the sent: line is their "
+	  "sum, seconds from the first connect to the last close (-d: a line per "
+	  "stream and the slowest/fastest ratio). A stream that fails ends the "
+	  "run: one line names it, the others are closed" },
 	{ 'r', "run-time", NULL, "with -c: the run-time meter, whatever the machine" },
 	{ 'L', "loop-counts", NULL, "with -c: the loop-count meter, whatever the machine" },
 	{ 'C', "calibrate", NULL,
@@ -353,7 +367,7 @@ static void usage(FILE *f, int status)
 	fprintf(f,
 "usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
-"           [-R runs] [-T secs] -s server file...\n"
+"           [-P streams] [-R runs] [-T secs] -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -377,9 +391,51 @@ static void usage(FILE *f, int status)
 "\n"
 "Exit status: 0 sent; 1 runtime failure (no file left to send, a file too\n"
 "big or shrinking, cannot resolve or connect, the server vanished, stalled\n"
-"or did not close within -T, a method the kernel refuses, a read error);\n"
+"or did not close within -T, a method the kernel refuses, a read error;\n"
+"with -P, any one stream's failure, named in one line);\n"
 "2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n");
 	exit(status);
+}
+
+/* One CPU number of -B, 0 to the last CPU; -1 when it is none. */
+static long cpu_number(const char *s, char **end)
+{
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, end, 10);
+	return errno || v > cpu_max() ? -1 : v;
+}
+
+/* -B: one CPU, or a list of CPUs and ranges ("0,2,4-7") for -P. */
+static void parse_cpus(const char *arg)
+{
+	char shown[SHOW_LEN], *end;
+	const char *p = arg;
+	long a, b;
+
+	free(cfg.cpus);
+	cfg.cpus = NULL;
+	cfg.n_cpus = 0;
+	for (;;) {
+		a = b = cpu_number(p, &end);
+		if (a >= 0 && *end == '-')
+			b = cpu_number(end + 1, &end);
+		if (a < 0 || b < a || (*end && *end != ','))
+			usage_error("-B: '%s': want a CPU or a list such as 0,2,4-7 "
+				    "(CPUs 0 to %d)", show(arg, shown, sizeof(shown)), cpu_max());
+		cfg.cpus = realloc(cfg.cpus, (size_t)(cfg.n_cpus + b - a + 1) * sizeof(int));
+		if (!cfg.cpus)
+			error(1, errno, "memory");
+		for (long c = a; c <= b; c++)
+			cfg.cpus[cfg.n_cpus++] = (int)c;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	cfg.cpu = cfg.n_cpus == 1 ? cfg.cpus[0] : -1;
 }
 
 /*
@@ -422,7 +478,8 @@ static void parse_args(int argc, char **argv)
 		case 'k': cfg.cork = 1; break;
 		case 'i': cfg.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'o': cfg.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
-		case 'B': cfg.cpu = (int)opt_num(opt, optarg, 0, cpu_max()); break;
+		case 'B': parse_cpus(optarg); break;
+		case 'P': cfg.streams = (unsigned)opt_num(opt, optarg, 1, MAX_STREAMS); break;
 		case 'D': cfg.sockopts.debug = 1; break;
 		case 'd': cfg.debug++; break;
 		case 'J': cfg.json = 1; break;
@@ -505,6 +562,8 @@ static void check_args(void)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
+	if (cfg.n_cpus > 1 && cfg.streams == 1)
+		usage_error("-B: a list of CPUs is for the streams of -P");
 	cfg.sockopts.connect_secs = cfg.stall;	/* -T bounds connecting too */
 }
 
@@ -555,9 +614,10 @@ static void open_files(void)
 	files.f = calloc((size_t)cfg.n_names + 1, sizeof(*files.f));
 	if (!files.f)
 		error(1, errno, "memory");
-	/* Every file stays open for all loops: allow as many as the hard limit. */
+	/* Every file stays open for all loops, and -P wants sockets (and a
+	 * method's pipes) per stream: allow as many as the hard limit. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
-	    rl.rlim_cur < (rlim_t)cfg.n_names + 16) {
+	    rl.rlim_cur < (rlim_t)cfg.n_names + 16 + 4 * (rlim_t)cfg.streams) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
@@ -582,23 +642,101 @@ static void catch_signals(void)
 	stop_catch(NULL);
 }
 
+/* ---- the streams of -P ---------------------------------------------------- */
+
+struct group;
+
+/* One stream of -P: its own connection, thread, method state and files. */
+struct stream {
+	unsigned idx;		/* 1..N, as messages name it */
+	int cpu;		/* -B list: its CPU; -1: as the process */
+	struct group *g;
+	struct tx t;		/* t.sock: -1 until connected and after close */
+	struct file_set set;	/* its own entries: a method maps into them */
+	char peer[300];
+	char err[512];
+	int sending;		/* the -T watch of the stream runs */
+	uint32_t loops;
+	int connected, interrupted;
+	uint64_t t0, t_end;	/* connected, closed */
+	struct tcp_figures tcp;
+	pthread_t thread;
+};
+
+/* The streams of one run. lock guards every t.sock against its close. */
+struct group {
+	struct stream *s;
+	unsigned n;
+	int stop;			/* a signal or a failure: the streams end */
+	/*
+	 * Every stream's t.stop, never set: a stream thread has every signal
+	 * blocked, so no send of its returns EINTR; the main thread ends them
+	 * by shutting their sockets instead, and no flag is shared unlocked.
+	 */
+	volatile sig_atomic_t never;
+	unsigned running;		/* threads not yet done */
+	unsigned failed;		/* the first stream that failed, or 0 */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;		/* a stream is done or failed */
+};
+
 /* ---- the watcher: interval lines (-I) and the stall limit (-T) ---------- */
 
 struct watcher {
-	struct tx *t;
+	struct tx *t;		/* one stream, */
+	struct group *g;	/* or the streams of -P */
 	struct watch watch;	/* lib/watch.h: lines due, the stall rule */
+	struct watch *each;	/* -P with -T: one stall rule per stream */
+	uint64_t *last;		/* -P -I -d: each stream's bytes at the last line */
 	int running, done, stalled;
+	unsigned stalled_idx;	/* -P: the stream that stalled */
 	uint64_t moved;		/* in the -T window, when it stalled */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	pthread_t thread;
 };
 
+/* Bytes on the watched connections so far. */
+static uint64_t watched_bytes(const struct watcher *w)
+{
+	uint64_t sum = 0;
+
+	if (!w->g)
+		return __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < w->g->n; i++)
+		sum += __atomic_load_n(&w->g->s[i].t.bytes, __ATOMIC_RELAXED);
+	return sum;
+}
+
+/* TCP_INFO of the open watched connections, summed (rtt: the mean). */
+static void watched_tcp(const struct watcher *w, struct tcp_figures *sum)
+{
+	struct tcp_figures one;
+	unsigned n = 0;
+
+	*sum = (struct tcp_figures){ 0 };
+	if (!w->g) {
+		tcpinfo_read(w->t->sock, sum);
+		return;
+	}
+	pthread_mutex_lock(&w->g->lock);
+	for (unsigned i = 0; i < w->g->n; i++) {
+		if (w->g->s[i].t.sock >= 0 && tcpinfo_read(w->g->s[i].t.sock, &one) == 0) {
+			tcpinfo_add(sum, &one);
+			n++;
+		}
+	}
+	pthread_mutex_unlock(&w->g->lock);
+	tcpinfo_mean(sum, n);
+}
+
 /* An -I line; with -W, where: lines from *mark (then moved to now). */
-static void print_interval(uint64_t bytes, uint64_t ns, struct where_snap *mark)
+static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns,
+			   struct where_snap *mark)
 {
 	static struct where_snap now;
 	static struct where_report rep;
+	struct tcp_figures tcp;
 
 	/* No meter reading covers an interval: no unattributed share. */
 	if (where && mark && where_take(where, &now, NULL, 0) == 0) {
@@ -606,12 +744,16 @@ static void print_interval(uint64_t bytes, uint64_t ns, struct where_snap *mark)
 		*mark = now;
 	}
 	if (out_json()) {
+		watched_tcp(w, &tcp);
 		out_begin("interval");
 		out_num("seconds", (double)ns / 1e9, 3);
 		out_u64("bytes", bytes);
 		out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
 		if (where && mark)
 			where_json(&rep);
+		out_u64("retransmits", tcp.retransmits);
+		out_u64("rtt_us", tcp.rtt_us);
+		out_u64("cwnd_bytes", tcp.cwnd_bytes);
 		out_end();
 	} else {
 		out_text("%.0f kbytes/sec\n", kbytes_per_sec(bytes, ns));
@@ -619,6 +761,52 @@ static void print_interval(uint64_t bytes, uint64_t ns, struct where_snap *mark)
 			where_print(&rep);
 		fflush(stdout);
 	}
+}
+
+/* -P -I -d: each stream's rate over the interval just printed. */
+static void debug_interval(struct watcher *w, uint64_t ns)
+{
+	uint64_t b;
+
+	for (unsigned i = 0; i < w->g->n; i++) {
+		b = __atomic_load_n(&w->g->s[i].t.bytes, __ATOMIC_RELAXED);
+		fprintf(stderr, "zcc: stream %u: %.0f kbytes/sec\n", w->g->s[i].idx,
+			kbytes_per_sec(b - w->last[i], ns));
+		w->last[i] = b;
+	}
+}
+
+/*
+ * -P with -T: each stream that is sending has a stall rule of its own (a
+ * straggler must not hide behind the others' bytes). The first that
+ * stalls is shut down, which fails it and so ends the run. Returns 1 then.
+ */
+static int look_each(struct watcher *w, uint64_t now)
+{
+	struct watch_news news;
+	struct stream *s;
+
+	for (unsigned i = 0; i < w->g->n; i++) {
+		s = &w->g->s[i];
+		if (!__atomic_load_n(&s->sending, __ATOMIC_ACQUIRE))
+			continue;
+		if (w->each[i].slot_ns == 0)	/* its first look */
+			watch_init(&w->each[i], 0, cfg.stall, now,
+				   __atomic_load_n(&s->t.bytes, __ATOMIC_RELAXED));
+		watch_look(&w->each[i], now, __atomic_load_n(&s->t.bytes, __ATOMIC_RELAXED),
+			   &news);
+		if (!news.stalled)
+			continue;
+		w->stalled = 1;
+		w->stalled_idx = s->idx;
+		w->moved = news.moved;
+		pthread_mutex_lock(&w->g->lock);
+		if (s->t.sock >= 0)
+			shutdown(s->t.sock, SHUT_RDWR);	/* the send returns */
+		pthread_mutex_unlock(&w->g->lock);
+		return 1;
+	}
+	return 0;
 }
 
 /* The watcher thread: it sleeps until a look is due, so the send loop
@@ -629,24 +817,30 @@ static void *watch_run(void *arg)
 	static struct where_snap mark;
 	struct watch_news news;
 	struct timespec ts;
-	uint64_t due;
+	uint64_t due, now;
 
 	if (where && w->watch.line_ns > 0)
 		where_take(where, &mark, NULL, 0);
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
-		watch_look(&w->watch, now_ns(), __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED),
-			   &news);
+		now = now_ns();
+		watch_look(&w->watch, now, watched_bytes(w), &news);
 		if (news.line)
-			print_interval(news.line_bytes, news.line_ns, &mark);
+			print_interval(w, news.line_bytes, news.line_ns, &mark);
+		if (news.line && w->last)
+			debug_interval(w, news.line_ns);
 		if (news.stalled) {
 			w->stalled = 1;
 			w->moved = news.moved;
 			shutdown(w->t->sock, SHUT_RDWR);	/* the send returns */
 			break;
 		}
+		if (w->each && look_each(w, now))
+			break;
 		due = watch_due(&w->watch);
+		if (w->each && now + 100000000u < due)
+			due = now + 100000000u;	/* the streams' rules: 0.1 s is enough */
 		ts.tv_sec = (time_t)(due / 1000000000u);
 		ts.tv_nsec = (long)(due % 1000000000u);
 		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
@@ -655,18 +849,32 @@ static void *watch_run(void *arg)
 	return NULL;
 }
 
-/* Start the watcher with every signal blocked: they are the main thread's. */
-static void watch_start(struct watcher *w, struct tx *t)
+/*
+ * Start the watcher of t, or of the streams of g, with every signal
+ * blocked: they are the main thread's.
+ */
+static void watch_start(struct watcher *w, struct tx *t, struct group *g)
 {
 	double interval = probing ? 0 : cfg.interval;
 	pthread_condattr_t ca;
 	sigset_t all, old;
 	int e;
 
-	*w = (struct watcher){ .t = t };
+	*w = (struct watcher){ .t = t, .g = g };
 	if (interval == 0 && cfg.stall == 0)
 		return;
-	watch_init(&w->watch, interval, cfg.stall, now_ns(), 0);
+	/* One stream: one rule for lines and stall; -P: lines of the sum. */
+	watch_init(&w->watch, interval, g ? 0 : cfg.stall, now_ns(), 0);
+	if (g && cfg.stall > 0) {
+		w->each = calloc(g->n, sizeof(*w->each));
+		if (!w->each)
+			error(1, errno, "memory");
+	}
+	if (g && interval > 0 && cfg.debug) {
+		w->last = calloc(g->n, sizeof(*w->last));
+		if (!w->last)
+			error(1, errno, "memory");
+	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -692,6 +900,10 @@ static void watch_stop(struct watcher *w)
 	pthread_join(w->thread, NULL);
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
+	free(w->each);
+	free(w->last);
+	w->each = NULL;
+	w->last = NULL;
 }
 
 /* ---- what zcc prints ------------------------------------------------------- */
@@ -712,11 +924,24 @@ static void print_sent(const struct result *r)
 	out_str("method", cfg.method->name);
 	out_bool("interrupted", r->interrupted);
 	out_num("own_us_per_kb", r->own, 3);
+	if (cfg.streams > 1)
+		out_int("streams", (int)cfg.streams);
 	if (r->zc_sends) {
 		out_u64("zc_sends", r->zc_sends);
 		out_u64("zc_copied", r->zc_copied);
 	}
+	out_u64("retransmits", r->tcp.retransmits);
+	out_u64("rtt_us", r->tcp.rtt_us);
+	out_u64("cwnd_bytes", r->tcp.cwnd_bytes);
 	out_end();
+}
+
+/* -d: TCP's own account, "tcp: ..." after what on stderr. */
+static void print_tcp(const char *what, const struct tcp_figures *tcp)
+{
+	fprintf(stderr, "zcc: %stcp: %" PRIu64 " retransmits, rtt %.3f ms, cwnd %" PRIu64
+		" KB\n", what, tcp->retransmits, (double)tcp->rtt_us / 1000,
+		tcp->cwnd_bytes / 1024);
 }
 
 static void print_cpu(const struct result *r)
@@ -750,6 +975,8 @@ static void print_result(const struct result *r)
 	if (r->zc_sends && cfg.debug)
 		fprintf(stderr, "zcc: zero-copy: %" PRIu64 " sends, %" PRIu64
 			" copied by the kernel\n", r->zc_sends, r->zc_copied);
+	if (cfg.debug && !probing)
+		print_tcp("", &r->tcp);
 	if (r->measured && !r->interrupted && r->ns < 1000000000u)
 		error(0, 0, "warning: a transfer of %.3f s is too short for "
 		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);
@@ -831,18 +1058,17 @@ static void summarise(const struct result *rs, unsigned n)
 
 /* ---- one run ---------------------------------------------------------------- */
 
-static int connect_server(char *peer, size_t peerlen)
+/* A connection to the server, set up as the options ask; -1 with err. */
+static int connect_to(char *peer, size_t peerlen, char *err, size_t errlen)
 {
-	char err[256];
-	int sock = net_connect(cfg.host, cfg.port, &cfg.sockopts, err, sizeof(err));
+	int sock = net_connect(cfg.host, cfg.port, &cfg.sockopts, err, errlen);
 
-	if (sock < 0) {
-		if (stop_signal)
-			exit_stopped();
-		error(1, 0, "%s", err);
+	if (sock < 0)
+		return -1;
+	if (cfg.cork && net_set_cork(sock, err, errlen) < 0) {
+		close(sock);
+		return -1;
 	}
-	if (cfg.cork && net_set_cork(sock, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
 	snprintf(peer, peerlen, "%s port %u", cfg.host, cfg.port);
 	if (cfg.debug) {
 		int sndbuf = 0;
@@ -856,50 +1082,83 @@ static int connect_server(char *peer, size_t peerlen)
 	return sock;
 }
 
+static int connect_server(char *peer, size_t peerlen)
+{
+	char err[256];
+	int sock = connect_to(peer, peerlen, err, sizeof(err));
+
+	if (sock < 0) {
+		if (stop_signal)
+			exit_stopped();
+		error(1, 0, "%s", err);
+	}
+	return sock;
+}
+
 /*
  * Everything is in the kernel's hands; see it delivered. A zcs closes once
  * it has read our end of stream; a reset here means it died holding data.
- * -T bounds the wait. Returns 0, or -1 when a signal cut it short.
+ * -T bounds the wait. Returns 0, -1 when *t->stop cut it short, -2 with
+ * err when the server failed.
  */
-static int await_close(int sock, const char *peer)
+static int await_close(struct tx *t, char *err, size_t errlen)
 {
+	const char *peer = t->peer;
+	int sock = t->sock;
 	struct pollfd p = { .fd = sock, .events = POLLIN };
 	uint64_t deadline = now_ns() + (uint64_t)(cfg.stall * 1e9);
 	int64_t left;
 	char buf[512];
 	ssize_t n = 1;
 
-	if (shutdown(sock, SHUT_WR) < 0)
-		error(1, errno, "%s: shutdown", peer);
+	if (shutdown(sock, SHUT_WR) < 0) {
+		if (*t->stop)
+			return -1;
+		err_fill(err, errlen, errno, "%s: shutdown", peer);
+		return -2;
+	}
 	while (n != 0) {
 		left = (int64_t)(deadline - now_ns()) / 1000000;
-		if (cfg.stall > 0 && left <= 0)
-			error(1, 0, "%s: has not closed the connection %g s after the "
-			      "last byte (-T)", peer, cfg.stall);
+		if (cfg.stall > 0 && left <= 0) {
+			snprintf(err, errlen, "%s: has not closed the connection %g s after "
+				 "the last byte (-T)", peer, cfg.stall);
+			return -2;
+		}
 		if (poll(&p, 1, cfg.stall > 0 ? (int)(left < 1000 ? left + 1 : 1000) : -1) < 0 ||
 		    !(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			n = 1;
 		else
 			n = read(sock, buf, sizeof(buf));
-		if (stop_signal)
+		if (*t->stop)
 			return -1;
-		if (n < 0 && errno != EINTR)
-			error(1, errno, "waiting for %s to close", peer);
+		if (n < 0 && errno != EINTR) {
+			err_fill(err, errlen, errno, "waiting for %s to close", peer);
+			return -2;
+		}
 	}
+	return 0;
+}
+
+/* The method's setup and open_file; -1 with err. */
+static int setup_tx(struct tx *t, const struct file_set *set, char *err, size_t errlen)
+{
+	const struct tx_method *m = cfg.method;
+	uint32_t i;
+
+	if (m->setup && m->setup(t, err, errlen) < 0)
+		return -1;
+	for (i = 0; m->open_file && i < set->n; i++)
+		if (m->open_file(t, &set->f[i], err, errlen) < 0)
+			return -1;
 	return 0;
 }
 
 static void setup_method(struct tx *t, const struct file_set *set)
 {
-	const struct tx_method *m = cfg.method;
 	char err[256];
-	uint32_t i;
 
-	if (m->setup && m->setup(t, err, sizeof(err)) < 0)
+	if (setup_tx(t, set, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	for (i = 0; m->open_file && i < set->n; i++)
-		if (m->open_file(t, &set->f[i], err, sizeof(err)) < 0)
-			error(1, 0, "%s", err);
 }
 
 static void cleanup_method(struct tx *t, const struct file_set *set)
@@ -930,7 +1189,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	meter_mark_now();
 	where_mark_now(t.sock);
 	own0 = cpu_secs_self();
-	watch_start(&w, &t);
+	watch_start(&w, &t, NULL);
 	t0 = now_ns();
 	rc = tx_send_stream(cfg.method, &t, set->f, set->n, loops, err, sizeof(err));
 	r.ns = now_ns() - t0;
@@ -949,8 +1208,14 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 		      peer, w.moved, cfg.stall);
 	if (rc < 0 && !stop_signal)
 		error(1, 0, "%s", err);
-	r.interrupted = rc < 0 || await_close(t.sock, peer) < 0;
+	if (rc == 0) {
+		rc = await_close(&t, err, sizeof(err));
+		if (rc == -2)
+			error(1, 0, "%s", err);
+	}
+	r.interrupted = rc < 0;
 	r.ns_closed = now_ns() - t0;
+	tcpinfo_read(t.sock, &r.tcp);
 	close(t.sock);
 	if (mrc < 0) {		/* no cpu figure from this run */
 		print_result(&r);
@@ -959,6 +1224,324 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, set->n, set->bytes))
 		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
 		      PRIu64, r.bytes, proto_stream_bytes(loops, set->n, set->bytes));
+	return r;
+}
+
+/* ---- -P: the streams of one run -------------------------------------------- */
+
+/*
+ * Stream s failed with err: the first failure ends the run, and stops the
+ * others (the main thread shuts their sockets). A failure after the stop
+ * is only the stop seen from inside.
+ */
+static void stream_fail(struct stream *s, const char *err)
+{
+	struct group *g = s->g;
+
+	pthread_mutex_lock(&g->lock);
+	if (!g->stop) {
+		g->stop = 1;
+		g->failed = s->idx;
+		snprintf(s->err, sizeof(s->err), "%s", err);
+		pthread_cond_signal(&g->wake);
+	} else {
+		s->interrupted = 1;
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* The run is being stopped: what failed now only felt the stop. */
+static int stream_stopped(struct group *g)
+{
+	int stop;
+
+	pthread_mutex_lock(&g->lock);
+	stop = g->stop;
+	pthread_mutex_unlock(&g->lock);
+	return stop;
+}
+
+/* Bind the calling thread to cpu; -1 with err. */
+static int bind_thread(int cpu, char *err, size_t errlen)
+{
+	cpu_set_t set;
+	int e;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (e)
+		return err_fill(err, errlen, e, "bind to CPU %d", cpu);
+	return 0;
+}
+
+/* One stream's thread: connect, send the whole stream, see it closed. */
+static void *stream_run(void *arg)
+{
+	struct stream *s = arg;
+	struct group *g = s->g;
+	char err[512];
+	int sock, rc;
+
+	if (s->cpu >= 0 && bind_thread(s->cpu, err, sizeof(err)) < 0) {
+		stream_fail(s, err);
+		goto done;
+	}
+	sock = connect_to(s->peer, sizeof(s->peer), err, sizeof(err));
+	if (sock < 0) {
+		stream_fail(s, err);
+		goto done;
+	}
+	pthread_mutex_lock(&g->lock);
+	s->t.sock = sock;
+	s->t.peer = s->peer;
+	s->connected = 1;
+	if (g->stop)		/* stopped while connecting: no send to wake */
+		shutdown(sock, SHUT_RDWR);
+	pthread_mutex_unlock(&g->lock);
+	rc = setup_tx(&s->t, &s->set, err, sizeof(err));
+	s->t0 = now_ns();
+	if (rc < 0 && stream_stopped(g))
+		s->interrupted = 1;
+	if (rc == 0) {
+		__atomic_store_n(&s->sending, 1, __ATOMIC_RELEASE);
+		rc = tx_send_stream(cfg.method, &s->t, s->set.f, s->set.n, s->loops, err,
+				    sizeof(err));
+		__atomic_store_n(&s->sending, 0, __ATOMIC_RELEASE);
+	}
+	if (rc == 0)
+		rc = await_close(&s->t, err, sizeof(err));
+	if (rc < 0 && stream_stopped(g))
+		s->interrupted = 1;
+	if (rc < 0 && !s->interrupted)
+		stream_fail(s, err);
+	tcpinfo_read(sock, &s->tcp);
+	s->t_end = now_ns();
+	cleanup_method(&s->t, &s->set);
+	pthread_mutex_lock(&g->lock);
+	s->t.sock = -1;
+	pthread_mutex_unlock(&g->lock);
+	close(sock);
+done:
+	pthread_mutex_lock(&g->lock);
+	g->running--;
+	pthread_cond_signal(&g->wake);
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+
+/* One stream's rate, kbytes/sec, over its own time. */
+static double stream_rate(const struct stream *s)
+{
+	return kbytes_per_sec(s->t.bytes, s->t_end - s->t0);
+}
+
+/* -d: a line per stream, and how far apart the slowest and fastest are. */
+static void debug_streams(const struct group *g)
+{
+	const struct stream *s, *slow = &g->s[0], *fast = &g->s[0];
+	char what[32];
+
+	for (unsigned i = 0; i < g->n; i++) {
+		s = &g->s[i];
+		fprintf(stderr, "zcc: stream %u: %" PRIu64 " bytes in %.3f s, %.0f kbytes/sec%s\n",
+			s->idx, s->t.bytes, (double)(s->t_end - s->t0) / 1e9, stream_rate(s),
+			s->interrupted ? " (interrupted)" : "");
+		if (stream_rate(s) < stream_rate(slow))
+			slow = s;
+		if (stream_rate(s) > stream_rate(fast))
+			fast = s;
+		if (cfg.debug > 1) {
+			snprintf(what, sizeof(what), "stream %u: ", s->idx);
+			print_tcp(what, &s->tcp);
+		}
+	}
+	fprintf(stderr, "zcc: streams: slowest/fastest %.3f (stream %u, stream %u)\n",
+		stream_rate(fast) > 0 ? stream_rate(slow) / stream_rate(fast) : 0,
+		slow->idx, fast->idx);
+}
+
+/* -J: one stream event per stream. */
+static void print_streams(const struct group *g)
+{
+	const struct stream *s;
+
+	for (unsigned i = 0; i < g->n; i++) {
+		s = &g->s[i];
+		out_begin("stream");
+		out_int("stream", (int)s->idx);
+		out_u64("bytes", s->t.bytes);
+		out_num("seconds", (double)(s->t_end - s->t0) / 1e9, 3);
+		out_num("kbytes_per_sec", stream_rate(s), 0);
+		out_bool("interrupted", s->interrupted);
+		out_u64("retransmits", s->tcp.retransmits);
+		out_u64("rtt_us", s->tcp.rtt_us);
+		out_u64("cwnd_bytes", s->tcp.cwnd_bytes);
+		out_end();
+	}
+}
+
+/* Shut every open connection of g: a send blocked in a stream returns. */
+static void shut_streams(struct group *g)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->s[i].t.sock >= 0)
+			shutdown(g->s[i].t.sock, SHUT_RDWR);
+}
+
+/* Free what run_group made for g. */
+static void group_free(struct group *g)
+{
+	for (unsigned i = 0; i < g->n; i++)
+		free(g->s[i].set.f);
+	free(g->s);
+	pthread_cond_destroy(&g->wake);
+	pthread_mutex_destroy(&g->lock);
+}
+
+/* The stream that failed, said in one line; exits 1. */
+static void __attribute__((noreturn)) group_failed(const struct group *g,
+						   const struct watcher *w)
+{
+	const struct stream *s = &g->s[g->failed - 1];
+
+	if (w->stalled && w->stalled_idx == s->idx && w->moved == 0)
+		error(1, 0, "stream %u: %s: took no data for %g s (-T)", s->idx, s->peer,
+		      cfg.stall);
+	if (w->stalled && w->stalled_idx == s->idx)
+		error(1, 0, "stream %u: %s: took only %" PRIu64 " bytes in the last %g s "
+		      "(under 1 KiB, -T)", s->idx, s->peer, w->moved, cfg.stall);
+	error(1, 0, "stream %u: %s", s->idx, s->err);
+	exit(1);
+}
+
+/*
+ * -P: the streams at once, each in a thread of its own with every signal
+ * blocked; the main thread waits for them, and on a signal or a failure
+ * sets the stop flag their loops read and shuts their sockets. The result
+ * is the sum: every stream's bytes, from the first connect to the last
+ * close.
+ */
+static struct result run_group(uint32_t loops)
+{
+	struct group g = { .n = cfg.streams };
+	struct result r = { 0 };
+	struct watcher w;
+	pthread_condattr_t ca;
+	pthread_attr_t ta;
+	sigset_t all, old;
+	struct timespec ts;
+	char merr[512];
+	uint64_t first = UINT64_MAX, last = 0;
+	unsigned started = 0, shut = 0, n_tcp = 0;
+	double own0;
+	int mrc, e = 0;
+
+	g.s = calloc(g.n, sizeof(*g.s));
+	if (!g.s)
+		error(1, errno, "memory");
+	pthread_mutex_init(&g.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&g.wake, &ca);
+	pthread_condattr_destroy(&ca);
+	for (unsigned i = 0; i < g.n; i++) {
+		struct stream *s = &g.s[i];
+
+		s->idx = i + 1;
+		s->g = &g;
+		s->loops = loops;
+		s->cpu = cfg.n_cpus > 1 ? cfg.cpus[i % (unsigned)cfg.n_cpus] : -1;
+		s->t = (struct tx){ .sock = -1, .chunk = cfg.chunk, .stop = &g.never };
+		s->set = files;
+		s->set.f = calloc(files.n, sizeof(*files.f));
+		if (!s->set.f)
+			error(1, errno, "memory");
+		memcpy(s->set.f, files.f, files.n * sizeof(*files.f));
+	}
+	if (cfg.debug)
+		fprintf(stderr, "zcc: %u streams, %s, %" PRIu32 " file%s of %" PRIu64
+			" bytes in all, %" PRIu32 " loop%s, %" PRIu64 " bytes on each\n",
+			g.n, cfg.method->name, files.n, files.n == 1 ? "" : "s", files.bytes,
+			loops, loops == 1 ? "" : "s",
+			proto_stream_bytes(loops, files.n, files.bytes));
+	meter_mark_now();
+	own0 = cpu_secs_self();
+	watch_start(&w, NULL, &g);
+
+	pthread_attr_init(&ta);
+	pthread_attr_setstacksize(&ta, 1 << 20);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&g.lock);
+	for (; started < g.n; started++) {
+		e = pthread_create(&g.s[started].thread, &ta, stream_run, &g.s[started]);
+		if (e)
+			break;
+		g.running++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&ta);
+	if (e)
+		g.stop = 1;
+	while (g.running > 0) {
+		if (stop_signal)
+			g.stop = 1;
+		if (g.stop && !shut) {
+			shut_streams(&g);
+			shut = 1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 50000000;		/* a signal is seen within 50 ms */
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&g.wake, &g.lock, &ts);
+	}
+	pthread_mutex_unlock(&g.lock);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(g.s[i].thread, NULL);
+	watch_stop(&w);
+	if (e)
+		error(1, e, "a thread for stream %u", started + 1);
+
+	for (unsigned i = 0; i < g.n; i++) {
+		struct stream *s = &g.s[i];
+
+		if (!s->connected)
+			continue;
+		r.bytes += s->t.bytes;
+		r.zc_sends += s->t.zc_sends;
+		r.zc_copied += s->t.zc_copied;
+		first = s->t0 < first ? s->t0 : first;
+		last = s->t_end > last ? s->t_end : last;
+		if (s->tcp.cwnd_bytes || s->tcp.rtt_us) {
+			tcpinfo_add(&r.tcp, &s->tcp);
+			n_tcp++;
+		}
+	}
+	tcpinfo_mean(&r.tcp, n_tcp);
+	if (g.failed)
+		group_failed(&g, &w);
+	r.ns = last > first ? last - first : 0;
+	r.ns_closed = r.ns;
+	r.rate = kbytes_per_sec(r.bytes, r.ns);
+	r.interrupted = stop_signal != 0;
+	mrc = meter_read(&r, cpu_secs_self() - own0, merr, sizeof(merr));
+	if (mrc < 0) {
+		print_result(&r);
+		error(1, 0, "%s", merr);
+	}
+	print_result(&r);
+	if (out_json())
+		print_streams(&g);
+	if (cfg.debug)
+		debug_streams(&g);
+	if (!r.interrupted && r.bytes != g.n * proto_stream_bytes(loops, files.n, files.bytes))
+		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %u x %"
+		      PRIu64, r.bytes, g.n, proto_stream_bytes(loops, files.n, files.bytes));
+	group_free(&g);
 	return r;
 }
 
@@ -1074,8 +1657,12 @@ static int send_runs(void)
 		probing = 0;
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
-		rs[i] = run_once(&files, loops);
-		print_result(&rs[i]);
+		if (cfg.streams > 1) {
+			rs[i] = run_group(loops);	/* it prints its own lines */
+		} else {
+			rs[i] = run_once(&files, loops);
+			print_result(&rs[i]);
+		}
 		if (rs[i].interrupted)
 			break;
 	}

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -86,6 +87,7 @@ static struct settings cfg = {
 static volatile sig_atomic_t ticks;	/* SIGALRMs so far (child, or -1) */
 static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 static pid_t *kids;			/* parent: the live children, -m of them */
+static unsigned *kid_slot;		/* parent: each child's slot of counts[] */
 static unsigned live;
 static struct meter *meter;		/* -c: opened by the parent */
 static pid_t meter_owner;		/* the process that opened it */
@@ -424,6 +426,162 @@ static void stop_ticker(void)
 	setitimer(ITIMER_REAL, &off, NULL);
 }
 
+/* --- the total over all connections ------------------------------------ */
+
+/*
+ * Each child counts the bytes of its connection into a slot of one shared
+ * map, a cache line each so that children on other CPUs do not fight over
+ * it; the parent reads them every period for the total: line. A slot is
+ * active from the accept until its stream has ended (before the close
+ * that lets a client connect again), so connections one after another
+ * (zcc's -t probes and its run) are never taken for several at once.
+ */
+struct count_slot {
+	uint64_t bytes;
+	uint32_t active;
+	char pad[52];
+};
+
+static struct count_slot *counts;	/* shared: -m slots */
+static uint64_t *count_seen;		/* parent: each slot's bytes at the last look */
+static unsigned char *slot_used;	/* parent: a live child has it */
+static struct count_slot *my_count;	/* child: its slot */
+
+static struct {
+	uint64_t start, next;		/* the period began, the next is due */
+	uint64_t bytes;			/* this period, of children reaped in it */
+	unsigned movers;		/* those of them that moved data in it */
+	int overlap;			/* two connections were active at once */
+} period;
+
+static void counts_open(void)
+{
+	counts = mmap(NULL, cfg.max_conns * sizeof(*counts), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (counts == MAP_FAILED)
+		error(1, errno, "map the byte counters of %u connections", cfg.max_conns);
+	count_seen = calloc(cfg.max_conns, sizeof(*count_seen));
+	slot_used = calloc(cfg.max_conns, 1);
+	kid_slot = calloc(cfg.max_conns, sizeof(*kid_slot));
+	if (!count_seen || !slot_used || !kid_slot)
+		error(1, errno, "allocate the child table");
+	period.start = now_ns();
+	period.next = period.start + (uint64_t)(cfg.period * 1e9);
+}
+
+/* How many live children have not yet ended their streams. */
+static unsigned active_slots(void)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cfg.max_conns; i++)
+		if (slot_used[i] && __atomic_load_n(&counts[i].active, __ATOMIC_RELAXED))
+			n++;
+	return n;
+}
+
+/* A free slot for a new child, its counter at 0. */
+static unsigned slot_take(void)
+{
+	unsigned i = 0;
+
+	while (slot_used[i])
+		i++;		/* live < max_conns: there is one */
+	if (active_slots() > 0)
+		period.overlap = 1;
+	slot_used[i] = 1;
+	__atomic_store_n(&counts[i].bytes, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&counts[i].active, 1, __ATOMIC_RELAXED);
+	count_seen[i] = 0;
+	return i;
+}
+
+/* A child of slot i is gone: what it moved since the last look counts. */
+static void slot_free(unsigned i)
+{
+	uint64_t now = __atomic_load_n(&counts[i].bytes, __ATOMIC_RELAXED);
+
+	if (now > count_seen[i]) {
+		period.bytes += now - count_seen[i];
+		period.movers++;
+	}
+	slot_used[i] = 0;
+}
+
+/*
+ * The period ended: when more than one connection moved data in it, one
+ * line of their sum, with -c the whole machine's load over it.
+ */
+static void report_total(uint64_t now)
+{
+	uint64_t bytes = period.bytes, ns = now - period.start, b;
+	unsigned movers = period.movers;
+	int overlap = period.overlap;
+	struct meter_reading mr;
+	char err[512], load[96] = "";
+	int rc, valid = 0;
+	double demand = 0;
+
+	for (unsigned i = 0; i < cfg.max_conns; i++) {
+		if (!slot_used[i])
+			continue;
+		b = __atomic_load_n(&counts[i].bytes, __ATOMIC_RELAXED);
+		if (b > count_seen[i]) {
+			bytes += b - count_seen[i];
+			movers++;
+		}
+		count_seen[i] = b;
+	}
+	if (meter && meter_sample(meter, &mr, err, sizeof(err)) == 0) {
+		valid = 1;	/* since the last sample: this period's tick, or idle */
+		demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, bytes);
+	} else if (meter && !live) {
+		meter_failed(err);
+	}
+	/* A broken meter while children serve: they say so (each samples it
+	 * every period) and end zcs; a line from here too would be a second. */
+	period.start = now;
+	period.bytes = 0;
+	period.movers = 0;
+	period.overlap = active_slots() > 1;	/* still at once in the next */
+	if (movers < 2 || !overlap)
+		return;
+	if (out_json()) {
+		out_begin("total");
+		out_u64("bytes", bytes);
+		out_num("seconds", (double)ns / 1e9, 3);
+		out_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0);
+		out_int("connections", (int)movers);
+		if (valid) {
+			out_num("load_pct", mr.load * 100, 1);
+			out_int("ncpus", mr.ncpus);
+			out_num("service_demand_us_per_kb", demand, 3);
+		}
+		rc = out_end();
+	} else {
+		if (valid)
+			snprintf(load, sizeof(load), ", load %.1f%% of %d CPUs, %.3f us/KB",
+				 mr.load * 100, mr.ncpus, demand);
+		rc = out_text("total: %.0f kbytes/sec over %u connections%s\n",
+			      kbytes_per_sec(bytes, ns), movers, load);
+	}
+	if (rc < 0 || out_failed())
+		error(1, errno, "write to stdout");
+}
+
+/* The parent's period tick: a total when one is due. */
+static void check_total(void)
+{
+	uint64_t now = now_ns(), step = (uint64_t)(cfg.period * 1e9);
+
+	if (now < period.next)
+		return;
+	report_total(now);
+	period.next += step;
+	if (period.next <= now)	/* stopped, or starved: start again from now */
+		period.next = now + step;
+}
+
 /* --- serve one connection ---------------------------------------------- */
 
 /* One connection being served. */
@@ -672,6 +830,8 @@ static enum end receive(struct conn *c)
 
 	for (;;) {
 		n = rx_step(cfg.method, &c->rx, &c->p, err, sizeof(err));
+		if (my_count)
+			__atomic_store_n(&my_count->bytes, c->p.bytes, __ATOMIC_RELAXED);
 		if (n == 0)
 			return END_EOF;
 		if (n < 0 && errno != EINTR) {
@@ -728,6 +888,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 {
 	struct conn c = { .peer = peer };
 	char err[256];
+	enum end how;
 	int rc = 1;
 
 	c.rx.fd = fd;
@@ -754,7 +915,10 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 	watch_init(&c.watch, cfg.period, cfg.stall_secs, c.start, 0);
 	ticks = 0;
 	start_ticker(watch_tick_ns(&c.watch));
-	rc = verdict(&c, receive(&c));
+	how = receive(&c);
+	if (my_count)	/* the stream ended: the client may connect again */
+		__atomic_store_n(&my_count->active, 0, __ATOMIC_RELAXED);
+	rc = verdict(&c, how);
 	stop_ticker();
 	if (cfg.method->cleanup)
 		cfg.method->cleanup(&c.rx);
@@ -800,7 +964,7 @@ static void mask_parent_signals(int how)
  * the parent, or the parent's death), print the done line and die of it.
  */
 static __attribute__((noreturn)) void child(int fd, const char *peer, int listen_fd,
-					    unsigned char *buf, pid_t parent)
+					    unsigned char *buf, pid_t parent, unsigned slot)
 {
 	int rc;
 
@@ -814,6 +978,13 @@ static __attribute__((noreturn)) void child(int fd, const char *peer, int listen
 	wake_pipe[0] = wake_pipe[1] = -1;
 	free(kids);
 	kids = NULL;
+	free(kid_slot);
+	free(count_seen);
+	free(slot_used);
+	kid_slot = NULL;
+	count_seen = NULL;
+	slot_used = NULL;
+	my_count = &counts[slot];
 	mask_parent_signals(SIG_UNBLOCK);
 	rc = serve(fd, peer, buf);
 	if (stop_signal)
@@ -822,7 +993,8 @@ static __attribute__((noreturn)) void child(int fd, const char *peer, int listen
 }
 
 /* Fork a child for connection fd; it dies with the parent. */
-static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf)
+static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf,
+		   unsigned slot)
 {
 	pid_t parent = getpid(), pid;
 
@@ -830,7 +1002,7 @@ static pid_t spawn(int fd, const char *peer, int listen_fd, unsigned char *buf)
 	mask_parent_signals(SIG_BLOCK);
 	pid = fork();
 	if (pid == 0)
-		child(fd, peer, listen_fd, buf, parent);
+		child(fd, peer, listen_fd, buf, parent, slot);
 	mask_parent_signals(SIG_UNBLOCK);
 	return pid;
 }
@@ -849,7 +1021,10 @@ static int reap(void)
 		}
 		if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_GIVE_UP)
 			broken = 1;
-		kids[i] = kids[--live];
+		slot_free(kid_slot[i]);
+		live--;
+		kids[i] = kids[live];
+		kid_slot[i] = kid_slot[live];
 	}
 	return broken;
 }
@@ -906,6 +1081,7 @@ static void accept_one(int listen_fd, unsigned char *buf)
 {
 	char peer[PEER_LEN];
 	struct timespec pause = { 0, 100000000L };	/* 0.1 s */
+	unsigned slot;
 	pid_t pid;
 	int fd;
 
@@ -924,11 +1100,15 @@ static void accept_one(int listen_fd, unsigned char *buf)
 		close(fd);
 		return;
 	}
-	pid = spawn(fd, peer, listen_fd, buf);
-	if (pid < 0)
+	slot = slot_take();
+	pid = spawn(fd, peer, listen_fd, buf, slot);
+	if (pid < 0) {
 		error(0, errno, "%s: fork", peer);
-	else
+		slot_used[slot] = 0;
+	} else {
+		kid_slot[live] = slot;
 		kids[live++] = pid;
+	}
 	close(fd);
 }
 
@@ -951,13 +1131,20 @@ static void check_meter(void)
 		meter_failed(err);
 }
 
-/* poll()'s timeout: for the refusals not shown, and the meter's check. */
+/* poll()'s timeout: for the refusals not shown, the meter's check and,
+ * while children serve, the total's period. */
 static int poll_timeout(void)
 {
-	int ms = refused_timeout();
+	int ms = refused_timeout(), due;
+	uint64_t now = now_ns();
 
 	if (meter && (ms < 0 || ms > (int)(cfg.period * 1000)))
 		ms = (int)(cfg.period * 1000);
+	if (live || period.movers) {
+		due = period.next > now ? (int)((period.next - now) / 1000000u) + 1 : 0;
+		if (ms < 0 || ms > due)
+			ms = due;
+	}
 	return ms;
 }
 
@@ -991,6 +1178,7 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 	kids = calloc(cfg.max_conns, sizeof(*kids));
 	if (!kids)
 		error(1, errno, "allocate the child table");
+	counts_open();
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		error(1, errno, "pipe");
 	pfd[1].fd = wake_pipe[0];
@@ -1009,6 +1197,8 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 		broken = reap();
 		if (!broken)
 			check_meter();
+		if (!broken && !stop_signal)
+			check_total();
 		if (!stop_signal && !broken && (pfd[0].revents & POLLIN))
 			accept_one(listen_fd, buf);
 	}
@@ -1016,6 +1206,9 @@ static __attribute__((noreturn)) void serve_forever(int listen_fd, unsigned char
 	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
 	stop_children(broken ? SIGKILL : stop_signal);
 	free(kids);
+	free(kid_slot);
+	free(count_seen);
+	free(slot_used);
 	free(buf);
 	if (broken)
 		exit(1);	/* the child said why */

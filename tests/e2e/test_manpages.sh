@@ -13,7 +13,7 @@ progs="zcc zcs cyclesoak run_rr"
 # (their rows are commented out in the programs' option tables until the
 # work that adds them is merged): PROG:SHORT:LONG. Once a program has one,
 # this test fails until it is taken off this list.
-PENDING="zcc:-P:--streams"
+PENDING=""
 
 # help_opts PROG: "-s --server =" per option of PROG -h ("=": takes a value;
 # "-": takes none; a long-only option has "--" for its short form).
