@@ -227,7 +227,7 @@ for spec in "$@"; do
 			meter-long) [ "$class" = alone ] || class=meter-long ;;
 			meter) [ "$rank" -eq 2 ] && rank=0 ;;
 			long) long=1 ;;
-			*) echo "run.sh: $label: unknown need '$need'" >&2 ;;
+			*) echo "$label: unknown need '$need'" >>"$RUN/needs.bad" ;;
 			esac
 		done
 		[ -n "$long" ] && [ "$rank" -lt 3 ] && rank=1
@@ -240,6 +240,12 @@ queue=$(cat "$RUN/queue")
 [ -n "$queue" ] && queue="$queue$NL"
 n_next=$(grep -c '' "$RUN/queue")
 n_first=$n_next	# a test numbered above this is one run again
+# A need misspelt would be a test run in the wrong company: a failure.
+if [ -s "$RUN/needs.bad" ]; then
+	sed 's/^/not ok - /' "$RUN/needs.bad"
+	failed=$((failed + $(grep -c '' "$RUN/needs.bad")))
+	failures="$failures $(cut -d: -f1 "$RUN/needs.bad" | tr '\n' ' ')"
+fi
 
 # Each test says it has ended on a FIFO ($RUN/ended), which the runner
 # reads when nothing more may start: it sleeps until then, no polling.

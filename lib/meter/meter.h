@@ -17,10 +17,9 @@
  *
  * METER_DEFAULT picks run time on a virtual machine ("hypervisor" among the
  * CPU flags) and loop counts on bare metal. Only one meter may run on a
- * machine at a time (each would read the other's soakers as load): opening
- * a second one fails, naming the first's PID. All the arithmetic (load,
- * per-CPU load, free share, service demand) lives in lib/meter/meter.c and
- * nowhere else.
+ * machine at a time (lib/meter/lock.h says why): opening a second one
+ * fails, naming the first's PID. All the arithmetic (load, per-CPU load,
+ * free share, service demand) lives in lib/meter/meter.c and nowhere else.
  *
  * Like every lib/ function these return -1 (or NULL) with a "what: why" text
  * in err and never print or exit.

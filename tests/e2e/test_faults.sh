@@ -122,14 +122,13 @@ kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
 truncate -s 4294967295 "$BIG"
 
-# --- Ctrl-C leaves no process behind
-# ----------------------------------------- Each program runs under
-# tests/tools/subreaper, so that whatever it orphans comes back to the
-# subreaper (not to a PID 1 that may never reap) and is counted. A shell
-# script's background jobs ignore SIGINT; env restores the default a terminal
-# would give. Only the program itself gets the signal (a harder case than a
-# terminal's Ctrl-C, which signals its children too): it must take them down.
-# The subreaper allows them 3 s.
+# --- Ctrl-C leaves no process behind -----------------------------------------
+# Each program runs under tests/tools/subreaper, so that whatever it orphans
+# comes back to the subreaper (not to a PID 1 that may never reap) and is
+# counted. A shell script's background jobs ignore SIGINT; env restores the
+# default a terminal would give. Only the program itself gets the signal (a
+# harder case than a terminal's Ctrl-C, which signals its children too): it
+# must take them down. The subreaper allows them 3 s.
 
 # reaped NAME COMMAND...: start COMMAND under the subreaper, its report in
 # $TMP/NAME.reap; sets REAPER_PID and PROG_PID (the command's PID).

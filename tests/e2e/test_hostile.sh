@@ -1,5 +1,6 @@
 #!/bin/sh
-# needs: long zcs against hostile clients (issue 6), played by the raw client
+# needs: long
+# zcs against hostile clients (issue 6), played by the raw client
 # tests/tools/zc_send. For every kind of abuse, one live zcs must log exactly
 # one whole line for that connection on stderr and keep serving: a normal
 # client sending at the same time gets every byte through at a sane rate.

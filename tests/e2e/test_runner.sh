@@ -25,6 +25,14 @@ runner() {
 
 fake a 'sleep 1; echo "ok - a"'
 fake b 'sleep 1; echo "ok - b"; echo "ok - b2"'
+
+# A need the runner does not know fails the run, named.
+fake a '# needs: aloen
+echo "ok - a"'
+runner
+check "an unknown need fails the run, named ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -ne 0 ] && grep -q "^not ok - test_zzfake_a: unknown need .aloen." "$TMP/out"'
+fake a 'sleep 1; echo "ok - a"'
 runner
 check "two passing tests: exit 0, '3 passed, 0 failed' ($RC: $(tail -n 1 "$TMP/out"))" \
 	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "3 passed, 0 failed" ]'

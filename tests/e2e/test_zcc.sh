@@ -1,7 +1,8 @@
 #!/bin/sh
-# needs: meter zcc on its own: options, bad input, file handling and runtime
-# errors. The receiver is tests/tools/sink (one connection; can stall or
-# vanish), so these checks do not depend on zcs. End-to-end transfers:
+# needs: meter
+# zcc on its own: options, bad input, file handling and runtime errors.
+# The receiver is tests/tools/sink (one connection; can stall or vanish),
+# so these checks do not depend on zcs. End-to-end transfers:
 # test_transfer.sh.
 . "$ZC_TOP/tests/lib.sh"
 

@@ -2,15 +2,14 @@
 # tests/lib.sh.
 
 # --- one meter at a time ------------------------------------------------------
-# tests/run.sh runs tests side by side, and a machine has room for one meter:
-# the programs refuse a second, and two would each read the other's soakers
-# as load. So a test takes the run's meter slot before it starts a meter
-# (cyclesoak, zcc -c or -C, zcs -c) and gives it back after, and a test
-# that wants it waits its turn. The slot is a directory in ZC_SLOT_DIR
-# holding the holder's PID (run.sh frees it if the holder dies without
-# cleaning up); without ZC_SLOT_DIR (a test run by hand) these do nothing.
-# Up to 3 minutes' wait, then the test goes on, and the program's own
-# refusal names the meter in the way.
+# tests/run.sh runs tests side by side, and a machine has room for one meter
+# (the programs refuse a second; lib/meter/lock.h says why). So a test takes
+# the run's meter slot before it starts a meter (cyclesoak, zcc -c or -C,
+# zcs -c) and gives it back after, and a test that wants it waits its turn.
+# The slot is a directory in ZC_SLOT_DIR holding the holder's PID (run.sh
+# frees it if the holder dies without cleaning up); without ZC_SLOT_DIR (a
+# test run by hand) these do nothing. Up to 3 minutes' wait, then the test
+# goes on, and the program's own refusal names the meter in the way.
 METER_SLOT=
 
 meter_slot() {

@@ -172,8 +172,7 @@ run_zcc() {
 
 # run_metered ERRFILE COMMAND...: run_fg with stderr to ERRFILE; while the
 # command is refused because another meter runs on the machine (one meter
-# per machine: two would read each other's soakers as load), wait and try
-# again, up to a minute.
+# per machine, lib/meter/lock.h), wait and try again, up to a minute.
 run_metered() {
 	_ef=$1
 	shift
