@@ -592,7 +592,7 @@ struct conn {
 	uint64_t start;
 	unsigned tick_seen;
 	struct watch watch;	/* lib/watch.h: -t lines and the -T rule */
-	double load_secs, metered_secs;	/* -c: sum of load x secs, and secs */
+	struct meter_span span;		/* -c: the whole connection's load */
 };
 
 /* -c's figures for one line; valid 0 without -c. */
@@ -682,14 +682,13 @@ static struct load conn_sample(struct conn *c, uint64_t bytes, int whole)
 		return l;
 	if (meter_sample(meter, &mr, err, sizeof(err)) < 0)
 		meter_failed(err);
-	c->load_secs += mr.load * mr.secs;
-	c->metered_secs += mr.secs;
+	meter_span_add(&c->span, &mr);
 	l.valid = 1;
 	l.ncpus = mr.ncpus;
 	l.load = mr.load;
-	if (whole && c->metered_secs > 0) {
-		l.load = c->load_secs / c->metered_secs;
-		mr.secs = c->metered_secs;
+	if (whole && c->span.secs > 0) {
+		l.load = meter_span_load(&c->span);
+		mr.secs = c->span.secs;
 	}
 	l.demand = service_demand_us_per_kb(l.load, l.ncpus, mr.secs, bytes);
 	if (where_meter)

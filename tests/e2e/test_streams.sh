@@ -88,8 +88,9 @@ else
 	not_ok "-d -P 2: exit $RC: $(cat "$TMP/err")"
 fi
 
-# -I -d: the summed line, and one per stream on stderr.
-zcc_run -d -P 2 -n 40 -I 0.01 "$TMP/a"
+# -I -d: the summed line, and one per stream on stderr (1000 loops: long
+# enough for a 10 ms interval to come, however fast the machine).
+zcc_run -d -P 2 -n 1000 -I 0.01 "$TMP/a"
 if [ "$RC" -eq 0 ] && grep -q '^[0-9]* kbytes/sec$' "$TMP/out" &&
    grep -q '^zcc: stream 2: [0-9]* kbytes/sec$' "$TMP/err"; then
 	ok "-I -d -P 2: interval lines of the sum, and of each stream on stderr"
