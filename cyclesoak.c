@@ -2,7 +2,7 @@
  * cyclesoak - measure CPU load by subtraction.
  *
  * One busy soaker per CPU runs at the lowest priority; what they are denied
- * is the load everything else caused. The meter (lib/meter.h) reads that
+ * is the load everything else caused. The meter (lib/meter/meter.h) reads that
  * from their run time or from their loop counts against a calibration
  * (cyclesoak -C); the default is the method right for the machine.
  *
@@ -189,7 +189,7 @@ static void parse_options(int argc, char **argv)
 }
 
 /*
- * SIGINT, SIGTERM and SIGHUP stop us (lib/stop.h). SIGCHLD gets its
+ * SIGINT, SIGTERM and SIGHUP stop us (lib/app/stop.h). SIGCHLD gets its
  * default, so the soakers and the command can be waited for.
  */
 static void set_up_signals(void)

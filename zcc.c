@@ -1,19 +1,12 @@
 /*
  * zcc - the client: stream a set of files to zcs, n times over (or for
- * about -t seconds), by one of the transmit methods of lib/tx.h, then
+ * about -t seconds), by one of the transmit methods of lib/wire/tx.h, then
  * report the rate and, with -c, what the transfer cost the machine's CPUs.
  *
- * The wire protocol is lib/proto.h's: u32 n_loops, then per loop u32
- * n_files, then per file u32 length and the data. Header words never go out
- * as a segment of their own when data follows: send and write copy them in
- * front of the file's first chunk in the one buffer, mmap hands them to the
- * first sendmsg() as an iovec of their own beside the chunk, splice sends
- * them with MSG_MORE so the kernel holds them until the file's data joins
- * them. sendfile sends them with a plain send() just before the data, and
- * Nagle's algorithm holds that small segment while data is in flight (so
- * the very first words of a run may leave alone): MSG_MORE there was
- * measured slower (lib/tx_basic.c says how). The words after the last file
- * go with MSG_MORE and leave with the FIN of the close that follows.
+ * The wire protocol is lib/wire/proto.h's: u32 n_loops, then per loop u32
+ * n_files, then per file u32 length and the data. How each method makes
+ * the header words ride with the data is the method's business
+ * (lib/wire/tx_basic.c, tx_zc.c, tx_uring.c), never zcc's.
  *
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per
@@ -115,7 +108,7 @@ static struct file_set files;
 /* A -t probe run is under way: it prints nothing. */
 static int probing;
 
-/* Exit as the stopping signal asks (lib/stop.h), the soakers gone first. */
+/* Exit as the stopping signal asks (lib/app/stop.h), the soakers gone first. */
 static void __attribute__((noreturn)) exit_stopped(void)
 {
 	stop_exit(stop_signal);
@@ -634,7 +627,7 @@ static void open_files(void)
 /* ---- signals ------------------------------------------------------------- */
 
 /*
- * Ctrl-C, SIGTERM and SIGHUP cut the run short (lib/stop.h: no SA_RESTART,
+ * Ctrl-C, SIGTERM and SIGHUP cut the run short (lib/app/stop.h: no SA_RESTART,
  * so a blocked send returns), unless ignored when zcc started (nohup).
  */
 static void catch_signals(void)
@@ -685,7 +678,7 @@ struct group {
 struct watcher {
 	struct tx *t;		/* one stream, */
 	struct group *g;	/* or the streams of -P */
-	struct watch watch;	/* lib/watch.h: lines due, the stall rule */
+	struct watch watch;	/* lib/app/watch.h: lines due, the stall rule */
 	struct watch *each;	/* -P with -T: one stall rule per stream */
 	uint64_t *last;		/* -P -I -d: each stream's bytes at the last line */
 	int running, done, stalled;

@@ -1,6 +1,6 @@
 /*
  * zcs - the zc server. Accepts zcc connections, swallows each stream by one
- * receive method (lib/rx.h) while checking it against its own headers, and
+ * receive method (lib/wire/rx.h) while checking it against its own headers, and
  * reports the receive rate: every period while data flows, and once when
  * the client closes. Each connection has its own child process; the parent
  * only accepts, reaps and, when told to stop, passes the signal on and
@@ -327,7 +327,7 @@ static void set_handler(int sig, void (*fn)(int))
 		error(1, errno, "sigaction");
 }
 
-/* The stop signals (lib/stop.h): each wakes the poll loop. */
+/* The stop signals (lib/app/stop.h): each wakes the poll loop. */
 static void catch_stop_signals(void)
 {
 	stop_catch(wake);
@@ -591,7 +591,7 @@ struct conn {
 	struct proto_rx p;
 	uint64_t start;
 	unsigned tick_seen;
-	struct watch watch;	/* lib/watch.h: -t lines and the -T rule */
+	struct watch watch;	/* lib/app/watch.h: -t lines and the -T rule */
 	struct meter_span span;		/* -c: the whole connection's load */
 };
 

@@ -16,7 +16,7 @@
 # is what matters. Every round runs both sides back to back (which goes
 # first alternates), the round's ratio is the figure, and a verdict rests
 # on the median ratio, its distribution-free interval and the rounds that
-# agree in sign (zcstat -r, lib/stats.c). The senders run on CPU 0, the
+# agree in sign (zcstat -r, lib/base/stats.c). The senders run on CPU 0, the
 # receivers on CPU 1.
 
 PEER_SECS=2

@@ -7,7 +7,7 @@
 # Each part is one file next to this one, sourced here, and a thin script
 # over the programs' own output (-J where they have it); the statistics
 # (median, spread, Student-t interval, the "target met" verdict) come from
-# tests/zcstat (lib/stats.c); two things compared are compared by paired
+# tests/tools/zcstat (lib/base/stats.c); two things compared are compared by paired
 # rounds, each round's ratio the figure (ratio_of). Prints the machine, an estimate of the run
 # time, every command it runs and a table per part; writes the figures to
 # build/bench/bench.csv (part,case,metric,value,unit: a run of some parts

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The one-meter lock (lib/lock.c) lives in /tmp, where anyone can lock it:
+# The one-meter lock (lib/meter/lock.c) lives in /tmp, where anyone can lock it:
 # a holder that is no meter (no soakers, children at nice 19) is ignored,
 # one that is a meter refuses us, naming it; another user's file that we
 # may not open blocks only when a meter holds it. Each case uses a lock

@@ -5,7 +5,7 @@
 # the soakers start, during the warm-up, between samples. Each run must end
 # within 2 s of SIGTERM (a period is 1 s; the rest is room for a busy
 # machine), die of SIGTERM (143), and leave no soaker behind. Before the
-# waits went through lib/stop.c, a signal that came while the soakers
+# waits went through lib/app/stop.c, a signal that came while the soakers
 # started was missed and the calibration ran to its end, 6 to 16 s later.
 . "$ZC_TOP/tests/lib.sh"
 

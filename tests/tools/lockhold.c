@@ -1,6 +1,6 @@
 /*
  * lockhold - hold a POSIX write lock on a file, as a meter holds its lock,
- * until killed: for the tests of lib/lock.c.
+ * until killed: for the tests of lib/meter/lock.c.
  *
  *   lockhold [-s] PATH
  *

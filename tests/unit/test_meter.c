@@ -124,7 +124,7 @@ static void test_lock(void)
 	CHECK(fd >= 0, "the meter lock is taken: %s", fd < 0 ? err : "ok");
 	if (fd < 0 || pipe(fds) < 0)
 		return;
-	/* A holder counts as a meter when it runs soakers (lib/lock.h): one
+	/* A holder counts as a meter when it runs soakers (lib/meter/lock.h): one
 	 * child at nice 19, sleeping, plays the part. */
 	soaker = fork();
 	if (soaker == 0) {

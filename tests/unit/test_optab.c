@@ -1,4 +1,4 @@
-/* lib/optab.c: the option table, and what getopt_long and -h get from it. */
+/* lib/base/optab.c: the option table, and what getopt_long and -h get from it. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * lib/stop.c: a stop signal ends a wait whenever it comes, before the wait
+ * lib/app/stop.c: a stop signal ends a wait whenever it comes, before the wait
  * began included; other signals do not; a signal ignored at start stays
  * ignored; stop_exit runs the clean-up and dies of the signal.
  */

@@ -1,4 +1,4 @@
-/* lib/tcpinfo.c: the figures of a loopback connection, and a refusal. */
+/* lib/wire/tcpinfo.c: the figures of a loopback connection, and a refusal. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string.h>

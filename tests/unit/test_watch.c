@@ -1,4 +1,4 @@
-/* lib/watch.c: interval lines, the one stall rule, and a pause of our own. */
+/* lib/app/watch.c: interval lines, the one stall rule, and a pause of our own. */
 #include "t.h"
 #include "app/watch.h"
 
