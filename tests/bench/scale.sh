@@ -1,5 +1,6 @@
-# make bench PART=scale: many small files, and many clients at once, with
-# every byte counted on both ends. Sourced by run.sh.
+# make bench PART=scale: many small files, many clients at once, with
+# every byte counted on both ends, and zcc -P: one zcc, many streams.
+# Sourced by run.sh.
 
 part_scale() {
 	section "scale: 10,000 small files x 10, and 64 clients at once"
@@ -29,6 +30,7 @@ part_scale() {
 	byte_check sc
 	stop_bg "$ZCS_PID"
 	scale_clients
+	scale_streams
 }
 
 # scale_clients: 64 zcc at once against one zcs; the two byte totals equal.
@@ -81,4 +83,75 @@ scale_clients() {
 	csv scale clients64 bytes_received "$ZCS_DONE_BYTES" bytes
 	csv scale clients64 failed_clients "$fails" clients
 	csv scale clients64 bytes_equal "$agree" bool
+}
+
+# scale_streams: one zcc with -P 1, 2, 4, 16 and 64 streams against one
+# zcs, metered (-c), in paired rounds: each round runs every count back to
+# back, and -P N's figure is its aggregate rate over that round's -P 1.
+# Per count: the aggregate rate, the load, the service demand and the
+# slowest stream's rate over the fastest's (an unfair split shows there).
+SCALE_STREAMS=${ZC_BENCH_STREAMS:-"1 2 4 16 64"}
+SCALE_ROUNDS=${ZC_BENCH_STREAM_ROUNDS:-3}
+scale_streams() {
+	if ! zcc_has -P; then
+		echo "  streams: skipped: this zcc has no -P"
+		return 0
+	fi
+	big_files
+	zcs_up st -t 3600 -m 1100
+	echo
+	show "zcs -p 0 -t 3600 -m 1100   (port $ZCS_PORT)"
+	show "zcc -J -c -P N -t 2 -s 127.0.0.1 -p $ZCS_PORT FILES   (8 of the 350 KB files; N: $SCALE_STREAMS; $SCALE_ROUNDS rounds)"
+	: >"$WORK/st.all"
+	_r=1
+	while [ $_r -le "$SCALE_ROUNDS" ]; do
+		for _p in $SCALE_STREAMS; do
+			QUIET=1 run_zcc "$WORK/st.$_p.$_r" -s 127.0.0.1 -p "$ZCS_PORT" -t 2 -c \
+				-P "$_p" "$WORK"/big/f1[0-7] || die "zcc -P $_p failed"
+			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
+			json_get "$WORK/st.$_p.$_r" stream kbytes_per_sec >"$WORK/st.s"
+			[ -s "$WORK/st.s" ] || echo "$SENT_RATE" >"$WORK/st.s"	# -P 1: no stream events
+			stat_of "$WORK/st.s" s_
+			# shellcheck disable=SC2154
+			echo "$_r $_p $SENT_RATE $CPU_LOAD $CPU_SD $(calc "$s_min / $s_max")" >>"$WORK/st.all"
+		done
+		_r=$((_r + 1))
+	done
+	stop_bg "$ZCS_PID"
+	echo
+	printf '  %8s %14s %9s %14s %15s %16s\n' streams "kbytes/sec" "load %" "us/KB" "slowest/fastest" "rate / -P 1"
+	echo "streams,kbytes_per_sec" >"$OUT/scale_streams.csv"
+	for _p in $SCALE_STREAMS; do
+		awk -v p="$_p" '$2 == p { print $3 }' "$WORK/st.all" >"$WORK/st.r"
+		awk -v p="$_p" '$2 == p { print $4 }' "$WORK/st.all" >"$WORK/st.l"
+		awk -v p="$_p" '$2 == p { print $5 }' "$WORK/st.all" >"$WORK/st.d"
+		awk -v p="$_p" '$2 == p { print $6 }' "$WORK/st.all" >"$WORK/st.f"
+		awk -v p="$_p" '$2 == 1 { one[$1] = $3 } $2 == p { mine[$1] = $3 }
+			END { for (r in mine) if (r in one) print mine[r], one[r] }' "$WORK/st.all" >"$WORK/st.p"
+		stat_of "$WORK/st.r" r_
+		stat_of "$WORK/st.l" l_
+		stat_of "$WORK/st.d" d_
+		stat_of "$WORK/st.f" f_
+		ratio_of "$WORK/st.p" q_
+		# shellcheck disable=SC2154
+		printf '  %8s %14.0f %9.1f %14.3f %15.2f %7.2f [%.2f, %.2f]\n' "$_p" "$r_median" \
+			"$l_median" "$d_median" "$f_median" "$q_median" "$q_lo" "$q_hi"
+		echo "$_p,$r_median" >>"$OUT/scale_streams.csv"
+		csv scale "streams$_p" kbytes_per_sec "$r_median" KiB/s
+		csv scale "streams$_p" load_pct "$l_median" %
+		csv scale "streams$_p" service_demand_us_per_kb "$d_median" us/KB
+		csv scale "streams$_p" slowest_over_fastest "$f_median" ratio
+		csv scale "streams$_p" rate_over_p1 "$q_median" ratio
+		# The targets: -P 2 loses nothing to the machinery, -P 64 little.
+		case $_p in
+		2) verdict "$(is_true "$q_lo >= 0.95" && echo 1 || echo 0)" \
+			"zcc -P 2 at least 0.95x of -P 1 in every round (median $(printf %.2f "$q_median"), interval [$(printf %.2f "$q_lo"), $(printf %.2f "$q_hi")])" ;;
+		64) verdict "$(is_true "$q_lo >= 0.8" && echo 1 || echo 0)" \
+			"zcc -P 64 at least 0.8x of -P 1 in every round (median $(printf %.2f "$q_median"), interval [$(printf %.2f "$q_lo"), $(printf %.2f "$q_hi")])" ;;
+		esac
+	done
+	echo "  (medians of $SCALE_ROUNDS rounds; rate / -P 1: the median of the rounds' ratios and"
+	echo "  its distribution-free interval; the load is of the whole machine, both ends on loopback)"
+	plot scale_streams.svg scale_streams.csv -l -x "streams (zcc -P)" -y "aggregate kbytes/sec" \
+		-t "One zcc, many streams, loopback ($(uname -r))"
 }
