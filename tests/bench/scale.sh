@@ -90,6 +90,7 @@ scale_clients() {
 # back, and -P N's figure is its aggregate rate over that round's -P 1.
 # Per count: the aggregate rate, the load, the service demand and the
 # slowest stream's rate over the fastest's (an unfair split shows there).
+# Its loop variables are _sn and _sr: the harness's own loops use _p.
 SCALE_STREAMS=${ZC_BENCH_STREAMS:-"1 2 4 16 64"}
 SCALE_ROUNDS=${ZC_BENCH_STREAM_ROUNDS:-3}
 scale_streams() {
@@ -101,32 +102,36 @@ scale_streams() {
 	zcs_up st -t 3600 -m 1100
 	echo
 	show "zcs -p 0 -t 3600 -m 1100   (port $ZCS_PORT)"
-	show "zcc -J -c -P N -t 2 -s 127.0.0.1 -p $ZCS_PORT FILES   (8 of the 350 KB files; N: $SCALE_STREAMS; $SCALE_ROUNDS rounds)"
+	# The same bytes at every count: -P N sends LOOPS / N loops on each
+	# stream (-t would give every stream the loops of one: 64 times as long).
+	probe_loops 2 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK"/big/f1[0-7]
+	show "zcc -J -c -P N -n $LOOPS/N -s 127.0.0.1 -p $ZCS_PORT FILES   (8 of the 350 KB files; N: $SCALE_STREAMS; $SCALE_ROUNDS rounds)"
 	: >"$WORK/st.all"
-	_r=1
-	while [ $_r -le "$SCALE_ROUNDS" ]; do
-		for _p in $SCALE_STREAMS; do
-			QUIET=1 run_zcc "$WORK/st.$_p.$_r" -s 127.0.0.1 -p "$ZCS_PORT" -t 2 -c \
-				-P "$_p" "$WORK"/big/f1[0-7] || die "zcc -P $_p failed"
+	_sr=1
+	while [ $_sr -le "$SCALE_ROUNDS" ]; do
+		for _sn in $SCALE_STREAMS; do
+			QUIET=1 run_zcc "$WORK/st.$_sn.$_sr" -s 127.0.0.1 -p "$ZCS_PORT" -c \
+				-n $(((LOOPS + _sn - 1) / _sn)) -P "$_sn" "$WORK"/big/f1[0-7] ||
+				die "zcc -P $_sn failed"
 			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
-			json_get "$WORK/st.$_p.$_r" stream kbytes_per_sec >"$WORK/st.s"
+			json_get "$WORK/st.$_sn.$_sr" stream kbytes_per_sec >"$WORK/st.s"
 			[ -s "$WORK/st.s" ] || echo "$SENT_RATE" >"$WORK/st.s"	# -P 1: no stream events
 			stat_of "$WORK/st.s" s_
 			# shellcheck disable=SC2154
-			echo "$_r $_p $SENT_RATE $CPU_LOAD $CPU_SD $(calc "$s_min / $s_max")" >>"$WORK/st.all"
+			echo "$_sr $_sn $SENT_RATE $CPU_LOAD $CPU_SD $(calc "$s_min / $s_max")" >>"$WORK/st.all"
 		done
-		_r=$((_r + 1))
+		_sr=$((_sr + 1))
 	done
 	stop_bg "$ZCS_PID"
 	echo
 	printf '  %8s %14s %9s %14s %15s %16s\n' streams "kbytes/sec" "load %" "us/KB" "slowest/fastest" "rate / -P 1"
 	echo "streams,kbytes_per_sec" >"$OUT/scale_streams.csv"
-	for _p in $SCALE_STREAMS; do
-		awk -v p="$_p" '$2 == p { print $3 }' "$WORK/st.all" >"$WORK/st.r"
-		awk -v p="$_p" '$2 == p { print $4 }' "$WORK/st.all" >"$WORK/st.l"
-		awk -v p="$_p" '$2 == p { print $5 }' "$WORK/st.all" >"$WORK/st.d"
-		awk -v p="$_p" '$2 == p { print $6 }' "$WORK/st.all" >"$WORK/st.f"
-		awk -v p="$_p" '$2 == 1 { one[$1] = $3 } $2 == p { mine[$1] = $3 }
+	for _sn in $SCALE_STREAMS; do
+		awk -v p="$_sn" '$2 == p { print $3 }' "$WORK/st.all" >"$WORK/st.r"
+		awk -v p="$_sn" '$2 == p { print $4 }' "$WORK/st.all" >"$WORK/st.l"
+		awk -v p="$_sn" '$2 == p { print $5 }' "$WORK/st.all" >"$WORK/st.d"
+		awk -v p="$_sn" '$2 == p { print $6 }' "$WORK/st.all" >"$WORK/st.f"
+		awk -v p="$_sn" '$2 == 1 { one[$1] = $3 } $2 == p { mine[$1] = $3 }
 			END { for (r in mine) if (r in one) print mine[r], one[r] }' "$WORK/st.all" >"$WORK/st.p"
 		stat_of "$WORK/st.r" r_
 		stat_of "$WORK/st.l" l_
@@ -134,16 +139,16 @@ scale_streams() {
 		stat_of "$WORK/st.f" f_
 		ratio_of "$WORK/st.p" q_
 		# shellcheck disable=SC2154
-		printf '  %8s %14.0f %9.1f %14.3f %15.2f %7.2f [%.2f, %.2f]\n' "$_p" "$r_median" \
+		printf '  %8s %14.0f %9.1f %14.3f %15.2f %7.2f [%.2f, %.2f]\n' "$_sn" "$r_median" \
 			"$l_median" "$d_median" "$f_median" "$q_median" "$q_lo" "$q_hi"
-		echo "$_p,$r_median" >>"$OUT/scale_streams.csv"
-		csv scale "streams$_p" kbytes_per_sec "$r_median" KiB/s
-		csv scale "streams$_p" load_pct "$l_median" %
-		csv scale "streams$_p" service_demand_us_per_kb "$d_median" us/KB
-		csv scale "streams$_p" slowest_over_fastest "$f_median" ratio
-		csv scale "streams$_p" rate_over_p1 "$q_median" ratio
+		echo "$_sn,$r_median" >>"$OUT/scale_streams.csv"
+		csv scale "streams$_sn" kbytes_per_sec "$r_median" KiB/s
+		csv scale "streams$_sn" load_pct "$l_median" %
+		csv scale "streams$_sn" service_demand_us_per_kb "$d_median" us/KB
+		csv scale "streams$_sn" slowest_over_fastest "$f_median" ratio
+		csv scale "streams$_sn" rate_over_p1 "$q_median" ratio
 		# The targets: -P 2 loses nothing to the machinery, -P 64 little.
-		case $_p in
+		case $_sn in
 		2) verdict "$(is_true "$q_lo >= 0.95" && echo 1 || echo 0)" \
 			"zcc -P 2 at least 0.95x of -P 1 in every round (median $(printf %.2f "$q_median"), interval [$(printf %.2f "$q_lo"), $(printf %.2f "$q_hi")])" ;;
 		64) verdict "$(is_true "$q_lo >= 0.8" && echo 1 || echo 0)" \
