@@ -176,11 +176,6 @@ else
 fi
 
 # --- the exact bytes on the wire ---------------------------------------------
-# u32 BIG-ENDIAN as raw bytes, with printf's octal escapes only.
-u32() {
-	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) \
-		$(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
-}
 printf 'abc' >"$TMP/w1"
 : >"$TMP/w2"
 head -c 5000 /dev/urandom >"$TMP/w3"

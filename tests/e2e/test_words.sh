@@ -58,11 +58,6 @@ counted zerocopy 6
 # with the words, the rest straight to the socket), between two small ones
 # and an empty one, two loops, byte for byte through tests/sink.
 SINK=$ZC_TESTBIN/sink
-u32() {
-	# shellcheck disable=SC2059
-	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) \
-		$(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
-}
 printf 'abc' >"$TMP/w1"
 : >"$TMP/w2"
 head -c 3145733 /dev/urandom >"$TMP/w3"

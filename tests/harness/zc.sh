@@ -260,3 +260,11 @@ copy_tracked() {
 fresh_env() {
 	env -u ZC_BIN -u ZC_TESTBIN -u ZC_TOP -u ZC_PASS -u MAKEFLAGS -u MAKELEVEL "$@"
 }
+
+# u32 N: N as the protocol's header word, 4 bytes big-endian, on stdout
+# (printf's octal escapes only), for tests that write the expected stream.
+u32() {
+	# shellcheck disable=SC2059
+	printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) \
+		$(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"
+}
