@@ -266,6 +266,135 @@ int out_text(const char *fmt, ...)
 	return 0;
 }
 
+/*
+ * The line API. With -J the out_* calls build the object; in text mode the
+ * same buffer collects the text pieces, written by line_end in one piece.
+ */
+static const char *line_event;	/* NULL: a text-only line */
+static int line_has_text;
+#define LINE_AFTER_MAX 4
+static struct {
+	void (*text)(const void *);
+	const void *arg;
+} line_after[LINE_AFTER_MAX];
+static int line_nafter;
+
+void line_begin(const char *event)
+{
+	line_event = event;
+	line_has_text = 0;
+	line_nafter = 0;
+	line_len = 0;
+	line_oom = 0;
+	if (out_as_json && event)
+		out_begin(event);
+}
+
+/* In JSON mode the pieces of a text-only line go nowhere. */
+static int json_field(const char *key)
+{
+	return out_as_json && line_event && key;
+}
+
+static int text_piece(const char *fmt)
+{
+	if (out_as_json || !fmt)
+		return 0;
+	line_has_text = 1;
+	return 1;
+}
+
+void line_text(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!text_piece(fmt))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || grow((size_t)n) < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line + line_len, line_cap - line_len, fmt, ap);
+	va_end(ap);
+	line_len += (size_t)n;
+}
+
+/* The formats are the caller's, one conversion for the one value. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+void line_u64(const char *key, uint64_t v, const char *fmt)
+{
+	if (json_field(key))
+		out_u64(key, v);
+	if (text_piece(fmt))
+		add(fmt, v);
+}
+
+void line_int(const char *key, long long v, const char *fmt)
+{
+	if (json_field(key))
+		out_int(key, v);
+	if (text_piece(fmt))
+		add(fmt, v);
+}
+
+void line_num(const char *key, double v, int decimals, const char *fmt)
+{
+	if (json_field(key))
+		out_num(key, v, decimals);
+	if (text_piece(fmt))
+		add(fmt, v);
+}
+
+void line_str(const char *key, const char *s, const char *fmt)
+{
+	if (json_field(key))
+		out_str(key, s);
+	if (text_piece(fmt))
+		add(fmt, s ? s : "");
+}
+#pragma GCC diagnostic pop
+
+void line_bool(const char *key, int v, const char *text)
+{
+	if (json_field(key))
+		out_bool(key, v);
+	if (v && text_piece(text))
+		add("%s", text);
+}
+
+void line_nested(void (*json)(const void *arg), void (*text)(const void *arg),
+		 const void *arg)
+{
+	if (out_as_json) {
+		if (line_event && json)
+			json(arg);
+	} else if (text && line_nafter < LINE_AFTER_MAX) {
+		line_after[line_nafter].text = text;
+		line_after[line_nafter++].arg = arg;
+	}
+}
+
+int line_end(void)
+{
+	int i, rc = 0;
+
+	if (out_as_json)
+		return line_event ? out_end() : 0;
+	if (line_has_text) {
+		if (line_oom)
+			return failed(ENOMEM);
+		rc = out_text("%.*s\n", (int)line_len, line);
+	}
+	for (i = 0; i < line_nafter; i++)
+		line_after[i].text(line_after[i].arg);
+	line_nafter = 0;
+	return rc;
+}
+
 int out_failed(void)
 {
 	errno = 0;

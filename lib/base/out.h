@@ -39,6 +39,36 @@ void out_num_array(const char *key, const double *v, int n, int decimals);
 int out_end(void);
 
 /*
+ * A line described once: one list of calls makes both the 2001 text line
+ * and the -J object, so the two cannot drift apart. Each figure has its
+ * JSON key (NULL: the text only) and its text form, a printf format for
+ * that one value (NULL: the JSON only); line_text adds text alone.
+ *
+ *	line_begin("done");
+ *	line_text("done: ");
+ *	line_u64("bytes", bytes, "%" PRIu64 " bytes");
+ *	line_num("seconds", secs, 3, " in %.3f s");
+ *	line_end();
+ *
+ * prints "done: 123 bytes in 1.000 s" or {...,"event":"done","bytes":123,
+ * "seconds":1.000}. A line with no text piece prints nothing in text mode;
+ * line_begin(NULL) is a text line with no JSON event. line_bool prints its
+ * text only when v is true. line_nested adds what another module prints:
+ * json() inside the object, or text() after the text line. line_end returns
+ * what out_end or out_text does.
+ */
+void line_begin(const char *event);
+void line_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void line_u64(const char *key, uint64_t v, const char *fmt);
+void line_int(const char *key, long long v, const char *fmt);
+void line_num(const char *key, double v, int decimals, const char *fmt);
+void line_str(const char *key, const char *s, const char *fmt);
+void line_bool(const char *key, int v, const char *text);
+void line_nested(void (*json)(const void *arg), void (*text)(const void *arg),
+		 const void *arg);
+int line_end(void);
+
+/*
  * Nested values: out_object(key) ... out_object_end(), out_array(key) ...
  * out_array_end(); inside an array, out_object(NULL) opens an element.
  */

@@ -177,6 +177,13 @@ void where_print(const struct where_report *r);
 void where_json(const struct where_report *r);
 
 /*
+ * where_line - the report as part of the line being described (base/out.h
+ * line_begin .. line_end): its keys inside the object with -J, its text
+ * lines after the line's own.
+ */
+void where_line(const struct where_report *r);
+
+/*
  * where_ifname - the interface that carries a connected socket's traffic,
  * from its local address (loopback addresses: the loopback interface), into
  * name; -1 with err when none is found.

@@ -134,3 +134,18 @@ void where_json(const struct where_report *r)
 	}
 	out_u64("kernel_samples", r->samples);
 }
+
+static void nested_json(const void *r)
+{
+	where_json(r);
+}
+
+static void nested_text(const void *r)
+{
+	where_print(r);
+}
+
+void where_line(const struct where_report *r)
+{
+	line_nested(nested_json, nested_text, r);
+}

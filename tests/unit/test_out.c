@@ -1,6 +1,7 @@
 /* lib/base/out.c: the JSON Lines every -J figure goes through, and stdout's failures. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,6 +115,68 @@ static void json_mode_text(void)
 {
 	out_init("zcc", 1);
 	text_rc = out_text("sent: %d bytes\n", 5);
+}
+
+/* s with its newlines shown as |, for an "ok" line. */
+static const char *one_row(const char *s)
+{
+	static char buf[sizeof got];
+	size_t i;
+
+	snprintf(buf, sizeof buf, "%s", s);
+	for (i = 0; buf[i]; i++)
+		if (buf[i] == '\n')
+			buf[i] = '|';
+	return buf;
+}
+
+/* One description, both forms: the line API. */
+static void nested_text(const void *arg)
+{
+	out_text("after: %s\n", (const char *)arg);
+}
+
+static void nested_json(const void *arg)
+{
+	out_str("nested", (const char *)arg);
+}
+
+static void one_line(void)
+{
+	line_begin("sent");
+	line_text("sent: ");
+	line_u64("bytes", 123, "%" PRIu64 " bytes");
+	line_num("seconds", 1.5, 3, " in %.2f s");
+	line_str("method", "splice", NULL);
+	line_int(NULL, -7, " (%lld)");
+	line_bool("interrupted", 1, " (interrupted)");
+	line_bool("zc", 0, " (zc)");
+	line_nested(nested_json, nested_text, "x");
+	end_rc = line_end();
+}
+
+static void text_only_and_json_only(void)
+{
+	line_begin(NULL);
+	line_text("listening on %d", 5);
+	line_end();
+	line_begin("using");
+	line_int("ncpus", 2, NULL);
+	line_end();
+}
+
+static void line_text_mode(void)
+{
+	out_init("zcc", 0);
+	one_line();
+	text_only_and_json_only();
+}
+
+static void line_json_mode(void)
+{
+	out_init("zcc", 1);
+	one_line();
+	text_only_and_json_only();
 }
 
 /* In a child with stdout on path: returns the child's stderr and status. */
@@ -240,6 +303,20 @@ int main(void)
 	      "text mode: only the text line, out_end 0 (%.13s)", got);
 	capture(json_mode_text);
 	CHECK(strcmp(got, "") == 0 && text_rc == 0, "-J: out_text writes nothing (%s)", got);
+
+	capture(line_text_mode);
+	CHECK(strcmp(got, "sent: 123 bytes in 1.50 s (-7) (interrupted)\nafter: x\n"
+		     "listening on 5\n") == 0 && end_rc == 0,
+	      "line API, text: the pieces with a format, in order; nested text after; "
+	      "a line with no text piece prints nothing (%s)", one_row(got));
+	capture(line_json_mode);
+	CHECK(strstr(without_time(), "{\"program\":\"zcc\",\"event\":\"sent\",\"time\":T,"
+		     "\"bytes\":123,\"seconds\":1.500,\"method\":\"splice\","
+		     "\"interrupted\":true,\"zc\":false,\"nested\":\"x\"}\n") == without_time() &&
+	      strstr(got, "\"event\":\"using\"") && strstr(got, "\"ncpus\":2}") &&
+	      !strstr(got, "listening") && end_rc == 0,
+	      "line API, -J: the keyed pieces as one object, nested inside; "
+	      "a text-only line writes nothing (%s)", shown());
 
 	rc = child_on("/dev/full", 1, 0, err, sizeof err);
 	CHECK(rc == 1 && strcmp(err, "zcs: write to stdout: No space left on device") == 0,
