@@ -1,5 +1,8 @@
+#include <errno.h>
 #include <error.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "app/session.h"
 #include "app/stop.h"
@@ -7,15 +10,47 @@
 #include "meter/calib.h"
 #include "meter/cpu.h"
 
+static struct meter *session_meter;
+static pid_t session_owner;
+
+void app_meter_close(void)
+{
+	struct meter *m = session_meter;
+
+	if (!m || getpid() != session_owner)
+		return;
+	session_meter = NULL;
+	meter_close(m);
+}
+
+struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
+{
+	char err[512];
+	struct meter *m = meter_open(cfg, err, sizeof(err));
+
+	if (!m && stop_signal)
+		stop_exit(stop_signal);
+	if (!m)
+		error(1, 0, "%s", err);
+	session_meter = m;
+	session_owner = getpid();
+	stop_cleanup(app_meter_close);
+	if (stop_signal)
+		stop_exit(stop_signal);
+	if (*meter_warning(m))
+		fprintf(stderr, "%s: warning: %s\n", program_invocation_short_name,
+			meter_warning(m));
+	if (debug)
+		fprintf(stderr, "%s: meter: %s, %d CPUs\n", program_invocation_short_name,
+			meter_why(m), meter_ncpus(m));
+	return m;
+}
+
 void app_using(int ncpus)
 {
-	if (out_json()) {
-		out_begin("using");
-		out_int("ncpus", ncpus);
-		out_end();
-	} else {
-		out_text("using %d CPUs\n", ncpus);
-	}
+	line_begin("using");
+	line_int("ncpus", ncpus, "using %lld CPUs");
+	line_end();
 	if (out_failed())
 		exit(1);	/* the at-exit check says why */
 }
@@ -23,13 +58,10 @@ void app_using(int ncpus)
 /* One figure in loops/sec: "calibrating" per sample, "calibrated" at the end. */
 static void print_rate(const char *event, const char *text, double rate)
 {
-	if (out_json()) {
-		out_begin(event);
-		out_num("loops_per_sec", rate, 0);
-		out_end();
-	} else {
-		out_text("%s %.0f loops/sec\n", text, rate);
-	}
+	line_begin(event);
+	line_text("%s ", text);
+	line_num("loops_per_sec", rate, 0, "%.0f loops/sec");
+	line_end();
 	if (out_failed())
 		exit(1);
 }

@@ -8,6 +8,20 @@
 
 #include "meter/meter.h"
 
+/*
+ * app_meter_open - the meter as cfg asks (meter_open), for the whole run.
+ * A refusal is one line and exit 1; a stop signal that came while it
+ * settled ends the program by it. A warning is said on stderr, and with
+ * debug "meter: WHY, N CPUs". The meter is closed at exit and before a
+ * stop signal's exit, by the process that opened it only (zcs's connection
+ * processes inherit it and leave it alone). Open it before -B, so that the
+ * soakers do not inherit the program's binding.
+ */
+struct meter *app_meter_open(const struct meter_cfg *cfg, int debug);
+
+/* app_meter_close - close the meter now (the run is over). Safe twice. */
+void app_meter_close(void);
+
 /* app_using - "using N CPUs", or the using event with -J. */
 void app_using(int ncpus);
 
