@@ -208,7 +208,7 @@ acc_where_cost() {
 		if [ $((_wr % 2)) = 1 ]; then _order="plain where"; else _order="where plain"; fi
 		for _wk in $_order; do
 			_wf=
-			[ $_wk = where ] && _wf=-W
+			[ "$_wk" = where ] && _wf=-W
 			# shellcheck disable=SC2086
 			run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON -r $_wf -- sleep $ACC_W_SECS \
 				>"$WORK/accw.$_wk" || { cat "$WORK/accw.err" >&2; die "cyclesoak -r $_wf -- sleep failed"; }
@@ -253,6 +253,8 @@ acc_where_classes() {
 		acc_bg_classes $((ACC_BG_SAMPLES - ACC_BG_SAMPLES / 2))
 		_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/accw.lg" | tail -n 1)
 		_load=$(acc_load "$WORK/accw.out")
+		# The six figures as $1..$6.
+		# shellcheck disable=SC2046
 		set -- $(acc_classes "$WORK/accw.out")
 		need "$_lg" "$_load" "$1" "$2" "$3" "$4" "$5" "$6"
 		column "$WORK/accw.bg" 1 >"$WORK/c"
@@ -261,10 +263,10 @@ acc_where_classes() {
 		stat_of "$WORK/c" bu_
 		column "$WORK/accw.bg" 3 >"$WORK/c"
 		stat_of "$WORK/c" bs_
-		# shellcheck disable=SC2154
 		_sum=$(calc "$1 + $2 + $3 + $4 + $5")
 		# LEVEL LOADGEN BG BG_USER BG_SYS LOAD USER SYSTEM IRQ SOFTIRQ STEAL
 		# UNATTRIBUTED SUM-LOAD USER-TRUTH SYSTEM-BG_SYS BG-SPREAD
+		# shellcheck disable=SC2154
 		echo "$pct $_lg $ba_median $bu_median $bs_median $_load $* $(calc "$_sum - $_load")" \
 			"$(calc "$1 - ($_lg + $bu_median)") $(calc "$2 - $bs_median") $(calc "$ba_max - $ba_min")" >>"$WORK/accw.rows"
 		tail -n 1 "$WORK/accw.rows" | awk '{ printf "  %4s%% %7.2f%% %5.2f/%5.2f/%5.2f %6.2f%% %6.2f%% %6.2f%% %5.2f%% %6.2f%% %5.2f%% %5.2f%% %+8.2f %+9.2f\n",
@@ -276,6 +278,7 @@ acc_where_classes() {
 	done
 	column "$WORK/accw.rows" 16 >"$WORK/c"
 	stat_of "$WORK/c" wb_
+	# shellcheck disable=SC2154
 	echo "  background: the range of its $ACC_BG_SAMPLES idle seconds, median $(printf '%.2f' "$wb_median") points, at most $(printf '%.2f' "$wb_max")"
 	echo "  (sum-load: user+system+irq+softirq+steal less the load; user-truth: the user class less"
 	echo "  loadgen's CPU and the background's user share)"
