@@ -235,6 +235,14 @@ scale_1024() {
 	# shellcheck disable=SC3045
 	[ -n "$_raised" ] && ulimit -n "$_nofile"
 	echo "  zcc: exit $_zrc after $(printf '%.2f' "$(calc "$_t1 - $_t0")") s, sent ${SENT_BYTES:-?} bytes over $SCALE_MANY streams; $_zleft zcc left running"
+	json_get "$WORK/many" stream kbytes_per_sec >"$WORK/many.s"
+	if [ -s "$WORK/many.s" ]; then
+		stat_of "$WORK/many.s" ms_
+		# shellcheck disable=SC2154
+		echo "  streams: $ms_n rates, slowest/fastest $(printf '%.3f' "$(calc "$ms_min / $ms_max")")," \
+			"median $(printf '%.0f' "$ms_median") kbytes/sec a stream"
+		csv scale many$SCALE_MANY slowest_over_fastest "$(calc "$ms_min / $ms_max")" ratio
+	fi
 	echo "  zcs: received $ZCS_DONE_BYTES bytes in $ZCS_DONE_RUNS done lines ($([ $_agree = 1 ] && echo "every byte accounted for" || echo "NOT what zcc sent"))"
 	echo "  zcs after the run: $_fd1 descriptors (idle before: $_fd0), $_th1 threads (before: $_th0), $_kids children left"
 	echo "  the original 2001 zcs: not in this tree (no build of it in tests/tools or the tests), so ours only"
