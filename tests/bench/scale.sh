@@ -185,9 +185,10 @@ scale_1024() {
 		return 0
 	fi
 	echo
-	# ulimit -n: not POSIX, but dash's and bash's alike.
+	# ulimit -Sn: not POSIX, but dash's and bash's alike; the soft limit
+	# only, so that the hard one stays where it was.
 	# shellcheck disable=SC3045
-	_nofile=$(ulimit -n 2>/dev/null)
+	_nofile=$(ulimit -Sn 2>/dev/null)
 	case $_nofile in
 	unlimited | [0-9]*) ;;
 	*)
@@ -198,11 +199,11 @@ scale_1024() {
 	_raised=
 	# shellcheck disable=SC3045
 	if [ "$_nofile" != unlimited ] && [ "$_nofile" -lt 4096 ]; then
-		if ulimit -n 4096 2>/dev/null; then
+		if ulimit -Sn 4096 2>/dev/null; then
 			_raised=1
-			echo "  the open-file limit raised from $_nofile to 4096 (ulimit -n) for $SCALE_MANY streams"
+			echo "  the open-file limit raised from $_nofile to 4096 (ulimit -Sn) for $SCALE_MANY streams"
 		elif [ "$_nofile" -lt $((SCALE_MANY + 64)) ]; then
-			echo "  $SCALE_MANY streams: skipped: the open-file limit is $_nofile and cannot be raised (ulimit -n)"
+			echo "  $SCALE_MANY streams: skipped: the open-file limit is $_nofile and cannot be raised (ulimit -Sn)"
 			return 0
 		fi
 	else
@@ -233,7 +234,7 @@ scale_1024() {
 	_kids=$(proc_children "$ZCS_PID" | wc -l)
 	stop_bg "$ZCS_PID"
 	# shellcheck disable=SC3045
-	[ -n "$_raised" ] && ulimit -n "$_nofile"
+	[ -n "$_raised" ] && ulimit -Sn "$_nofile"
 	echo "  zcc: exit $_zrc after $(printf '%.2f' "$(calc "$_t1 - $_t0")") s, sent ${SENT_BYTES:-?} bytes over $SCALE_MANY streams; $_zleft zcc left running"
 	json_get "$WORK/many" stream kbytes_per_sec >"$WORK/many.s"
 	if [ -s "$WORK/many.s" ]; then
