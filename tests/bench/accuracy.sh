@@ -225,6 +225,9 @@ acc_where_cost() {
 	# shellcheck disable=SC2154
 	printf '  -W costs %+.2f points (median of %d rounds; mean %+.2f, 95%% interval [%+.2f, %+.2f])\n' \
 		"$wc_median" "$wc_n" "$wc_mean" "$wc_lo" "$wc_hi"
+	_busy=$(awk '$1 > 5' "$WORK/accw.cost" | wc -l)
+	[ "$_busy" -gt 0 ] && echo "  NOTE: in $_busy of $ACC_W_ROUNDS rounds the machine was not idle (over 5% without -W):" \
+		"those differences are others' work as much as -W's"
 	csv accuracy where_cost median "$wc_median" points
 	csv accuracy where_cost lo "$wc_lo" points
 	csv accuracy where_cost hi "$wc_hi" points
