@@ -11,6 +11,13 @@
 # time), `cyclesoak -L` (loop counts against a calibration) and plain
 # `cyclesoak` (the method it picks for this machine), over two fresh
 # calibrations. Target: the default's worst error within 1.5 points.
+#
+# Then -W (where the CPU went): its own cost, paired rounds of an idle
+# `cyclesoak -r` with and without -W at the default period, the difference
+# per round (target: under 1 point); and its classes at loadgen -u 0, 25,
+# 50 and 75% (all user time): they add up to the load within 2 points, the
+# user class is the truth's user share within 2 points and the system class
+# is under 2 points above the background's system share.
 
 ACC_LEVELS="0 25 50 75"
 ACC_SECS=3
@@ -94,6 +101,7 @@ part_accuracy() {
 	busy=$(awk '$4 > 10' "$WORK/acc.rows" | wc -l)
 	[ "$busy" -gt 0 ] && echo "  NOTE: in $busy of $(wc -l <"$WORK/acc.rows") readings others used over 10% of the machine just before: those errors are the machine's, not only the meter's"
 	acc_summary
+	acc_where
 }
 
 # acc_summary: each method's worst error; the target on the default's.
@@ -126,4 +134,170 @@ acc_summary() {
 	done
 	plot accuracy.svg accuracy.csv -p -i -t "cyclesoak's reading against the truth ($(uname -r))" \
 		-x "truth: loadgen's own CPU + background (% of the machine)" -y "cyclesoak's reading (% of the machine)"
+}
+
+# --- -W: its cost and its classes -----------------------------------------------
+ACC_W_ROUNDS=8
+ACC_W_SECS=3
+
+# acc_load FILE: the load_pct of a cyclesoak run (-J or text).
+acc_load() {
+	if is_json "$1"; then
+		json_get "$1" command load_pct | tail -n 1
+	else
+		sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$1" | tail -n 1
+	fi
+}
+
+# acc_classes FILE: "USER SYSTEM IRQ SOFTIRQ STEAL UNATTRIBUTED" of a
+# cyclesoak -W run over a command (class_pct with -J, the where: line
+# without).
+acc_classes() {
+	if is_json "$1"; then
+		json_get "$1" command class_pct | tail -n 1 | awk '{
+			n = split("user system irq softirq steal unattributed", k, " ")
+			for (i = 1; i <= n; i++) {
+				v = ""
+				if (match($0, "\"" k[i] "\": *-?[0-9.]+")) {
+					v = substr($0, RSTART, RLENGTH); sub(/.*: */, "", v)
+				}
+				printf "%s%s", v, (i < n ? " " : "\n")
+			}
+		}'
+	else
+		sed -n 's/^where: user \(-\{0,1\}[0-9.]*\)%, system \(-\{0,1\}[0-9.]*\)%, irq \(-\{0,1\}[0-9.]*\)%, softirq \(-\{0,1\}[0-9.]*\)%, steal \(-\{0,1\}[0-9.]*\)%, unattributed \(-\{0,1\}[0-9.]*\)%.*/\1 \2 \3 \4 \5 \6/p' \
+			"$1" | tail -n 1
+	fi
+}
+
+# acc_bg_classes N: N idle seconds of /proc/stat appended to $WORK/accw.bg,
+# "OTHERS USER SYSTEM" a line (percent of the machine; OTHERS as
+# cpu_ticks's: all but idle, iowait and nice).
+acc_bg_classes() {
+	_n=$1
+	while [ "$_n" -gt 0 ]; do
+		_s0=$(awk '/^cpu / { print $2, $4, $2 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat)
+		sleep 1
+		_s1=$(awk '/^cpu / { print $2, $4, $2 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat)
+		echo "$_s0 $_s1" | awk '{ t = $8 - $4; if (t <= 0) t = 1
+			printf "%.2f %.2f %.2f\n", 100 * ($7 - $3) / t, 100 * ($5 - $1) / t, 100 * ($6 - $2) / t }' >>"$WORK/accw.bg"
+		_n=$((_n - 1))
+	done
+}
+
+# acc_where: -W's cost on the idle machine and its classes at known loads.
+acc_where() {
+	if ! "$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-W[ ,]'; then
+		echo
+		echo "  -W: skipped: this cyclesoak has no -W"
+		return 0
+	fi
+	section "accuracy: cyclesoak -W, its own cost and its classes"
+	acc_where_cost
+	acc_where_classes
+}
+
+# acc_where_cost: ACC_W_ROUNDS paired rounds of an idle cyclesoak -r with
+# and without -W (the order alternating), the difference in points.
+acc_where_cost() {
+	show "cyclesoak -r [-W] -- sleep $ACC_W_SECS   ($ACC_W_ROUNDS paired rounds, the order alternating; idle machine, default period)"
+	: >"$WORK/accw.cost"
+	printf '  %6s %12s %12s %12s\n' round "without -W" "with -W" difference
+	_wr=1
+	while [ $_wr -le $ACC_W_ROUNDS ]; do
+		if [ $((_wr % 2)) = 1 ]; then _order="plain where"; else _order="where plain"; fi
+		for _wk in $_order; do
+			_wf=
+			[ "$_wk" = where ] && _wf=-W
+			# shellcheck disable=SC2086
+			run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON -r $_wf -- sleep $ACC_W_SECS \
+				>"$WORK/accw.$_wk" || { cat "$WORK/accw.err" >&2; die "cyclesoak -r $_wf -- sleep failed"; }
+		done
+		_l0=$(acc_load "$WORK/accw.plain")
+		_l1=$(acc_load "$WORK/accw.where")
+		need "$_l0" "$_l1"
+		echo "$_l0 $_l1 $(calc "$_l1 - $_l0")" >>"$WORK/accw.cost"
+		tail -n 1 "$WORK/accw.cost" | awk -v r=$_wr '{ printf "  %6d %11.2f%% %11.2f%% %+12.2f\n", r, $1, $2, $3 }'
+		_wr=$((_wr + 1))
+	done
+	column "$WORK/accw.cost" 3 >"$WORK/c"
+	stat_of "$WORK/c" wc_
+	# shellcheck disable=SC2154
+	printf '  -W costs %+.2f points (median of %d rounds; mean %+.2f, 95%% interval [%+.2f, %+.2f])\n' \
+		"$wc_median" "$wc_n" "$wc_mean" "$wc_lo" "$wc_hi"
+	_busy=$(awk '$1 > 5' "$WORK/accw.cost" | wc -l)
+	[ "$_busy" -gt 0 ] && echo "  NOTE: in $_busy of $ACC_W_ROUNDS rounds the machine was not idle (over 5% without -W):" \
+		"those differences are others' work as much as -W's"
+	csv accuracy where_cost median "$wc_median" points
+	csv accuracy where_cost lo "$wc_lo" points
+	csv accuracy where_cost hi "$wc_hi" points
+	# Met when the whole interval lies below 1 point.
+	if [ "$wc_hi" != nan ] && is_true "$wc_hi < 1"; then _met=1; else _met=0; fi
+	verdict $_met "-W costs under 1 point of load on the idle machine (median $(printf '%+.2f' "$wc_median"), interval [$(printf '%+.2f' "$wc_lo"), $(printf '%+.2f' "$wc_hi")], $wc_n rounds)"
+	csv accuracy where_cost target_met $_met bool
+}
+
+# acc_where_classes: cyclesoak -r -W over loadgen -u at each level; the
+# background (/proc/stat's idle seconds around it) as in the part above,
+# by class.
+acc_where_classes() {
+	echo
+	show "cyclesoak -r -W -- sh -c 'exec loadgen -u -l PCT -t $ACC_SECS >FILE'   (PCT: $ACC_LEVELS)"
+	echo "  truth: loadgen's own CPU (all user time) + the background, the median of"
+	echo "  $ACC_BG_SAMPLES idle seconds around the reading, in all (load) and by class (user, system)"
+	printf '  %5s %8s %17s %7s %7s %7s %6s %7s %6s %6s %8s %9s\n' level loadgen "bg all/usr/sys" load user system irq softirq steal unatt "sum-load" user-truth
+	: >"$WORK/accw.rows"
+	for pct in $ACC_LEVELS; do
+		: >"$WORK/accw.bg"
+		acc_bg_classes $((ACC_BG_SAMPLES / 2))
+		run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON -r -W -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
+			"$WORK/accw.lg" "$ZC_TESTBIN/loadgen" -u -l "$pct" -t $ACC_SECS \
+			>"$WORK/accw.out" || { cat "$WORK/accw.err" >&2; die "cyclesoak -r -W -- loadgen -u failed"; }
+		acc_bg_classes $((ACC_BG_SAMPLES - ACC_BG_SAMPLES / 2))
+		_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/accw.lg" | tail -n 1)
+		_load=$(acc_load "$WORK/accw.out")
+		# The six figures as $1..$6.
+		# shellcheck disable=SC2046
+		set -- $(acc_classes "$WORK/accw.out")
+		need "$_lg" "$_load" "$1" "$2" "$3" "$4" "$5" "$6"
+		column "$WORK/accw.bg" 1 >"$WORK/c"
+		stat_of "$WORK/c" ba_
+		column "$WORK/accw.bg" 2 >"$WORK/c"
+		stat_of "$WORK/c" bu_
+		column "$WORK/accw.bg" 3 >"$WORK/c"
+		stat_of "$WORK/c" bs_
+		_sum=$(calc "$1 + $2 + $3 + $4 + $5")
+		# LEVEL LOADGEN BG BG_USER BG_SYS LOAD USER SYSTEM IRQ SOFTIRQ STEAL
+		# UNATTRIBUTED SUM-LOAD USER-TRUTH SYSTEM-BG_SYS BG-SPREAD
+		# shellcheck disable=SC2154
+		echo "$pct $_lg $ba_median $bu_median $bs_median $_load $* $(calc "$_sum - $_load")" \
+			"$(calc "$1 - ($_lg + $bu_median)") $(calc "$2 - $bs_median") $(calc "$ba_max - $ba_min")" >>"$WORK/accw.rows"
+		tail -n 1 "$WORK/accw.rows" | awk '{ printf "  %4s%% %7.2f%% %5.2f/%5.2f/%5.2f %6.2f%% %6.2f%% %6.2f%% %5.2f%% %6.2f%% %5.2f%% %5.2f%% %+8.2f %+9.2f\n",
+			$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
+		csv accuracy "where$pct" load_pct "$_load" %
+		csv accuracy "where$pct" user_pct "$1" %
+		csv accuracy "where$pct" system_pct "$2" %
+		csv accuracy "where$pct" unattributed_pct "$6" %
+	done
+	column "$WORK/accw.rows" 16 >"$WORK/c"
+	stat_of "$WORK/c" wb_
+	# shellcheck disable=SC2154
+	echo "  background: the range of its $ACC_BG_SAMPLES idle seconds, median $(printf '%.2f' "$wb_median") points, at most $(printf '%.2f' "$wb_max")"
+	echo "  (sum-load: user+system+irq+softirq+steal less the load; user-truth: the user class less"
+	echo "  loadgen's CPU and the background's user share)"
+	awk '{ d = $13 < 0 ? -$13 : $13; if (d > w) w = d } END { printf "%.2f\n", w + 0 }' "$WORK/accw.rows" >"$WORK/c"
+	_wsum=$(cat "$WORK/c")
+	awk '{ d = $14 < 0 ? -$14 : $14; if (d > w) w = d } END { printf "%.2f\n", w + 0 }' "$WORK/accw.rows" >"$WORK/c"
+	_wuser=$(cat "$WORK/c")
+	awk 'NR == 1 || $15 > w { w = $15 } END { printf "%.2f\n", w + 0 }' "$WORK/accw.rows" >"$WORK/c"
+	_wsys=$(cat "$WORK/c")
+	csv accuracy where_classes worst_sum_error "$_wsum" points
+	csv accuracy where_classes worst_user_error "$_wuser" points
+	csv accuracy where_classes worst_system_over_bg "$_wsys" points
+	if is_true "$_wsum <= 2"; then _met=1; else _met=0; fi
+	verdict $_met "-W's classes add up to the load within 2 points at $(echo $ACC_LEVELS | tr ' ' '/')% (worst $_wsum)"
+	csv accuracy where_classes sum_target_met $_met bool
+	if is_true "$_wuser <= 2 && $_wsys < 2"; then _met=1; else _met=0; fi
+	verdict $_met "a user-space load reads as user within 2 points (worst $_wuser) and system under 2 points above the background's (worst $_wsys)"
+	csv accuracy where_classes user_target_met $_met bool
 }
