@@ -23,16 +23,16 @@ size_t rx_words(const struct proto_rx *p)
 {
 	switch (p->state) {
 	case PROTO_N_LOOPS:
-		return 3 * PROTO_WORD - p->word_have;
+		return (size_t)3 * PROTO_WORD - p->word_have;
 	case PROTO_N_FILES:
-		return 2 * PROTO_WORD - p->word_have;
+		return (size_t)2 * PROTO_WORD - p->word_have;
 	case PROTO_LENGTH:
 		return PROTO_WORD - p->word_have;
 	case PROTO_DATA:
 		if (p->file + 1 < p->n_files)
 			return PROTO_WORD;
 		if (p->loop + 1 < p->n_loops)
-			return 2 * PROTO_WORD;
+			return (size_t)2 * PROTO_WORD;
 		return 0;
 	default:
 		return 0;
