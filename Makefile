@@ -133,10 +133,15 @@ TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
 TSAN_LOG   = build/tsan/reports
 
 check-threads:
-	@mkdir -p build/tsan/bin
-	@$(MAKE) -s -j$(NPROC) O=build/tsan BIN=build/tsan/bin CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" build/tsan/bin/zcc build/tsan/bin/zcs build/tsan/tests/jsoncheck
-	@rm -rf $(TSAN_LOG) && mkdir -p $(TSAN_LOG)
-	@TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_LOG)/report $$TSAN_OPTIONS" ZC_TESTS=test_streams \
+	@mkdir -p build/tsan/bin; \
+	if ! echo 'int main(void) { return 0; }' | $(CC) -fsanitize=thread -x c -o build/tsan/probe - 2>/dev/null || \
+	    ! build/tsan/probe; then \
+		echo "skip - check-threads: $(CC) cannot build or run with -fsanitize=thread here"; exit 0; \
+	fi; \
+	$(MAKE) -s -j$(NPROC) O=build/tsan BIN=build/tsan/bin CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
+		build/tsan/bin/zcc build/tsan/bin/zcs build/tsan/tests/jsoncheck || exit 1; \
+	rm -rf $(TSAN_LOG) && mkdir -p $(TSAN_LOG) || exit 1; \
+	TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_LOG)/report $$TSAN_OPTIONS" ZC_TESTS=test_streams \
 		sh tests/run.sh "tsan:build/tsan/bin:build/tsan/tests"; rc=$$?; \
 	if ls $(TSAN_LOG)/report* >/dev/null 2>&1; then \
 		cat $(TSAN_LOG)/report*; echo "check-threads: ThreadSanitizer reported the above"; exit 1; \
