@@ -37,10 +37,11 @@
  * IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN (CPU per byte 0.99 of before,
  * alone; 0.90 with the sendmsg, no better than the sendmsg alone), and
  * COOP_TASKRUN (no better in a first look). Against -M send, zcs -M read
- * on CPU 1, 9 rounds: rate 1.06 of send (range 0.93-1.35, 7 rounds of 9 at
- * or above 1), CPU 0.88 of send's; against -M mmap (the same mapping, the
- * same sendmsg) rate 1.05 (0.90-1.57). Earlier runs on the same machine
- * read anywhere from 0.61 to 1.34 of send: see README.zc, methods.
+ * on CPU 1, 7 rounds of 14000 loops: rate 1.09 of send (range 0.92-1.31),
+ * zcc's CPU 0.87 of send's (every round lower); an earlier run of 9: rate
+ * 1.06 (0.93-1.35), and against -M mmap (the same mapping, the same
+ * sendmsg) 1.05 (0.90-1.57); one run of 7 read 0.61 (0.35-0.90): the
+ * machine's noise, see README.zc, methods.
  */
 #include "wire/tx_zc.h"
 
