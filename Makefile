@@ -2,6 +2,8 @@
 #
 #   make            build zcc, zcs, cyclesoak and run_rr here
 #   make check      every test, plain and under ASan+UBSan; ends "N passed, N failed"
+#   make check-threads  zcc and zcs built with ThreadSanitizer, the -P stream
+#                   tests run against them; any report fails it (CI runs it)
 #   make demo       a short real measurement over loopback
 #   make bench      the full benchmark (PART=name runs one part)
 #   make lint       cppcheck and clang-tidy; groff and mandoc on the manual pages
@@ -51,7 +53,7 @@ SHIM_SRC = $(wildcard tests/tools/shim_*.c)
 SHIM_SO  = $(SHIM_SRC:tests/tools/%.c=$(O)/tests/%.so)
 OBJS     = $(LIB_OBJ) $(PROGS:%=$(O)/obj/%.o) $(TEST_SRC:%.c=$(O)/obj/%.o)
 
-.PHONY: all check check-plain check-san tests demo bench lint install uninstall clean
+.PHONY: all check check-plain check-san check-threads tests demo bench lint install uninstall clean
 
 # "make clean all" (clean beside other goals): clean first, then the other
 # goals in a second make, so that -j never builds into a tree being removed.
@@ -122,6 +124,28 @@ check:
 
 build/san/bin:
 	mkdir -p $@
+
+# The threads (zcc -P's streams, zcs's totals) under gcc's ThreadSanitizer:
+# its own build in build/tsan, the stream tests against it. A report goes
+# to a file in build/tsan/reports (whatever the test made of the program's
+# exit); any file there fails the target, printed.
+TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+TSAN_LOG   = build/tsan/reports
+
+check-threads:
+	@mkdir -p build/tsan/bin; \
+	if ! echo 'int main(void) { return 0; }' | $(CC) -fsanitize=thread -x c -o build/tsan/probe - 2>/dev/null || \
+	    ! build/tsan/probe; then \
+		echo "skip - check-threads: $(CC) cannot build or run with -fsanitize=thread here"; exit 0; \
+	fi; \
+	$(MAKE) -s -j$(NPROC) O=build/tsan BIN=build/tsan/bin CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
+		build/tsan/bin/zcc build/tsan/bin/zcs build/tsan/tests/jsoncheck || exit 1; \
+	rm -rf $(TSAN_LOG) && mkdir -p $(TSAN_LOG) || exit 1; \
+	TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_LOG)/report $$TSAN_OPTIONS" ZC_TESTS=test_streams \
+		sh tests/run.sh "tsan:build/tsan/bin:build/tsan/tests"; rc=$$?; \
+	if ls $(TSAN_LOG)/report* >/dev/null 2>&1; then \
+		cat $(TSAN_LOG)/report*; echo "check-threads: ThreadSanitizer reported the above"; exit 1; \
+	fi; exit $$rc
 
 # The helper programs the demo's and the bench's scripts run ($$ZC_TESTBIN/NAME):
 # each target builds what its scripts need and nothing more, so both work

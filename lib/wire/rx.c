@@ -1,6 +1,6 @@
 /*
- * The receive side's lookup and its one step: header words through read()
- * and the stream checker, file data through the method's take hook.
+ * The receive side's lookup, its one step, and the helpers the methods
+ * share to keep the stream checker's count exact.
  */
 #include <errno.h>
 #include <string.h>
@@ -19,40 +19,70 @@ const struct rx_method *rx_find(const char *name)
 	return NULL;
 }
 
-/*
- * How much to read() outside file data. The read method reads whole
- * buffers, headers and data alike, as in 2001. Any other method reads no
- * further than the header word being gathered, so that no data byte is
- * copied behind its back; at the end it reads a whole buffer, to see
- * excess bytes at once.
- */
-static size_t header_read_size(const struct rx_method *m, const struct rx *r,
-			       const struct proto_rx *p)
+size_t rx_words(const struct proto_rx *p)
 {
-	size_t word = PROTO_WORD - p->word_have;
-
-	if (!m->take || p->state >= PROTO_END || word > r->bufsize)
-		return r->bufsize;
-	return word;
+	switch (p->state) {
+	case PROTO_N_LOOPS:
+		return (size_t)3 * PROTO_WORD - p->word_have;
+	case PROTO_N_FILES:
+		return (size_t)2 * PROTO_WORD - p->word_have;
+	case PROTO_LENGTH:
+		return PROTO_WORD - p->word_have;
+	case PROTO_DATA:
+		if (p->file + 1 < p->n_files)
+			return PROTO_WORD;
+		if (p->loop + 1 < p->n_loops)
+			return (size_t)2 * PROTO_WORD;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
-ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
-		char *err, size_t errlen)
+size_t rx_feed(struct proto_rx *p, const unsigned char *b, size_t n)
 {
-	size_t want;
+	size_t data = 0, k;
+
+	/* In pieces that each stay in one state, so that the data among
+	 * them is counted; the checker itself walks them in bulk. */
+	while (n) {
+		if (p->state == PROTO_DATA) {
+			k = n < p->data_left ? n : p->data_left;
+			data += k;
+		} else if (p->state >= PROTO_END) {
+			k = n;
+		} else {
+			k = PROTO_WORD - p->word_have;
+			if (k > n)
+				k = n;
+		}
+		proto_rx_feed(p, b, k);
+		b += k;
+		n -= k;
+	}
+	return data;
+}
+
+ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
+		     size_t errlen)
+{
 	ssize_t n;
 
-	if (m->take && p->state == PROTO_DATA) {
-		n = m->take(r, p->data_left, err, errlen);
-		if (n > 0)
-			proto_rx_skip(p, (uint32_t)n);
-		return n;
-	}
-	want = header_read_size(m, r, p);
+	if (!want || want > r->bufsize)
+		want = r->bufsize;
 	n = read(r->fd, r->buf, want);
 	if (n < 0)
 		return err_fill(err, errlen, errno, "read");
 	if (n > 0)
 		proto_rx_feed(p, r->buf, (size_t)n);
 	return n;
+}
+
+ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
+		char *err, size_t errlen)
+{
+	if (m->take)
+		return m->take(r, p, err, errlen);
+	/* The read method reads whole buffers, headers and data alike. */
+	return rx_read_feed(r, p, 0, err, errlen);
 }

@@ -1,10 +1,12 @@
 /*
  * zcs's receive methods: a few hooks per method, listed in rx_list.c, as
  * lib/wire/tx.h is for zcc. zcs drives the stream check (lib/wire/proto.h);
- * header words are always read with read() into the buffer and fed to the
- * checker, so every method still checks the stream. Inside a file's data the
- * method takes the bytes its own way (copy, discard, splice, map) and the
- * checker is told how many came (proto_rx_skip).
+ * every header word reaches the checker (proto_rx_feed), so every method
+ * still checks the stream. File data the method takes its own way (copy,
+ * discard, splice, map) and tells the checker how many bytes came
+ * (proto_rx_skip). Where the kernel lets it, a method takes the header
+ * words in the same system call as the data around them, so that they cost
+ * no call of their own.
  *
  * Hooks return as lib/ functions do: -1 with errno and a "what: why" in err.
  */
@@ -35,11 +37,14 @@ struct rx_method {
 	 * mapping); fails naming the method and the reason. NULL: nothing. */
 	int (*setup)(struct rx *r, char *err, size_t errlen);
 	/*
-	 * Take at most max (> 0) bytes of file data from the socket. Returns
-	 * how many (> 0), 0 at end of stream, -1 on error (EINTR included:
-	 * the caller decides). NULL: the data is read() like the headers.
+	 * Receive once, whatever p's state, and account for every byte in p:
+	 * proto_rx_skip for file data taken unseen, rx_feed for bytes in
+	 * memory (header words, and any data that came with them). Returns the
+	 * bytes taken from the socket (> 0), 0 at end of stream, -1 on error
+	 * (EINTR included: the caller decides). NULL: read() a whole buffer
+	 * at a time and feed it, as in 2001.
 	 */
-	ssize_t (*take)(struct rx *r, size_t max, char *err, size_t errlen);
+	ssize_t (*take)(struct rx *r, struct proto_rx *p, char *err, size_t errlen);
 	void (*cleanup)(struct rx *r);
 };
 
@@ -50,12 +55,35 @@ extern const struct rx_method *const rx_methods[];
 const struct rx_method *rx_find(const char *name);
 
 /*
- * rx_step - receive once into the stream checker p by method m: inside file
- * data through m->take, else read() into r->buf and proto_rx_feed. Returns
- * the bytes received (> 0), 0 at end of stream, -1 on error (errno EINTR
- * included). A stream that holds more than it announced shows in p->state.
+ * rx_step - receive once into the stream checker p by method m: through
+ * m->take, or read() into r->buf and proto_rx_feed. Returns the bytes
+ * received (> 0), 0 at end of stream, -1 on error (errno EINTR included).
+ * A stream that holds more than it announced shows in p->state.
  */
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen);
+
+/*
+ * rx_words - header bytes certain to come next, before any file data: the
+ * rest of the word being gathered and the words that must follow it (the
+ * loop count, a file count and a length at the start; a file count and a
+ * length between loops; a length between files). Inside file data, the
+ * words certain to follow its last byte. 0 after the end. Reading no more
+ * than this never copies a data byte.
+ */
+size_t rx_words(const struct proto_rx *p);
+
+/*
+ * rx_feed - feed n bytes at b (received, or mapped) to p; returns how many
+ * of them were file data, for a method's own counts.
+ */
+size_t rx_feed(struct proto_rx *p, const unsigned char *b, size_t n);
+
+/*
+ * rx_read_feed - read() at most want bytes (0: a whole buffer; never more
+ * than one) into r->buf and feed them. Returns as rx_step.
+ */
+ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
+		     size_t errlen);
 
 #endif

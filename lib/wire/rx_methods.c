@@ -1,6 +1,6 @@
 /*
  * The receive methods that need no mapping: read (2001's), discard and
- * splice. Each takes file data only; lib/rx.c reads the header words.
+ * splice.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +22,24 @@ const struct rx_method rx_read = {
 /* The most one discard or splice asks for: a bound, not a buffer. */
 #define TAKE_MAX (1u << 30)
 
-static ssize_t discard_take(struct rx *r, size_t max, char *err, size_t errlen)
+static ssize_t discard_take(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {
+	size_t max = p->data_left;
 	ssize_t n;
 
+	/*
+	 * The header words cost a read() here, one for all the words between
+	 * two files (not one a word, as before: 2 calls a file, not 3, for a
+	 * file a loop; 2000 loops of one 128 KiB file, strace -c: 4003 reads
+	 * and 2072 recvs became 2002 and 2053, all calls 6130 became 4108).
+	 * No fewer: MSG_TRUNC drops every byte it covers and one recv cannot
+	 * drop some bytes and copy others, so the words cannot ride in the
+	 * call that discards the data. Reading them with the start of the data
+	 * after them saves nothing (the rest of the data still needs its
+	 * MSG_TRUNC call) and copies that start.
+	 */
+	if (p->state != PROTO_DATA)
+		return rx_read_feed(r, p, rx_words(p), err, errlen);
 	if (max > TAKE_MAX)
 		max = TAKE_MAX;
 	/*
@@ -36,6 +50,7 @@ static ssize_t discard_take(struct rx *r, size_t max, char *err, size_t errlen)
 	n = syscall(SYS_recvfrom, r->fd, r->buf, max, MSG_TRUNC, NULL, NULL);
 	if (n < 0)
 		return err_fill(err, errlen, errno, "recv(MSG_TRUNC)");
+	proto_rx_skip(p, (uint32_t)n);
 	return n;
 }
 
@@ -101,7 +116,7 @@ fail:
 	return -1;
 }
 
-/* Empty the pipe into /dev/null: n bytes are in it. */
+/* Empty n bytes of the pipe into /dev/null. */
 static int splice_drain(struct splice_state *s, size_t n, char *err, size_t errlen)
 {
 	ssize_t done;
@@ -118,17 +133,64 @@ static int splice_drain(struct splice_state *s, size_t n, char *err, size_t errl
 	return 0;
 }
 
-static ssize_t splice_take(struct rx *r, size_t max, char *err, size_t errlen)
+/*
+ * The pipe holds the stream's next n bytes: file data goes on to
+ * /dev/null, header words are read() from the pipe into the buffer and fed.
+ */
+static int splice_empty(struct rx *r, struct splice_state *s, struct proto_rx *p,
+			size_t n, char *err, size_t errlen)
+{
+	ssize_t got;
+	size_t k;
+
+	while (n) {
+		if (p->state == PROTO_DATA) {
+			k = n < p->data_left ? n : p->data_left;
+			if (splice_drain(s, k, err, errlen) < 0)
+				return -1;
+			proto_rx_skip(p, (uint32_t)k);
+		} else {
+			k = rx_words(p);	/* 0 after the end: all of it */
+			if (!k || k > n)
+				k = n;
+			if (k > r->bufsize)
+				k = r->bufsize;
+			got = read(s->pipe_rd, r->buf, k);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				return err_fill(err, errlen, got < 0 ? errno : EIO,
+						"splice: read the pipe");
+			k = (size_t)got;
+			proto_rx_feed(p, r->buf, k);
+		}
+		n -= k;
+	}
+	return 0;
+}
+
+/*
+ * One splice from the socket carries the header words with the data: inside
+ * a file, its rest and the words that follow it; between files, the words
+ * and as much data after them as the pipe holds. The words are then read()
+ * from the pipe, between the splices that empty the data out of it: they
+ * cost no call on the socket, but a pipe is first in, first out, so
+ * reaching them costs that read. 2000 loops of one 128 KiB file (strace -c):
+ * 16066 calls (12000 splices, 4003 reads of the socket) became 14062
+ * (12001 splices, 2001 reads of the pipe, none of the socket).
+ */
+static ssize_t splice_take(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {
 	struct splice_state *s = r->priv;
+	size_t max = s->pipe_size;
 	ssize_t n;
 
-	if (max > s->pipe_size)
-		max = s->pipe_size;
+	if (p->state == PROTO_DATA && p->data_left + rx_words(p) < max)
+		max = p->data_left + rx_words(p);
 	n = splice(r->fd, NULL, s->pipe_wr, NULL, max, SPLICE_F_MOVE);
 	if (n < 0)
 		return err_fill(err, errlen, errno, "splice: socket to pipe");
-	if (n > 0 && splice_drain(s, (size_t)n, err, errlen) < 0)
+	if (n > 0 && splice_empty(r, s, p, (size_t)n, err, errlen) < 0)
 		return -1;
 	return n;
 }

@@ -3,9 +3,19 @@
  * socket itself; getsockopt(TCP_ZEROCOPY_RECEIVE) then maps whole pages of
  * received payload into it instead of copying them. What the kernel cannot
  * map (a part page, payload not page-aligned in its buffers, as on
- * loopback) it reports in recv_skip_hint, and those bytes are recv()ed
- * normally. Both counts are kept: zc_mapped, zc_copied. The mapped pages
+ * loopback) it copies in the same call into our buffer (copybuf, Linux
+ * 5.11), or, lacking that, reports in recv_skip_hint for a recv(). Both
+ * counts are kept: zc_mapped, zc_copied (file data only). The mapped pages
  * are dropped after each call, so the area is reused.
+ *
+ * The header words come in the same call as the data around them: a call
+ * asks for the rest of the file and the words after it (between files, for
+ * as much as the area holds), and the words are fed to the checker from
+ * where they landed, the copied bytes or the first bytes of a mapped page.
+ * 2000 loops of one 128 KiB file on loopback (strace -c): 58191 calls
+ * (18386 recvs, 17871 getsockopts, 17870 polls, 4003 reads) became 17100
+ * (17037 getsockopts, 3 polls, a few more): on loopback nothing is page
+ * aligned, so all of it is copied, a buffer (-b) a call.
  */
 #include <errno.h>
 #include <linux/tcp.h>
@@ -27,6 +37,8 @@ struct zc_state {
 	void *area;
 	size_t area_size;
 	size_t page;
+	int copybuf;	/* the kernel copies what it cannot map */
+	int flowing;	/* the last call took bytes: try the next without poll */
 	int err;	/* a socket error the kernel handed over early */
 };
 
@@ -42,15 +54,22 @@ static void zc_cleanup(struct rx *r)
 	r->priv = NULL;
 }
 
-/* One TCP_ZEROCOPY_RECEIVE call asking for want bytes into the area. */
+/*
+ * One TCP_ZEROCOPY_RECEIVE call asking for want bytes into the area, and
+ * for at most copy bytes the kernel cannot map into the buffer.
+ */
 static int zc_receive(const struct rx *r, const struct zc_state *s, size_t want,
-		      struct tcp_zerocopy_receive *zc)
+		      size_t copy, struct tcp_zerocopy_receive *zc)
 {
 	socklen_t len = sizeof(*zc);
 
 	memset(zc, 0, sizeof(*zc));
 	zc->address = (uint64_t)(uintptr_t)s->area;
 	zc->length = (uint32_t)want;
+	if (s->copybuf) {
+		zc->copybuf_address = (uint64_t)(uintptr_t)r->buf;
+		zc->copybuf_len = (int32_t)copy;
+	}
 	return getsockopt(r->fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE, zc, &len);
 }
 
@@ -59,6 +78,7 @@ static int zc_setup(struct rx *r, char *err, size_t errlen)
 	struct tcp_zerocopy_receive zc;
 	struct zc_state *s;
 	size_t size = r->bufsize > ZC_AREA_MIN ? r->bufsize : ZC_AREA_MIN;
+	int rc;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -73,29 +93,41 @@ static int zc_setup(struct rx *r, char *err, size_t errlen)
 	}
 	/*
 	 * Asking for nothing tells whether the kernel knows the option. EIO:
-	 * it does, and the peer has closed with nothing queued.
+	 * it does, and the peer has closed with nothing queued. A kernel
+	 * before 5.11 refuses the copy buffer's fields (EINVAL): without.
 	 */
-	if (zc_receive(r, s, 0, &zc) < 0 && errno != EIO) {
+	s->copybuf = 1;
+	rc = zc_receive(r, s, 0, 0, &zc);
+	if (rc < 0 && errno == EINVAL) {
+		s->copybuf = 0;
+		rc = zc_receive(r, s, 0, 0, &zc);
+	}
+	if (rc < 0 && errno != EIO) {
 		err_fill(err, errlen, errno, "zerocopy: TCP_ZEROCOPY_RECEIVE");
 		goto fail;
 	}
+	/* The kernel writes the copy buffer from inside a getsockopt(),
+	 * which valgrind cannot see: defined once here, it stays so. */
+	if (s->copybuf)
+		memset(r->buf, 0, r->bufsize);
 	return 0;
 fail:
 	zc_cleanup(r);
 	return -1;
 }
 
-/* recv() n bytes the kernel would not map; count them as copied. */
-static ssize_t zc_copy(struct rx *r, size_t n, int flags, char *err, size_t errlen)
+/* recv() at most n bytes (0: a buffer) and feed them; data counts as copied. */
+static ssize_t zc_copy(struct rx *r, struct proto_rx *p, size_t n, int flags,
+		       char *err, size_t errlen)
 {
 	ssize_t got;
 
-	if (n > r->bufsize)
+	if (!n || n > r->bufsize)
 		n = r->bufsize;
 	got = recv(r->fd, r->buf, n, flags);
 	if (got < 0)
 		return err_fill(err, errlen, errno, "zerocopy: recv");
-	r->zc_copied += (uint64_t)got;
+	r->zc_copied += rx_feed(p, r->buf, (size_t)got);
 	return got;
 }
 
@@ -106,8 +138,8 @@ static ssize_t zc_copy(struct rx *r, size_t n, int flags, char *err, size_t errl
  * still shows in the state: after the peer's FIN a socket we have not
  * closed waits in CLOSE_WAIT; only a reset (or a timeout) puts it in CLOSE.
  */
-static ssize_t zc_end(struct rx *r, struct zc_state *s, size_t max, char *err,
-		      size_t errlen)
+static ssize_t zc_end(struct rx *r, struct zc_state *s, struct proto_rx *p,
+		      char *err, size_t errlen)
 {
 	struct tcp_info ti = { 0 };
 	socklen_t len = sizeof(ti);
@@ -115,56 +147,73 @@ static ssize_t zc_end(struct rx *r, struct zc_state *s, size_t max, char *err,
 
 	if (s->err)
 		return err_fill(err, errlen, s->err, "zerocopy");
-	got = zc_copy(r, max, 0, err, errlen);
+	got = zc_copy(r, p, 0, 0, err, errlen);
 	if (got == 0 && getsockopt(r->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
 	    ti.tcpi_state == 7 /* TCP_CLOSE */)
 		return err_fill(err, errlen, ECONNRESET, "zerocopy");
 	return got;
 }
 
-static ssize_t zc_take(struct rx *r, size_t max, char *err, size_t errlen)
+static ssize_t zc_take(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {
 	struct zc_state *s = r->priv;
 	struct tcp_zerocopy_receive zc;
 	struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
-	size_t want = (max < s->area_size ? max : s->area_size) / s->page * s->page;
-	size_t mapped, hint;
-	ssize_t copied;
+	size_t want = s->area_size, mapped, copied;
+	int polled = 0;
 
-	if (!want)	/* less than a page to come: no page can be mapped */
-		return zc_copy(r, max, 0, err, errlen);
-	if (poll(&pfd, 1, -1) < 0)
-		return err_fill(err, errlen, errno, "zerocopy: poll");
-	if (zc_receive(r, s, want, &zc) < 0) {
+	/* In a file: its rest and the words after it; between files, all the
+	 * area holds (the words' bytes are fed wherever they land). */
+	if (p->state == PROTO_DATA && p->data_left + rx_words(p) < want)
+		want = p->data_left + rx_words(p);
+	/*
+	 * TCP_ZEROCOPY_RECEIVE never waits, so poll() waits for it; but while
+	 * bytes keep coming, the next call is tried first and poll() only
+	 * when it finds nothing. The same run without strace (perf's
+	 * syscall tracepoints): 17456 polls became 225, getsockopts 17458
+	 * and 17246.
+	 */
+again:
+	if (!s->flowing) {
+		if (poll(&pfd, 1, -1) < 0)
+			return err_fill(err, errlen, errno, "zerocopy: poll");
+		polled = 1;
+	}
+	if (zc_receive(r, s, want, r->bufsize, &zc) < 0) {
 		/* EIO: the stream is over and nothing is queued. A reset
 		 * leaves its error pending, which recv() would not report
 		 * (it sees the end first): SO_ERROR says. */
+		s->flowing = 0;
 		if (errno == EIO)
-			return zc_end(r, s, max, err, errlen);
+			return zc_end(r, s, p, err, errlen);
 		return err_fill(err, errlen, errno, "zerocopy: TCP_ZEROCOPY_RECEIVE");
 	}
 	/* The error may come with data still queued (a reset behind it):
 	 * the data first, as read() gives it, then the error. */
 	if (zc.err && !s->err)
 		s->err = zc.err < 0 ? -zc.err : zc.err;
+	/* The mapped bytes come first in the stream, then the copied ones. */
 	mapped = zc.length;
 	if (mapped) {
-		r->zc_mapped += mapped;
+		r->zc_mapped += rx_feed(p, s->area, mapped);
 		/* Let the pages go back to the kernel; the area is reused. */
 		madvise(s->area, mapped, MADV_DONTNEED);
 	}
-	hint = zc.recv_skip_hint;
-	if (hint > max - mapped)
-		hint = max - mapped;
-	if (!mapped && !hint)	/* the end of the stream, or an error */
-		return zc_end(r, s, max, err, errlen);
-	if (!hint)
-		return (ssize_t)mapped;
-	/* The skipped bytes are queued already: this recv does not wait. */
-	copied = zc_copy(r, hint, mapped ? MSG_DONTWAIT : 0, err, errlen);
-	if (copied < 0)
-		return mapped ? (ssize_t)mapped : -1;
-	return (ssize_t)(mapped + (size_t)copied);
+	copied = s->copybuf && zc.copybuf_len > 0 ? (size_t)zc.copybuf_len : 0;
+	if (copied)
+		r->zc_copied += rx_feed(p, r->buf, copied);
+	s->flowing = mapped + copied > 0;
+	if (s->flowing)
+		return (ssize_t)(mapped + copied);
+	if (!polled && !zc.recv_skip_hint && !s->err)
+		goto again;	/* nothing queued yet: wait for it */
+	/* Nothing taken: bytes the kernel would neither map nor copy (a
+	 * kernel without copybuf; less than a page queued, more than the
+	 * buffer holds) are recv()ed; none at all is the end or an error. */
+	if (!zc.recv_skip_hint)
+		return zc_end(r, s, p, err, errlen);
+	return zc_copy(r, p, zc.recv_skip_hint < want ? zc.recv_skip_hint : want, 0,
+		       err, errlen);
 }
 
 const struct rx_method rx_zerocopy = {

@@ -71,7 +71,7 @@ head -c 3145733 /dev/urandom >"$TMP/w3"
 		u32 3; cat "$TMP/w1"
 	done
 } >"$TMP/wire.want"
-for m in sendfile splice zerocopy send mmap; do
+for m in sendfile splice zerocopy send mmap uring uring-zc; do
 	: >"$TMP/sink.out"
 	bg "$SINK" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
 	spid=$!
@@ -81,7 +81,9 @@ for m in sendfile splice zerocopy send mmap; do
 		>"$TMP/zcc.out" 2>&1
 	rc=$?
 	wait "$spid"
-	if [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
+	if [ "$rc" -ne 0 ] && grep -q 'io_uring' "$TMP/zcc.out"; then
+		skip "wire bytes (-M $m): $(head -1 "$TMP/zcc.out")"
+	elif [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
 		ok "wire bytes (-M $m, a 3 MiB file among small ones): identical"
 	else
 		not_ok "wire bytes (-M $m): zcc exit $rc, $(cmp "$TMP/wire.want" "$TMP/wire.got" 2>&1)"

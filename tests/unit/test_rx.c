@@ -180,9 +180,34 @@ static void one_method(const struct rx_method *m)
 	free(small.buf);
 }
 
+/* rx_words and rx_feed on a stream fed by hand: 2 loops of files 3 and 0. */
+static void words_and_feed(void)
+{
+	static const uint32_t two[] = { 3, 0 };
+	struct stream s = build(2, two, 2, 0);
+	struct proto_rx p;
+
+	proto_rx_init(&p);
+	CHECK(rx_words(&p) == 12, "at the start: 12 bytes of words certain (%zu)", rx_words(&p));
+	CHECK(rx_feed(&p, s.buf, 5) == 0 && rx_words(&p) == 7,
+	      "5 bytes in: none data, 7 bytes of words to come");
+	CHECK(rx_feed(&p, s.buf + 5, 8) == 1 && p.state == PROTO_DATA && rx_words(&p) == 4,
+	      "into the first file: 1 data byte, its next file's length word follows");
+	/* the rest of file 1, the empty file's length, then loop 2's words */
+	CHECK(rx_feed(&p, s.buf + 13, 10) == 2 && p.state == PROTO_LENGTH && rx_words(&p) == 4,
+	      "past an empty file into loop 2: 2 data bytes of 10, a length word next");
+	CHECK(rx_feed(&p, s.buf + 23, 5) == 1 && rx_words(&p) == 4,
+	      "the last loop's first file: a length word still follows it");
+	CHECK(rx_feed(&p, s.buf + 28, s.len - 28) == 2 && proto_rx_complete(&p) &&
+	      rx_words(&p) == 0 && p.bytes == s.len, "the end: complete, no words to come");
+	free(s.buf);
+}
+
 int main(void)
 {
 	int i;
+
+	words_and_feed();
 
 	CHECK(rx_methods[0] && strcmp(rx_methods[0]->name, "read") == 0,
 	      "the default method is read");

@@ -1,0 +1,60 @@
+#!/bin/sh
+# The protocol's header words cost zcs no receive call of their own where
+# the kernel lets them come with data: counted by tests/shim_recvcalls.so,
+# zcs -M splice and -M zerocopy take the words in the call that takes the
+# data around them (none of their calls on the socket asks for fewer than
+# 16 bytes); -M discard, whose MSG_TRUNC cannot copy, reads all the words
+# between two files in one call (one a file, not one a word); -M read
+# reads whole buffers. Every byte is still counted.
+. "$ZC_TOP/tests/lib.sh"
+
+ZCC=$ZC_BIN/zcc
+SHIM=$ZC_TESTBIN/shim_recvcalls.so
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+export ASAN_OPTIONS
+
+if [ ! -f "$SHIM" ]; then
+	skip "no $SHIM: build the tests first"
+	finish
+fi
+
+head -c 131072 /dev/urandom >"$TMP/a"
+LOOPS=200
+WANT=$((4 + LOOPS * (4 + 4 + 131072)))
+
+# counted METHOD MOST_SMALL: zcs -M METHOD under the shim receives LOOPS
+# loops of one 128 KiB file, whole, with at most MOST_SMALL calls on the
+# socket that ask for fewer than 16 bytes (header words alone).
+counted() {
+	: >"$TMP/count"
+	LD_PRELOAD=$SHIM ZC_SHIM_RECVCALLS=$TMP/count zcs_start -1 -a 127.0.0.1 -M "$1" ||
+		{ not_ok "-M $1: zcs started: $(cat "$TMP/zcs.err")"; return; }
+	timeout 30 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" >"$TMP/out" 2>&1
+	_rc=$?
+	wait "$ZCS_PID"
+	_zrc=$?
+	# Every process writes a line at exit (the parent and the child).
+	_calls=$(awk '$1 == "calls" { c += $2 } END { print c + 0 }' "$TMP/count")
+	_small=$(awk '$3 == "small" { s += $4 } END { print s + 0 }' "$TMP/count")
+	if [ "$_rc" -ne 0 ] || [ "$_zrc" -ne 0 ] || ! grep -q "^done: $WANT bytes" "$TMP/zcs.out"; then
+		not_ok "-M $1: zcc exit $_rc, zcs exit $_zrc: $(cat "$TMP/out" "$TMP/zcs.out" "$TMP/zcs.err")"
+	elif ! grep -q '^calls' "$TMP/count"; then
+		not_ok "-M $1: the shim wrote no count"
+	elif [ "$_small" -gt "$2" ]; then
+		not_ok "-M $1: $_small of $_calls receive calls asked for under 16 bytes" \
+			"(header words alone) in $LOOPS loops; want at most $2"
+	else
+		ok "-M $1: $_calls receive calls, $_small of them under 16 bytes (at most $2)," \
+			"$LOOPS loops, every byte counted"
+	fi
+}
+
+# A tenth of the loops as slack, for words that arrive cut in two or a
+# file's last bytes taken alone; before, each of these methods read every
+# word in a call of its own: 2 * LOOPS + 1 of them.
+counted read $((LOOPS / 10))
+counted splice $((LOOPS / 10))
+counted zerocopy $((LOOPS / 10))
+counted discard $((LOOPS + 1 + LOOPS / 10))
+
+finish
