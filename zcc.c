@@ -61,7 +61,6 @@ struct settings {
 	const char *host;
 	unsigned port;
 	uint32_t loops;			/* -n */
-	int loops_given;
 	double secs;			/* -t; 0: -n */
 	double interval;		/* -I; 0: none */
 	unsigned runs;			/* -R */
@@ -70,7 +69,6 @@ struct settings {
 	const struct tx_method *method;	/* from -M, -S, -w */
 	int copy_path, use_write;	/* -S, -w */
 	size_t chunk;			/* -b */
-	int chunk_given;
 	int cork;			/* -k */
 	struct net_opts sockopts;	/* -i, -o, -D */
 	int cpu;			/* -B of one CPU; -1: none or a list */
@@ -86,7 +84,6 @@ struct settings {
 	const char *calib_path;		/* -f */
 	const char **names;		/* the files */
 	int n_names;
-	char given[128];		/* each option letter seen */
 };
 
 static struct settings cfg = {
@@ -447,16 +444,11 @@ static void parse_args(int argc, char **argv)
 	if (!cfg.names)
 		error(1, errno, "memory");
 	while ((opt = opt_next(argc, argv, &parser)) != -1) {
-		if (opt > 1 && opt < (int)sizeof(cfg.given))
-			cfg.given[opt] = 1;
 		switch (opt) {
 		case 1: cfg.names[cfg.n_names++] = optarg; break;
 		case 's': cfg.host = optarg; break;
 		case 'p': cfg.port = (unsigned)opt_num(opt, optarg, 1, 65535); break;
-		case 'n':
-			cfg.loops = (uint32_t)opt_num(opt, optarg, 1, UINT32_MAX);
-			cfg.loops_given = 1;
-			break;
+		case 'n': cfg.loops = (uint32_t)opt_num(opt, optarg, 1, UINT32_MAX); break;
 		case 't': cfg.secs = opt_secs(opt, optarg, 0.001, MAX_SECS); break;
 		case 'I': cfg.interval = opt_secs(opt, optarg, 0.01, MAX_SECS); break;
 		case 'R': cfg.runs = (unsigned)opt_num(opt, optarg, 1, MAX_RUNS); break;
@@ -464,10 +456,7 @@ static void parse_args(int argc, char **argv)
 		case 'M': cfg.method_name = optarg; break;
 		case 'S': cfg.copy_path = 1; break;
 		case 'w': cfg.use_write = 1; break;
-		case 'b':
-			cfg.chunk = (size_t)opt_size(opt, optarg, 1, MAX_CHUNK);
-			cfg.chunk_given = 1;
-			break;
+		case 'b': cfg.chunk = (size_t)opt_size(opt, optarg, 1, MAX_CHUNK); break;
 		case 'k': cfg.cork = 1; break;
 		case 'i': cfg.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'o': cfg.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
@@ -532,14 +521,14 @@ static void check_args(void)
 	if (cfg.calibrate) {
 		/* -C only calibrates: a transfer's option would mean nothing. */
 		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
-			if (cfg.given[(unsigned char)*o])
+			if (optab_given(&parser, *o))
 				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
 		if (cfg.n_names)
 			usage_error("-C calibrates and exits: it sends no files");
 		return;
 	}
 	for (const char *o = "fN"; *o; o++)
-		if (!cfg.measure && cfg.given[(unsigned char)*o])
+		if (!cfg.measure && optab_given(&parser, *o))
 			usage_error("-%c is for the meter: give -c (or -C)", *o);
 	if (!cfg.measure && cfg.meter_method != METER_DEFAULT)
 		usage_error("-%c chooses how -c measures: give -c",
@@ -549,9 +538,9 @@ static void check_args(void)
 	if (!*cfg.host)
 		usage_error("-s '': an empty host name");
 	pick_method();
-	if (cfg.chunk_given && !(cfg.method->flags & TX_CHUNKED))
+	if (optab_given(&parser, 'b') && !(cfg.method->flags & TX_CHUNKED))
 		usage_error("-b: the %s method sends whole files, not chunks", cfg.method->name);
-	if (cfg.loops_given && cfg.secs > 0)
+	if (optab_given(&parser, 'n') && cfg.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
