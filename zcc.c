@@ -79,9 +79,7 @@ struct settings {
 	int json;			/* -J */
 	int measure, calibrate;		/* -c, -C */
 	int where;			/* -W */
-	enum meter_method meter_method;	/* -r, -L */
-	int ncpus;			/* -N; 0: the online CPUs */
-	const char *calib_path;		/* -f */
+	struct meter_cfg meter;		/* -N, -r or -L, -f */
 	const char **names;		/* the files */
 	int n_names;
 };
@@ -89,7 +87,7 @@ struct settings {
 static struct settings cfg = {
 	.port = 2222, .loops = 1, .runs = 1, .stall = 60, .chunk = 65536, .cpu = -1,
 	.streams = 1,
-	.calib_path = CALIB_DEFAULT_PATH,
+	.meter = { .calib_path = CALIB_DEFAULT_PATH },
 };
 
 /* Files to send: every loop sends the whole set once. */
@@ -127,29 +125,8 @@ struct result {
 
 /* ---- the cpu meter (-c) --------------------------------------------------- */
 
-/*
- * -c's meter while it runs. Every exit takes its soakers down first
- * (atexit), so none outlives zcc; only SIGKILL leaves them to
- * PR_SET_PDEATHSIG.
- */
+/* -c's meter while it runs (lib/app/session.h closes it at every exit). */
 static struct meter *meter;
-
-static void close_meter(void)
-{
-	struct meter *m = meter;
-
-	meter = NULL;
-	meter_close(m);
-}
-
-static struct meter_cfg meter_settings(void)
-{
-	return (struct meter_cfg){
-		.ncpus = cfg.ncpus,
-		.method = cfg.meter_method,
-		.calib_path = cfg.calib_path,
-	};
-}
 
 /*
  * -W: where the run's load went (printed after its cpu: line) and each -I
@@ -199,21 +176,8 @@ static void where_read(const struct where_snap *mark, double load, uint64_t byte
 
 static void meter_start(void)
 {
-	struct meter_cfg mc = meter_settings();
-	char err[512];
-
 	/* Before -B, so that the soakers do not inherit the binding. */
-	meter = meter_open(&mc, err, sizeof(err));
-	if (!meter && stop_signal)
-		exit_stopped();
-	if (!meter)
-		error(1, 0, "%s", err);
-	stop_cleanup(close_meter);
-	if (*meter_warning(meter))
-		fprintf(stderr, "zcc: warning: %s\n", meter_warning(meter));
-	if (cfg.debug)
-		fprintf(stderr, "zcc: meter: %s, %d CPUs\n", meter_why(meter),
-			meter_ncpus(meter));
+	meter = app_meter_open(&cfg.meter, cfg.debug);
 	if (cfg.where)
 		where_start();
 }
@@ -263,9 +227,7 @@ static int meter_read(struct result *r, double own_secs, char *err, size_t errle
 /* -C: the same calibration, file, lines and refusal as cyclesoak -C. */
 static int calibrate(void)
 {
-	struct meter_cfg mc = meter_settings();
-
-	return app_calibrate(&mc, 0);
+	return app_calibrate(&cfg.meter, 0);
 }
 
 /* ---- the command line ------------------------------------------------------ */
@@ -468,13 +430,13 @@ static void parse_args(int argc, char **argv)
 		case 'c': cfg.measure = 1; break;
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
-		case 'f': cfg.calib_path = optarg; break;
+		case 'f': cfg.meter.calib_path = optarg; break;
 		case 'r':
 		case 'L':
-			if (meter_method_opt(opt, &cfg.meter_method) < 0)
+			if (meter_method_opt(opt, &cfg.meter.method) < 0)
 				usage_error(METER_OPPOSITE);
 			break;
-		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
@@ -512,7 +474,7 @@ static void pick_method(void)
 /* What makes no sense together is refused before anything is done. */
 static void check_args(void)
 {
-	if (cfg.calibrate && cfg.meter_method != METER_DEFAULT)
+	if (cfg.calibrate && cfg.meter.method != METER_DEFAULT)
 		usage_error("-C calibrates the loop counts; -r and -L choose how -c measures");
 	if (cfg.calibrate && cfg.measure)
 		usage_error("-C calibrates and exits; -c measures a transfer");
@@ -530,9 +492,9 @@ static void check_args(void)
 	for (const char *o = "fN"; *o; o++)
 		if (!cfg.measure && optab_given(&parser, *o))
 			usage_error("-%c is for the meter: give -c (or -C)", *o);
-	if (!cfg.measure && cfg.meter_method != METER_DEFAULT)
+	if (!cfg.measure && cfg.meter.method != METER_DEFAULT)
 		usage_error("-%c chooses how -c measures: give -c",
-			    cfg.meter_method == METER_RUNTIME ? 'r' : 'L');
+			    cfg.meter.method == METER_RUNTIME ? 'r' : 'L');
 	if (!cfg.host)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.host)
@@ -1121,32 +1083,12 @@ static int await_close(struct tx *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* The method's setup and open_file; -1 with err. */
-static int setup_tx(struct tx *t, const struct file_set *set, char *err, size_t errlen)
-{
-	const struct tx_method *m = cfg.method;
-	uint32_t i;
-
-	if (m->setup && m->setup(t, err, errlen) < 0)
-		return -1;
-	for (i = 0; m->open_file && i < set->n; i++)
-		if (m->open_file(t, &set->f[i], err, errlen) < 0)
-			return -1;
-	return 0;
-}
-
 static void setup_method(struct tx *t, const struct file_set *set)
 {
 	char err[256];
 
-	if (setup_tx(t, set, err, sizeof(err)) < 0)
+	if (tx_open(cfg.method, t, set->f, set->n, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-}
-
-static void cleanup_method(struct tx *t, const struct file_set *set)
-{
-	if (cfg.method->cleanup)
-		cfg.method->cleanup(t, set->f, set->n);
 }
 
 /* Send the whole stream of loops of set once on a fresh connection. */
@@ -1182,7 +1124,7 @@ static struct result run_once(const struct file_set *set, uint32_t loops)
 	r.zc_copied = t.zc_copied;
 	r.own = cpu_us_per_kb(cpu_secs_self() - own0, r.bytes);
 	mrc = meter_read(&r, cpu_secs_self() - own0, merr, sizeof(merr));
-	cleanup_method(&t, set);
+	tx_close(cfg.method, &t, set->f, set->n);
 	if (rc < 0 && w.stalled && w.moved == 0)
 		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg.stall);
 	if (rc < 0 && w.stalled)
@@ -1281,7 +1223,7 @@ static void *stream_run(void *arg)
 	if (g->stop)		/* stopped while connecting: no send to wake */
 		shutdown(sock, SHUT_RDWR);
 	pthread_mutex_unlock(&g->lock);
-	rc = setup_tx(&s->t, &s->set, err, sizeof(err));
+	rc = tx_open(cfg.method, &s->t, s->set.f, s->set.n, err, sizeof(err));
 	s->t0 = now_ns();
 	if (rc < 0 && stream_stopped(g))
 		s->interrupted = 1;
@@ -1299,7 +1241,7 @@ static void *stream_run(void *arg)
 		stream_fail(s, err);
 	tcpinfo_read(sock, &s->tcp);
 	s->t_end = now_ns();
-	cleanup_method(&s->t, &s->set);
+	tx_close(cfg.method, &s->t, s->set.f, s->set.n);
 	pthread_mutex_lock(&g->lock);
 	s->t.sock = -1;
 	pthread_mutex_unlock(&g->lock);
