@@ -134,13 +134,13 @@ static void given(void)
 	const char *why;
 	char a0[] = "prog", a1[] = "-J", a2[] = "--server=h", a3[] = "file", a4[] = "-c";
 	char *argv[] = { a0, a1, a2, a3, a4, NULL };
-	int c, n = 0;
+	int n = 0;
 
 	optab_build(&p, rows, "-", &why);
 	CHECK(!optab_given(&p, 's') && !optab_given(&p, 'J'), "a fresh parser: nothing given");
 	optind = 0;
 	opterr = 0;
-	while ((c = opt_next(5, argv, &p)) != -1)
+	while (opt_next(5, argv, &p) != -1)
 		n++;
 	CHECK(n == 4, "four keys: -J, --server, the operand, -c (%d)", n);
 	CHECK(optab_given(&p, 'J') && optab_given(&p, 's') && optab_given(&p, 'c'),
