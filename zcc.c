@@ -11,6 +11,8 @@
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per
  * mode: calibrate (-C), or send runs (a probe run first with -t; -R runs).
+ * How a run is sent, watched, measured and printed lives in lib/app
+ * (send.h; streams.h for -P, probe.h for -t, report.h for the lines).
  */
 #include <errno.h>
 #include <error.h>
@@ -66,13 +68,6 @@ static struct settings cfg = {
 
 /* The sending, from cfg.send: the files and, with -c, the meter. */
 static struct sender sender = { .cfg = &cfg.send };
-
-/* Lines of -C, as cyclesoak -C prints them. */
-/* -C: the same calibration, file, lines and refusal as cyclesoak -C. */
-static int calibrate(void)
-{
-	return app_calibrate(&cfg.meter, 0);
-}
 
 /* ---- the command line ------------------------------------------------------ */
 
@@ -359,6 +354,13 @@ static void check_args(void)
 
 /* ---- the verbs ------------------------------------------------------------- */
 
+/* -C: the same calibration, file, lines and refusal as cyclesoak -C. */
+static int calibrate(void)
+{
+	return app_calibrate(&cfg.meter, 0);
+}
+
+/* The runs (-R), each of the loops -n gives or -t finds, then -R's summary. */
 static int send_runs(void)
 {
 	struct send_result *rs = calloc(cfg.runs, sizeof(*rs));
