@@ -10,7 +10,6 @@
 
 #include "app/report.h"
 #include "app/send_int.h"
-#include "base/clock.h"
 #include "base/out.h"
 #include "base/rate.h"
 #include "base/stats.h"
