@@ -54,10 +54,12 @@ void send_mark(struct sender *sd, int sock)
 
 	if (sd->meter && meter_mark(sd->meter, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	if (!sd->where || sock < 0)
+	if (!sd->where)
 		return;
-	if (where_ifname(sock, sd->where_if, sizeof(sd->where_if), err, sizeof(err)) < 0)
-		sd->where_if[0] = '\0';	/* then every interface that moved */
+	/* No socket yet (-P) or no interface found: every interface that moved. */
+	if (sock < 0 || where_ifname(sock, sd->where_if, sizeof(sd->where_if), err,
+				     sizeof(err)) < 0)
+		sd->where_if[0] = '\0';
 	if (where_take(sd->where, &sd->where_mark, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 }

@@ -92,7 +92,8 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 
 /*
  * send_mark - the meter's mark, now: a run's figures start here; with -W
- * and a socket, also where's counters and the socket's interface.
+ * also where's counters, and the interface of sock (-1: none yet, every
+ * interface counts).
  */
 void send_mark(struct sender *sd, int sock);
 
