@@ -218,46 +218,31 @@ static void __attribute__((noreturn)) group_failed(const struct group *g,
 	exit(1);
 }
 
-/*
- * -P: the streams at once, each in a thread of its own with every signal
- * blocked; the main thread waits for them, and on a signal or a failure
- * sets the stop flag their loops read and shuts their sockets. The result
- * is the sum: every stream's bytes, from the first connect to the last
- * close.
- */
-struct send_result send_streams(struct sender *sd, uint32_t loops)
+/* Make g's streams: each its own copy of the file entries (a method maps
+ * into them), its CPU of the -B list. */
+static void group_init(struct group *g, struct sender *sd, uint32_t loops)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	const struct file_set *files = &sd->files;
-	struct group g = { .sd = sd, .n = cfg->streams };
-	struct send_result r = { 0 };
-	struct watcher w;
 	pthread_condattr_t ca;
-	pthread_attr_t ta;
-	sigset_t all, old;
-	struct timespec ts;
-	char merr[512];
-	uint64_t first = UINT64_MAX, last = 0;
-	unsigned started = 0, shut = 0, n_tcp = 0;
-	double own0;
-	int mrc, e = 0;
 
-	g.s = calloc(g.n, sizeof(*g.s));
-	if (!g.s)
+	*g = (struct group){ .sd = sd, .n = cfg->streams };
+	g->s = calloc(g->n, sizeof(*g->s));
+	if (!g->s)
 		error(1, errno, "memory");
-	pthread_mutex_init(&g.lock, NULL);
+	pthread_mutex_init(&g->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&g.wake, &ca);
+	pthread_cond_init(&g->wake, &ca);
 	pthread_condattr_destroy(&ca);
-	for (unsigned i = 0; i < g.n; i++) {
-		struct stream *s = &g.s[i];
+	for (unsigned i = 0; i < g->n; i++) {
+		struct stream *s = &g->s[i];
 
 		s->idx = i + 1;
-		s->g = &g;
+		s->g = g;
 		s->loops = loops;
 		s->cpu = cfg->n_cpus > 1 ? cfg->cpus[i % (unsigned)cfg->n_cpus] : -1;
-		s->t = (struct tx){ .sock = -1, .chunk = cfg->chunk, .stop = &g.never };
+		s->t = (struct tx){ .sock = -1, .chunk = cfg->chunk, .stop = &g->never };
 		s->set = *files;
 		s->set.f = calloc(files->n, sizeof(*files->f));
 		if (!s->set.f)
@@ -267,33 +252,46 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	if (cfg->debug)
 		fprintf(stderr, "%s: %u streams, %s, %" PRIu32 " file%s of %" PRIu64
 			" bytes in all, %" PRIu32 " loop%s, %" PRIu64 " bytes on each\n",
-			program_invocation_short_name, g.n, cfg->method->name, files->n,
+			program_invocation_short_name, g->n, cfg->method->name, files->n,
 			files->n == 1 ? "" : "s", files->bytes, loops, loops == 1 ? "" : "s",
 			proto_stream_bytes(loops, files->n, files->bytes));
-	send_mark(sd, -1);
-	own0 = send_cpu_secs();
-	watch_start(&w, sd, NULL, &g);
+}
+
+/*
+ * Run g's streams, each in a thread of its own with every signal blocked;
+ * this thread waits for them, and on a signal or a failure sets the stop
+ * flag their loops read and shuts their sockets. Returns 0 when every
+ * thread started, else pthread_create's error (the started ones stopped,
+ * *started says how many).
+ */
+static int group_run(struct group *g, unsigned *started)
+{
+	pthread_attr_t ta;
+	sigset_t all, old;
+	struct timespec ts;
+	unsigned shut = 0;
+	int e = 0;
 
 	pthread_attr_init(&ta);
 	pthread_attr_setstacksize(&ta, 1 << 20);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	pthread_mutex_lock(&g.lock);
-	for (; started < g.n; started++) {
-		e = pthread_create(&g.s[started].thread, &ta, stream_run, &g.s[started]);
+	pthread_mutex_lock(&g->lock);
+	for (*started = 0; *started < g->n; ++*started) {
+		e = pthread_create(&g->s[*started].thread, &ta, stream_run, &g->s[*started]);
 		if (e)
 			break;
-		g.running++;
+		g->running++;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&ta);
 	if (e)
-		g.stop = 1;
-	while (g.running > 0) {
+		g->stop = 1;
+	while (g->running > 0) {
 		if (stop_signal)
-			g.stop = 1;
-		if (g.stop && !shut) {
-			shut_streams(&g);
+			g->stop = 1;
+		if (g->stop && !shut) {
+			shut_streams(g);
 			shut = 1;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -302,49 +300,76 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000;
 		}
-		pthread_cond_timedwait(&g.wake, &g.lock, &ts);
+		pthread_cond_timedwait(&g->wake, &g->lock, &ts);
 	}
-	pthread_mutex_unlock(&g.lock);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(g.s[i].thread, NULL);
-	watch_stop(&w);
-	if (e)
-		error(1, e, "a thread for stream %u", started + 1);
+	pthread_mutex_unlock(&g->lock);
+	for (unsigned i = 0; i < *started; i++)
+		pthread_join(g->s[i].thread, NULL);
+	return e;
+}
 
-	for (unsigned i = 0; i < g.n; i++) {
-		struct stream *s = &g.s[i];
+/* The sum of g's streams into r: every connected stream's bytes, from the
+ * first connect to the last close; TCP_INFO summed, rtt the mean. */
+static void group_sum(const struct group *g, struct send_result *r)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	unsigned n_tcp = 0;
+
+	for (unsigned i = 0; i < g->n; i++) {
+		const struct stream *s = &g->s[i];
 
 		if (!s->connected)
 			continue;
-		r.bytes += s->t.bytes;
-		r.zc_sends += s->t.zc_sends;
-		r.zc_copied += s->t.zc_copied;
+		r->bytes += s->t.bytes;
+		r->zc_sends += s->t.zc_sends;
+		r->zc_copied += s->t.zc_copied;
 		first = s->t0 < first ? s->t0 : first;
 		last = s->t_end > last ? s->t_end : last;
 		if (s->tcp.cwnd_bytes || s->tcp.rtt_us) {
-			tcpinfo_add(&r.tcp, &s->tcp);
+			tcpinfo_add(&r->tcp, &s->tcp);
 			n_tcp++;
 		}
 	}
-	tcpinfo_mean(&r.tcp, n_tcp);
+	tcpinfo_mean(&r->tcp, n_tcp);
+	r->ns = last > first ? last - first : 0;
+	r->ns_closed = r->ns;
+	r->rate = kbytes_per_sec(r->bytes, r->ns);
+}
+
+struct send_result send_streams(struct sender *sd, uint32_t loops)
+{
+	const struct file_set *files = &sd->files;
+	const uint64_t each = proto_stream_bytes(loops, files->n, files->bytes);
+	struct group g;
+	struct send_result r = { 0 };
+	struct watcher w;
+	char merr[512];
+	unsigned started;
+	double own0;
+	int mrc, e;
+
+	group_init(&g, sd, loops);
+	send_mark(sd, -1);
+	own0 = send_cpu_secs();
+	watch_start(&w, sd, NULL, &g);
+	e = group_run(&g, &started);
+	watch_stop(&w);
+	if (e)
+		error(1, e, "a thread for stream %u", started + 1);
+	group_sum(&g, &r);
 	if (g.failed)
 		group_failed(&g, &w);
-	r.ns = last > first ? last - first : 0;
-	r.ns_closed = r.ns;
-	r.rate = kbytes_per_sec(r.bytes, r.ns);
 	r.interrupted = stop_signal != 0;
 	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
-	if (mrc < 0) {
-		report_result(sd, &r);
-		error(1, 0, "%s", merr);
-	}
 	report_result(sd, &r);
+	if (mrc < 0)
+		error(1, 0, "%s", merr);
 	print_streams(&g);
-	if (cfg->debug)
+	if (sd->cfg->debug)
 		debug_streams(&g);
-	if (!r.interrupted && r.bytes != g.n * proto_stream_bytes(loops, files->n, files->bytes))
+	if (!r.interrupted && r.bytes != g.n * each)
 		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %u x %"
-		      PRIu64, r.bytes, g.n, proto_stream_bytes(loops, files->n, files->bytes));
+		      PRIu64, r.bytes, g.n, each);
 	group_free(&g);
 	return r;
 }
