@@ -190,7 +190,7 @@ static void shut_streams(struct group *g)
 			shutdown(g->s[i].t.sock, SHUT_RDWR);
 }
 
-/* Free what run_group made for g. */
+/* Free what group_init made for g. */
 static void group_free(struct group *g)
 {
 	for (unsigned i = 0; i < g->n; i++)
