@@ -20,10 +20,13 @@ if ! ip netns add "$ns" 2>/dev/null; then
 	finish
 fi
 on_cleanup remove_ns
-ip -n "$ns" link add v0 type veth peer name v1 && ip -n "$ns" addr add 192.0.2.1/24 dev v0 &&
+if ! { ip -n "$ns" link add v0 type veth peer name v1 &&
+	ip -n "$ns" addr add 192.0.2.1/24 dev v0 &&
 	ip -n "$ns" link set v0 up && ip -n "$ns" link set v1 up &&
-	ip -n "$ns" neigh add 192.0.2.2 lladdr 02:00:00:00:00:99 dev v0 nud permanent ||
-	{ not_ok "cannot set up the namespace $ns"; finish; }
+	ip -n "$ns" neigh add 192.0.2.2 lladdr 02:00:00:00:00:99 dev v0 nud permanent; }; then
+	not_ok "cannot set up the namespace $ns"
+	finish
+fi
 printf 'data\n' >"$TMP/a"
 
 # zcc -P 4 to nobody, SIGINT after 1 s: exit 130 within 2 s, the
@@ -43,7 +46,8 @@ for T in "" "-T 0"; do
 	RC=$?
 	forget_bg "$zpid"
 	left=$(ip netns pids "$ns" 2>/dev/null | wc -l)
-	check "-P 4 ${T:+$T }connecting to nobody, SIGINT: exit $RC (130) after $ms ms (< 2000), $left processes left, out: $(cat "$TMP/out") err: $(cat "$TMP/err")" \
+	what="-P 4 ${T:+$T }connecting to nobody, SIGINT: exit $RC (130) after $ms ms"
+	check "$what (< 2000), $left processes left: $(cat "$TMP/out" "$TMP/err")" \
 		eval '[ "$RC" -eq 130 ] && [ "$ms" -lt 2000 ] && [ "$left" -eq 0 ] &&
 		grep -q "^sent: 0 bytes .*(interrupted)$" "$TMP/out" && [ ! -s "$TMP/err" ]'
 done
