@@ -216,7 +216,7 @@ static __attribute__((noreturn)) void refused(int c, char *const argv[],
 	opt_refused(c);
 }
 
-int opt_next(int argc, char *argv[], const struct optab_parser *p)
+int opt_next(int argc, char *argv[], struct optab_parser *p)
 {
 	int c, index = -1;
 
@@ -225,6 +225,7 @@ int opt_next(int argc, char *argv[], const struct optab_parser *p)
 	if (c == '?' || c == ':')
 		refused(c, argv, p);
 	last_long = index >= 0 ? &p->rows[index] : NULL;
+	optab_note(p, c);
 	return c;
 }
 

@@ -70,9 +70,10 @@ void opt_common(int argc, char *argv[], const struct optab_parser *p,
  * "-Z: unknown option", "--bogus: unknown option", "--s: ambiguous option
  * (--server, --streams)", "--port: needs a value", "--json: takes no
  * value". A bad value later reported by opt_num and the others names the
- * option as given too ("--port: 'x': not a number").
+ * option as given too ("--port: 'x': not a number"). Every option it
+ * returns is noted in p (optab_given).
  */
-int opt_next(int argc, char *argv[], const struct optab_parser *p);
+int opt_next(int argc, char *argv[], struct optab_parser *p);
 
 /*
  * opt_refused - a short option refused, as one usage line, exit 2: c is

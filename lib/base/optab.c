@@ -62,6 +62,21 @@ const struct optab *optab_find(const struct optab *rows, int key)
 	return NULL;
 }
 
+void optab_note(struct optab_parser *p, int key)
+{
+	const struct optab *r = p->rows ? optab_find(p->rows, key) : NULL;
+
+	if (r)
+		p->given[r - p->rows] = 1;
+}
+
+int optab_given(const struct optab_parser *p, int key)
+{
+	const struct optab *r = p->rows ? optab_find(p->rows, key) : NULL;
+
+	return r ? p->given[r - p->rows] : 0;
+}
+
 int optab_matches(const struct optab *rows, const char *name, size_t len,
 		  const struct optab **exact)
 {

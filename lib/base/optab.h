@@ -29,6 +29,7 @@ struct optab_parser {
 	const struct optab *rows;
 	char shortopts[3 * OPTAB_MAX + 4];
 	struct option longopts[OPTAB_MAX + 1];
+	unsigned char given[OPTAB_MAX];	/* per row: opt_next returned it */
 };
 
 /*
@@ -40,6 +41,15 @@ struct optab_parser {
  */
 int optab_build(struct optab_parser *p, const struct optab *rows, const char *mode,
 		const char **why);
+
+/*
+ * optab_note - key was given on the command line (opt_next calls it for
+ * every option it returns); optab_given - was it? Checks that refuse one
+ * option with another read the parser instead of keeping a list of their
+ * own beside the table.
+ */
+void optab_note(struct optab_parser *p, int key);
+int optab_given(const struct optab_parser *p, int key);
 
 /* optab_find - the row of key, or NULL. */
 const struct optab *optab_find(const struct optab *rows, int key);

@@ -60,19 +60,26 @@ int net_set_cork(int fd, char *err, size_t errlen)
 	return set_checked(fd, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 1, 0, err, errlen);
 }
 
+static int cancelled(volatile sig_atomic_t *cancel)
+{
+	return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED);
+}
+
 /*
- * connect() with a deadline (now_ns(); 0: none): non-blocking, then a
- * wait for the answer that a signal cuts short (EINTR), back to blocking.
+ * connect() with a deadline (now_ns(); 0: none) or a cancel flag:
+ * non-blocking, then a wait for the answer that a signal cuts short
+ * (EINTR), as does the flag, looked at every NET_CANCEL_MS; back to
+ * blocking.
  */
 static int connect_within(int fd, const struct sockaddr *sa, socklen_t len,
-			  uint64_t deadline)
+			  uint64_t deadline, volatile sig_atomic_t *cancel)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-	int flags = fcntl(fd, F_GETFL), soerr = 0;
+	int flags = fcntl(fd, F_GETFL), soerr = 0, ms;
 	socklen_t sl = sizeof(soerr);
 	uint64_t now;
 
-	if (!deadline)
+	if (!deadline && !cancel)
 		return connect(fd, sa, len);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
 		return -1;
@@ -81,12 +88,19 @@ static int connect_within(int fd, const struct sockaddr *sa, socklen_t len,
 			return -1;
 		for (;;) {
 			now = now_ns();
-			if (now >= deadline) {
+			if (cancelled(cancel)) {
+				errno = EINTR;
+				return -1;
+			}
+			if (deadline && now >= deadline) {
 				errno = ETIMEDOUT;
 				return -1;
 			}
 			/* Whole milliseconds, rounded up: never a busy loop. */
-			int rc = poll(&pfd, 1, (int)((deadline - now + 999999) / 1000000));
+			ms = deadline ? (int)((deadline - now + 999999) / 1000000) : -1;
+			if (cancel && (ms < 0 || ms > NET_CANCEL_MS))
+				ms = NET_CANCEL_MS;
+			int rc = poll(&pfd, 1, ms);
 			if (rc > 0)
 				break;
 			if (rc < 0)
@@ -136,12 +150,15 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 			errno = rc;
 			return -1;
 		}
-		if (connect_within(fd, ai->ai_addr, ai->ai_addrlen, deadline) == 0)
+		if (connect_within(fd, ai->ai_addr, ai->ai_addrlen, deadline,
+				   o ? o->cancel : NULL) == 0)
 			break;
 		rc = errno;
 		close(fd);
 		fd = -1;
 		errno = rc;
+		if (rc == EINTR)
+			break;	/* stopped: no other address either */
 	}
 	freeaddrinfo(res);
 	if (fd < 0 && errno == ETIMEDOUT && deadline)

@@ -6,9 +6,13 @@
 #ifndef ZC_NET_H
 #define ZC_NET_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+
+/* How often a connect that can be cancelled looks at its flag. */
+#define NET_CANCEL_MS 50
 
 /* The largest -i / -o: 1 GiB, the G suffix's unit. */
 #define NET_BUF_MAX (1 << 30)
@@ -20,14 +24,17 @@ struct net_opts {
 	int debug;	/* -D: SO_DEBUG */
 	double connect_secs;	/* net_connect gives up after this long in all
 				 * (zcc -T); 0: the kernel's own limit, minutes */
+	volatile sig_atomic_t *cancel;	/* set (by another thread): give up
+					 * connecting; NULL: only a signal does */
 };
 
 /*
  * net_connect - resolve host ("0" is this machine; names, IPv4, IPv6) and
  * connect to the first address that answers. The options are set before
  * connect() so that the window scale follows the buffer sizes. A signal
- * ends the wait for an answer (-1, errno EINTR); so does o->connect_secs
- * (ETIMEDOUT, "no answer within N s").
+ * ends the wait for an answer (-1, errno EINTR), and so does *o->cancel
+ * once set, within NET_CANCEL_MS (a thread with the signals blocked is
+ * stopped so); o->connect_secs too (ETIMEDOUT, "no answer within N s").
  */
 int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		char *err, size_t errlen);

@@ -1,6 +1,7 @@
 /*
- * What every transmit method and zcc share: the method lookup, the
- * header words' flush, the full send, the one way to name a failure.
+ * What every transmit method and zcc share: the method lookup, its
+ * lifecycle (open, close) around the stream, the header words' flush, the
+ * full send, the one way to name a failure.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,6 +18,24 @@ const struct tx_method *tx_find(const char *name)
 		if (strcmp(tx_methods[i]->name, name) == 0)
 			return tx_methods[i];
 	return NULL;
+}
+
+int tx_open(const struct tx_method *m, struct tx *t, struct tx_file *files,
+	    uint32_t n_files, char *err, size_t errlen)
+{
+	if (m->setup && m->setup(t, err, errlen) < 0)
+		return -1;
+	for (uint32_t i = 0; m->open_file && i < n_files; i++)
+		if (m->open_file(t, &files[i], err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+void tx_close(const struct tx_method *m, struct tx *t, struct tx_file *files,
+	      uint32_t n_files)
+{
+	if (m->cleanup)
+		m->cleanup(t, files, n_files);
 }
 
 int tx_stopped(struct tx *t, char *err, size_t errlen)

@@ -84,6 +84,18 @@ static inline void tx_account(struct tx *t, uint64_t n)
 	__atomic_store_n(&t->bytes, t->bytes + n, __ATOMIC_RELAXED);
 }
 
+/*
+ * tx_open - ready t, connected, for sending files by m: the method's setup,
+ * then its open_file for each file. -1 with err (a method the kernel
+ * refuses names itself). tx_close - free what tx_open made, also after it
+ * failed; the socket stays the caller's. A program calls a method's hooks
+ * only through these and tx_send_stream.
+ */
+int tx_open(const struct tx_method *m, struct tx *t, struct tx_file *files,
+	    uint32_t n_files, char *err, size_t errlen);
+void tx_close(const struct tx_method *m, struct tx *t, struct tx_file *files,
+	      uint32_t n_files);
+
 /* tx_flush_words - send the pending header words on their own (the end of
  * the stream, or a run of empty files). */
 int tx_flush_words(struct tx *t, char *err, size_t errlen);
@@ -93,7 +105,7 @@ int tx_flush_words(struct tx *t, char *err, size_t errlen);
  * then per loop n_files and per file its length and data, the header words
  * going out with the data that follows them. t->hdr is set here. -1 with
  * err filled (EINTR: *t->stop was set; t->bytes says how far it got).
- * The caller has run m->setup and m->open_file, and runs m->cleanup.
+ * Between tx_open and tx_close.
  */
 int tx_send_stream(const struct tx_method *m, struct tx *t,
 		   const struct tx_file *files, uint32_t n_files, uint32_t n_loops,

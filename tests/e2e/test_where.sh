@@ -215,6 +215,15 @@ run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -W -s 127.0.0.1 -p "$ZCS_PORT" -n
 	"$TMP"/files/f* >"$TMP/zcc.js"
 check "zcc -c -W -J: the cpu event has the -W keys" \
 	"$jc" -E cpu -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcc.js"
+# -P: where's counters start with the run too (they once started at boot,
+# so the classes' us/KB summed to thousands beside a service demand under 1).
+run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -c -W -P 2 -s 127.0.0.1 -p "$ZCS_PORT" -n 40 \
+	"$TMP"/files/f* >"$TMP/zcc.out"
+demand=$(sed -n 's/^cpu: .*service demand \([0-9.]*\) us\/KB.*/\1/p' "$TMP/zcc.out")
+usum=$(sed -n 's/^where: .*; us\/KB: //p' "$TMP/zcc.out" |
+	awk -F', ' '{ for (i = 1; i <= NF; i++) { split($i, w, " "); s += w[2] } } END { print s }')
+check "zcc -c -W -P 2: the classes' us/KB add up to the service demand ($usum, $demand)" \
+	within_pts "$usum" "$demand" "$(awk -v d="$demand" 'BEGIN { print d / 4 + 0.05 }')"
 stop_bg "$ZCS_PID"
 
 # --- sampling refused ---------------------------------------------------------------

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/opt.h"
 #include "base/optab.h"
 #include "t.h"
 
@@ -126,8 +127,36 @@ static void help(void)
 	free(got);
 }
 
+/* optab_given: what opt_next returned is noted per option, nothing else. */
+static void given(void)
+{
+	struct optab_parser p;
+	const char *why;
+	char a0[] = "prog", a1[] = "-J", a2[] = "--server=h", a3[] = "file", a4[] = "-c";
+	char *argv[] = { a0, a1, a2, a3, a4, NULL };
+	int n = 0;
+
+	optab_build(&p, rows, "-", &why);
+	CHECK(!optab_given(&p, 's') && !optab_given(&p, 'J'), "a fresh parser: nothing given");
+	optind = 0;
+	opterr = 0;
+	while (opt_next(5, argv, &p) != -1)
+		n++;
+	CHECK(n == 4, "four keys: -J, --server, the operand, -c (%d)", n);
+	CHECK(optab_given(&p, 'J') && optab_given(&p, 's') && optab_given(&p, 'c'),
+	      "-J, --server (by its long name) and -c are given");
+	CHECK(!optab_given(&p, 'B') && !optab_given(&p, '1') &&
+	      !optab_given(&p, OPTAB_VERSION), "-B, -1 and --version are not");
+	CHECK(!optab_given(&p, 'x') && !optab_given(&p, 1), "a key with no row is never given");
+	optab_note(&p, 'B');
+	CHECK(optab_given(&p, 'B'), "optab_note marks a row given");
+	optab_build(&p, rows, "-", &why);
+	CHECK(!optab_given(&p, 'J'), "optab_build starts afresh");
+}
+
 int main(void)
 {
+	given();
 	build();
 	refused();
 	find();

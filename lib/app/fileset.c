@@ -1,0 +1,109 @@
+/*
+ * zcc's files: opened once, each sent whole every loop of every run, and
+ * the sample of one loop a -t probe sends.
+ */
+#include <errno.h>
+#include <error.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/fileset.h"
+#include "base/show.h"
+
+
+/* Open one file; 0 when it was skipped with a warning. */
+static int open_one(const char *name, struct tx_file *f, int debug)
+{
+	struct stat st;
+	char shown[SHOW_LEN];
+	/* O_NONBLOCK: a FIFO must not hang the open; cleared below. */
+	int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE)
+			error(1, errno, "%s", show(name, shown, sizeof(shown)));
+		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
+		return 0;
+	}
+	if (fstat(fd, &st) < 0) {
+		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
+		close(fd);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error(0, 0, "skipping %s: not a regular file",
+		      show(name, shown, sizeof(shown)));
+		close(fd);
+		return 0;
+	}
+	if (st.st_size > (off_t)UINT32_MAX)
+		error(1, 0, "%s: %lld bytes: a file of 4 GiB or more cannot be "
+		      "sent (the protocol's length word has 32 bits)",
+		      show(name, shown, sizeof(shown)), (long long)st.st_size);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*f = (struct tx_file){ .name = name, .fd = fd, .size = (uint32_t)st.st_size };
+	if (debug > 1)
+		fprintf(stderr, "%s: %s: %" PRIu32 " bytes\n", program_invocation_short_name,
+			show(name, shown, sizeof(shown)), f->size);
+	return 1;
+}
+
+void fileset_open(struct file_set *files, const char *const *names, int n_names,
+		  unsigned streams, int debug)
+{
+	struct rlimit rl;
+
+	files->f = calloc((size_t)n_names + 1, sizeof(*files->f));
+	if (!files->f)
+		error(1, errno, "memory");
+	/* Every file stays open for all loops, and -P wants sockets (and a
+	 * method's pipes) per stream: allow as many as the hard limit. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
+	    rl.rlim_cur < (rlim_t)n_names + 16 + 4 * (rlim_t)streams) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (int i = 0; i < n_names; i++) {
+		if (open_one(names[i], &files->f[files->n], debug)) {
+			files->bytes += files->f[files->n].size;
+			files->n++;
+		}
+	}
+	if (files->n == 0)
+		error(1, 0, "no files to send");
+}
+
+/*
+ * Every s-th file from the first, then every s-th from the second and so
+ * on, so that the sample holds the loop's mix of small and big files
+ * wherever they stand (sorted names put like files together); the file it
+ * ends in is cut short.
+ */
+const struct file_set *fileset_sample(const struct file_set *files, uint64_t budget,
+				      struct file_set *probe)
+{
+	uint64_t left = budget, s = files->bytes / (budget ? budget : 1) + 1;
+	uint32_t stride = s < files->n ? (uint32_t)s : files->n, start, i, n = 0;
+
+	if (budget >= files->bytes)
+		return NULL;
+	probe->bytes = 0;
+	for (start = 0; start < stride && left > 0; start++) {
+		for (i = start; i < files->n && left > 0; i += stride) {
+			probe->f[n] = files->f[i];
+			probe->f[n].map = NULL;
+			if (probe->f[n].size > left)
+				probe->f[n].size = (uint32_t)left;
+			left -= probe->f[n].size;
+			probe->bytes += probe->f[n].size;
+			n++;
+		}
+	}
+	probe->n = n;
+	return probe;
+}
