@@ -73,6 +73,8 @@ static void compute_cpus(const struct where_snap *a, const struct where_snap *b,
 		r->cpu[i].online = all > 0;
 		r->cpu[i].load_pct = all > 0 ? 100 * busy / all : 0;
 		r->cpu[i].softirq_pct = all > 0 ? 100 * c[WHERE_SOFTIRQ] / all : 0;
+		for (k = 0; k < WHERE_CLASSES; k++)
+			r->cpu[i].class_pct[k] = all > 0 ? 100 * c[k] / all : 0;
 		r->cpu[i].net_rx_per_sec = (double)gained(a->net_rx[i], b->net_rx[i]) / secs;
 		r->cpu[i].net_tx_per_sec = (double)gained(a->net_tx[i], b->net_tx[i]) / secs;
 	}

@@ -82,6 +82,7 @@ struct where_cpu {
 	int online;			/* it ticked in the period */
 	double load_pct;		/* of this CPU, soakers left out */
 	double softirq_pct;		/* of this CPU */
+	double class_pct[WHERE_CLASSES];	/* of this CPU, soakers left out */
 	double net_rx_per_sec, net_tx_per_sec;	/* softirqs */
 	uint64_t samples;		/* this CPU's non-idle, non-soaker */
 	double kind_pct[WHERE_KINDS];	/* of those: which kernel work ran here */

@@ -127,7 +127,7 @@ static void json_classes(const char *key, const double *v, double unattributed, 
 
 void where_json(const struct where_report *r)
 {
-	int i;
+	int i, k;
 
 	json_classes("class_pct", r->class_pct, r->unattributed_pct, 1);
 	if (!isnan(r->class_us_per_kb[0]))
@@ -140,6 +140,10 @@ void where_json(const struct where_report *r)
 		out_int("cpu", i);
 		out_num("load_pct", r->cpu[i].load_pct, 1);
 		out_num("softirq_pct", r->cpu[i].softirq_pct, 1);
+		out_object("class_pct");
+		for (k = 0; k < WHERE_CLASSES; k++)
+			out_num(where_class_name[k], r->cpu[i].class_pct[k], 1);
+		out_object_end();
 		out_num("net_rx_per_sec", r->cpu[i].net_rx_per_sec, 0);
 		out_num("net_tx_per_sec", r->cpu[i].net_tx_per_sec, 0);
 		json_kinds("kernel_pct", "kernel_samples", r->sampled, r->cpu[i].kind_pct,

@@ -79,6 +79,8 @@ check "cyclesoak -W -J: idle, the classes add up to the load within 2 points: $c
 	within_pts "$(field "$cls" unattributed)" 0 2
 check "cyclesoak -W -J: cpus holds an object per CPU" \
 	[ "$(json_get "$TMP/js" command cpus | grep -o '"cpu":' | wc -l)" -eq "$ncpus" ]
+check "cyclesoak -W -J: each CPU has its classes (class_pct)" \
+	[ "$(json_get "$TMP/js" command cpus | grep -o '"class_pct":{"user":[0-9.-]*,"system":[0-9.-]*,"irq":[0-9.-]*,"softirq":[0-9.-]*,"steal":[0-9.-]*}' | wc -l)" -eq "$ncpus" ]
 
 # --- known loads ----------------------------------------------------------------
 

@@ -106,6 +106,12 @@ static void test_compute(void)
 	      "each CPU's load (%.1f, %.1f)", r.cpu[0].load_pct, r.cpu[1].load_pct);
 	CHECK(near(r.cpu[0].softirq_pct, 8) && near(r.cpu[1].softirq_pct, 3),
 	      "each CPU's softirq share");
+	/* cpu0: user 20 + 60 - 55 = 25, system 10, irq 2, softirq 8 of 100 ticks. */
+	CHECK(near(r.cpu[0].class_pct[WHERE_USER], 25) && near(r.cpu[0].class_pct[WHERE_SYSTEM], 10) &&
+	      near(r.cpu[0].class_pct[WHERE_IRQ], 2) && near(r.cpu[0].class_pct[WHERE_SOFTIRQ], 8) &&
+	      near(r.cpu[1].class_pct[WHERE_STEAL], 2) && near(r.cpu[1].class_pct[WHERE_USER], 0),
+	      "each CPU's classes (cpu0 user %.1f, cpu1 steal %.1f)",
+	      r.cpu[0].class_pct[WHERE_USER], r.cpu[1].class_pct[WHERE_STEAL]);
 	CHECK(near(r.cpu[1].net_rx_per_sec, 10000) && near(r.cpu[0].net_tx_per_sec, 10) &&
 	      near(r.cpu[0].net_rx_per_sec, 0), "NET_RX, NET_TX per second per CPU");
 	CHECK(near(r.intr_per_sec, 115), "device interrupts per second (%.0f)", r.intr_per_sec);
