@@ -17,7 +17,7 @@ where_cpus() {
 	if [ "$(nproc)" -ge 2 ]; then
 		WHERE_TX=0 WHERE_RX=1 WHERE_TX_B="-B 0" WHERE_RX_B="-B 1"
 	else
-		WHERE_TX=0 WHERE_RX=0 WHERE_TX_B= WHERE_RX_B=
+		WHERE_TX=0 WHERE_RX=0 WHERE_TX_B='' WHERE_RX_B=''
 	fi
 }
 
@@ -188,8 +188,8 @@ where_saves() {
 where_softirq_note() {
 	[ "$WHERE_TX" != "$WHERE_RX" ] || return 0
 	cat "$@" >"$WORK/wall"
-	_t=$(where_median "$WORK/wall" tx softirq)
-	_r=$(where_median "$WORK/wall" rx softirq)
+	_t=$(printf '%.1f' "$(where_median "$WORK/wall" tx softirq)")
+	_r=$(printf '%.1f' "$(where_median "$WORK/wall" rx softirq)")
 	if is_true "$_t > $_r"; then
 		echo "  softirq: $_t% of the sender's CPU against $_r% of the receiver's: the receive"
 		echo "  path ran mostly on the sender's CPU (its transmit hands each packet to it),"
