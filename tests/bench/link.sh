@@ -387,7 +387,9 @@ link_2001() {
 				for _k in 2 3 4; do
 					column "$WORK/lk$_i.$row.x" $_k >"$WORK/c"
 					stat_of "$WORK/c" y_
-					_s="$_s$(printf ' %*.0f' $([ $_k = 2 ] && echo 8 || echo 9) "$y_median")"
+					_wd=9
+					[ $_k = 2 ] && _wd=8
+					_s="$_s$(printf ' %*.0f' "$_wd" "$y_median")"
 				done
 				;;
 			*) _s="$_s$(printf ' %8s %9s %9s' "" "" "")" ;;
@@ -479,7 +481,9 @@ link_where() {
 			column "$WORK/$1.$m.x" $_k >"$WORK/c"
 			stat_of "$WORK/c" x_
 			# shellcheck disable=SC2154
-			_s="$_s$(printf ' %*.0f' $([ $_k = 2 ] && echo 12 || echo 16) "$x_median")"
+			_wd=16
+			[ $_k = 2 ] && _wd=12
+			_s="$_s$(printf ' %*.0f' "$_wd" "$x_median")"
 			case $_k in 2) _w=interrupts_per_sec ;; 3) _w=rx_packets_per_sec ;; 4) _w=tx_packets_per_sec ;; esac
 			csv link "${rate}_$m" "$_w" "$x_median" /s
 		done

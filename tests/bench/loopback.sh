@@ -80,7 +80,7 @@ part_loopback() {
 			done
 		done
 	done
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2046
 	where_softirq_note $(for m in $methods; do echo "$WORK/lb.w.$m"; done)
 	loopback_copy
 }
