@@ -73,6 +73,8 @@ static void compute_cpus(const struct where_snap *a, const struct where_snap *b,
 		r->cpu[i].online = all > 0;
 		r->cpu[i].load_pct = all > 0 ? 100 * busy / all : 0;
 		r->cpu[i].softirq_pct = all > 0 ? 100 * c[WHERE_SOFTIRQ] / all : 0;
+		for (k = 0; k < WHERE_CLASSES; k++)
+			r->cpu[i].class_pct[k] = all > 0 ? 100 * c[k] / all : 0;
 		r->cpu[i].net_rx_per_sec = (double)gained(a->net_rx[i], b->net_rx[i]) / secs;
 		r->cpu[i].net_tx_per_sec = (double)gained(a->net_tx[i], b->net_tx[i]) / secs;
 	}
@@ -103,19 +105,29 @@ static void compute_net(const struct where_snap *a, const struct where_snap *b,
 	}
 }
 
+/* Samples by kind from a to b into pct, idle left out; their count. */
+static uint64_t kinds_of(const uint64_t *a, const uint64_t *b, double *pct)
+{
+	uint64_t d[WHERE_KINDS], n = 0;
+	int k;
+
+	for (k = 0; k < WHERE_KINDS; k++) {
+		d[k] = gained(a[k], b[k]);
+		n += d[k];
+	}
+	for (k = 0; k < WHERE_KINDS; k++)
+		pct[k] = n ? 100.0 * (double)d[k] / (double)n : 0;
+	return n;
+}
+
 static void compute_kinds(const struct where_snap *a, const struct where_snap *b,
 			  struct where_report *r)
 {
-	uint64_t d[WHERE_KINDS];
-	int k;
+	int i;
 
-	r->samples = 0;
-	for (k = 0; k < WHERE_KINDS; k++) {
-		d[k] = gained(a->kind[k], b->kind[k]);
-		r->samples += d[k];
-	}
-	for (k = 0; k < WHERE_KINDS; k++)
-		r->kind_pct[k] = r->samples ? 100.0 * (double)d[k] / (double)r->samples : 0;
+	r->samples = kinds_of(a->kind, b->kind, r->kind_pct);
+	for (i = 0; i < b->ncpus && i < WHERE_MAX_CPUS; i++)
+		r->cpu[i].samples = kinds_of(a->kind_cpu[i], b->kind_cpu[i], r->cpu[i].kind_pct);
 }
 
 void where_compute(const struct where_snap *a, const struct where_snap *b,
@@ -198,9 +210,10 @@ static int take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 			return err_fill(err, errlen, 0, "%s: not as expected", path);
 	}
 	memset(s->kind, 0, sizeof(s->kind));
+	memset(s->kind_cpu, 0, sizeof(s->kind_cpu));
 	s->lost = UINT64_MAX;		/* not sampled */
 	if (w->sampler)
-		where_sampler_counts(w->sampler, s->kind, &s->lost);
+		where_sampler_counts(w->sampler, s->kind, s->kind_cpu, WHERE_MAX_CPUS, &s->lost);
 	return 0;
 }
 

@@ -73,6 +73,7 @@ struct where_snap {
 	int nifs;
 	struct { char name[IF_NAMESIZE]; uint64_t rx, tx; } ifs[WHERE_MAX_IFS];
 	uint64_t kind[WHERE_KINDS + 1];		/* samples by kind, idle last */
+	uint64_t kind_cpu[WHERE_MAX_CPUS][WHERE_KINDS + 1];	/* the same by CPU */
 	uint64_t lost;				/* samples the ring dropped */
 };
 
@@ -81,7 +82,10 @@ struct where_cpu {
 	int online;			/* it ticked in the period */
 	double load_pct;		/* of this CPU, soakers left out */
 	double softirq_pct;		/* of this CPU */
+	double class_pct[WHERE_CLASSES];	/* of this CPU, soakers left out */
 	double net_rx_per_sec, net_tx_per_sec;	/* softirqs */
+	uint64_t samples;		/* this CPU's non-idle, non-soaker */
+	double kind_pct[WHERE_KINDS];	/* of those: which kernel work ran here */
 };
 
 /* Packets on one interface over a period. */

@@ -85,8 +85,12 @@ struct where_sampler;
 struct where_sampler *where_sampler_open(const struct where_syms *syms,
 					 const int *soakers, int nsoakers,
 					 char *why, size_t whylen);
-/* The counts so far into kind[WHERE_KINDS + 1] (idle last), and lost. */
-void where_sampler_counts(struct where_sampler *s, uint64_t *kind, uint64_t *lost);
+/*
+ * The counts so far into kind[WHERE_KINDS + 1] (idle last), each CPU's
+ * (of the first maxcpus) into kind_cpu, and lost.
+ */
+void where_sampler_counts(struct where_sampler *s, uint64_t *kind,
+			  uint64_t (*kind_cpu)[WHERE_KINDS + 1], int maxcpus, uint64_t *lost);
 void where_sampler_close(struct where_sampler *s);
 
 #endif

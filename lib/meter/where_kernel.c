@@ -34,6 +34,7 @@
 
 struct ring {
 	int fd;
+	int cpu;		/* the CPU it samples */
 	void *base;		/* the control page, then the data pages */
 };
 
@@ -48,7 +49,8 @@ struct where_sampler {
 	pthread_t thread;
 	int stop[2];		/* a pipe: closing the write end stops the thread */
 	pthread_mutex_t lock;
-	uint64_t kind[WHERE_KINDS + 1];
+	int ncpus;		/* rows of kind: sysconf's configured CPUs */
+	uint64_t (*kind)[WHERE_KINDS + 1];	/* samples by CPU, by kind */
 	uint64_t lost;
 };
 
@@ -174,8 +176,8 @@ static int is_soaker(const struct where_sampler *s, uint32_t pid)
  * One sample: ip, pid and tid, then the kernel call chain's length and
  * addresses (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN).
  */
-static void count_sample(struct where_sampler *s, uint16_t misc, const unsigned char *body,
-			 size_t len)
+static void count_sample(struct where_sampler *s, uint64_t *kind, uint16_t misc,
+			 const unsigned char *body, size_t len)
 {
 	uint64_t ip, nr, chain[CHAIN_MAX + 4];
 	uint32_t pid;
@@ -190,13 +192,13 @@ static void count_sample(struct where_sampler *s, uint16_t misc, const unsigned 
 	if (mode == PERF_RECORD_MISC_USER) {
 		/* A soaker's own spinning is not load; its interrupts are. */
 		if (!is_soaker(s, pid))
-			s->kind[WHERE_KUSER]++;
+			kind[WHERE_KUSER]++;
 		return;
 	}
 	if (mode == PERF_RECORD_MISC_KERNEL)
-		s->kind[nr ? where_chain_kind(s->syms, chain, nr) : where_chain_kind(s->syms, &ip, 1)]++;
+		kind[nr ? where_chain_kind(s->syms, chain, nr) : where_chain_kind(s->syms, &ip, 1)]++;
 	else
-		s->kind[WHERE_KOTHER]++;
+		kind[WHERE_KOTHER]++;
 }
 
 /* Every record the ring holds; under s->lock. */
@@ -218,7 +220,7 @@ static void drain(struct where_sampler *s, struct ring *r)
 		for (i = 0; i < sizeof(rec) && i < h.size - sizeof(h); i++)
 			rec[i] = data[(at + i) % size];
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 24) {
-			count_sample(s, h.misc, rec, i);
+			count_sample(s, s->kind[r->cpu], h.misc, rec, i);
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			memcpy(&lost, rec + 8, 8);
 			s->lost += lost;
@@ -288,6 +290,7 @@ static int open_ring(struct where_sampler *s, int cpu, struct ring *r,
 		return -1;
 	}
 	r->fd = (int)fd;
+	r->cpu = cpu;
 	r->base = mmap(NULL, s->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
 	if (r->base == MAP_FAILED) {
 		err_fill(why, whylen, errno, "perf_event_open: mmap of its ring");
@@ -306,11 +309,15 @@ struct where_sampler *where_sampler_open(const struct where_syms *syms,
 	sigset_t all, old;
 	int cpu, rc;
 
-	if (!s || ncpus < 1 || !(s->rings = calloc((size_t)ncpus, sizeof(*s->rings)))) {
+	if (!s || ncpus < 1 || !(s->rings = calloc((size_t)ncpus, sizeof(*s->rings))) ||
+	    !(s->kind = calloc((size_t)ncpus, sizeof(*s->kind)))) {
 		err_fill(why, whylen, ENOMEM, "sampling");
+		if (s)
+			free(s->rings);
 		free(s);
 		return NULL;
 	}
+	s->ncpus = (int)ncpus;
 	s->syms = syms;
 	s->soakers = soakers;
 	s->nsoakers = nsoakers;
@@ -345,11 +352,20 @@ fail:
 	return NULL;
 }
 
-void where_sampler_counts(struct where_sampler *s, uint64_t *kind, uint64_t *lost)
+void where_sampler_counts(struct where_sampler *s, uint64_t *kind,
+			  uint64_t (*kind_cpu)[WHERE_KINDS + 1], int maxcpus, uint64_t *lost)
 {
+	int cpu, k;
+
 	drain_all(s);
 	pthread_mutex_lock(&s->lock);
-	memcpy(kind, s->kind, sizeof(s->kind));
+	memset(kind, 0, (WHERE_KINDS + 1) * sizeof(*kind));
+	for (cpu = 0; cpu < s->ncpus; cpu++) {
+		for (k = 0; k <= WHERE_KINDS; k++)
+			kind[k] += s->kind[cpu][k];
+		if (cpu < maxcpus)
+			memcpy(kind_cpu[cpu], s->kind[cpu], sizeof(s->kind[cpu]));
+	}
 	*lost = s->lost;
 	pthread_mutex_unlock(&s->lock);
 }
@@ -375,5 +391,6 @@ void where_sampler_close(struct where_sampler *s)
 	if (s->stop[1] >= 0)
 		close(s->stop[1]);
 	free(s->rings);
+	free(s->kind);
 	free(s);
 }

@@ -61,16 +61,49 @@ static void print_net(const struct where_report *r)
 	out_text("\n");
 }
 
-static void print_kinds(const struct where_report *r)
+static void print_kind_line(const char *label, const double *pct, uint64_t samples)
 {
 	int k;
 
+	out_text("%s:", label);
+	for (k = 0; k < WHERE_KINDS; k++)
+		out_text("%s %s %.1f%%", k ? "," : "", where_kind_name[k], pct[k]);
+	out_text(" of %llu samples\n", (unsigned long long)samples);
+}
+
+/* The machine's kinds, then (more than one CPU) each CPU's: whose work ran where. */
+static void print_kinds(const struct where_report *r)
+{
+	char label[32];
+	int i, online = 0;
+
 	if (!r->sampled)
 		return;		/* where_sampling_why said why, once */
-	out_text("kernel:");
-	for (k = 0; k < WHERE_KINDS; k++)
-		out_text("%s %s %.1f%%", k ? "," : "", where_kind_name[k], r->kind_pct[k]);
-	out_text(" of %llu samples\n", (unsigned long long)r->samples);
+	print_kind_line("kernel", r->kind_pct, r->samples);
+	for (i = 0; i < r->ncpus; i++)
+		online += r->cpu[i].online;
+	for (i = 0; i < r->ncpus && online > 1; i++) {
+		if (!r->cpu[i].online)
+			continue;
+		snprintf(label, sizeof(label), "kernel cpu%d", i);
+		print_kind_line(label, r->cpu[i].kind_pct, r->cpu[i].samples);
+	}
+}
+
+static void json_kinds(const char *key, const char *count_key, int sampled,
+		       const double *pct, uint64_t samples)
+{
+	int k;
+
+	if (!sampled) {
+		out_null(key);
+	} else {
+		out_object(key);
+		for (k = 0; k < WHERE_KINDS; k++)
+			out_num(where_kind_name[k], pct[k], 1);
+		out_object_end();
+	}
+	out_u64(count_key, samples);
 }
 
 void where_print(const struct where_report *r)
@@ -107,8 +140,14 @@ void where_json(const struct where_report *r)
 		out_int("cpu", i);
 		out_num("load_pct", r->cpu[i].load_pct, 1);
 		out_num("softirq_pct", r->cpu[i].softirq_pct, 1);
+		out_object("class_pct");
+		for (k = 0; k < WHERE_CLASSES; k++)
+			out_num(where_class_name[k], r->cpu[i].class_pct[k], 1);
+		out_object_end();
 		out_num("net_rx_per_sec", r->cpu[i].net_rx_per_sec, 0);
 		out_num("net_tx_per_sec", r->cpu[i].net_tx_per_sec, 0);
+		json_kinds("kernel_pct", "kernel_samples", r->sampled, r->cpu[i].kind_pct,
+			   r->cpu[i].samples);
 		out_object_end();
 	}
 	out_array_end();
@@ -124,15 +163,7 @@ void where_json(const struct where_report *r)
 	}
 	out_array_end();
 	out_object_end();
-	if (!r->sampled) {
-		out_null("kernel_pct");
-	} else {
-		out_object("kernel_pct");
-		for (k = 0; k < WHERE_KINDS; k++)
-			out_num(where_kind_name[k], r->kind_pct[k], 1);
-		out_object_end();
-	}
-	out_u64("kernel_samples", r->samples);
+	json_kinds("kernel_pct", "kernel_samples", r->sampled, r->kind_pct, r->samples);
 }
 
 static void nested_json(const void *r)

@@ -16,8 +16,15 @@
 #     then exit) per run under its own subreaper in the receiver's
 #     namespace: the exact run time of the listener and its connection,
 #     idle waiting costs none.
-# The target, judged at the highest rate: sendfile's own CPU per KB below
-# send()'s in every round AND the two 95% intervals apart (zcstat -c).
+#   - the meter's -W figures (cyclesoak -W in the sender's namespace, so
+#     that its packet counts are the sender's interface's): the class
+#     split and the kernel kinds of the sender's CPU and of the receiver's
+#     (zcc -B and zcs -B put them on CPUs of their own, tests/bench/
+#     where.sh), interrupts and packets per second;
+#   - TCP's retransmits of the run (zcc -J's TCP_INFO keys).
+# The target, judged at the highest rate: the interval of the rounds'
+# sendfile/send() ratio of the sender's own CPU per KB wholly below 1.
+. "$BENCH_DIR/where.sh"
 
 # The 2001 figures: the original README's published results, a dual
 # 500 MHz Pentium II on a saturated 100 Mbit/s link: system load sending
@@ -90,28 +97,50 @@ link_setup() {
 	done
 }
 
+# link_meter OUTFILE COMMAND...: meter (run.sh) with cyclesoak in the
+# sender's namespace and, where it has it, -W (LINK_W): the load into
+# METER_LOAD, the -W figures into OUTFILE's command event.
+link_meter() {
+	_o=$1
+	shift
+	# shellcheck disable=SC2046,SC2086
+	run_metered "$_o.err" in_work ip netns exec "$NS_TX" "$ZC_BIN/cyclesoak" $(meter_opts) $LINK_W -- "$@" >"$_o"
+	_mrc=$?
+	if is_json "$_o"; then
+		METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
+	else
+		METER_LOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$_o" | tail -n 1)
+	fi
+	[ $_mrc -eq 0 ] && [ -n "$METER_LOAD" ]
+}
+
 # link_run TAG ZCC-ARGS...: one transfer across the link, measured on both
-# ends; appends "RATE LOAD TX_USKB TX_PCT RX_USKB RX_PCT" to $WORK/TAG.
+# ends; appends "RATE LOAD TX_USKB TX_PCT RX_USKB RX_PCT" to $WORK/TAG,
+# "RETRANSMITS INTERRUPTS/S RX-PACKETS/S TX-PACKETS/S" (the sender's
+# interface; -1 where unknown) to $WORK/TAG.x and, with -W, where_row's
+# line to $WORK/TAG.w.
 link_run() {
 	_tag=$1
 	shift
 	rm -f "$WORK/rx.ct" "$WORK/tx.ct"
 	: >"$WORK/rx.out"
+	# shellcheck disable=SC2086
 	start_bg ip netns exec "$NS_RX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/rx.ct" \
-		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR $ZCS_JSON >"$WORK/rx.out" 2>"$WORK/rx.err"
+		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR $ZCS_JSON $WHERE_RX_B >"$WORK/rx.out" 2>"$WORK/rx.err"
 	_rx=$!
 	wait_for "$WORK/rx.out" '^listening on port [0-9]+|"event": *"listening"' ||
 		{ cat "$WORK/rx.err" >&2; die "zcs -1 in $NS_RX did not start"; }
 	_port=$(zcs_port "$WORK/rx.out")
 	if [ -z "${QUIET:-}" ]; then
-		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR $ZCS_JSON   (port $_port)"
+		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR $ZCS_JSON $WHERE_RX_B   (port $_port)"
 		# shellcheck disable=SC2086
-		show_cmd cyclesoak $(meter_opts) -- ip netns exec "$NS_TX" subreaper -s -o tx.ct zcc $ZCC_JSON -s $RX_ADDR -p "$_port" "$@"
+		show_cmd ip netns exec "$NS_TX" cyclesoak $(meter_opts) $LINK_W -- subreaper -s -o tx.ct zcc $ZCC_JSON $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@"
 	fi
 	# sh -c exec: zcc's figures in their own file, apart from cyclesoak's.
-	meter "$WORK/tx.meter" ip netns exec "$NS_TX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/tx.ct" \
+	# shellcheck disable=SC2086
+	link_meter "$WORK/tx.meter" "$ZC_TESTBIN/subreaper" -s -o "$WORK/tx.ct" \
 		sh -c 'f=$1; shift; exec "$@" >"$f"' sh "$WORK/tx.out" \
-		"$ZC_BIN/zcc" $ZCC_JSON -s $RX_ADDR -p "$_port" "$@" ||
+		"$ZC_BIN/zcc" $ZCC_JSON $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@" ||
 		{ cat "$WORK/tx.meter.err" >&2; die "cyclesoak -- zcc in $NS_TX failed"; }
 	wait $_rx
 	_rrc=$?
@@ -127,6 +156,20 @@ link_run() {
 		-v rb="$ZCS_DONE_BYTES" -v s="$SENT_SECS" -v n="$NCPU" 'BEGIN {
 		printf "%s %s %.5f %.4f %.5f %.4f\n", r, l, t / (b / 1024), 100 * t / 1e6 / (s * n),
 			u / (rb / 1024), 100 * u / 1e6 / (s * n) }' >>"$WORK/$_tag"
+	_rt=-1 _in=-1 _rp=-1 _tp=-1
+	[ -n "$ZCC_JSON" ] && _rt=$(json_get "$WORK/tx.out" sent retransmits | tail -n 1)
+	if [ -n "$LINK_W" ]; then
+		_in=$(json_get "$WORK/tx.meter" command net | tail -n 1)
+		_if=$(echo "$_in" | sed -n "s/.*{\"name\":\"$vt\",\([^}]*\)}.*/\1/p")
+		_rp=$(echo "$_if" | sed -n 's/.*"rx_packets_per_sec":\([0-9.]*\).*/\1/p')
+		_tp=$(echo "$_if" | sed -n 's/.*"tx_packets_per_sec":\([0-9.]*\).*/\1/p')
+		_in=$(echo "$_in" | sed -n 's/.*"interrupts_per_sec":\([0-9.]*\).*/\1/p')
+		# An interface that moved nothing is not listed.
+		[ -n "$_if" ] || _rp=0 _tp=0
+		where_row "$WORK/tx.meter" command >>"$WORK/$_tag.w"
+	fi
+	need "${_rt:--1}" "$_in" "$_rp" "$_tp"
+	echo "${_rt:--1} $_in $_rp $_tp" >>"$WORK/$_tag.x"
 }
 
 # rotate N WORDS...: the words, starting from the Nth (0-based, wrapping).
@@ -141,8 +184,8 @@ rotate() {
 
 # link_table TAG-PREFIX: the table of one rate, a row per method.
 link_table() {
-	printf '  %-9s %8s %16s %22s %9s %14s %9s\n' method Mbit/s "load % (min-max)" \
-		"sender us/KB [95% CI]" "sender %" "receiver us/KB" "recv %"
+	printf '  %-9s %8s %16s %22s %9s %14s %9s %8s\n' method Mbit/s "load % (min-max)" \
+		"sender us/KB [95% CI]" "sender %" "receiver us/KB" "recv %" "retrans"
 	for m in $methods; do
 		_f=$WORK/$1.$m
 		column "$_f" 1 >"$WORK/c"; stat_of "$WORK/c" r_
@@ -151,10 +194,12 @@ link_table() {
 		column "$_f" 4 >"$WORK/c"; stat_of "$WORK/c" tp_
 		column "$_f" 5 >"$WORK/c"; stat_of "$WORK/c" u_
 		column "$_f" 6 >"$WORK/c"; stat_of "$WORK/c" up_
+		column "$_f.x" 1 >"$WORK/c"; stat_of "$WORK/c" rt_
 		# shellcheck disable=SC2154
-		printf '  %-9s %8.1f %16s %22s %9.2f %14.4f %9.2f\n' "$m" "$(calc "$r_median * 8192 / 1e6")" \
+		printf '  %-9s %8.1f %16s %22s %9.2f %14.4f %9.2f %8s\n' "$m" "$(calc "$r_median * 8192 / 1e6")" \
 			"$(printf '%.1f (%.1f-%.1f)' "$l_median" "$l_min" "$l_max")" \
-			"$(printf '%.4f [%.4f,%.4f]' "$t_median" "$t_lo" "$t_hi")" "$tp_median" "$u_median" "$up_median"
+			"$(printf '%.4f [%.4f,%.4f]' "$t_median" "$t_lo" "$t_hi")" "$tp_median" "$u_median" "$up_median" \
+			"$(if [ "$rt_min" = -1 ]; then echo -; else printf '%.0f' "$rt_median"; fi)"
 		_c="${rate}_$m"
 		csv link "$_c" kbytes_per_sec "$r_median" KiB/s
 		csv link "$_c" system_load "$l_median" %
@@ -166,6 +211,8 @@ link_table() {
 		csv link "$_c" sender_load "$tp_median" %
 		csv link "$_c" receiver_us_per_kb "$u_median" us/KB
 		csv link "$_c" receiver_load "$up_median" %
+		# shellcheck disable=SC2154
+		[ "$rt_min" = -1 ] || csv link "$_c" retransmits "$rt_median" segments
 		# shellcheck disable=SC2154
 		echo "$m,$rate,$tp_median,$tp_lo,$tp_hi" >>"$OUT/link_methods.csv.tmp"
 	done
@@ -207,7 +254,12 @@ part_link() {
 	echo "  each run: the 63-file set ($setbytes bytes) N times, about $LINK_SECS s at the link's rate;"
 	echo "  sender: zcc's own CPU time (subreaper); receiver: a fresh zcs -1's own CPU time"
 	echo "  (subreaper); load: the whole machine (both ends) by cyclesoak's default method."
-	echo "  us/KB: CPU time per KB moved; %: that CPU time as a share of all $NCPU CPUs."
+	echo "  us/KB: CPU time per KB moved; %: that CPU time as a share of all $NCPU CPUs;"
+	echo "  retrans: TCP's retransmitted segments in a run (zcc's TCP_INFO), median."
+	where_cpus
+	LINK_W=
+	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-W[ ,]' && is_json_meter && LINK_W=-W
+	[ -n "$WHERE_TX_B" ] && echo "  zcc runs on cpu$WHERE_TX (zcc $WHERE_TX_B), zcs on cpu$WHERE_RX (zcs $WHERE_RX_B)."
 	: >"$OUT/link_methods.csv.tmp"
 	SENT_TOTAL=0 SENT_RUNS=0 RX_TOTAL=0
 	ri=0
@@ -218,7 +270,7 @@ part_link() {
 		echo
 		echo "  --- $rate ($bps bytes/s by tc): the set $n times per run ---"
 		link_setup "$rate" "$bps"
-		for m in $methods; do : >"$WORK/lk$ri.$m"; done
+		for m in $methods; do : >"$WORK/lk$ri.$m"; : >"$WORK/lk$ri.$m.x"; : >"$WORK/lk$ri.$m.w"; done
 		round=1
 		while [ $round -le "$LINK_REPS" ]; do
 			# shellcheck disable=SC2086
@@ -236,6 +288,7 @@ part_link() {
 		done
 		echo
 		link_table "lk$ri"
+		link_where "lk$ri"
 		# The 2001 comparison at this rate: sender's own CPU, and the load.
 		link_cheapest "lk$ri"
 		link_verdict "lk$ri" 3 "us/KB of the sender's own CPU"
@@ -288,13 +341,21 @@ link_cheapest() {
 	csv link "${rate}_cheapest_zero_copy" "$2" "$c_a_median" us/KB
 }
 
-# link_2001 NRATES: the 2001 transmit table beside ours at each rate.
+# link_2001 NRATES: the 2001 transmit table beside ours at each rate, with
+# the 2001 table's other columns (interrupts, rx and tx packets per second
+# on the sender's interface) for the two sending rows.
 link_2001() {
 	echo
 	echo "  The 2001 table beside ours. 2001: system load of a dual PII-500 at 100 Mbit/s."
-	echo "  Ours: the sender's (zcs's, receiving) own CPU as % of this machine, per rate."
+	echo "  Ours: zcc's own CPU (zcs's, receiving) as % of this machine, per rate, and for"
+	echo "  the senders the interrupts/s and the rx and tx packets/s of the sender's interface"
+	echo "  (medians; veth raises no interrupts: those are the machine's devices; a packet is"
+	echo "  what veth passes, up to 64 KiB with segmentation offload, not a wire frame)."
 	_h=$(printf '  %-22s %8s' "" 2001)
-	for _r in $LINK_RATES; do _h="$_h$(printf ' %10s' "$_r")"; done
+	for _r in $LINK_RATES; do
+		_h="$_h$(printf ' %10s' "$_r")"
+		[ -n "$LINK_W" ] && _h="$_h$(printf ' %8s %9s %9s' intr/s rx/s tx/s)"
+	done
 	echo "$_h"
 	for row in sendfile send receiving ratio; do
 		case $row in
@@ -320,6 +381,19 @@ link_2001() {
 				_s="$_s$(printf ' %9.2f%%' "$y_median")"
 			fi
 			csv link "${_r}_2001_table" "$row" "$y_median" "$([ $row = ratio ] && echo ratio || echo %)"
+			[ -n "$LINK_W" ] || continue
+			case $row in
+			sendfile | send)
+				for _k in 2 3 4; do
+					column "$WORK/lk$_i.$row.x" $_k >"$WORK/c"
+					stat_of "$WORK/c" y_
+					_wd=9
+					[ $_k = 2 ] && _wd=8
+					_s="$_s$(printf ' %*.0f' "$_wd" "$y_median")"
+				done
+				;;
+			*) _s="$_s$(printf ' %8s %9s %9s' "" "" "")" ;;
+			esac
 		done
 		echo "$_s"
 	done
@@ -328,8 +402,7 @@ link_2001() {
 # link_cork N: TCP_CORK at rate number N: zcc -S -b 64 with and without -k,
 # alternating, against the 2001 sentence.
 link_cork() {
-	: >"$WORK/ck$1.plain"
-	: >"$WORK/ck$1.cork"
+	for _k in plain cork; do : >"$WORK/ck$1.$_k"; : >"$WORK/ck$1.$_k.x"; : >"$WORK/ck$1.$_k.w"; done
 	_round=1
 	while [ $_round -le "$LINK_REPS" ]; do
 		for _k in plain cork; do
@@ -370,4 +443,50 @@ cork_words() {
 	more) echo "$4 (the rounds' ratios: the interval lies above 1)" ;;
 	*) echo "no resolved difference ($2)" ;;
 	esac
+}
+
+# is_json_meter: cyclesoak has -J (where_row reads JSON).
+is_json_meter() {
+	case " $(meter_opts) " in *" -J "*) return 0 ;; esac
+	return 1
+}
+
+# link_where TAG-PREFIX: at this rate, where the CPU went per method (the
+# sender's CPU, the receiver's, the machine) and the network counters.
+link_where() {
+	[ -n "$LINK_W" ] || { echo "  (this cyclesoak has no -W or -J: no split by CPU and kind)"; return 0; }
+	echo
+	echo "  Where the CPU went at $rate, medians of $LINK_REPS rounds (cyclesoak -W over each run):"
+	where_header
+	for m in $methods; do
+		where_table "$WORK/$1.$m.w" "$m"
+		for _p in tx rx; do
+			for _n in load $WHERE_CLASSES; do
+				csv link "${rate}_$m" "${_p}_$_n" "$(where_median "$WORK/$1.$m.w" "$_p" "$_n")" %
+			done
+			for _n in $WHERE_KINDS; do
+				csv link "${rate}_$m" "${_p}_kernel_$_n" "$(where_median "$WORK/$1.$m.w" "$_p" "k_$_n")" %
+			done
+		done
+	done
+	# shellcheck disable=SC2046
+	where_softirq_note $(for m in $methods; do echo "$WORK/$1.$m.w"; done)
+	echo
+	echo "  Network counters at $rate, medians: packets on the sender's interface ($vt: rx the"
+	echo "  acknowledgements, tx the data); interrupts: the machine's devices (veth raises none)."
+	printf '  %-9s %12s %16s %16s\n' method "interrupts/s" "rx packets/s" "tx packets/s"
+	for m in $methods; do
+		_s=$(printf '  %-9s' "$m")
+		for _k in 2 3 4; do
+			column "$WORK/$1.$m.x" $_k >"$WORK/c"
+			stat_of "$WORK/c" x_
+			# shellcheck disable=SC2154
+			_wd=16
+			[ $_k = 2 ] && _wd=12
+			_s="$_s$(printf ' %*.0f' "$_wd" "$x_median")"
+			case $_k in 2) _w=interrupts_per_sec ;; 3) _w=rx_packets_per_sec ;; 4) _w=tx_packets_per_sec ;; esac
+			csv link "${rate}_$m" "$_w" "$x_median" /s
+		done
+		echo "$_s"
+	done
 }

@@ -1,29 +1,44 @@
 # make bench PART=loopback: the demo's table, a row per transmit method
 # zcc has, median and spread of ZC_BENCH_REPS runs each (methods in turn
 # within a round, so drift spreads over all of them). Sourced by run.sh.
+#
+# zcc on one CPU, zcs on another (-B), zcs receiving with -M discard so
+# that it copies nothing: zcc -c -W's figures by CPU are then the
+# sender's and the receiver's (tests/bench/where.sh), and every copy in
+# them is the sender's. The target: send()'s copy kind at least 3 times
+# sendfile's, in every round (rounds pair the two).
+. "$BENCH_DIR/where.sh"
 
 part_loopback() {
 	methods=$(zcc_methods)
-	section "loopback: every transmit method ($methods), $REPS runs each, zcc -c"
+	section "loopback: every transmit method ($methods), $REPS runs each, zcc -c -W"
 	calibrate_once
 	big_files
 	SENT_TOTAL=0 SENT_RUNS=0
-	zcs_up lb -t 3600
-	show "zcs -p 0 -t 3600   (port $ZCS_PORT)"
-	probe_loops 2 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK"/big/f*
+	where_cpus
+	WHERE=
+	zcc_has -W && zcc_has -J && WHERE=-W
+	# shellcheck disable=SC2086
+	zcs_up lb -t 3600 -M discard $WHERE_RX_B
+	show "zcs -p 0 -t 3600 -M discard $WHERE_RX_B   (port $ZCS_PORT)"
+	# shellcheck disable=SC2086
+	probe_loops 2 -s 127.0.0.1 -p "$ZCS_PORT" $WHERE_TX_B "$WORK"/big/f*
 	echo "  63 files, $(cat "$WORK"/big/f* | wc -c) bytes, sent $LOOPS times per run (about 2 s)"
-	for m in $methods; do : >"$WORK/lb.rate.$m"; : >"$WORK/lb.load.$m"; : >"$WORK/lb.sd.$m"; done
+	for m in $methods; do
+		: >"$WORK/lb.rate.$m"; : >"$WORK/lb.load.$m"; : >"$WORK/lb.sd.$m"; : >"$WORK/lb.w.$m"
+	done
 	rep=1
 	while [ $rep -le "$REPS" ]; do
 		QUIET=$([ $rep = 1 ] || echo 1)
 		for m in $methods; do
-			# shellcheck disable=SC2046
-			run_zcc "$WORK/lb.$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c $(method_flags "$m") \
-				"$WORK"/big/f* || die "zcc -M $m failed"
+			# shellcheck disable=SC2046,SC2086
+			run_zcc "$WORK/lb.$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c $WHERE $WHERE_TX_B \
+				$(method_flags "$m") "$WORK"/big/f* || die "zcc -M $m failed"
 			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
 			echo "$SENT_RATE" >>"$WORK/lb.rate.$m"
 			echo "$CPU_LOAD" >>"$WORK/lb.load.$m"
 			echo "$CPU_SD" >>"$WORK/lb.sd.$m"
+			[ -z "$WHERE" ] || where_row "$WORK/lb.$m" cpu >>"$WORK/lb.w.$m"
 		done
 		rep=$((rep + 1))
 	done
@@ -46,4 +61,60 @@ part_loopback() {
 		csv loopback "$m" system_load "$l_median" %
 		csv loopback "$m" service_demand "$d_median" us/KB
 	done
+	if [ -z "$WHERE" ]; then
+		echo "  (this zcc has no -W or -J: no split by CPU and kind)"
+		return 0
+	fi
+	echo
+	echo "  Where the CPU went, medians of $REPS runs: zcc (sender) on cpu$WHERE_TX, zcs -M"
+	echo "  discard (receiver) on cpu$WHERE_RX; the machine: both CPUs, the meter's soakers left out."
+	where_header
+	for m in $methods; do
+		where_table "$WORK/lb.w.$m" "$m"
+		for p in tx rx; do
+			for n in load $WHERE_CLASSES; do
+				csv loopback "$m" "${p}_$n" "$(where_median "$WORK/lb.w.$m" "$p" "$n")" %
+			done
+			for n in $WHERE_KINDS; do
+				csv loopback "$m" "${p}_kernel_$n" "$(where_median "$WORK/lb.w.$m" "$p" "k_$n")" %
+			done
+		done
+	done
+	# shellcheck disable=SC2046
+	where_softirq_note $(for m in $methods; do echo "$WORK/lb.w.$m"; done)
+	loopback_copy
+}
+
+# loopback_copy: the copy sendfile saves over send(), round by round.
+loopback_copy() {
+	case " $methods " in *" send "*) ;; *) return 0 ;; esac
+	case " $methods " in *" sendfile "*) ;; *) return 0 ;; esac
+	echo
+	if [ "$(where_median "$WORK/lb.w.send" m samples)" = -1 ]; then
+		verdict 0 "send()'s copy kind at least 3 times sendfile's: kernel work not sampled here"
+		return 0
+	fi
+	where_saves "$WORK/lb.w.send" "$WORK/lb.w.sendfile" "$WORK/lb.sd.send" "$WORK/lb.sd.sendfile" \
+		"send()" sendfile
+	# shellcheck disable=SC2154
+	csv loopback sendfile_vs_send copy_points_saved "$WS_copy_3" points
+	# shellcheck disable=SC2154
+	csv loopback sendfile_vs_send copy_us_per_kb_saved "$WS_copy_6" us/KB
+	c=$(where_col m k_copy)
+	paste -d' ' "$WORK/lb.w.sendfile" "$WORK/lb.w.send" | awk -v c="$c" '{ print $c, $(c + 47) }' >"$WORK/pair"
+	ratio_of "$WORK/pair" cp_
+	rounds=$(awk '{ printf " %.1f/%.1f", $2, $1 }' "$WORK/pair")
+	ok=$(awk '$2 >= 3 * $1 { n++ } END { print n + 0 }' "$WORK/pair")
+	n=$(wc -l <"$WORK/pair")
+	echo "  copy kind per round, send() % / sendfile % of the machine's samples:$rounds"
+	c=$(where_col tx k_copy)
+	echo "  the same of the sender's CPU (information; others' work on the other CPU left out):" \
+		"$(paste -d' ' "$WORK/lb.w.sendfile" "$WORK/lb.w.send" | awk -v c="$c" '{ printf " %.1f/%.1f", $(c + 47), $c }')"
+	# shellcheck disable=SC2154
+	echo "  per round sendfile/send(): $(printf '%.3f [%.3f, %.3f]' "$cp_median" "$cp_lo" "$cp_hi") at" \
+		"$(calc "$cp_conf * 100")%; send()'s at least 3 times sendfile's in $ok of $n rounds"
+	csv loopback sendfile_vs_send copy_ratio_median "$cp_median" ratio
+	csv loopback sendfile_vs_send copy_3x_rounds "$ok" rounds
+	verdict "$([ "$ok" = "$n" ] && echo 1 || echo 0)" \
+		"send()'s copy kind at least 3 times sendfile's in every round ($ok of $n; zcs -M discard)"
 }

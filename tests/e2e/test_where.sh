@@ -62,6 +62,10 @@ if grep -q 'kernel work not sampled' "$TMP/err"; then
 else
 	check "cyclesoak -W: a kernel: line with each kind and the sample count" \
 		grep -Eq '^kernel: copy [0-9.]+%, checksum [0-9.]+%, tcp_ip [0-9.]+%, device [0-9.]+%, syscall [0-9.]+%, scheduler [0-9.]+%, memory [0-9.]+%, other [0-9.]+%, user [0-9.]+% of [0-9]+ samples$' "$TMP/out"
+	if [ "$ncpus" -gt 1 ]; then
+		check "cyclesoak -W: a kernel cpuN: line for each of the $ncpus CPUs" \
+			[ "$(grep -Ec '^kernel cpu[0-9]+: copy [0-9.]+%, .*, user [0-9.]+% of [0-9]+ samples$' "$TMP/out")" -eq "$ncpus" ]
+	fi
 fi
 
 run_cs -r -W -J -p 1 -- sleep 3 >"$TMP/js" 2>"$TMP/err"
@@ -75,6 +79,8 @@ check "cyclesoak -W -J: idle, the classes add up to the load within 2 points: $c
 	within_pts "$(field "$cls" unattributed)" 0 2
 check "cyclesoak -W -J: cpus holds an object per CPU" \
 	[ "$(json_get "$TMP/js" command cpus | grep -o '"cpu":' | wc -l)" -eq "$ncpus" ]
+check "cyclesoak -W -J: each CPU has its classes (class_pct)" \
+	[ "$(json_get "$TMP/js" command cpus | grep -o '"class_pct":{"user":[0-9.-]*,"system":[0-9.-]*,"irq":[0-9.-]*,"softirq":[0-9.-]*,"steal":[0-9.-]*}' | wc -l)" -eq "$ncpus" ]
 
 # --- known loads ----------------------------------------------------------------
 
@@ -215,6 +221,17 @@ run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -W -s 127.0.0.1 -p "$ZCS_PORT" -n
 	"$TMP"/files/f* >"$TMP/zcc.js"
 check "zcc -c -W -J: the cpu event has the -W keys" \
 	"$jc" -E cpu -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcc.js"
+# Each CPU's kinds: their samples add up to the machine's.
+cpus=$(json_get "$TMP/zcc.js" cpu cpus)
+if [ "$(json_get "$TMP/zcc.js" cpu kernel_pct)" = null ]; then
+	skip "zcc -c -W -J: kernel kinds by CPU: sampling refused here"
+else
+	check "zcc -c -W -J: each CPU has kernel_pct and kernel_samples: $cpus" \
+		[ "$(echo "$cpus" | grep -o '"kernel_pct":{"copy":' | wc -l)" -eq "$ncpus" ]
+	check "zcc -c -W -J: the CPUs' kernel_samples add up to the machine's" \
+		[ "$(echo "$cpus" | grep -o '"kernel_samples":[0-9]*' | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }')" \
+		-eq "$(json_get "$TMP/zcc.js" cpu kernel_samples)" ]
+fi
 # -P: where's counters start with the run too (they once started at boot,
 # so the classes' us/KB summed to thousands beside a service demand under 1).
 run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -c -W -P 2 -s 127.0.0.1 -p "$ZCS_PORT" -n 40 \
@@ -259,6 +276,6 @@ else
 		[ "$(grep -c 'kernel work not sampled: ' "$TMP/nberr")" -eq 1 ]
 	check "sampling refused: where:, cpus:, net: still printed, no kernel:" \
 		sh -c "grep -q '^where: ' '$TMP/nb' && grep -q '^cpus: ' '$TMP/nb' &&
-			grep -q '^net: ' '$TMP/nb' && ! grep -q '^kernel:' '$TMP/nb'"
+			grep -q '^net: ' '$TMP/nb' && ! grep -q '^kernel' '$TMP/nb'"
 fi
 finish

@@ -106,6 +106,12 @@ static void test_compute(void)
 	      "each CPU's load (%.1f, %.1f)", r.cpu[0].load_pct, r.cpu[1].load_pct);
 	CHECK(near(r.cpu[0].softirq_pct, 8) && near(r.cpu[1].softirq_pct, 3),
 	      "each CPU's softirq share");
+	/* cpu0: user 20 + 60 - 55 = 25, system 10, irq 2, softirq 8 of 100 ticks. */
+	CHECK(near(r.cpu[0].class_pct[WHERE_USER], 25) && near(r.cpu[0].class_pct[WHERE_SYSTEM], 10) &&
+	      near(r.cpu[0].class_pct[WHERE_IRQ], 2) && near(r.cpu[0].class_pct[WHERE_SOFTIRQ], 8) &&
+	      near(r.cpu[1].class_pct[WHERE_STEAL], 2) && near(r.cpu[1].class_pct[WHERE_USER], 0),
+	      "each CPU's classes (cpu0 user %.1f, cpu1 steal %.1f)",
+	      r.cpu[0].class_pct[WHERE_USER], r.cpu[1].class_pct[WHERE_STEAL]);
 	CHECK(near(r.cpu[1].net_rx_per_sec, 10000) && near(r.cpu[0].net_tx_per_sec, 10) &&
 	      near(r.cpu[0].net_rx_per_sec, 0), "NET_RX, NET_TX per second per CPU");
 	CHECK(near(r.intr_per_sec, 115), "device interrupts per second (%.0f)", r.intr_per_sec);
@@ -123,6 +129,31 @@ static void test_compute(void)
 	      "no load, no bytes: no unattributed share, no us/KB");
 	CHECK(r.nifs == 1 && strcmp(r.ifs[0].name, "eth0") == 0 && r.ifs[0].rx_per_sec == 0,
 	      "a named interface is shown even when idle");
+
+	/*
+	 * Kernel kinds by CPU: cpu0 copies (the sender), cpu1 runs TCP/IP;
+	 * idle samples counted on neither; the machine's the sum of both.
+	 */
+	a.lost = b.lost = 0;
+	a.kind_cpu[0][WHERE_KCOPY] = 10, b.kind_cpu[0][WHERE_KCOPY] = 40;
+	a.kind_cpu[0][WHERE_KUSER] = 5, b.kind_cpu[0][WHERE_KUSER] = 15;
+	b.kind_cpu[0][WHERE_KIDLE] = 500;
+	b.kind_cpu[1][WHERE_KTCPIP] = 20;
+	b.kind_cpu[1][WHERE_KCOPY] = 5;
+	a.kind[WHERE_KCOPY] = 10, b.kind[WHERE_KCOPY] = 45;
+	a.kind[WHERE_KUSER] = 5, b.kind[WHERE_KUSER] = 15;
+	b.kind[WHERE_KTCPIP] = 20, b.kind[WHERE_KIDLE] = 500;
+	where_compute(&a, &b, 0.28, 0, NULL, &r);
+	CHECK(r.sampled && r.samples == 65 && near(r.kind_pct[WHERE_KCOPY], 100.0 * 35 / 65),
+	      "the machine's kinds (%llu samples)", (unsigned long long)r.samples);
+	CHECK(r.cpu[0].samples == 40 && near(r.cpu[0].kind_pct[WHERE_KCOPY], 75) &&
+	      near(r.cpu[0].kind_pct[WHERE_KUSER], 25) && near(r.cpu[0].kind_pct[WHERE_KTCPIP], 0),
+	      "cpu0's kinds: its own samples, idle left out (%llu, copy %.1f%%)",
+	      (unsigned long long)r.cpu[0].samples, r.cpu[0].kind_pct[WHERE_KCOPY]);
+	CHECK(r.cpu[1].samples == 25 && near(r.cpu[1].kind_pct[WHERE_KTCPIP], 80) &&
+	      near(r.cpu[1].kind_pct[WHERE_KCOPY], 20), "cpu1's kinds, apart from cpu0's");
+	memset(a.kind, 0, sizeof(a.kind)), memset(b.kind, 0, sizeof(b.kind));
+	memset(a.kind_cpu, 0, sizeof(a.kind_cpu)), memset(b.kind_cpu, 0, sizeof(b.kind_cpu));
 
 	/* Soakers whose user time outran the nice column: no negative user. */
 	b.soak_user[1] = 900;

@@ -1,0 +1,201 @@
+# Where the CPU went, for the loopback and link parts (sourced by them,
+# not a part of its own): the sender and the receiver pinned to CPUs of
+# their own, the one meter's -W -J figures split by CPU.
+#
+# A meter measures the whole machine, and only one runs at a time; what
+# tells the sender's work from the receiver's is the CPU it ran on. With
+# zcc on one CPU and zcs on another, each CPU's classes and kernel kinds
+# are that program's and the kernel work done on its behalf there, with
+# one catch the figures show: the kernel runs a receive softirq on the
+# CPU that raised it, and over loopback and veth that is the sender's
+# (its transmit hands the packet straight to the receive path).
+
+# where_cpus: sets WHERE_TX and WHERE_RX, the CPUs of the sender and the
+# receiver (0 and 1), and WHERE_TX_B and WHERE_RX_B, the -B options that
+# put them there; none of them on a machine of one CPU.
+where_cpus() {
+	if [ "$(nproc)" -ge 2 ]; then
+		WHERE_TX=0 WHERE_RX=1 WHERE_TX_B="-B 0" WHERE_RX_B="-B 1"
+	else
+		WHERE_TX=0 WHERE_RX=0 WHERE_TX_B='' WHERE_RX_B=''
+	fi
+}
+
+# The columns where_row writes, in order: the machine's classes (% of the
+# machine) and kernel kinds (% of its samples) and samples; then for the
+# sender's CPU and the receiver's: load, classes, kinds (% of that CPU, of
+# its samples) and samples.
+WHERE_CLASSES="user system irq softirq steal"
+WHERE_KINDS="copy checksum tcp_ip device syscall scheduler memory other user"
+
+# where_col PART NAME: the column of PART (m, tx, rx) NAME (load, a class,
+# k_KIND for a kind, samples) in where_row's line.
+where_col() {
+	case $1 in
+	m) _i=0 ;;
+	tx) _i=16 ;;
+	rx) _i=32 ;;
+	*) die "where_col: no part $1" ;;
+	esac
+	if [ "$2" = load ]; then
+		[ "$1" != m ] || die "where_col: the machine's load is the meter's"
+		echo $_i
+		return 0
+	fi
+	for _n in $WHERE_CLASSES; do
+		_i=$((_i + 1))
+		[ "$2" = "$_n" ] && { echo $_i; return 0; }
+	done
+	for _n in $WHERE_KINDS; do
+		_i=$((_i + 1))
+		[ "$2" = "k_$_n" ] && { echo $_i; return 0; }
+	done
+	[ "$2" = samples ] && { echo $((_i + 1)); return 0; }
+	die "where_col: no column $1 $2"
+}
+
+# where_row FILE EVENT: one line of numbers from FILE's last EVENT (-W -J
+# output), for the CPUs WHERE_TX and WHERE_RX; the kinds are -1 where
+# sampling was refused. Stops the bench when a key is missing.
+where_row() {
+	_wc=$(json_get "$1" "$2" class_pct | tail -n 1)
+	_wk=$(json_get "$1" "$2" kernel_pct | tail -n 1)
+	_ws=$(json_get "$1" "$2" kernel_samples | tail -n 1)
+	_wp=$(json_get "$1" "$2" cpus | tail -n 1)
+	[ -n "$_wc" ] && [ -n "$_wk" ] && [ -n "$_wp" ] || die "no -W figures in $1 ($2 event)"
+	awk -v cls="$_wc" -v kp="$_wk" -v ks="$_ws" -v cpus="$_wp" -v tx="$WHERE_TX" -v rx="$WHERE_RX" \
+		-v cn="$WHERE_CLASSES" -v kn="$WHERE_KINDS" '
+	function val(obj, key,   m) {
+		if (obj == "null") return -1
+		if (!match(obj, "\"" key "\":-?[0-9.]+")) return "missing"
+		m = substr(obj, RSTART, RLENGTH)
+		sub(/.*:/, "", m)
+		return m + 0
+	}
+	function obj_of(text, key) {
+		if (match(text, "\"" key "\":null")) return "null"
+		if (!match(text, "\"" key "\":\\{[^}]*\\}")) return "null"
+		return substr(text, RSTART, RLENGTH)
+	}
+	function cpu_of(n,   at, rest, end) {
+		at = index(cpus, "{\"cpu\":" n ",")
+		if (!at) return ""
+		rest = substr(cpus, at + 1)
+		end = index(rest, "{\"cpu\":")
+		return end ? substr(rest, 1, end - 1) : rest
+	}
+	function part(c,   o, i, k, line) {
+		if (c == "") { bad = 1; return "" }
+		line = val(c, "load_pct")
+		o = obj_of(c, "class_pct")
+		for (i = 1; i <= nc; i++) line = line " " val(o, cls_n[i])
+		o = obj_of(c, "kernel_pct")
+		for (i = 1; i <= nk; i++) line = line " " val(o, kind_n[i])
+		return line " " (o == "null" ? -1 : val(c, "kernel_samples"))
+	}
+	BEGIN {
+		nc = split(cn, cls_n, " ")
+		nk = split(kn, kind_n, " ")
+		line = ""
+		for (i = 1; i <= nc; i++) line = line (i > 1 ? " " : "") val(cls, cls_n[i])
+		for (i = 1; i <= nk; i++) line = line " " val(kp, kind_n[i])
+		line = line " " (kp == "null" ? -1 : ks + 0)
+		line = line " " part(cpu_of(tx)) " " part(cpu_of(rx))
+		if (bad || line ~ /missing/) exit 1
+		print line
+	}' || die "the -W figures in $1 ($2 event) are not as expected"
+}
+
+# where_median FILE PART NAME: the median over the rounds (lines of FILE)
+# of one column.
+where_median() {
+	awk -v c="$(where_col "$2" "$3")" '{ print $c }' "$1" >"$WORK/wc"
+	stat_of "$WORK/wc" wm_
+	# shellcheck disable=SC2154
+	echo "$wm_median"
+}
+
+# where_table FILE METHOD: the method's rows of the where table: the
+# sender's CPU, the receiver's, the machine; medians over the rounds.
+where_table() {
+	for _p in tx rx m; do
+		case $_p in
+		tx) _l="cpu$WHERE_TX sender" ;;
+		rx) _l="cpu$WHERE_RX receiver" ;;
+		m) _l="machine" ;;
+		esac
+		if [ "$_p" = m ]; then
+			_s=$(printf '  %-9s %-14s %5s' "$([ "$_p" = tx ] && echo "$2")" "$_l" "")
+		else
+			_s=$(printf '  %-9s %-14s %5.1f' "$([ "$_p" = tx ] && echo "$2")" "$_l" "$(where_median "$1" "$_p" load)")
+		fi
+		for _n in $WHERE_CLASSES; do
+			_s="$_s$(printf ' %5.1f' "$(where_median "$1" "$_p" "$_n")")"
+		done
+		_s="$_s |"
+		if [ "$(where_median "$1" "$_p" samples)" = -1 ]; then
+			_s="$_s kernel work not sampled"
+		else
+			for _n in $WHERE_KINDS; do
+				_s="$_s$(printf ' %5.1f' "$(where_median "$1" "$_p" "k_$_n")")"
+			done
+			_s="$_s$(printf ' %6.0f' "$(where_median "$1" "$_p" samples)")"
+		fi
+		echo "$_s"
+	done
+}
+
+# where_header: the where table's heading.
+where_header() {
+	printf '  %-9s %-14s %35s | %53s %6s\n' "" "" \
+		"classes: % of the CPU (machine)" "kernel kinds: % of the CPU's (machine's) samples" ""
+	printf '  %-9s %-14s %5s %5s %5s %5s %5s %5s | %5s %5s %5s %5s %5s %5s %5s %5s %5s %6s\n' \
+		method CPU load user sys irq soft steal copy csum tcpip dev sysc sched mem other user samples
+}
+
+# where_saves A B SD-A SD-B NAME-A NAME-B: what kernel work B saves over A,
+# kind by kind, as points of the machine's samples and as us/KB (a kind's
+# share of the samples times the round's service demand: the samples are
+# the load's, soakers and idle left out); medians over the rounds of A's,
+# B's and of each round's difference. Files of one line per round, A's and
+# B's rounds paired by line.
+where_saves() {
+	echo "  kernel work $6 saves over $5 (machine, medians of $(wc -l <"$1") paired rounds):"
+	printf '    %-10s %9s %9s %9s   %9s %9s %9s\n' kind "$5 %" "$6 %" "points" "$5 us/KB" "$6 us/KB" saved
+	for _n in $WHERE_KINDS; do
+		_c=$(where_col m "k_$_n")
+		paste -d' ' "$1" "$2" "$3" "$4" | awk -v c="$_c" -v w=47 '{
+			a = $c; b = $(c + w); sa = $(2 * w + 1); sb = $(2 * w + 2)
+			print a, b, a - b, a / 100 * sa, b / 100 * sb, a / 100 * sa - b / 100 * sb }' >"$WORK/ws"
+		_line=$(printf '    %-10s' "$([ "$_n" = user ] && echo "user mode" || echo "$_n")")
+		for _k in 1 2 3 4 5 6; do
+			column "$WORK/ws" $_k >"$WORK/wc"
+			stat_of "$WORK/wc" ws_
+			# shellcheck disable=SC2154
+			case $_k in
+			1 | 2 | 3) _line="$_line$(printf ' %9.1f' "$ws_median")" ;;
+			4) _line="$_line$(printf '   %9.3f' "$ws_median")" ;;
+			*) _line="$_line$(printf ' %9.3f' "$ws_median")" ;;
+			esac
+			eval "WS_${_n}_$_k=\$ws_median"
+		done
+		echo "$_line"
+	done
+}
+
+# where_softirq_note FILE...: one sentence on which CPU ran the receive
+# softirqs: the sender's or the receiver's (medians over every method).
+where_softirq_note() {
+	[ "$WHERE_TX" != "$WHERE_RX" ] || return 0
+	cat "$@" >"$WORK/wall"
+	_t=$(printf '%.1f' "$(where_median "$WORK/wall" tx softirq)")
+	_r=$(printf '%.1f' "$(where_median "$WORK/wall" rx softirq)")
+	if is_true "$_t > $_r"; then
+		echo "  softirq: $_t% of the sender's CPU against $_r% of the receiver's: the receive"
+		echo "  path ran mostly on the sender's CPU (its transmit hands each packet to it),"
+		echo "  so the receiver's TCP/IP work is in the sender's row."
+	else
+		echo "  softirq: $_t% of the sender's CPU against $_r% of the receiver's: the receive"
+		echo "  path ran mostly on the receiver's CPU."
+	fi
+}
