@@ -898,7 +898,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 		c.p.arg = (void *)peer;
 		fprintf(stderr, "zcs: %s: connected\n", peer);
 	}
-	if (cfg.method->setup && cfg.method->setup(&c.rx, err, sizeof(err)) < 0) {
+	if (rx_open(cfg.method, &c.rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection. */
 		error(0, 0, "%s: %s", peer, err);
 		if (!cfg.one)
@@ -918,8 +918,7 @@ static int serve(int fd, const char *peer, unsigned char *buf)
 		__atomic_store_n(&my_count->active, 0, __ATOMIC_RELAXED);
 	rc = verdict(&c, how);
 	stop_ticker();
-	if (cfg.method->cleanup)
-		cfg.method->cleanup(&c.rx);
+	rx_close(cfg.method, &c.rx);
 	close(fd);
 	if (cfg.debug)
 		fprintf(stderr, "zcs: %s: closed\n", peer);

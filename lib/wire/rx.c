@@ -1,6 +1,7 @@
 /*
- * The receive side's lookup and its one step: header words through read()
- * and the stream checker, file data through the method's take hook.
+ * The receive side's lookup, a connection's set-up and clean-up, and its
+ * one step: header words through read() and the stream checker, file data
+ * through the method's take hook.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,6 +18,19 @@ const struct rx_method *rx_find(const char *name)
 		if (strcmp(rx_methods[i]->name, name) == 0)
 			return rx_methods[i];
 	return NULL;
+}
+
+int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
+{
+	r->zc_mapped = r->zc_copied = 0;
+	r->priv = NULL;
+	return m->setup ? m->setup(r, err, errlen) : 0;
+}
+
+void rx_close(const struct rx_method *m, struct rx *r)
+{
+	if (m->cleanup)
+		m->cleanup(r);
 }
 
 /*
