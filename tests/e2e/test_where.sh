@@ -201,6 +201,24 @@ else
 	not_ok "zcs -c -W did not start: $(cat "$TMP/zcs.err")"
 fi
 
+# Several connections at once (zcc -P) with -d: each -W line names its
+# peer as the rate lines do, so the connections' lines are told apart.
+if zcs_metered -c -W -d -t 0.3; then
+	run_fg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -P 2 -n 60 "$TMP"/files/f* >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+	rc=$?
+	sleep 0.3
+	stop_bg "$ZCS_PID"
+	peers=$(sed -n 's/^\(.* port [0-9]*\): where: .*/\1/p' "$TMP/zcs.out" | sort -u | wc -l)
+	check "zcs -c -W -d, zcc -P 2 (exit $rc): where: lines name two peers ($peers)" \
+		[ "$rc.$peers" = 0.2 ]
+	check "zcs -c -W -d: no where:, cpus:, net: or kernel: line without its peer" \
+		sh -c "! grep -Eq '^(where|cpus|net|kernel):' '$TMP/zcs.out'"
+	check "zcs -c -W -d: a peer's net: line after its where: line" \
+		sh -c "grep -Eq ' port [0-9]*: net: ' '$TMP/zcs.out'"
+else
+	not_ok "zcs -c -W -d did not start: $(cat "$TMP/zcs.err")"
+fi
+
 zcs_start
 run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -c -W -I 0.3 -s 127.0.0.1 -p "$ZCS_PORT" -n 120 \
 	"$TMP"/files/f* >"$TMP/zcc.out"
