@@ -2,12 +2,14 @@
  * zcs - the zc server. Accepts zcc connections, swallows each stream by one
  * receive method (lib/wire/rx.h) while checking it against its own headers, and
  * reports the receive rate: every period while data flows, and once when
- * the client closes. Each connection has its own child process; the parent
- * only accepts, reaps and, when told to stop, passes the signal on and
- * waits for its children's last lines.
+ * the client closes. Each connection has its own child process
+ * (lib/app/conns.h) that serves it (lib/app/serve.h); the parent accepts,
+ * reaps, prints the total: line over them (lib/app/total.h), alone samples
+ * the meter with -c (lib/app/sampler.h) and, when told to stop, passes the
+ * signal on and waits for its children's last lines.
  *
  * Read top to bottom: the settings and their check at the door, then the
- * verbs: serve one connection (receive, report), accept, stop.
+ * verbs: open the meter, accept, serve forever or serve one.
  */
 #include <errno.h>
 #include <error.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "app/conns.h"
+#include "app/sampler.h"
 #include "app/serve.h"
 #include "app/session.h"
 #include "app/stop.h"
@@ -97,7 +100,7 @@ static const struct optab options[] = {
 	{ 'B', "cpu", "CPU", "run on that CPU only" },
 	{ 'd', "debug", NULL,
 	  "debug output on stderr: connections, headers, zero-copy counts; rate "
-	  "lines name the peer; -dd: every file" },
+	  "lines and -W's lines name the peer; -dd: every file" },
 	{ 'c', "cpu-load", NULL,
 	  "meter this machine's CPU load (cyclesoak's way): every rate and done "
 	  "line gains \", load PCT% of NCPUS CPUs, USPERKB us/KB\" (CPU time of "
@@ -305,6 +308,12 @@ static void catch_stop_signals(void)
 
 /* --- the meter (-c) ------------------------------------------------------ */
 
+/* The meter failed (its sampler said why): the children's lines cannot be whole. */
+static void give_up(void)
+{
+	conns_stop(SIGKILL);
+}
+
 /*
  * Soakers before -B, so that they do not inherit zcs's CPU. With -W the
  * parent loads the kernel's symbols once and says once why kernel work is
@@ -317,6 +326,7 @@ static void open_meter(void)
 	if (!cfg.measure)
 		return;
 	cfg.conn.meter = app_meter_open(&cfg.meter, cfg.conn.debug);
+	sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : give_up);
 	if (!cfg.where)
 		return;
 	cfg.conn.where = where_open_meter(cfg.conn.meter, err, sizeof(err));
@@ -353,6 +363,7 @@ static void forget_parent(void)
 	close(wake_pipe[0]);
 	close(wake_pipe[1]);
 	wake_pipe[0] = wake_pipe[1] = -1;
+	sampler_child();
 }
 
 /*
@@ -385,27 +396,10 @@ static void accept_one(unsigned char *buf)
 }
 
 /*
- * With -c and no connection, the parent watches the soakers itself, once
- * a period: a dead one ends zcs even while nobody is being served.
+ * poll()'s timeout: for the refusals not shown and, while children serve,
+ * the total's period; with -c every period, so that a dead soaker ends zcs
+ * even while nobody is being served (the total samples the meter).
  */
-static uint64_t meter_checked_ns;
-
-static void check_meter(void)
-{
-	struct meter_reading mr;
-	char err[512];
-	uint64_t now = now_ns();
-
-	if (!cfg.conn.meter || conns_live() ||
-	    now - meter_checked_ns < (uint64_t)(cfg.conn.period * 1e9))
-		return;
-	meter_checked_ns = now;
-	if (meter_sample(cfg.conn.meter, &mr, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-}
-
-/* poll()'s timeout: for the refusals not shown, the meter's check and,
- * while children serve, the total's period. */
 static int poll_timeout(void)
 {
 	int ms = conns_refused_due_ms(), due = total_due_ms(conns_live());
@@ -420,14 +414,16 @@ static int poll_timeout(void)
 /* Accept until told to stop; then stop the children and die the same way. */
 static __attribute__((noreturn)) void serve_forever(unsigned char *buf)
 {
-	struct pollfd pfd[2] = {
+	struct pollfd pfd[3] = {
 		{ .fd = listen_sock, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
+		{ .fd = sampler_fd(), .events = POLLIN },
 	};
 	char drain[64];
 	int broken = 0;
 
-	conns_open(cfg.max_conns, cfg.conn.period);
+	conns_open(cfg.max_conns);
+	total_open(cfg.max_conns, cfg.conn.period, cfg.measure);
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		error(1, errno, "pipe");
 	pfd[1].fd = wake_pipe[0];
@@ -436,18 +432,17 @@ static __attribute__((noreturn)) void serve_forever(unsigned char *buf)
 	set_handler(SIGCHLD, on_child);
 
 	while (!stop_signal && !broken) {
-		if (poll(pfd, 2, poll_timeout()) < 0) {
+		if (poll(pfd, 3, poll_timeout()) < 0) {
 			if (errno != EINTR)
 				error(1, errno, "poll");
 			pfd[0].revents = 0;
 		}
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
+		sampler_answer();
 		broken = conns_reap();
-		if (!broken)
-			check_meter();
 		if (!broken && !stop_signal)
-			total_tick(cfg.conn.meter, conns_live());
+			total_tick();
 		if (!stop_signal && !broken && (pfd[0].revents & POLLIN))
 			accept_one(buf);
 	}
@@ -455,6 +450,7 @@ static __attribute__((noreturn)) void serve_forever(unsigned char *buf)
 	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
 	conns_stop(broken ? SIGKILL : stop_signal);
 	conns_close();
+	total_close();
 	free(buf);
 	if (broken)
 		exit(1);	/* the child said why */

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <poll.h>
 #include <error.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "app/conns.h"
+#include "app/sampler.h"
 #include "app/serve.h"
 #include "app/total.h"
 #include "base/clock.h"
@@ -16,14 +18,13 @@ static pid_t *kids;		/* the live children */
 static unsigned *kid_slot;	/* each one's slot of the total */
 static unsigned live, max_conns;
 
-void conns_open(unsigned max, double period_s)
+void conns_open(unsigned max)
 {
 	max_conns = max;
 	kids = calloc(max, sizeof(*kids));
 	kid_slot = calloc(max, sizeof(*kid_slot));
 	if (!kids || !kid_slot)
 		error(1, errno, "allocate the child table");
-	total_open(max, period_s);
 }
 
 void conns_close(void)
@@ -32,7 +33,6 @@ void conns_close(void)
 	free(kid_slot);
 	kids = NULL;
 	kid_slot = NULL;
-	total_close();
 }
 
 unsigned conns_live(void)
@@ -171,14 +171,20 @@ int conns_reap(void)
 
 void conns_stop(int sig)
 {
+	struct pollfd asked = { .fd = sampler_fd(), .events = POLLIN };
 	unsigned i;
 	pid_t pid;
 
 	for (i = 0; i < live; i++)
 		kill(kids[i], sig);
 	while (live) {
-		pid = waitpid(kids[live - 1], NULL, 0);
-		if (pid > 0 || errno != EINTR)
+		pid = waitpid(kids[live - 1], NULL, WNOHANG);
+		if (pid > 0 || (pid < 0 && errno != EINTR)) {
 			live--;
+			continue;
+		}
+		/* Their last lines may wait for a reading of the meter. */
+		sampler_answer();
+		poll(&asked, 1, 10);
 	}
 }

@@ -14,9 +14,9 @@
 /* "address port N", the longest IPv6 address and port */
 #define CONN_PEER_LEN 80
 
-/* conns_open - a table for max connections and their total's slots, a
- * period of period_s. A failure is one line and exit 1. */
-void conns_open(unsigned max, double period_s);
+/* conns_open - a table for max connections (their total's slots opened
+ * already). A failure is one line and exit 1. */
+void conns_open(unsigned max);
 void conns_close(void);
 
 /* conns_live - how many children serve now. */
@@ -39,7 +39,8 @@ int conns_reap(void);
  * shown: -1 none (a due one is shown now). */
 int conns_refused_due_ms(void);
 
-/* conns_stop - pass sig to every child and wait for them all. */
+/* conns_stop - pass sig to every child and wait for them all, answering
+ * their requests for the meter's readings (lib/app/sampler.h) meanwhile. */
 void conns_stop(int sig);
 
 #endif

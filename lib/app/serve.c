@@ -7,6 +7,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "app/sampler.h"
 #include "app/serve.h"
 #include "app/session.h"
 #include "app/stop.h"
@@ -27,7 +28,7 @@ struct conn {
 	uint64_t start;
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
-	struct meter_span span;		/* -c: the whole connection's load */
+	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
 	struct where_snap where_conn, where_last;	/* -W: its start, the last line */
 	struct where_report where_rep;
 	char where_if[IF_NAMESIZE];	/* the interface its socket uses */
@@ -69,7 +70,7 @@ static __attribute__((noreturn)) void stdout_failed(const struct conn *c, int er
 	give_up(c);
 }
 
-/* The meter has no figure to give (a soaker died or was stopped). */
+/* -W has no figure to give (a soaker died or was stopped). */
 static __attribute__((noreturn)) void meter_failed(const struct conn *c, const char *err)
 {
 	error(0, 0, "%s", err);
@@ -105,26 +106,20 @@ static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
 }
 
 /*
- * sample - the load since the last sample, over bytes received in it;
- * whole: over the whole connection instead (bytes are all of them).
+ * sample - the load since the last line, over bytes received in it; whole:
+ * over the whole connection instead (bytes are all of them). The reading
+ * is the sampler's (lib/app/sampler.h): no figure when zcs is gone.
  */
 static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 {
-	struct meter_reading mr;
 	struct app_load l = { 0 };
-	char err[512];
 
 	if (!c->cfg->meter)
 		return l;
-	if (meter_sample(c->cfg->meter, &mr, err, sizeof(err)) < 0)
-		meter_failed(c, err);
-	meter_span_add(&c->span, &mr);
-	if (whole && c->span.secs > 0) {
-		mr.load = meter_span_load(&c->span);
-		mr.secs = c->span.secs;
-	}
-	l = app_load_of(mr.load, mr.ncpus, mr.secs, bytes);
-	if (c->cfg->where)
+	if (whole)
+		c->last = c->first;
+	l = sampler_since(&c->last, bytes);
+	if (l.valid && c->cfg->where)
 		where_read(c, l.load, bytes, whole);
 	return l;
 }
@@ -341,8 +336,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		free(c);
 		return 1;
 	}
-	if (sc->meter && meter_mark(sc->meter, err, sizeof(err)) < 0)
-		meter_failed(c, err);
+	if (sc->meter && sampler_read(&c->first) == 0)
+		c->last = c->first;
 	where_start(c);
 	c->start = now_ns();
 	watch_init(&c->watch, sc->period, sc->stall_secs, c->start, 0);

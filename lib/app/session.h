@@ -1,7 +1,8 @@
 /*
- * The meter session as the programs show it: the lines zcc -C and
- * cyclesoak -C print, from one place, so the two calibrations cannot drift
- * apart (the same lines, JSON events, refusal and exit).
+ * The meter session as the programs show it, from one place: the meter
+ * opened and closed for the run, the "using" line, the calibration's lines
+ * (zcc -C and cyclesoak -C: the same lines, JSON events, refusal and
+ * exit), and the load piece that zcs's lines carry.
  */
 #ifndef ZC_APP_SESSION_H
 #define ZC_APP_SESSION_H

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "app/sampler.h"
 #include "app/session.h"
 #include "app/total.h"
 #include "base/clock.h"
@@ -20,6 +21,9 @@ static uint64_t *count_seen;		/* parent: each slot's bytes at the last look */
 static unsigned char *slot_used;	/* parent: a live child has it */
 static struct count_slot *my_count;	/* child: its slot */
 
+static struct sampler_mark period_mark;	/* -c: the ledger as the period began */
+static int metered;
+
 static struct {
 	uint64_t step;			/* the period */
 	uint64_t start, next;		/* the period began, the next is due */
@@ -28,7 +32,7 @@ static struct {
 	int overlap;			/* two connections were active at once */
 } period;
 
-void total_open(unsigned max_conns, double period_s)
+void total_open(unsigned max_conns, double period_s, int with_meter)
 {
 	nslots = max_conns;
 	counts = mmap(NULL, nslots * sizeof(*counts), PROT_READ | PROT_WRITE,
@@ -39,6 +43,9 @@ void total_open(unsigned max_conns, double period_s)
 	slot_used = calloc(nslots, 1);
 	if (!count_seen || !slot_used)
 		error(1, errno, "allocate the child table");
+	metered = with_meter;
+	if (metered)
+		sampler_read(&period_mark);
 	period.step = (uint64_t)(period_s * 1e9);
 	period.start = now_ns();
 	period.next = period.start + period.step;
@@ -147,23 +154,16 @@ static void print_total(uint64_t bytes, uint64_t ns, unsigned movers,
  * The period ended: when more than one connection moved data in it, one
  * line of their sum, with -c the whole machine's load over it.
  */
-static void report(struct meter *m, unsigned serving, uint64_t now)
+static void report(uint64_t now)
 {
 	uint64_t bytes = period.bytes, ns = now - period.start;
 	unsigned movers = period.movers;
 	int overlap = period.overlap;
-	struct meter_reading mr;
 	struct app_load l = { 0 };
-	char err[512];
 
 	look(&bytes, &movers);
-	/* Since the last sample: this period's tick, or idle. */
-	if (m && meter_sample(m, &mr, err, sizeof(err)) == 0)
-		l = app_load_of(mr.load, mr.ncpus, mr.secs, bytes);
-	else if (m && !serving)
-		error(1, 0, "%s", err);
-	/* A broken meter while children serve: they say so (each samples it
-	 * every period) and end zcs; a line from here too would be a second. */
+	if (metered)
+		l = sampler_since(&period_mark, bytes);
 	period.start = now;
 	period.bytes = 0;
 	period.movers = 0;
@@ -172,13 +172,13 @@ static void report(struct meter *m, unsigned serving, uint64_t now)
 		print_total(bytes, ns, movers, &l);
 }
 
-void total_tick(struct meter *m, unsigned serving)
+void total_tick(void)
 {
 	uint64_t now = now_ns();
 
 	if (now < period.next)
 		return;
-	report(m, serving, now);
+	report(now);
 	period.next += period.step;
 	if (period.next <= now)	/* stopped, or starved: start again from now */
 		period.next = now + period.step;

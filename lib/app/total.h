@@ -15,11 +15,10 @@
 
 #include <stdint.h>
 
-#include "meter/meter.h"
-
 /* total_open - slots for max_conns connections, a period of period_s from
- * now. A failure is one line and exit 1. */
-void total_open(unsigned max_conns, double period_s);
+ * now; with_meter: the load over it from lib/app/sampler.h. A failure is
+ * one line and exit 1. */
+void total_open(unsigned max_conns, double period_s, int with_meter);
 
 /* total_take - a free slot for a new connection, its count at 0. */
 unsigned total_take(void);
@@ -38,12 +37,8 @@ void total_child(unsigned slot);
 void total_count(uint64_t bytes);
 void total_ended(void);
 
-/*
- * total_tick - a total line when a period has ended; m: -c's meter or
- * NULL. A meter that fails while no connection is served (serving 0) is
- * one line and exit 1; while connections are served they say so.
- */
-void total_tick(struct meter *m, unsigned serving);
+/* total_tick - a total line when a period has ended. */
+void total_tick(void);
 
 /* total_due_ms - milliseconds until the next period ends (0: now), -1 when
  * no line can be due (no connection served nor ended in this period). */
