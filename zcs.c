@@ -29,7 +29,6 @@
 #include "app/session.h"
 #include "app/stop.h"
 #include "app/total.h"
-#include "base/clock.h"
 #include "base/opt.h"
 #include "base/optab.h"
 #include "base/out.h"
@@ -315,9 +314,10 @@ static void give_up(void)
 }
 
 /*
- * Soakers before -B, so that they do not inherit zcs's CPU. With -W the
- * parent loads the kernel's symbols once and says once why kernel work is
- * not sampled; each connection's process samples for itself.
+ * Soakers before -B, so that they do not inherit zcs's CPU; this process
+ * alone samples them (lib/app/sampler.h). With -W it loads the kernel's
+ * symbols once and says once why kernel work is not sampled; each
+ * connection's process takes its own -W snapshots.
  */
 static void open_meter(void)
 {

@@ -70,8 +70,8 @@ static __attribute__((noreturn)) void stdout_failed(const struct conn *c, int er
 	give_up(c);
 }
 
-/* -W has no figure to give (a soaker died or was stopped). */
-static __attribute__((noreturn)) void meter_failed(const struct conn *c, const char *err)
+/* -W has no figure to give (its /proc or perf reads failed). */
+static __attribute__((noreturn)) void where_failed(const struct conn *c, const char *err)
 {
 	error(0, 0, "%s", err);
 	give_up(c);
@@ -89,7 +89,7 @@ static void where_start(struct conn *c)
 	if (where_ifname(c->rx.fd, c->where_if, sizeof(c->where_if), err, sizeof(err)) < 0)
 		c->where_if[0] = '\0';	/* then every interface that moved */
 	if (where_take(w, &c->where_conn, err, sizeof(err)) < 0)
-		meter_failed(c, err);
+		where_failed(c, err);
 	c->where_last = c->where_conn;
 }
 
@@ -99,7 +99,7 @@ static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
 	char err[512];
 
 	if (where_take(c->cfg->where, &now, err, sizeof(err)) < 0)
-		meter_failed(c, err);
+		where_failed(c, err);
 	where_compute(whole ? &c->where_conn : &c->where_last, &now, load, bytes,
 		      c->where_if, &c->where_rep);
 	c->where_last = now;
