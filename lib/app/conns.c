@@ -1,6 +1,6 @@
 #include <errno.h>
-#include <poll.h>
 #include <error.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
