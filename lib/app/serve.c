@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -38,6 +39,9 @@ struct conn {
 enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
 
 static volatile sig_atomic_t ticks;	/* SIGALRMs so far */
+
+/* A process serves one connection at a time (the -W snapshots are large). */
+static struct conn the_conn;
 
 static void debug_header(const struct proto_rx *p, enum proto_state what,
 			 uint32_t value)
@@ -307,13 +311,12 @@ static void ticker(uint64_t tick_ns)
 
 int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf)
 {
-	struct conn *c = calloc(1, sizeof(*c));
+	struct conn *c = &the_conn;
 	char err[256];
 	enum end how;
 	int rc;
 
-	if (!c)
-		error(1, errno, "allocate a connection");
+	memset(c, 0, sizeof(*c));
 	c->cfg = sc;
 	c->peer = peer;
 	if (sc->debug)
@@ -333,7 +336,6 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		if (!sc->alone)
 			_exit(SERVE_GIVE_UP);
 		close(fd);
-		free(c);
 		return 1;
 	}
 	if (sc->meter && sampler_read(&c->first) == 0)
@@ -351,6 +353,5 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	close(fd);
 	if (sc->debug)
 		fprintf(stderr, "zcs: %s: closed\n", peer);
-	free(c);
 	return rc;
 }

@@ -137,11 +137,16 @@ static void test_prefix(void)
 {
 	FILE *tmp = tmpfile();
 	int saved = dup(1), lines = 0, prefixed = 0;
-	char got[4096], *line;
+	char got[4096], *line, *rest;
 	size_t n;
 
-	if (!CHECK(tmp && saved >= 0, "a temporary file for stdout"))
+	if (!CHECK(tmp && saved >= 0, "a temporary file for stdout")) {
+		if (tmp)
+			fclose(tmp);
+		if (saved >= 0)
+			close(saved);
 		return;
+	}
 	canned_snaps();
 	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, "lo", &r);
 	out_init("test", 0);
@@ -160,7 +165,8 @@ static void test_prefix(void)
 	fclose(tmp);
 	CHECK(strstr(got, "\np: where: user ") && strstr(got, "\np: cpus: cpu0 ") &&
 	      strstr(got, "\np: net: "), "where:, cpus:, net: after the line, prefixed");
-	for (line = strtok(got, "\n"); line; line = strtok(NULL, "\n"), lines++)
+	for (line = strtok_r(got, "\n", &rest); line;
+	     line = strtok_r(NULL, "\n", &rest), lines++)
 		prefixed += strncmp(line, "p: ", 3) == 0;
 	CHECK(lines >= 4 && prefixed == lines, "every line prefixed (%d of %d)", prefixed,
 	      lines);
