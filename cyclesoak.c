@@ -35,22 +35,19 @@
 /* What the options asked, set only by parse_options. */
 struct settings {
 	int once;			/* -1 */
-	int free_share;			/* -B: bind soakers, show each CPU's free share */
 	int calibrate;			/* -C */
 	int debug;			/* -d */
 	int where;			/* -W */
 	int json;			/* -J */
-	int ncpus;			/* -N; 0: the online CPUs */
-	enum meter_method method;	/* -r / -L */
-	enum soak_policy policy;	/* -n */
 	long long period_ms;		/* -p / -m */
-	const char *file;		/* -f */
+	/* -N, -r / -L, -n, -f; -B binds the soakers, for each CPU's free share */
+	struct meter_cfg meter;
 	char **command;			/* after -- */
 };
 
 static struct settings cfg = {
 	.period_ms = 1000,
-	.file = CALIB_DEFAULT_PATH,
+	.meter.calib_path = CALIB_DEFAULT_PATH,
 };
 
 /* The stop signals we act on: those not ignored when we started (nohup). */
@@ -119,12 +116,10 @@ static void usage(FILE *f, int status)
 }
 
 /* A line on stdout that did not get out: exit 1 (the at-exit check says why). */
-static void check_stdout(struct meter *m)
+static void check_stdout(int rc)
 {
-	if (!out_failed())
-		return;
-	meter_close(m);
-	exit(1);
+	if (rc < 0 || out_failed())
+		exit(1);
 }
 
 static void parse_options(int argc, char **argv)
@@ -140,19 +135,19 @@ static void parse_options(int argc, char **argv)
 	while ((opt = opt_next(argc, argv, &parser)) != -1) {
 		switch (opt) {
 		case '1': cfg.once = 1; break;
-		case 'B': cfg.free_share = 1; break;
+		case 'B': cfg.meter.bind = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'd': cfg.debug = 1; break;
 		case 'W': cfg.where = 1; break;
 		case 'J': cfg.json = 1; break;
-		case 'n': cfg.policy = SOAK_NICE19; break;
+		case 'n': cfg.meter.policy = SOAK_NICE19; break;
 		case 'r':
 		case 'L':
-			if (meter_method_opt(opt, &cfg.method) < 0)
+			if (meter_method_opt(opt, &cfg.meter.method) < 0)
 				usage_error(METER_OPPOSITE);
 			break;
-		case 'f': cfg.file = optarg; break;
-		case 'N': cfg.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case 'f': cfg.meter.calib_path = optarg; break;
+		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'p':
 			cfg.period_ms = opt_num(opt, optarg, 1, 3600) * 1000;
 			seen_p = 1;
@@ -176,7 +171,7 @@ static void parse_options(int argc, char **argv)
 		usage_error("-p and -m both set the period: give one");
 	if (cfg.calibrate && cfg.command)
 		usage_error("-C calibrates; it does not run a command");
-	if (cfg.calibrate && cfg.method != METER_DEFAULT)
+	if (cfg.calibrate && cfg.meter.method != METER_DEFAULT)
 		usage_error("-C calibrates the loop counts; -r and -L choose how to measure");
 	if (cfg.calibrate && cfg.where)
 		usage_error("-W says where a load went; -C measures none");
@@ -184,7 +179,7 @@ static void parse_options(int argc, char **argv)
 		usage_error("-1 prints one load figure; -C prints none");
 	if (cfg.command && cfg.once)
 		usage_error("-1 prints one figure per period; with a command there is one");
-	if (!*cfg.file)
+	if (!*cfg.meter.calib_path)
 		usage_error("-f: empty file name");
 }
 
@@ -202,59 +197,28 @@ static void set_up_signals(void)
 
 static int do_calibrate(void)
 {
-	struct meter_cfg mcfg = {
-		.ncpus = cfg.ncpus,
-		.calib_path = cfg.file,
-		.policy = cfg.policy,
-		.bind = cfg.free_share,
-	};
-
-	return app_calibrate(&mcfg, (unsigned)cfg.period_ms);
+	return app_calibrate(&cfg.meter, (unsigned)cfg.period_ms);
 }
 
 static struct meter *open_meter(void)
 {
-	struct meter_cfg mcfg = {
-		.ncpus = cfg.ncpus,
-		.method = cfg.method,
-		.calib_path = cfg.file,
-		.policy = cfg.policy,
-		.bind = cfg.free_share,
-	};
-	struct meter *m;
-	char err[512];
+	struct meter *m = app_meter_open(&cfg.meter, 0);
 
-	m = meter_open(&mcfg, err, sizeof(err));
-	if (!m) {
-		if (stop_signal)
-			stop_exit(stop_signal);
-		error(1, 0, "%s", err);
-	}
 	/* From here on the stop signals wait, blocked, for sigtimedwait. */
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
-	if (stop_signal) {
-		meter_close(m);
+	if (stop_signal)
 		stop_exit(stop_signal);
-	}
 	app_using(meter_ncpus(m));
-	if (*meter_warning(m))
-		fprintf(stderr, "cyclesoak: warning: %s\n", meter_warning(m));
-	if (out_json()) {
-		out_begin("method");
-		out_str("meter", meter_method_name(meter_method(m)));
-		out_str("why", meter_why(m));
-		out_end();
-	} else {
-		out_text("method: %s\n", meter_why(m));
-	}
-	check_stdout(m);
+	line_begin("method");
+	line_str("meter", meter_method_name(meter_method(m)), NULL);
+	line_str("why", meter_why(m), "method: %s");
+	check_stdout(line_end());
 	return m;
 }
 
 /* A reading the meter refused (a soaker died or stopped): say so, exit 1. */
-static void __attribute__((noreturn)) broken(struct meter *m, const char *err)
+static void __attribute__((noreturn)) broken(const char *err)
 {
-	meter_close(m);
 	error(1, 0, "%s", err);
 	exit(1);	// cppcheck-suppress unreachableCode
 }
@@ -272,29 +236,29 @@ static void open_where(struct meter *m)
 		return;
 	where = where_open_meter(m, err, sizeof(err));
 	if (!where)
-		broken(m, err);
+		broken(err);
 	if (where_sampling_why(where))
 		fprintf(stderr, "cyclesoak: -W: kernel work not sampled: %s\n",
 			where_sampling_why(where));
 }
 
 /* The meter was marked: so is where. */
-static void where_start(struct meter *m)
+static void where_start(void)
 {
 	char err[512];
 
 	if (where && where_take(where, &where_mark, err, sizeof(err)) < 0)
-		broken(m, err);
+		broken(err);
 }
 
 /* Where the load of reading r went, into where_rep. */
-static void where_read(struct meter *m, double load)
+static void where_read(double load)
 {
 	char err[512];
 
 	if (where && where_since(where, &where_mark, load, 0, &where_rep,
 				 err, sizeof(err)) < 0)
-		broken(m, err);
+		broken(err);
 }
 
 /* -d: both methods and each CPU's load, and what the two say together
@@ -340,54 +304,38 @@ static void warnings(const struct meter *m, const struct meter_reading *r)
 			100 * r->load_counts);
 }
 
-/* "System load: xx.x%" [ "|| Free: xx.x%(0) ..." ] into buf. */
-static void load_text(const struct meter_reading *r, char *buf, size_t len)
+/* -B: each CPU's free share, as an array with -J. */
+static void free_json(const void *arg)
 {
-	size_t n;
-	int i;
-
-	n = (size_t)snprintf(buf, len, "System load: %.1f%%", 100 * r->load);
-	if (cfg.free_share && n < len)
-		n += (size_t)snprintf(buf + n, len - n, " || Free:");
-	for (i = 0; cfg.free_share && i < r->ncpus && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, " %.1f%%(%d)", 100 * r->cpu_free[i], i);
-}
-
-static void load_json(const struct meter_reading *r)
-{
+	const struct meter_reading *r = arg;
 	double pct[CPU_SETSIZE];
 	int i;
 
-	out_begin("load");
-	out_num("load_pct", 100 * r->load, 1);
-	if (cfg.debug) {
-		if (!isnan(r->load_counts))	/* no calibration: no such figure */
-			out_num("load_counts_pct", 100 * r->load_counts, 1);
-		out_num("load_runtime_pct", 100 * r->load_runtime, 1);
-	}
-	if (cfg.free_share) {
-		for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
-			pct[i] = 100 * r->cpu_free[i];
-		out_num_array("free_pct", pct, i, 1);
-	}
-	if (where)
-		where_json(&where_rep);
-	out_end();
+	for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
+		pct[i] = 100 * r->cpu_free[i];
+	out_num_array("free_pct", pct, i, 1);
 }
 
+/* "System load: xx.x%" [ "|| Free: xx.x%(0) ..." ], or the load event. */
 static void print_load(struct meter *m, const struct meter_reading *r)
 {
-	char line[64 + 24 * CPU_SETSIZE];
+	int i;
 
-	if (out_json()) {
-		load_json(r);
-	} else {
-		load_text(r, line, sizeof(line));
-		out_text("%s\n", line);
-		if (where)
-			where_print(&where_rep);
+	line_begin("load");
+	line_num("load_pct", 100 * r->load, 1, "System load: %.1f%%");
+	if (cfg.debug && !isnan(r->load_counts))	/* no calibration: no such figure */
+		line_num("load_counts_pct", 100 * r->load_counts, 1, NULL);
+	if (cfg.debug)
+		line_num("load_runtime_pct", 100 * r->load_runtime, 1, NULL);
+	if (cfg.meter.bind) {
+		line_text(" || Free:");
+		for (i = 0; i < r->ncpus; i++)
+			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], i);
+		line_nested(free_json, NULL, r);
 	}
-	check_stdout(m);
+	if (where)
+		where_line(&where_rep);
+	check_stdout(line_end());
 	if (cfg.debug)
 		debug_line(r);
 	warnings(m, r);
@@ -419,18 +367,16 @@ static int do_meter(void)
 
 	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
-		broken(m, err);
-	where_start(m);
+		broken(err);
+	where_start();
 	next = now_ns() + period;
 	for (;;) {
 		sig = wait_signal(&stop_set, next);
-		if (sig) {
-			meter_close(m);
+		if (sig)
 			stop_exit(sig);
-		}
 		if (meter_sample(m, &r, err, sizeof(err)) < 0)
-			broken(m, err);
-		where_read(m, r.load);
+			broken(err);
+		where_read(r.load);
 		print_load(m, &r);
 		if (cfg.once)
 			break;
@@ -439,7 +385,7 @@ static int do_meter(void)
 			next = now_ns() + period;
 	}
 	where_close(where);
-	meter_close(m);
+	app_meter_close();
 	return 0;
 }
 
@@ -487,12 +433,12 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 			break;
 		if (meter_sample(m, &r, err, sizeof(err)) < 0) {
 			kill(pid, SIGTERM);
-			broken(m, err);
+			broken(err);
 		}
 		meter_span_add(&span, &r);
 	}
 	if (meter_sample(m, &r, err, sizeof(err)) < 0)
-		broken(m, err);
+		broken(err);
 	meter_span_add(&span, &r);
 	*secs = span.secs;
 	*load = meter_span_load(&span);
@@ -512,33 +458,26 @@ static int do_command(void)
 	sigdelset(&stop_set, SIGCHLD);
 	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
-		broken(m, err);
-	where_start(m);
+		broken(err);
+	where_start();
 	rc = spawn_command(&pid, &start_mask);
 	if (rc) {
-		meter_close(m);
+		app_meter_close();
 		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
 		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
 	}
 	status = wait_command(m, pid, &load, &secs);
-	where_read(m, load);
+	where_read(load);
 	where_close(where);
-	meter_close(m);
+	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-	if (out_json()) {
-		out_begin("command");
-		out_num("load_pct", 100 * load, 1);
-		out_num("seconds", secs, 3);
-		out_int("status", status);
-		if (where)
-			where_json(&where_rep);
-		out_end();
-	} else {
-		out_text("System load: %.1f%%\n", 100 * load);
-		if (where)
-			where_print(&where_rep);
-	}
-	check_stdout(NULL);
+	line_begin("command");
+	line_num("load_pct", 100 * load, 1, "System load: %.1f%%");
+	line_num("seconds", secs, 3, NULL);
+	line_int("status", status, NULL);
+	if (where)
+		where_line(&where_rep);
+	check_stdout(line_end());
 	return status;
 }
 

@@ -1,10 +1,13 @@
 /*
- * The meter session as the programs show it: the lines zcc -C and
- * cyclesoak -C print, from one place, so the two calibrations cannot drift
- * apart (the same lines, JSON events, refusal and exit).
+ * The meter session as the programs show it, from one place: the meter
+ * opened and closed for the run, the "using" line, the calibration's lines
+ * (zcc -C and cyclesoak -C: the same lines, JSON events, refusal and
+ * exit), and the load piece that zcs's lines carry.
  */
 #ifndef ZC_APP_SESSION_H
 #define ZC_APP_SESSION_H
+
+#include <stdint.h>
 
 #include "meter/meter.h"
 
@@ -21,6 +24,24 @@ struct meter *app_meter_open(const struct meter_cfg *cfg, int debug);
 
 /* app_meter_close - close the meter now (the run is over). Safe twice. */
 void app_meter_close(void);
+
+/* -c's figures for one line (zcs's rate, done and total lines). */
+struct app_load {
+	int valid;		/* 0: no meter, no figures */
+	double load;		/* 0..1 of the machine */
+	int ncpus;
+	double demand;		/* us/KB */
+};
+
+/* app_load_of - load of ncpus over secs, per KB of bytes moved in them. */
+struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes);
+
+/*
+ * app_load_line - in the line being described (base/out.h), ", load PCT%
+ * of NCPUS CPUs, USPERKB us/KB" (load_pct, ncpus, service_demand_us_per_kb
+ * with -J); nothing when !l->valid.
+ */
+void app_load_line(const struct app_load *l);
 
 /* app_using - "using N CPUs", or the using event with -J. */
 void app_using(int ncpus);

@@ -188,6 +188,14 @@ void where_json(const struct where_report *r);
 void where_line(const struct where_report *r);
 
 /*
+ * where_print_prefixed, where_line_prefixed - the same, each text line
+ * starting with prefix (zcs -d: "PEER: ", as its rate lines do), so that
+ * the lines of connections served at once are told apart.
+ */
+void where_print_prefixed(const struct where_report *r, const char *prefix);
+void where_line_prefixed(const struct where_report *r, const char *prefix);
+
+/*
  * where_ifname - the interface that carries a connected socket's traffic,
  * from its local address (loopback addresses: the loopback interface), into
  * name; -1 with err when none is found.

@@ -5,13 +5,13 @@
 #include "base/out.h"
 #include "meter/where.h"
 
-static void print_classes(const struct where_report *r)
+static void print_classes(const struct where_report *r, const char *prefix)
 {
 	char line[512];
 	size_t n = 0;
 	int k;
 
-	n += (size_t)snprintf(line + n, sizeof(line) - n, "where:");
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "%swhere:", prefix);
 	for (k = 0; k < WHERE_CLASSES; k++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %.1f%%",
 				      k ? "," : "", where_class_name[k], r->class_pct[k]);
@@ -32,11 +32,11 @@ static void print_classes(const struct where_report *r)
 	out_text("%s\n", line);
 }
 
-static void print_cpus(const struct where_report *r)
+static void print_cpus(const struct where_report *r, const char *prefix)
 {
 	int i, first = 1;
 
-	out_text("cpus:");
+	out_text("%scpus:", prefix);
 	for (i = 0; i < r->ncpus; i++) {
 		if (!r->cpu[i].online)
 			continue;
@@ -48,11 +48,11 @@ static void print_cpus(const struct where_report *r)
 	out_text("\n");
 }
 
-static void print_net(const struct where_report *r)
+static void print_net(const struct where_report *r, const char *prefix)
 {
 	int i;
 
-	out_text("net: %.0f interrupts/s", r->intr_per_sec);
+	out_text("%snet: %.0f interrupts/s", prefix, r->intr_per_sec);
 	for (i = 0; i < r->nifs; i++)
 		out_text("%s %s rx %.0f tx %.0f packets/s", i ? "," : ";", r->ifs[i].name,
 			 r->ifs[i].rx_per_sec, r->ifs[i].tx_per_sec);
@@ -61,32 +61,33 @@ static void print_net(const struct where_report *r)
 	out_text("\n");
 }
 
-static void print_kind_line(const char *label, const double *pct, uint64_t samples)
+static void print_kind_line(const char *prefix, const char *label, const double *pct,
+			    uint64_t samples)
 {
 	int k;
 
-	out_text("%s:", label);
+	out_text("%s%s:", prefix, label);
 	for (k = 0; k < WHERE_KINDS; k++)
 		out_text("%s %s %.1f%%", k ? "," : "", where_kind_name[k], pct[k]);
 	out_text(" of %llu samples\n", (unsigned long long)samples);
 }
 
 /* The machine's kinds, then (more than one CPU) each CPU's: whose work ran where. */
-static void print_kinds(const struct where_report *r)
+static void print_kinds(const struct where_report *r, const char *prefix)
 {
 	char label[32];
 	int i, online = 0;
 
 	if (!r->sampled)
 		return;		/* where_sampling_why said why, once */
-	print_kind_line("kernel", r->kind_pct, r->samples);
+	print_kind_line(prefix, "kernel", r->kind_pct, r->samples);
 	for (i = 0; i < r->ncpus; i++)
 		online += r->cpu[i].online;
 	for (i = 0; i < r->ncpus && online > 1; i++) {
 		if (!r->cpu[i].online)
 			continue;
 		snprintf(label, sizeof(label), "kernel cpu%d", i);
-		print_kind_line(label, r->cpu[i].kind_pct, r->cpu[i].samples);
+		print_kind_line(prefix, label, r->cpu[i].kind_pct, r->cpu[i].samples);
 	}
 }
 
@@ -106,12 +107,17 @@ static void json_kinds(const char *key, const char *count_key, int sampled,
 	out_u64(count_key, samples);
 }
 
+void where_print_prefixed(const struct where_report *r, const char *prefix)
+{
+	print_classes(r, prefix);
+	print_cpus(r, prefix);
+	print_net(r, prefix);
+	print_kinds(r, prefix);
+}
+
 void where_print(const struct where_report *r)
 {
-	print_classes(r);
-	print_cpus(r);
-	print_net(r);
-	print_kinds(r);
+	where_print_prefixed(r, "");
 }
 
 static void json_classes(const char *key, const double *v, double unattributed, int decimals)
@@ -171,12 +177,26 @@ static void nested_json(const void *r)
 	where_json(r);
 }
 
-static void nested_text(const void *r)
+/* The report and prefix of the line being described: one line at a time. */
+static struct {
+	const struct where_report *r;
+	const char *prefix;
+} nested;
+
+static void nested_text(const void *arg)
 {
-	where_print(r);
+	(void)arg;
+	where_print_prefixed(nested.r, nested.prefix);
+}
+
+void where_line_prefixed(const struct where_report *r, const char *prefix)
+{
+	nested.r = r;
+	nested.prefix = prefix;
+	line_nested(nested_json, nested_text, r);
 }
 
 void where_line(const struct where_report *r)
 {
-	line_nested(nested_json, nested_text, r);
+	where_line_prefixed(r, "");
 }

@@ -1,6 +1,7 @@
 /*
- * The receive side's lookup, its one step, and the helpers the methods
- * share to keep the stream checker's count exact.
+ * The receive side's lookup, a connection's set-up and clean-up, its one
+ * step, and the helpers the methods share to keep the stream checker's
+ * count exact.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,6 +18,19 @@ const struct rx_method *rx_find(const char *name)
 		if (strcmp(rx_methods[i]->name, name) == 0)
 			return rx_methods[i];
 	return NULL;
+}
+
+int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
+{
+	r->zc_mapped = r->zc_copied = 0;
+	r->priv = NULL;
+	return m->setup ? m->setup(r, err, errlen) : 0;
+}
+
+void rx_close(const struct rx_method *m, struct rx *r)
+{
+	if (m->cleanup)
+		m->cleanup(r);
 }
 
 size_t rx_words(const struct proto_rx *p)

@@ -55,10 +55,19 @@ extern const struct rx_method *const rx_methods[];
 const struct rx_method *rx_find(const char *name);
 
 /*
+ * rx_open - ready connection r (its fd, buf and bufsize set) for method m:
+ * the method's own set-up, when it has one. -1 with err naming the method
+ * and why the kernel refuses it. rx_close undoes it (not the fd: the
+ * caller's); it is called after a successful rx_open only.
+ */
+int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen);
+void rx_close(const struct rx_method *m, struct rx *r);
+
+/*
  * rx_step - receive once into the stream checker p by method m: through
- * m->take, or read() into r->buf and proto_rx_feed. Returns the bytes
- * received (> 0), 0 at end of stream, -1 on error (errno EINTR included).
- * A stream that holds more than it announced shows in p->state.
+ * m->take, or read() into r->buf and proto_rx_feed. Returns
+ * the bytes received (> 0), 0 at end of stream, -1 on error (errno EINTR
+ * included). A stream that holds more than it announced shows in p->state.
  */
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen);

@@ -214,7 +214,7 @@ interrupt "Ctrl-C of cyclesoak" soak "$NCPUS"
 # Measuring a command: the command is a child too (run_rr has none: it
 # execs its command).
 reaped cmd "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" -- sleep 60 \
-	>"$TMP/soak.out" 2>"$TMP/soak.err"
+	>"$TMP/cmd.out" 2>"$TMP/cmd.err"
 interrupt "Ctrl-C of cyclesoak -- sleep 60" cmd $((NCPUS + 1))
 
 finish

@@ -171,6 +171,38 @@ else
 	not_ok "zcs -c -J total: exit $RC: $(cat "$TMP/zcs.out" "$TMP/zcs.err" | tail -n 5)"
 fi
 
+# zcs -c serving three streams: its parent alone samples the meter, so a
+# soaker stopped mid-run is said once, not once per connection's process.
+meter_slot
+n=0
+while ! zcs_start -t 0.3 -c -r && grep -q 'another meter is running' "$TMP/zcs.err" &&
+	[ "$n" -lt 12 ]; do
+	wait "$ZCS_PID" 2>/dev/null
+	forget_bg "$ZCS_PID"
+	n=$((n + 1))
+done
+if ! grep -q '^listening' "$TMP/zcs.out"; then
+	if grep -q 'another meter is running' "$TMP/zcs.err"; then
+		skip "zcs -c, -P 3, a soaker stopped: another meter ran for a minute"
+	else
+		not_ok "zcs -c -r -t 0.3 did not start: $(cat "$TMP/zcs.err")"
+	fi
+else
+	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
+	bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -P 3 -n 100000 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	wait_for "$TMP/zcs.out" '^total: ' 100
+	kill -STOP "$soaker"
+	wait "$ZCS_PID"
+	rc=$?
+	forget_bg "$ZCS_PID"
+	kill -CONT "$soaker" 2>/dev/null
+	stop_bg "$zpid"
+	check "zcs -c, -P 3, soaker $soaker stopped: exit 1 ($rc), one line: $(grep -c soaker "$TMP/zcs.err")" \
+		[ "$rc.$(grep -c soaker "$TMP/zcs.err")" = 1.1 ]
+fi
+meter_slot_free
+
 # --- a stream that fails ends the run, naming it ----------------------------------
 stop_bg "$ZCS_PID"
 zcs_start -m 2 -t 5 || { not_ok "zcs -m 2 did not start"; finish; }

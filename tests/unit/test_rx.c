@@ -101,15 +101,14 @@ static void receive(const struct rx_method *m, const struct stream *s,
 	r.fd = accept(lfd, NULL, NULL);
 	r.buf = malloc(bufsize);
 	proto_rx_init(&res->p);
-	if (r.fd >= 0 && r.buf && (!m->setup || m->setup(&r, res->err, sizeof(res->err)) == 0)) {
+	if (r.fd >= 0 && r.buf && rx_open(m, &r, res->err, sizeof(res->err)) == 0) {
 		do {
 			n = rx_step(m, &r, &res->p, res->err, sizeof(res->err));
 			if (n > 0)
 				res->returned += (uint64_t)n;
 		} while (n > 0 || (n < 0 && errno == EINTR));
 		res->rc = n < 0 ? -1 : 0;
-		if (m->cleanup)
-			m->cleanup(&r);
+		rx_close(m, &r);
 	}
 	pthread_join(th, NULL);
 	res->zc_mapped = r.zc_mapped;

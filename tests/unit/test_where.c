@@ -1,7 +1,7 @@
 /*
  * lib/where*.c: the /proc parsers and the period's arithmetic on canned
  * text, the kinds table on real symbol names of Linux 6.18, the kallsyms
- * table's lookups.
+ * table's lookups, the text lines with a prefix.
  */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/out.h"
 #include "meter/where.h"
 #include "meter/where_internal.h"
 #include "t.h"
@@ -160,6 +161,46 @@ static void test_compute(void)
 	where_compute(&a, &b, 0.28, 0, NULL, &r);
 	CHECK(near(r.class_pct[WHERE_USER], 12.5) && near(r.cpu[1].load_pct, 10),
 	      "nice less the soakers stops at 0");
+}
+
+/* zcs -d's -W lines after a line of its own: each starts with the peer. */
+static void test_prefix(void)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(1), lines = 0, prefixed = 0;
+	char got[4096], *line, *rest;
+	size_t n;
+
+	if (!CHECK(tmp && saved >= 0, "a temporary file for stdout")) {
+		if (tmp)
+			fclose(tmp);
+		if (saved >= 0)
+			close(saved);
+		return;
+	}
+	canned_snaps();
+	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, "lo", &r);
+	out_init("test", 0);
+	fflush(stdout);
+	dup2(fileno(tmp), 1);
+	line_begin("rate");
+	line_text("p: 1 kbytes/sec");
+	where_line_prefixed(&r, "p: ");
+	line_end();
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	n = fread(got, 1, sizeof(got) - 1, tmp);
+	got[n] = '\0';
+	fclose(tmp);
+	CHECK(strstr(got, "\np: where: user ") && strstr(got, "\np: cpus: cpu0 ") &&
+	      strstr(got, "\np: net: "), "where:, cpus:, net: after the line, prefixed");
+	for (line = strtok_r(got, "\n", &rest); line;
+	     line = strtok_r(NULL, "\n", &rest), lines++)
+		prefixed += strncmp(line, "p: ", 3) == 0;
+	CHECK(lines >= 4 && prefixed == lines, "every line prefixed (%d of %d)", prefixed,
+	      lines);
 }
 
 static void test_bad_text(void)
@@ -371,6 +412,7 @@ static void test_syms(void)
 int main(void)
 {
 	test_compute();
+	test_prefix();
 	test_bad_text();
 	test_task();
 	test_kinds();
