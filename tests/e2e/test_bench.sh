@@ -78,16 +78,23 @@ methods=$(zcc_methods)
 for m in $methods; do
 	# method, kbytes/sec, min-max, load %, us/KB: the load (and with it
 	# the service demand) may be below 0 on a busy machine.
-	row=$(grep -E "^  $m " "$TMP/run.txt" | tail -n 1)
+	# (the method table's row: the where table's rows for m follow it)
+	row=$(awk -v m="$m" '$1 == m && $2 ~ /^[0-9]/' "$TMP/run.txt" | head -n 1)
 	echo "$row" | awk '{ exit !(NF == 5 && $2 + 0 > 0 && $3 ~ /^[0-9]+-[0-9]+$/ &&
 		$4 ~ /^-?[0-9.]+$/ && $5 ~ /^-?[0-9.]+$/) }'
 	check "a table row for $m: '$row'" [ $? -eq 0 ]
 done
 check "every byte counted: $(grep '^  bytes:' "$TMP/run.txt")" \
 	grep -q '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' "$TMP/run.txt"
-n=$(grep -c '^loopback,' "$TMP/out/bench.csv" 2>/dev/null)
+n=$(grep -Ec '^loopback,[^,]*,(kbytes_per_sec|kbytes_per_sec_min|kbytes_per_sec_max|system_load|service_demand),' \
+	"$TMP/out/bench.csv" 2>/dev/null)
 want=$(($(echo $methods | wc -w) * 5))
-check "the CSV has the $want loopback rows (got ${n:-none})" [ "${n:-0}" -eq "$want" ]
+check "the CSV has the $want loopback rate and load rows (got ${n:-none})" [ "${n:-0}" -eq "$want" ]
+# -W: each method's split for the sender and the receiver, copy kind included.
+n=$(grep -Ec '^loopback,[^,]*,(tx|rx)_kernel_copy,' "$TMP/out/bench.csv" 2>/dev/null)
+want=$(($(echo $methods | wc -w) * 2))
+check "the CSV has the sender's and receiver's copy share per method ($want, got ${n:-none})" \
+	[ "${n:-0}" -eq "$want" ]
 check "the CSV's header line" sh -c "head -n 1 '$TMP/out/bench.csv' | grep -qx 'part,case,metric,value,unit'"
 check "nothing left in the work directory" sh -c "[ -z \"\$(ls -A '$TMP/tmp')\" ]"
 finish
