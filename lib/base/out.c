@@ -63,21 +63,29 @@ static int grow(size_t more)
 	return 0;
 }
 
+static void vadd(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void vadd(const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0 && grow((size_t)n) == 0) {
+		vsnprintf(line + line_len, line_cap - line_len, fmt, again);
+		line_len += (size_t)n;
+	}
+	va_end(again);
+}
+
 static void add(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void add(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	vadd(fmt, ap);
 	va_end(ap);
-	if (n < 0 || grow((size_t)n) < 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line + line_len, line_cap - line_len, fmt, ap);
-	va_end(ap);
-	line_len += (size_t)n;
 }
 
 /*
@@ -307,19 +315,12 @@ static int text_piece(const char *fmt)
 void line_text(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	if (!text_piece(fmt))
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	vadd(fmt, ap);
 	va_end(ap);
-	if (n < 0 || grow((size_t)n) < 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line + line_len, line_cap - line_len, fmt, ap);
-	va_end(ap);
-	line_len += (size_t)n;
 }
 
 /* The formats are the caller's, one conversion for the one value. */
