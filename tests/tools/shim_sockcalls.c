@@ -21,25 +21,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#define SMALL 16
-
-static unsigned long calls, small;
-
-static void *real(const char *name)
-{
-	return dlsym(RTLD_NEXT, name);
-}
-
-static void count(int fd, size_t len)
-{
-	struct stat st;
-
-	if (!getenv("ZC_SHIM_SOCKCALLS") || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
-		return;
-	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
-	if (len < SMALL)
-		__atomic_add_fetch(&small, 1, __ATOMIC_RELAXED);
-}
+#define CALLCOUNT_ENV "ZC_SHIM_SOCKCALLS"
+#include "callcount.h"
 
 static size_t iov_bytes(const struct iovec *iov, size_t n)
 {
@@ -48,25 +31,6 @@ static size_t iov_bytes(const struct iovec *iov, size_t n)
 	while (n--)
 		sum += iov[n].iov_len;
 	return sum;
-}
-
-__attribute__((destructor)) static void report(void)
-{
-	const char *path = getenv("ZC_SHIM_SOCKCALLS");
-	char line[64];
-	int fd, len;
-
-	if (!path)
-		return;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	len = snprintf(line, sizeof(line), "calls %lu small %lu\n", calls, small);
-	/* Nothing to do about a failed write at exit: the test, finding no
-	 * line to parse, fails. */
-	if (len > 0)
-		(void)!write(fd, line, (size_t)len);
-	close(fd);
 }
 
 ssize_t send(int fd, const void *buf, size_t len, int flags)
