@@ -7,19 +7,32 @@
 #   the 63-file set    zcc sendfile against iperf3 -Z of one such file
 #   mmap, splice, zerocopy, uring, uring-zc
 #                      zcc's own send and sendfile in the same rounds (no
-#                      packaged peer does their work)
+#                      packaged peer does their work); uring against mmap
+#                      (send() from the same mapping), uring-zc against
+#                      zerocopy
 #   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
 #
 # Both figures are compared: throughput, and the sender's own CPU per KB
 # (zcc's getrusage from its -J line; iperf3's cpu_utilization_percent
 # host_total x seconds / KB from iperf3 -J), since on a fast link the cost
-# is what matters. Every round runs both sides back to back (which goes
-# first alternates), the round's ratio is the figure, and a verdict rests
-# on the median ratio, its distribution-free interval and the rounds that
-# agree in sign (zcstat -r, lib/base/stats.c). The senders run on CPU 0, the
-# receivers on CPU 1.
+# is what matters; and both ends' CPU per KB (the machine's busy ticks over
+# the run, /proc/stat), since on loopback the receiver's pace moves TCP's
+# receive work between the two CPUs: a saving in the sender's column that
+# only moved to the receiver's shows there.
+#
+# zcs reads as a user runs it, 16 KiB at a time (its default, as in
+# 2001). The two iperf3 rows are then run again with zcs reading what
+# iperf3's server reads (its -l), with no verdict: what the receiver's
+# read size does to the sender's figures.
+#
+# Every round runs both sides back to back (which goes first alternates),
+# the round's ratio is the figure, and a verdict rests on the median
+# ratio, its distribution-free interval and the rounds that agree in sign
+# (zcstat -r, lib/base/stats.c). The senders run on CPU 0, the receivers
+# on CPU 1.
 
 PEER_SECS=2
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
 # port_listening PORT: wait (up to 5 s) until something listens on PORT.
 port_listening() {
@@ -57,8 +70,10 @@ side_iperf() {
 	_spid=$!
 	port_listening "$IPERF_PORT" || { stop_bg $_spid; die "iperf3 -s did not start"; }
 	[ -z "${QUIET:-}" ] && show "taskset -c 0 iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: taskset -c 1 iperf3 -s -1)"
+	_m0=$(machine_busy)
 	run_fg taskset -c 0 iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
 	_rc=$?
+	_m1=$(machine_busy)
 	stop_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
 	_sum=$(flat_of "$WORK/pi" sum_sent)
@@ -68,13 +83,31 @@ side_iperf() {
 	need "$_b" "$_s" "$_cpu"
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
+	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
 }
 
-# side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU.
+# side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1 (the one on
+# PEER_PORT when set); RATE, CPU, MACH.
 side_zcc() {
-	run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
-	need "$SENT_RATE" "$SENT_OWN"
+	_m0=$(machine_busy)
+	run_zcc "$WORK/pz" -s 127.0.0.1 -p "${PEER_PORT:-$ZCS_PORT}" -B 0 "$@" || die "zcc $* failed"
+	_m1=$(machine_busy)
+	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES"
 	RATE=$SENT_RATE CPU=$SENT_OWN
+	MACH=$(machine_per_kb "$_m0" "$_m1" "$SENT_BYTES")
+}
+
+# machine_busy: the busy ticks of all CPUs so far (user, nice, system, irq,
+# softirq of /proc/stat's cpu line).
+machine_busy() {
+	awk '/^cpu / { printf "%.0f\n", $2 + $3 + $4 + $7 + $8; exit }' /proc/stat
+}
+
+# machine_per_kb TICKS0 TICKS1 BYTES: both ends' CPU per KB, us: on
+# loopback the receiver's work runs partly on the sender's CPU and partly
+# on its own, so this is what shows a saving that only moved.
+machine_per_kb() {
+	calc "($2 - $1) * 1e6 / $CLK_TCK / ($3 / 1024)"
 }
 
 # paired NAME "A-COMMAND" "B-COMMAND": PEER_REPS rounds of both, back to
@@ -83,18 +116,20 @@ side_zcc() {
 paired() {
 	: >"$WORK/$1.rate"
 	: >"$WORK/$1.cpu"
+	: >"$WORK/$1.mach"
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
 		if [ $((_r % 2)) = 1 ]; then
-			eval "$2"; _ra=$RATE _ca=$CPU
-			eval "$3"; _rb=$RATE _cb=$CPU
+			eval "$2"; _ra=$RATE _ca=$CPU _xa=$MACH
+			eval "$3"; _rb=$RATE _cb=$CPU _xb=$MACH
 		else
-			eval "$3"; _rb=$RATE _cb=$CPU
-			eval "$2"; _ra=$RATE _ca=$CPU
+			eval "$3"; _rb=$RATE _cb=$CPU _xb=$MACH
+			eval "$2"; _ra=$RATE _ca=$CPU _xa=$MACH
 		fi
 		echo "$_ra $_rb" >>"$WORK/$1.rate"
 		echo "$_ca $_cb" >>"$WORK/$1.cpu"
+		echo "$_xa $_xb" >>"$WORK/$1.mach"
 		_r=$((_r + 1))
 	done
 	QUIET=
@@ -105,15 +140,17 @@ paired() {
 row() {
 	ratio_of "$WORK/$1.rate" rr_
 	ratio_of "$WORK/$1.cpu" rc_
+	ratio_of "$WORK/$1.mach" rm_
 	_ma=$(column "$WORK/$1.rate" 1 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
 	_mb=$(column "$WORK/$1.rate" 2 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
 	_ca=$(column "$WORK/$1.cpu" 1 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
 	_cb=$(column "$WORK/$1.cpu" 2 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
 	# shellcheck disable=SC2154
-	printf '  %-22s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d\n' \
+	printf '  %-28s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d  %5.2f %d/%d\n' \
 		"$2 / $3" "$(calc "$_ma / 1024")" "$(calc "$_mb / 1024")" \
 		"$rr_median" "$rr_lo" "$rr_hi" "$rr_above" "$rr_n" \
-		"$_ca" "$_cb" "$rc_median" "$rc_lo" "$rc_hi" "$rc_below" "$rc_n"
+		"$_ca" "$_cb" "$rc_median" "$rc_lo" "$rc_hi" "$rc_below" "$rc_n" \
+		"$rm_median" "$rm_below" "$rm_n"
 	csv peers "$1" rate_a "$_ma" KiB/s
 	csv peers "$1" rate_b "$_mb" KiB/s
 	csv peers "$1" rate_ratio "$rr_median" a/b
@@ -124,6 +161,7 @@ row() {
 	csv peers "$1" cpu_ratio "$rc_median" a/b
 	csv peers "$1" cpu_ratio_lo "$rc_lo" a/b
 	csv peers "$1" cpu_ratio_hi "$rc_hi" a/b
+	csv peers "$1" machine_cpu_ratio "$rm_median" a/b
 }
 
 # judge_rate NAME WHAT MIN: the verdict "throughput ratio at least MIN".
@@ -143,8 +181,8 @@ judge_cpu() {
 }
 
 header() {
-	printf '  %-22s %9s %9s  %-22s   %-13s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
-		"rate a/b [interval] >1" "own us/KB a b" "cpu a/b [interval] <1"
+	printf '  %-28s %9s %9s  %-22s   %-13s  %-22s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
+		"rate a/b [interval] >1" "own us/KB a b" "cpu a/b [interval] <1" "both ends <1"
 }
 
 netperf_row() {
@@ -158,7 +196,7 @@ netperf_row() {
 		echo "  netperf: skipped: no netserver beside $_np"
 		return 0
 	fi
-	start_bg taskset -c 1 "$_ns" -D -p "$NETPERF_PORT"
+	start_bg taskset -c 1 "$_ns" -D -p "$NETPERF_PORT" >/dev/null
 	_nspid=$!
 	port_listening "$NETPERF_PORT" || { stop_bg $_nspid; echo "  netperf: skipped: netserver did not start"; return 0; }
 	# -W 1: a ring of one 128 KiB send from the file, as zcc sends it (by
@@ -181,7 +219,7 @@ netperf_row() {
 	stop_bg $_nspid
 	ratio_of "$WORK/np.rate" rn_
 	# shellcheck disable=SC2154
-	printf '  %-22s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
+	printf '  %-28s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
 		"sendfile / netperf" "$rn_median" "$rn_lo" "$rn_hi" "$rn_above" "$rn_n"
 	csv peers netperf_sendfile rate_ratio "$rn_median" a/b
 }
@@ -202,8 +240,12 @@ part_peers() {
 	head -c $((1024 * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/big"
 	cat "$WORK/peer/big" >/dev/null
 	big_files
-	zcs_up peer -B 1 -b 131072 -t 3600
-	show "zcs -p 0 -B 1 -b 131072 -t 3600   (port $ZCS_PORT)"
+	# zcs as a user starts it: reads of 16 KiB, its default as in 2001.
+	# How much the receiver's read size moves the sender's figures on
+	# loopback is shown after the verdicts, with zcs reading as iperf3's
+	# server does.
+	zcs_up peer -B 1 -t 3600
+	show "zcs -p 0 -B 1 -t 3600   (port $ZCS_PORT; reads of 16 KiB, the default)"
 	IPERF_PORT=$(free_port)
 	NETPERF_PORT=$((IPERF_PORT + 1))
 	while port_taken "$NETPERF_PORT"; do NETPERF_PORT=$((NETPERF_PORT + 1)); done
@@ -250,14 +292,47 @@ part_peers() {
 		done
 	done
 	if zcc_methods | grep -q uring-zc; then
+		# uring sends from a mapping of the file: send() from the same
+		# mapping is zcc's mmap.
+		paired uring-mmap "side_zcc -M uring -n $L128 $WORK/peer/f0" "side_zcc -M mmap -n $L128 $WORK/peer/f0"
+		row uring-mmap uring mmap
 		paired uring-zerocopy "side_zcc -M uring-zc -n $L128 $WORK/peer/f0" "side_zcc -M zerocopy -n $L128 $WORK/peer/f0"
 		row uring-zerocopy uring-zc zerocopy
-		ratio_of "$WORK/uring-send.rate" rr_
-		judge_rate uring-send "uring against send, loopback:" 1.0
+		ratio_of "$WORK/uring-mmap.rate" rr_
+		judge_rate uring-mmap "uring against send() from the same mapping (mmap), loopback:" 1.0
 		ratio_of "$WORK/uring-zerocopy.rate" rr_
 		judge_rate uring-zerocopy "uring-zc against zerocopy, loopback:" 1.0
 	fi
 	byte_check peer
 	stop_bg "$ZCS_PID"
+	peers_read_size
 	rm -f "$WORK/peer/big"
+}
+
+# peers_read_size: the verdicts' two iperf3 rows again, with zcs reading
+# what iperf3's server reads (its -l: 128 KiB and 64 KiB). On loopback the
+# receiving process's pace decides how much of TCP's receive work (the
+# softirq, the ACKs, the wake-ups) runs on the sender's CPU, so the
+# receiver's read size moves the sender's own figure; the last column says
+# whether the whole machine paid more or less.
+peers_read_size() {
+	echo
+	echo "  the same, zcs reading as iperf3's server does (-b as iperf3's -l; no verdict)"
+	header
+	SENT_TOTAL=0 SENT_RUNS=0
+	_zp=$ZCS_PORT
+	zcs_up peer128 -B 1 -b 131072 -t 3600
+	show "zcs -p 0 -B 1 -b 131072 -t 3600   (port $ZCS_PORT)"
+	paired sf128 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS"
+	row sf128 "sendfile, zcs -b 128K" "iperf3 -Z"
+	byte_check peer128
+	stop_bg "$ZCS_PID"
+	SENT_TOTAL=0 SENT_RUNS=0
+	zcs_up peer64 -B 1 -b 65536 -t 3600
+	show "zcs -p 0 -B 1 -b 65536 -t 3600   (port $ZCS_PORT)"
+	paired send64 "side_zcc -M send -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30"
+	row send64 "send, zcs -b 64K" "iperf3 -F"
+	byte_check peer64
+	stop_bg "$ZCS_PID"
+	ZCS_PORT=$_zp
 }
