@@ -228,7 +228,7 @@ estimate() {
 	sweep) echo 60 ;;
 	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((PEER_REPS * 70)); else echo 1; fi ;;
 	accuracy) echo 350 ;;
-	scale) echo 110 ;;
+	scale) echo 200 ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac
 }
