@@ -319,6 +319,8 @@ peers_read_size() {
 	echo
 	echo "  the same, zcs reading as iperf3's server does (-b as iperf3's -l; no verdict)"
 	header
+	# counted by run_zcc, read by byte_check
+	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
 	_zp=$ZCS_PORT
 	zcs_up peer128 -B 1 -b 131072 -t 3600
@@ -327,6 +329,7 @@ peers_read_size() {
 	row sf128 "sendfile, zcs -b 128K" "iperf3 -Z"
 	byte_check peer128
 	stop_bg "$ZCS_PID"
+	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
 	zcs_up peer64 -B 1 -b 65536 -t 3600
 	show "zcs -p 0 -B 1 -b 65536 -t 3600   (port $ZCS_PORT)"
