@@ -86,11 +86,11 @@ side_iperf() {
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
 }
 
-# side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1 (the one on
-# PEER_PORT when set); RATE, CPU, MACH.
+# side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU,
+# MACH.
 side_zcc() {
 	_m0=$(machine_busy)
-	run_zcc "$WORK/pz" -s 127.0.0.1 -p "${PEER_PORT:-$ZCS_PORT}" -B 0 "$@" || die "zcc $* failed"
+	run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
 	_m1=$(machine_busy)
 	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES"
 	RATE=$SENT_RATE CPU=$SENT_OWN
@@ -322,7 +322,6 @@ peers_read_size() {
 	# counted by run_zcc, read by byte_check
 	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
-	_zp=$ZCS_PORT
 	zcs_up peer128 -B 1 -b 131072 -t 3600
 	show "zcs -p 0 -B 1 -b 131072 -t 3600   (port $ZCS_PORT)"
 	paired sf128 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS"
@@ -337,5 +336,4 @@ peers_read_size() {
 	row send64 "send, zcs -b 64K" "iperf3 -F"
 	byte_check peer64
 	stop_bg "$ZCS_PID"
-	ZCS_PORT=$_zp
 }
