@@ -319,21 +319,23 @@ peers_read_size() {
 	echo
 	echo "  the same, zcs reading as iperf3's server does (-b as iperf3's -l; no verdict)"
 	header
+	read_size_row 131072 sf128 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" \
+		"side_iperf -Z -l 128K -t $PEER_SECS" "sendfile, zcs -b 128K" "iperf3 -Z"
+	read_size_row 65536 send64 "side_zcc -M send -b 65536 -n 1 $WORK/peer/big" \
+		"side_iperf -F $WORK/peer/big -l 64K -t 30" "send, zcs -b 64K" "iperf3 -F"
+}
+
+# read_size_row BYTES NAME "A-COMMAND" "B-COMMAND" LABEL-A LABEL-B: a zcs
+# of its own reading BYTES at a time, the paired rounds against it, the
+# row and the byte check.
+read_size_row() {
 	# counted by run_zcc, read by byte_check
 	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
-	zcs_up peer128 -B 1 -b 131072 -t 3600
-	show "zcs -p 0 -B 1 -b 131072 -t 3600   (port $ZCS_PORT)"
-	paired sf128 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS"
-	row sf128 "sendfile, zcs -b 128K" "iperf3 -Z"
-	byte_check peer128
-	stop_bg "$ZCS_PID"
-	# shellcheck disable=SC2034
-	SENT_TOTAL=0 SENT_RUNS=0
-	zcs_up peer64 -B 1 -b 65536 -t 3600
-	show "zcs -p 0 -B 1 -b 65536 -t 3600   (port $ZCS_PORT)"
-	paired send64 "side_zcc -M send -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30"
-	row send64 "send, zcs -b 64K" "iperf3 -F"
-	byte_check peer64
+	zcs_up "$2" -B 1 -b "$1" -t 3600
+	show "zcs -p 0 -B 1 -b $1 -t 3600   (port $ZCS_PORT)"
+	paired "$2" "$3" "$4"
+	row "$2" "$5" "$6"
+	byte_check "$2"
 	stop_bg "$ZCS_PID"
 }
