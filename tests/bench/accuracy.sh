@@ -10,7 +10,12 @@
 # 0.50% in the next, seen on a VM). Each level is measured by `cyclesoak -r` (run
 # time), `cyclesoak -L` (loop counts against a calibration) and plain
 # `cyclesoak` (the method it picks for this machine), over two fresh
-# calibrations. Target: the default's worst error within 1.5 points.
+# calibrations; the default ACC_DEFAULT_ROUNDS times at each level (the
+# levels in turn within a round). Target: the default's worst error within
+# 1.5 points, each level of each calibration judged on the median of its
+# readings: one wild second of a shared host (a reading 2.6 points off
+# while the rest of the run's 15 were within 0.5, seen on this project's
+# VM) moves a row, not the verdict. Every reading is printed.
 #
 # Then -W (where the CPU went): its own cost, paired rounds of an idle
 # `cyclesoak -r` with and without -W at the default period, the difference
@@ -24,6 +29,7 @@ ACC_LEVELS="0 25 50 75"
 ACC_SECS=3
 ACC_BG_SAMPLES=4
 ACC_WHERE_ROUNDS=3
+ACC_DEFAULT_ROUNDS=3
 
 # acc_background N: N idle seconds of /proc/stat, one share a line, into
 # $WORK/acc.bg (appended).
@@ -38,8 +44,8 @@ acc_background() {
 }
 
 # acc_level METHOD PCT CYCLESOAK-OPTIONS...: one reading; appends
-# "METHOD PCT LOADGEN BACKGROUND TRUTH READING ERROR BG-SPREAD" to
-# $WORK/acc.rows.
+# "METHOD PCT LOADGEN BACKGROUND TRUTH READING ERROR BG-SPREAD CAL" to
+# $WORK/acc.rows (CAL: the calibration's round, $cal).
 acc_level() {
 	_m=$1 _pct=$2
 	shift 2
@@ -59,7 +65,7 @@ acc_level() {
 	# shellcheck disable=SC2154
 	_bg=$bg_median _bgs=$(calc "$bg_max - $bg_min")
 	need "$_read" "$_lg" "$_bg" "$_bgs"
-	echo "$_m $_pct $_lg $_bg $(calc "$_lg + $_bg") $_read $(calc "$_read - ($_lg + $_bg)") $_bgs" >>"$WORK/acc.rows"
+	echo "$_m $_pct $_lg $_bg $(calc "$_lg + $_bg") $_read $(calc "$_read - ($_lg + $_bg)") $_bgs $cal" >>"$WORK/acc.rows"
 	tail -n 1 "$WORK/acc.rows" | awk '{ printf "  %-8s %5s%% %9.2f %7.2f+-%-5.2f %8.2f %10.2f %+9.2f\n", $1, $2, $3, $4, $8 / 2, $5, $6, $7 }'
 }
 
@@ -71,7 +77,8 @@ part_accuracy() {
 	section "accuracy: cyclesoak ($acc_methods) against loadgen's exact CPU use, 2 fresh calibrations"
 	[ "$acc_methods" = "-r default" ] && echo "  (this cyclesoak has no -L: its default is the loop counts)"
 	echo "  truth = loadgen's own CPU share + the background: the median of $ACC_BG_SAMPLES idle seconds"
-	echo "  around the reading (half before, half after), +- half their range"
+	echo "  around the reading (half before, half after), +- half their range; the default"
+	echo "  method reads each level $ACC_DEFAULT_ROUNDS times a calibration, the levels in turn"
 	: >"$WORK/acc.rows"
 	for cal in 1 2; do
 		show "cyclesoak -C -f cal$cal"
@@ -85,12 +92,17 @@ part_accuracy() {
 		[ $cal = 1 ] && show "cyclesoak [-r | -L -f calN | -f calN] -- sh -c 'exec loadgen -l PCT -t $ACC_SECS >FILE'   (PCT: $ACC_LEVELS)"
 		printf '  %-8s %6s %9s %14s %8s %10s %9s\n' method level loadgen% background% truth% reading% error
 		for m in $acc_methods; do
-			for pct in $ACC_LEVELS; do
-				case $m in
-				-r) acc_level "$m" "$pct" -r ;;
-				-L) [ -n "$cal_f" ] && acc_level "$m" "$pct" -L $cal_f ;;
-				default) acc_level "$m" "$pct" $cal_f ;;
-				esac
+			_ar=1 _an=1
+			[ "$m" = default ] && _an=$ACC_DEFAULT_ROUNDS
+			while [ $_ar -le $_an ]; do
+				for pct in $ACC_LEVELS; do
+					case $m in
+					-r) acc_level "$m" "$pct" -r ;;
+					-L) [ -n "$cal_f" ] && acc_level "$m" "$pct" -L $cal_f ;;
+					default) acc_level "$m" "$pct" $cal_f ;;
+					esac
+				done
+				_ar=$((_ar + 1))
 			done
 		done
 	done
@@ -129,13 +141,35 @@ acc_summary() {
 			$1 == m { printf "%s", $5; for (i = 1; i <= n; i++) printf ",%s", (col[i] == m ? $6 : ""); print "" }' \
 			"$WORK/acc.rows" >>"$OUT/accuracy.csv"
 		if [ "$m" = default ]; then
-			if is_true "$e_max <= 1.5"; then met=1; else met=0; fi
-			verdict $met "the meter's default method: worst error $(printf '%+.2f' "$worst") points over 0-75% and 2 calibrations (target within 1.5; idle worst $(printf '%.2f' "$i_max"))"
-			csv accuracy default target_met $met bool
+			acc_default_verdict "$worst" "$i_max"
 		fi
 	done
 	plot accuracy.svg accuracy.csv -p -i -t "cyclesoak's reading against the truth ($(uname -r))" \
 		-x "truth: loadgen's own CPU + background (% of the machine)" -y "cyclesoak's reading (% of the machine)"
+}
+
+# acc_default_verdict WORST-SINGLE IDLE-WORST: the target on the default
+# method, each level of each calibration judged on the median error of its
+# ACC_DEFAULT_ROUNDS readings; the worst of those medians must be within
+# 1.5 points.
+acc_default_verdict() {
+	_dw=$(awk '$1 == "default" { print $9 "." $2, $7 }' "$WORK/acc.rows" | sort -k1,1 -k2,2g | awk '
+		function flush() {
+			if (n) {
+				m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+				if (!seen || (m < 0 ? -m : m) > (w < 0 ? -w : w)) w = m
+				seen = 1
+			}
+			n = 0
+		}
+		$1 != key { flush(); key = $1 }
+		{ v[++n] = $2 }
+		END { flush(); printf "%.2f\n", w + 0 }')
+	need "$_dw"
+	if is_true "$_dw <= 1.5 && $_dw >= -1.5"; then _met=1; else _met=0; fi
+	verdict $_met "the meter's default method: worst error $(printf '%+.2f' "$_dw") points over 0-75% and 2 calibrations, each level's median of $ACC_DEFAULT_ROUNDS readings (target within 1.5; worst single reading $(printf '%+.2f' "$1"), idle worst $(printf '%.2f' "$2"))"
+	csv accuracy default worst_median_error "$_dw" points
+	csv accuracy default target_met $_met bool
 }
 
 # --- -W: its cost and its classes -----------------------------------------------
