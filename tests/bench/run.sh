@@ -226,8 +226,8 @@ estimate() {
 	case $1 in
 	loopback) echo $((5 + _n * REPS * 3)) ;;
 	sweep) echo 60 ;;
-	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((PEER_REPS * 96)); else echo 1; fi ;;
-	accuracy) echo 350 ;;
+	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((PEER_REPS * 112)); else echo 1; fi ;;
+	accuracy) echo 480 ;;
 	scale) echo 200 ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac
