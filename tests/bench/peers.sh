@@ -110,29 +110,43 @@ machine_per_kb() {
 	calc "($2 - $1) * 1e6 / $CLK_TCK / ($3 / 1024)"
 }
 
-# paired NAME "A-COMMAND" "B-COMMAND": PEER_REPS rounds of both, back to
-# back, A first in odd rounds; "rateA rateB" lines into $WORK/NAME.rate,
-# "cpuA cpuB" into $WORK/NAME.cpu. Each command is a side_ call.
+# paired NAME "A-COMMAND" "B-COMMAND" [FILE...]: PEER_REPS rounds of both,
+# back to back, A first in odd rounds; "rateA rateB" lines into
+# $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu. Each command is a side_
+# call. The FILEs are read into the page cache before each side (outside
+# its figures): a cached file does not stay cached for minutes. On this
+# project's VM, with 20 GB free and no reclaim counted (pgsteal 0), a 3 GiB
+# file read whole was 2.4 GiB cached 30 s later (fincore), and the round
+# that met it cold read 0.19-0.27x in rate and 3.6-4.6x in CPU per KB in
+# three runs of the part (by hand: 610 MiB/s and 1.59 us/KB cold against
+# 1788 and 0.53 cached).
 paired() {
-	: >"$WORK/$1.rate"
-	: >"$WORK/$1.cpu"
-	: >"$WORK/$1.mach"
+	_pn=$1 _pa=$2 _pb=$3
+	shift 3
+	: >"$WORK/$_pn.rate"
+	: >"$WORK/$_pn.cpu"
+	: >"$WORK/$_pn.mach"
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
 		if [ $((_r % 2)) = 1 ]; then
-			eval "$2"; _ra=$RATE _ca=$CPU _xa=$MACH
-			eval "$3"; _rb=$RATE _cb=$CPU _xb=$MACH
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH
 		else
-			eval "$3"; _rb=$RATE _cb=$CPU _xb=$MACH
-			eval "$2"; _ra=$RATE _ca=$CPU _xa=$MACH
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH
 		fi
-		echo "$_ra $_rb" >>"$WORK/$1.rate"
-		echo "$_ca $_cb" >>"$WORK/$1.cpu"
-		echo "$_xa $_xb" >>"$WORK/$1.mach"
+		echo "$_ra $_rb" >>"$WORK/$_pn.rate"
+		echo "$_ca $_cb" >>"$WORK/$_pn.cpu"
+		echo "$_xa $_xb" >>"$WORK/$_pn.mach"
 		_r=$((_r + 1))
 	done
 	QUIET=
+}
+
+# warm [FILE...]: read the files, so that the page cache holds them.
+warm() {
+	[ $# = 0 ] || cat "$@" >/dev/null || die "cannot read $*"
 }
 
 # row NAME LABEL-A LABEL-B: the table line of a paired comparison, and its
@@ -206,6 +220,7 @@ netperf_row() {
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=1
+		warm "$WORK/peer/f0"
 		side_zcc -M sendfile -n "$LOOPS" "$WORK/peer/f0"
 		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
 			-l $PEER_SECS -P 0 -- -m 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
@@ -269,17 +284,18 @@ part_peers() {
 	echo "  against iperf3: one 128 KiB file sent over and over; a 3 GiB file read once;"
 	echo "  the 63 files of about 350 KB (iperf3 -Z: one file of 350 KB)"
 	header
-	paired sf "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS"
+	paired sf "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
 	row sf "zcc sendfile" "iperf3 -Z"
 	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file:" 1.0
 	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file:" 1.05
 	for m in send write; do
-		paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30"
+		paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
+			"$WORK/peer/big"
 		row "$m" "zcc $m" "iperf3 -F"
 		judge_rate "$m" "zcc $m against iperf3 -F, the same 3 GiB file, 64 KiB chunks:" 1.0
 		judge_cpu "$m" "zcc $m against iperf3 -F, the same 3 GiB file, 64 KiB chunks:" 1.05
 	done
-	paired set63 "side_zcc -M sendfile -n $L63 $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS"
+	paired set63 "side_zcc -M sendfile -n $L63 $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
 	row set63 "zcc sendfile 63" "iperf3 -Z"
 	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z:" 1.0
 	netperf_row
@@ -293,16 +309,19 @@ part_peers() {
 		*) continue ;;
 		esac
 		for base in send sendfile; do
-			paired "$m-$base" "side_zcc -M $m -n $L128 $WORK/peer/f0" "side_zcc -M $base -n $L128 $WORK/peer/f0"
+			paired "$m-$base" "side_zcc -M $m -n $L128 $WORK/peer/f0" "side_zcc -M $base -n $L128 $WORK/peer/f0" \
+				"$WORK/peer/f0"
 			row "$m-$base" "$m" "$base"
 		done
 	done
 	if zcc_methods | grep -q uring-zc; then
 		# uring sends from a mapping of the file: send() from the same
 		# mapping is zcc's mmap.
-		paired uring-mmap "side_zcc -M uring -n $L128 $WORK/peer/f0" "side_zcc -M mmap -n $L128 $WORK/peer/f0"
+		paired uring-mmap "side_zcc -M uring -n $L128 $WORK/peer/f0" "side_zcc -M mmap -n $L128 $WORK/peer/f0" \
+			"$WORK/peer/f0"
 		row uring-mmap uring mmap
-		paired uring-zerocopy "side_zcc -M uring-zc -n $L128 $WORK/peer/f0" "side_zcc -M zerocopy -n $L128 $WORK/peer/f0"
+		paired uring-zerocopy "side_zcc -M uring-zc -n $L128 $WORK/peer/f0" "side_zcc -M zerocopy -n $L128 $WORK/peer/f0" \
+			"$WORK/peer/f0"
 		row uring-zerocopy uring-zc zerocopy
 		ratio_of "$WORK/uring-mmap.rate" rr_
 		judge_rate uring-mmap "uring against send() from the same mapping (mmap), loopback:" 1.0
@@ -329,21 +348,21 @@ peers_read_size() {
 	echo "  the same, zcs reading as iperf3's server does (-b as iperf3's -l; no verdict)"
 	header
 	read_size_row 131072 sf128 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" \
-		"side_iperf -Z -l 128K -t $PEER_SECS" "sendfile, zcs -b 128K" "iperf3 -Z"
+		"side_iperf -Z -l 128K -t $PEER_SECS" "sendfile, zcs -b 128K" "iperf3 -Z" "$WORK/peer/f0"
 	read_size_row 65536 send64 "side_zcc -M send -b 65536 -n 1 $WORK/peer/big" \
-		"side_iperf -F $WORK/peer/big -l 64K -t 30" "send, zcs -b 64K" "iperf3 -F"
+		"side_iperf -F $WORK/peer/big -l 64K -t 30" "send, zcs -b 64K" "iperf3 -F" "$WORK/peer/big"
 }
 
-# read_size_row BYTES NAME "A-COMMAND" "B-COMMAND" LABEL-A LABEL-B: a zcs
-# of its own reading BYTES at a time, the paired rounds against it, the
-# row and the byte check.
+# read_size_row BYTES NAME "A-COMMAND" "B-COMMAND" LABEL-A LABEL-B FILE: a
+# zcs of its own reading BYTES at a time, the paired rounds against it
+# (FILE kept cached), the row and the byte check.
 read_size_row() {
 	# counted by run_zcc, read by byte_check
 	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
 	zcs_up "$2" -B 1 -b "$1" -t 3600
 	show "zcs -p 0 -B 1 -b $1 -t 3600   (port $ZCS_PORT)"
-	paired "$2" "$3" "$4"
+	paired "$2" "$3" "$4" "$7"
 	row "$2" "$5" "$6"
 	byte_check "$2"
 	stop_bg "$ZCS_PID"

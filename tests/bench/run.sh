@@ -224,7 +224,7 @@ estimate() {
 	_n=$(echo $(zcc_methods) | wc -w)
 	_r=$(echo $LINK_RATES | wc -w)
 	case $1 in
-	loopback) echo $((5 + _n * REPS * 3)) ;;
+	loopback) echo $((10 + _n * REPS * 6)) ;;
 	sweep) echo 60 ;;
 	peers) if command -v iperf3 >/dev/null 2>&1; then echo $((PEER_REPS * 112)); else echo 1; fi ;;
 	accuracy) echo 480 ;;
