@@ -153,18 +153,9 @@ acc_summary() {
 # ACC_DEFAULT_ROUNDS readings; the worst of those medians must be within
 # 1.5 points.
 acc_default_verdict() {
-	_dw=$(awk '$1 == "default" { print $9 "." $2, $7 }' "$WORK/acc.rows" | sort -k1,1 -k2,2g | awk '
-		function flush() {
-			if (n) {
-				m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-				if (!seen || (m < 0 ? -m : m) > (w < 0 ? -w : w)) w = m
-				seen = 1
-			}
-			n = 0
-		}
-		$1 != key { flush(); key = $1 }
-		{ v[++n] = $2 }
-		END { flush(); printf "%.2f\n", w + 0 }')
+	_dw=$(awk '$1 == "default" { print $9 "." $2, $7 }' "$WORK/acc.rows" | group_medians |
+		awk '{ a = $2 < 0 ? -$2 : $2; if (NR == 1 || a > wa) { w = $2; wa = a } }
+			END { printf "%.2f\n", w + 0 }')
 	need "$_dw"
 	if is_true "$_dw <= 1.5 && $_dw >= -1.5"; then _met=1; else _met=0; fi
 	verdict $_met "the meter's default method: worst error $(printf '%+.2f' "$_dw") points over 0-75% and 2 calibrations, each level's median of $ACC_DEFAULT_ROUNDS readings (target within 1.5; worst single reading $(printf '%+.2f' "$1"), idle worst $(printf '%.2f' "$2"))"
@@ -277,19 +268,22 @@ acc_where_cost() {
 # worst of each level's median of column COL (abs: the largest |median|;
 # signed: the largest median).
 acc_level_worst() {
-	sort -k1,1n -k"$1","$1"g "$WORK/accw.rows" | awk -v c="$1" -v how="$2" '
+	awk -v c="$1" '{ print $1, $c }' "$WORK/accw.rows" | group_medians | awk -v how="$2" '
+		{ m = $2; if (how == "abs" && m < 0) m = -m; if (NR == 1 || m > w) w = m }
+		END { printf "%.2f\n", w + 0 }'
+}
+
+# group_medians: "KEY VALUE" lines in, "KEY MEDIAN" out, a line per KEY.
+group_medians() {
+	sort -k1,1 -k2,2g | awk '
 		function flush() {
-			if (n) {
-				m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-				if (how == "abs" && m < 0) m = -m
-				if (!seen || m > w) w = m
-				seen = 1
-			}
+			if (n)
+				print key, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
 			n = 0
 		}
-		$1 != lvl { flush(); lvl = $1 }
-		{ v[++n] = $c }
-		END { flush(); printf "%.2f\n", w + 0 }'
+		NR == 1 || $1 != key { flush(); key = $1 }
+		{ v[++n] = $2 }
+		END { flush() }'
 }
 
 # acc_where_classes: cyclesoak -r -W over loadgen -u at each level; the
