@@ -98,7 +98,9 @@ side_zcc() {
 }
 
 # machine_busy: the busy ticks of all CPUs so far (user, nice, system, irq,
-# softirq of /proc/stat's cpu line).
+# softirq of /proc/stat's cpu line). Not the harness's cpu_ticks, whose
+# busy figure counts steal too: time the host took is not work either end
+# did for the transfer.
 machine_busy() {
 	awk '/^cpu / { printf "%.0f\n", $2 + $3 + $4 + $7 + $8; exit }' /proc/stat
 }
@@ -256,10 +258,9 @@ part_peers() {
 	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
 	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
 	# (Under 4 GiB: a 2001 header word holds a file's size.)
-	head -c $((1024 * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/g1"
-	cat "$WORK/peer/g1" "$WORK/peer/g1" "$WORK/peer/g1" >"$WORK/peer/big" || die "cannot write $WORK/peer/big"
-	rm -f "$WORK/peer/g1"
-	cat "$WORK/peer/big" >/dev/null
+	head -c $((3 * 1024 * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/big"
+	[ "$(wc -c <"$WORK/peer/big")" = $((3 * 1024 * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
+	warm "$WORK/peer/big"
 	big_files
 	# zcs as a user starts it: reads of 16 KiB, its default as in 2001.
 	# How much the receiver's read size moves the sender's figures on
