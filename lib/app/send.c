@@ -129,16 +129,15 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 	return sock;
 }
 
+/* The connected socket, or -1 when a stop signal cut the connect short:
+ * the caller still owes its lines (the -R summary of the runs before). */
 static int connect_server(const struct sender *sd, char *peer, size_t peerlen)
 {
 	char err[256];
 	int sock = send_connect(sd, &stop_signal, peer, peerlen, err, sizeof(err));
 
-	if (sock < 0) {
-		if (stop_signal)
-			stop_exit(stop_signal);
+	if (sock < 0 && !stop_signal)
 		error(1, 0, "%s", err);
-	}
 	return sock;
 }
 
@@ -211,6 +210,10 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	int rc, mrc;
 
 	t.sock = connect_server(sd, peer, sizeof(peer));
+	if (t.sock < 0) {	/* stopped while connecting: nothing sent */
+		r.interrupted = 1;
+		return r;
+	}
 	t.peer = peer;
 	setup_method(sd, &t, set);
 	if (cfg->debug)
