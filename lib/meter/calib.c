@@ -112,11 +112,33 @@ static int spread_line(const char *line, size_t len, double *spread)
 }
 
 /*
+ * A calibration file owned by another user (not root), or that group or
+ * others may write, could hold any figure someone else chose, which the
+ * caller would publish as measured. -1 with err filled when it is so.
+ */
+static int trusted(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	errno = EACCES;
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return err_fill(err, errlen, 0, "%s: owned by uid %u, neither you nor "
+				"root: not trusted as a calibration", path,
+				(unsigned)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return err_fill(err, errlen, 0, "%s: writable by %s (mode %04o): not "
+				"trusted as a calibration; chmod go-w it", path,
+				st->st_mode & S_IWOTH ? "others" : "its group",
+				(unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
+/*
  * read_small - the whole of path into buf (cap bytes); -1 with err filled
- * when it cannot be read, is not a regular file or fills buf (longer than
- * any file of ours). A device is not even opened (a tape rewinds, a modem
- * hangs up); O_NONBLOCK keeps a FIFO swapped in after the stat from
- * hanging the open, and fstat then sees it.
+ * when it cannot be read, is not a trusted (above) regular file or fills
+ * buf (longer than any file of ours). A symlink is not followed: it could
+ * point root's run at a file the link's owner cannot read, and the refusal
+ * would quote its first line. A device is not even opened (a tape rewinds);
+ * O_NONBLOCK and O_NOFOLLOW keep a FIFO or a link swapped in after the
+ * lstat from hanging or being followed, and fstat then sees it.
  */
 static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 		      char *err, size_t errlen)
@@ -125,24 +147,33 @@ static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 	ssize_t n;
 	int fd, saved;
 
-	if (stat(path, &st) < 0) {
+	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
 			return err_fill(err, errlen, 0, "%s: no calibration file: run "
 					"cyclesoak -C (or zcc -C) on an idle machine first", path);
 		return err_fill(err, errlen, errno, "%s", path);
 	}
 	errno = EINVAL;		/* for what follows unless a call says otherwise */
+	if (S_ISLNK(st.st_mode))
+		return err_fill(err, errlen, 0, "%s: a symlink: a calibration file is "
+				"read only as a regular file, never through a link", path);
 	if (!S_ISREG(st.st_mode))
 		return err_fill(err, errlen, 0, "%s: %s, not a calibration file",
 				path, kind(st.st_mode));
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 && errno != ELOOP)
 		return err_fill(err, errlen, errno, "%s", path);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
 		errno = EINVAL;
 		return err_fill(err, errlen, 0, "%s: replaced by something else "
 				"while being opened", path);
+	}
+	if (trusted(path, &st, err, errlen) < 0) {
+		close(fd);
+		errno = EACCES;
+		return -1;
 	}
 	for (*len = 0; *len < cap; *len += (size_t)n) {
 		n = read(fd, buf + *len, cap - *len);

@@ -57,13 +57,16 @@ struct calib {
  * both are read (a file cut after any whole line is). Anything else is
  * refused: another spelling of a number (0x10, 1e6, +5, 5.0, " 5"), a
  * value out of range, a line too many, a line not ended, a NUL byte, more
- * than a few hundred bytes, a path that is not a regular file.
+ * than a few hundred bytes, a path that is not a regular file (a symlink
+ * is not followed).
  */
 
 /*
  * calib_load - read path into *c; -1 with err filled (one line) and errno
  * ENOENT when there is no such file (a fresh machine: the run-time meter
- * needs none), EINVAL when it is not as above, else what failed.
+ * needs none), EINVAL when it is not as above, EACCES when it is not to be
+ * trusted (owned by a user other than the caller and root, or writable by
+ * group or others), else what failed.
  */
 int calib_load(const char *path, struct calib *c, char *err, size_t errlen);
 

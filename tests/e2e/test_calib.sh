@@ -3,10 +3,11 @@
 # The calibration file end to end: `cyclesoak -C -f PATH` and `zcc -C`
 # (./counts_per_sec) refuse a PATH that is not a regular file with the same
 # one line, exit 1, the thing at PATH left exactly as it was; and a file
-# that is not what we write is refused when read; and a calibration that
-# is let through, as zcc -J -C's JSON lines. tests/unit/test_calib.c checks the
-# library itself; this checks that the programs say it. It calibrates, so
-# it needs the machine alone.
+# that is not what we write, or that is not to be trusted (a symlink, a
+# file of another user's, one group or others may write), is refused when
+# read; and a calibration that is let through, as zcc -J -C's JSON lines.
+# tests/unit/test_calib.c checks the library itself; this checks that the
+# programs say it. It calibrates, so it needs the machine alone.
 . "$ZC_TOP/tests/lib.sh"
 
 cs=$ZC_BIN/cyclesoak
@@ -102,6 +103,69 @@ elif [ "$rc" -eq 1 ] && { grep -q '^zcc: calibration refused' "$TMP/cal.err" || 
 	skip "zcc -J -C: refused on this busy machine, no file written: $(cat "$TMP/cal.err")"
 else
 	not_ok "zcc -J -C: exit $rc, $(cat "$TMP/cal.out" "$TMP/cal.err")"
+fi
+
+# Trust: a calibration file is read only when it is a regular file (not a
+# symlink), owned by the caller or root and writable by neither group nor
+# others; otherwise one line naming it and why, exit 1, for cyclesoak,
+# zcc -c and zcs -c alike. The other user: daemon, or uid 1.
+other=$(id -u daemon 2>/dev/null || echo 1)
+# untrusted WHAT WHY PROG ARGS...: PROG exits 1 with one line naming
+# $TMP/t/counts_per_sec (or ./counts_per_sec) and WHY, quoting no secret.
+untrusted() {
+	_w=$1 _why=$2
+	shift 2
+	(cd "$TMP/t" && timeout 10 "$@" >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	if another_meter "$TMP/err"; then
+		skip "$_w: $(cat "$TMP/err")"
+		return
+	fi
+	check "$_w: exit 1, one line naming the file and '$_why' ($rc: $(cat "$TMP/err"))" \
+		eval '[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "counts_per_sec: .*$_why" "$TMP/err" && ! grep -q secret "$TMP/err"'
+}
+if [ "$(id -u)" = 0 ]; then
+	mkdir "$TMP/t"
+	printf 'secret line\n' >"$TMP/secret"
+	chown "$other" "$TMP/secret"
+	ln -s "$TMP/secret" "$TMP/t/counts_per_sec"
+	chown -h "$other" "$TMP/t/counts_per_sec"
+	untrusted "./counts_per_sec a symlink of uid $other's" "a symlink" "$cs" $lflag -1 -m 100
+	rm "$TMP/t/counts_per_sec"
+	printf '999999999999\nncpus %s\n' "$(getconf _NPROCESSORS_ONLN)" >"$TMP/t/counts_per_sec"
+	chown "$other" "$TMP/t/counts_per_sec"
+	untrusted "a planted file owned by uid $other" "owned by uid $other" "$cs" $lflag -1 -m 100
+	untrusted "zcc -c, the same file" "owned by uid $other" \
+		"$ZC_BIN/zcc" -c $lflag -s 127.0.0.1 -p 1 "$TMP/real"
+	untrusted "zcs -c, the same file" "owned by uid $other" "$ZC_BIN/zcs" -c $lflag -p 0
+	chown 0:0 "$TMP/t/counts_per_sec"
+	chmod 664 "$TMP/t/counts_per_sec"
+	untrusted "-f a group-writable file" "writable by its group" \
+		"$cs" $lflag -1 -m 100 -f "$TMP/t/counts_per_sec"
+	chmod 646 "$TMP/t/counts_per_sec"
+	untrusted "-f a world-writable file" "writable by others" \
+		"$cs" $lflag -1 -m 100 -f "$TMP/t/counts_per_sec"
+	chmod 644 "$TMP/t/counts_per_sec"
+	untrusted "zcc -c -f, a world-writable file" "writable by others" \
+		sh -c 'chmod 666 counts_per_sec && exec "$@"' sh "$ZC_BIN/zcc" -c $lflag \
+		-f "$TMP/t/counts_per_sec" -s 127.0.0.1 -p 1 "$TMP/real"
+	# Root's own file, mode 0644, is trusted by any user (uid 65534 here).
+	printf '5000000\nncpus %s\n' "$(getconf _NPROCESSORS_ONLN)" >"$TMP/t/counts_per_sec"
+	chmod 644 "$TMP/t/counts_per_sec"
+	chmod 711 "$TMP"
+	chmod 755 "$TMP/t"
+	(cd "$TMP/t" && timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$cs" $lflag -1 -m 100 >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	if another_meter "$TMP/err"; then
+		skip "root's file read by uid 65534: $(cat "$TMP/err")"
+	else
+		check "root's file, mode 0644, read by uid 65534: a load figure ($rc: $(cat "$TMP/err"))" \
+			eval '[ "$rc" -eq 0 ] && grep -q "^System load:" "$TMP/out"'
+	fi
+else
+	skip "calibration file trust: not root, cannot give files to another user"
 fi
 
 # read_refused: the last run exited 1 with one line naming $TMP/bad.

@@ -217,6 +217,58 @@ static void test_formats(const char *path)
 	CHECK(rc == -1 && strstr(err, dir), "a directory is not read: %s", err);
 }
 
+/*
+ * Only a trusted regular file is read: never through a symlink (whose
+ * target's first line the refusal would quote), nor a file owned by
+ * another user than the caller and root, nor one group or others may
+ * write. Each refusal is one line naming the file and why.
+ */
+static void test_load_trust(const char *path)
+{
+	char link[320], secret[320], err[512];
+	struct calib c;
+	int rc;
+
+	put(path, "5000000\nncpus 2\n");
+	CHECK(chmod(path, 0644) == 0, "chmod 0644");
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK(symlink(path, link) == 0, "make a symlink to a good file");
+	rc = calib_load(link, &c, err, sizeof(err));
+	CHECK(rc == -1 && errno == EINVAL && strstr(err, link) && strstr(err, "a symlink") &&
+	      !strchr(err, '\n'), "a symlink to a good file is not followed: %s", err);
+	unlink(link);
+	snprintf(secret, sizeof(secret), "%s/secret", dir);
+	put(secret, "secret line\n");
+	CHECK(chmod(secret, 0600) == 0 && symlink(secret, link) == 0,
+	      "a symlink to a file that is not a calibration");
+	rc = calib_load(link, &c, err, sizeof(err));
+	CHECK(rc == -1 && strstr(err, "a symlink") && !strstr(err, "secret line"),
+	      "its target's line is not quoted: %s", err);
+	unlink(link);
+	unlink(secret);
+
+	CHECK(chmod(path, 0664) == 0, "chmod 0664");
+	rc = calib_load(path, &c, err, sizeof(err));
+	CHECK(rc == -1 && errno == EACCES && strstr(err, path) && strstr(err, "its group") &&
+	      strstr(err, "0664"), "a group-writable file is refused: %s", err);
+	CHECK(chmod(path, 0646) == 0, "chmod 0646");
+	rc = calib_load(path, &c, err, sizeof(err));
+	CHECK(rc == -1 && errno == EACCES && strstr(err, "others") && strstr(err, "0646"),
+	      "a world-writable file is refused: %s", err);
+	CHECK(chmod(path, 0644) == 0, "chmod 0644 again");
+	rc = calib_load(path, &c, err, sizeof(err));
+	CHECK(rc == 0, "mode 0644, owned by the caller: read (%s)", rc ? err : "");
+	if (geteuid() != 0) {
+		printf("skip - a file owned by another user: not root, cannot chown\n");
+		return;
+	}
+	CHECK(chown(path, 1, 1) == 0, "chown to uid 1 (daemon)");
+	rc = calib_load(path, &c, err, sizeof(err));
+	CHECK(rc == -1 && errno == EACCES && strstr(err, path) && strstr(err, "uid 1"),
+	      "as root, a file owned by uid 1 is refused: %s", err);
+	CHECK(chown(path, 0, 0) == 0, "chown back to root");
+}
+
 /* A FIFO with no writer must be refused, not waited on. */
 static void test_load_fifo(void)
 {
@@ -558,6 +610,7 @@ int main(void)
 {
 	char path[300];
 
+	umask(022);	/* the files put() writes: not group-writable (test_load_trust) */
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
@@ -567,6 +620,7 @@ int main(void)
 	test_whole_or_nothing(path);
 	test_formats(path);
 	test_load_fifo();
+	test_load_trust(path);
 	test_save_targets();
 	test_format();
 	test_fuzz(path);
