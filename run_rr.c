@@ -33,6 +33,17 @@
 #define MAX_RTTIME_MS (24LL * 3600 * 1000)
 
 /*
+ * Run setuid-root by a user who is not root, the command gets at most this
+ * much CPU without a blocking call (RLIMIT_RTTIME's hard limit, SIGKILL):
+ * the setuid bit hands real-time priority to every local user, and one
+ * thread that spins at priority 99 holds its CPU until the kernel's
+ * real-time throttling lets others in for 50 ms a second. Five seconds is
+ * far more than a measured program runs between blocking calls (a send on
+ * a full socket blocks), and short enough that a runaway ends.
+ */
+#define USER_RTTIME_MS 5000LL
+
+/*
  * Every option, once: getopt_long's tables and the option lines of -h are
  * made from it, and man/run_rr.1 is checked against -h.
  */
@@ -43,8 +54,9 @@ static const struct optab options[] = {
 	  "command that runs MSECS ms of CPU without a blocking system call gets "
 	  "SIGXCPU, which ends it unless caught (then once more every second). "
 	  "1..86400000, and never above the hard limit you already have (ulimit -H "
-	  "-R): run_rr never raises or changes the hard limit, which sends SIGKILL "
-	  "when it is reached. Default: the inherited limits, usually none" },
+	  "-R): run_rr never raises the hard limit, which sends SIGKILL when it is "
+	  "reached. Default: the inherited limits, usually none; run setuid-root "
+	  "by a user who is not root, at most 5000 (the hard limit then, below)" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print run_rr and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -55,6 +67,7 @@ static struct optab_parser parser;
 
 static int cfg_prio;
 static long long cfg_rttime_ms;	/* 0: leave RLIMIT_RTTIME as inherited */
+static int cfg_user;	/* setuid-root, run by another user: USER_RTTIME_MS */
 
 static void usage(FILE *f, int status)
 {
@@ -80,21 +93,29 @@ static void usage(FILE *f, int status)
 	       "\n"
 	       "Setting SCHED_RR needs root or CAP_SYS_NICE. Installed setuid-root,\n"
 	       "run_rr sets the policy and then returns to the caller's user, group\n"
-	       "and supplementary groups before the command starts.\n"
+	       "and supplementary groups before the command starts. Run so by a user\n"
+	       "who is not root, it also lowers RLIMIT_RTTIME's hard limit to %lld ms\n"
+	       "(the soft one to that or -l): a thread of the command that runs that\n"
+	       "long without a blocking call is killed (SIGKILL). The dynamic linker\n"
+	       "then runs run_rr in secure mode, which removes LD_LIBRARY_PATH,\n"
+	       "LD_PRELOAD, TMPDIR, TZDIR, LOCPATH, NLSPATH and others from the\n"
+	       "environment the command inherits (run_rr(1), ENVIRONMENT).\n"
 	       "\n"
 	       "Exit status: the command's when it runs; otherwise 1 when the policy\n"
 	       "or the limit cannot be set or the help cannot be written, 2 for a\n"
 	       "usage error (an -l above the hard limit included), 126 when the\n"
 	       "command is found but cannot be executed (no execute permission, a\n"
-	       "directory), 127 when it is not found.\n");
+	       "directory), 127 when it is not found.\n", USER_RTTIME_MS);
 	exit(status);
 }
 
 /*
  * RLIMIT_RTTIME is counted in microseconds of CPU since the last blocking
- * call. Only the soft limit is ours to set: a larger -l than the hard limit
- * the caller has is refused at the door, because run_rr may be setuid-root
- * and raising the hard limit would lift a limit an administrator set.
+ * call. A larger -l than the hard limit the caller has is refused at the
+ * door, because run_rr may be setuid-root and raising the hard limit would
+ * lift a limit an administrator set. For a caller made privileged by the
+ * setuid bit the hard limit is at most USER_RTTIME_MS, so -l above that
+ * is refused too.
  */
 static void check_rttime_limit(long long msecs)
 {
@@ -102,21 +123,48 @@ static void check_rttime_limit(long long msecs)
 
 	if (getrlimit(RLIMIT_RTTIME, &rl) < 0)
 		error(1, errno, "read RLIMIT_RTTIME");
+	if (cfg_user && msecs > USER_RTTIME_MS)
+		usage_error("-l '%lld': above %lld ms, the most run_rr gives a user "
+			    "who is not root (it is installed setuid-root)", msecs,
+			    USER_RTTIME_MS);
 	if (rl.rlim_max != RLIM_INFINITY && (rlim_t)msecs * 1000 > rl.rlim_max)
 		usage_error("-l '%lld': above RLIMIT_RTTIME's hard limit, %llu us "
 			    "(ulimit -H -R), which run_rr never raises", msecs,
 			    (unsigned long long)rl.rlim_max);
 }
 
+/*
+ * The soft limit to -l (0: as inherited); for a setuid caller the hard
+ * limit lowered to USER_RTTIME_MS too (never raised), and the soft one
+ * with it: the command runs as that user and could otherwise raise its
+ * soft limit to the hard one, and the kernel enforces the hard limit only
+ * while a soft one is set.
+ */
 static void set_rttime_limit(long long msecs)
 {
 	struct rlimit rl;
+	rlim_t cap = (rlim_t)USER_RTTIME_MS * 1000;
 
 	if (getrlimit(RLIMIT_RTTIME, &rl) < 0)
 		error(1, errno, "read RLIMIT_RTTIME");
-	rl.rlim_cur = (rlim_t)msecs * 1000;	/* rlim_max: as it was */
+	if (cfg_user && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > cap))
+		rl.rlim_max = cap;
+	if (msecs)
+		rl.rlim_cur = (rlim_t)msecs * 1000;
+	if (rl.rlim_cur > rl.rlim_max)	/* RLIM_INFINITY is above any other */
+		rl.rlim_cur = rl.rlim_max;
 	if (setrlimit(RLIMIT_RTTIME, &rl) < 0)
-		error(1, errno, "-l %lld: set RLIMIT_RTTIME", msecs);
+		error(1, errno, "set RLIMIT_RTTIME");
+}
+
+/* Privileged by the setuid bit alone: a real user other than root. */
+static int setuid_caller(void)
+{
+	uid_t ruid, euid, suid;
+
+	if (getresuid(&ruid, &euid, &suid) < 0)
+		error(1, errno, "read user ids");
+	return ruid != 0 && euid != ruid;
 }
 
 static void set_policy(int prio)
@@ -194,6 +242,7 @@ int main(int argc, char **argv)
 	if (prio_min < 0 || prio_max < 0)
 		error(1, errno, "SCHED_RR priority range");
 	cfg_prio = prio_max;
+	cfg_user = setuid_caller();
 
 	while ((c = opt_next(argc, argv, &parser)) != -1) {
 		switch (c) {
@@ -225,7 +274,7 @@ int main(int argc, char **argv)
 	}
 
 	/* The limit first: the command must never run real-time without it. */
-	if (cfg_rttime_ms)
+	if (cfg_rttime_ms || cfg_user)
 		set_rttime_limit(cfg_rttime_ms);
 	set_policy(cfg_prio);
 	drop_privileges();

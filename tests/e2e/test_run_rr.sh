@@ -3,7 +3,8 @@
 # not found, 126 found but not executable), --help and --version, a full
 # stdout, the refusal without privilege, a setuid-root copy giving back the
 # caller's ids, and the RLIMIT_RTTIME safety net: -l sets the soft limit,
-# never touches the hard one, and is refused above it.
+# never raises the hard one, and is refused above it; run setuid by a user
+# who is not root, both limits at most 5 s.
 #
 # Most checks need root (to set SCHED_RR and to become uid 65534 with
 # setpriv); without it they are skipped with the reason.
@@ -310,6 +311,41 @@ setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups prlimit --rtprio=0 \
 	>"$TMP/out" 2>"$TMP/err"
 check "setuid copy: -l 200 sets the soft limit, the hard one stays 500000 us" \
 	grep -Eq '^Max realtime timeout +200000 +500000 +us' "$TMP/out"
+
+# Run setuid by a user who is not root: RLIMIT_RTTIME at most 5 s, soft and
+# hard, whatever the caller had (unlimited here); -l lowers the soft limit,
+# may not go above 5000, and the command cannot lift either limit again.
+# A lower hard limit of the caller's stays. Root's own run is unchanged.
+rt_limits_are() {	# SOFT HARD: $TMP/out, /proc/self/limits, shows them
+	grep -Eq "^Max realtime timeout +$1 +$2 +us" "$TMP/out"
+}
+run as_nobody "$suid_dir/run_rr" cat /proc/self/limits
+check "setuid copy, no -l: RLIMIT_RTTIME 5000000 us soft and hard ($rc: $(grep "realtime timeout" "$TMP/out" | tr -s " "))" \
+	eval '[ "$rc" -eq 0 ] && rt_limits_are 5000000 5000000'
+run as_nobody "$suid_dir/run_rr" -l 300 cat /proc/self/limits
+check "setuid copy, -l 300: soft 300000 us, hard 5000000 ($(grep "realtime timeout" "$TMP/out" | tr -s " "))" \
+	rt_limits_are 300000 5000000
+run as_nobody "$suid_dir/run_rr" -l 5001 cat /proc/self/limits
+check "setuid copy, -l 5001: above the 5000 ms default, exit 2, one line, nothing run ($rc)" \
+	eval '[ "$rc" -eq 2 ] && one_line_naming "-l" "5000" && [ ! -s "$TMP/out" ]'
+run as_nobody prlimit --rttime=1000000:2000000 "$suid_dir/run_rr" cat /proc/self/limits
+check "setuid copy under the caller's 1 s/2 s: kept ($(grep "realtime timeout" "$TMP/out" | tr -s " "))" \
+	rt_limits_are 1000000 2000000
+run as_nobody "$suid_dir/run_rr" sh -c \
+	'prlimit --pid $$ --rttime=unlimited:unlimited || prlimit --pid $$ --rttime=9000000:; cat /proc/self/limits'
+check "setuid copy: the command cannot raise either limit ($(grep "realtime timeout" "$TMP/out" | tr -s " "))" \
+	rt_limits_are 5000000 5000000
+run "$suid_dir/run_rr" cat /proc/self/limits
+check "setuid copy run by root: RLIMIT_RTTIME as inherited ($hard)" \
+	eval '[ "$rc" -eq 0 ] && rt_limits_are "$hard" "$hard"'
+
+# Secure mode: the dynamic linker strips what could subvert a setuid
+# program (ld.so(8)) from the environment, and the command inherits that.
+as_nobody env TMPDIR=/zc-t LD_LIBRARY_PATH=/zc-l ZC_KEPT=1 "$suid_dir/run_rr" env \
+	>"$TMP/out" 2>"$TMP/err"
+check "setuid copy run by a user: TMPDIR and LD_LIBRARY_PATH removed, others kept" \
+	eval '! grep -q "^TMPDIR=" "$TMP/out" && ! grep -q "^LD_LIBRARY_PATH=" "$TMP/out" &&
+	grep -qx ZC_KEPT=1 "$TMP/out"'
 
 # The original's hole: the shell it started was root's. (dash and bash drop
 # a stray effective uid themselves; the checks above are the ones that bite.)
