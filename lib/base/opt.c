@@ -121,8 +121,9 @@ int parse_secs(const char *s, double min, double max, double *out, const char **
 
 /*
  * The message is one line whatever the user typed: a value holding a
- * newline or a terminal escape is shown escaped (show.h). Callers show()
- * each value too, which also cuts a long one short of the reason.
+ * newline or a terminal escape is shown escaped (show_line, show.h).
+ * Callers show() each value, which escapes its backslashes too (so that two
+ * values never read alike) and cuts a long one short of the reason.
  */
 void usage_error(const char *fmt, ...)
 {
@@ -134,7 +135,7 @@ void usage_error(const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		show(line, shown, sizeof(shown)));
+		show_line(line, shown, sizeof(shown)));
 	exit(2);
 }
 

@@ -4,12 +4,19 @@
 #include "base/show.h"
 #include "base/utf8.h"
 
-/* One unit of s as shown: a kept character or an escape. Returns its length. */
-static size_t unit(const unsigned char *s, size_t left, char out[4], size_t *used)
+/*
+ * One unit of s as shown: a kept character or an escape. Returns its
+ * length. bs: a backslash is escaped too (show), or kept (show_line).
+ */
+static size_t unit(const unsigned char *s, size_t left, int bs, char out[4], size_t *used)
 {
 	size_t n = utf8_len(s, left);
 
 	*used = 1;
+	if (s[0] == '\\' && bs) {
+		out[0] = out[1] = '\\';
+		return 2;
+	}
 	if (s[0] >= ' ' && s[0] < 0x7f) {
 		out[0] = (char)s[0];
 		return 1;
@@ -35,20 +42,20 @@ static size_t unit(const unsigned char *s, size_t left, char out[4], size_t *use
 }
 
 /* The length of p as shown, or more than limit when it is longer. */
-static size_t shown_len(const unsigned char *p, size_t left, size_t limit)
+static size_t shown_len(const unsigned char *p, size_t left, int bs, size_t limit)
 {
 	size_t total = 0, used;
 	char u[4];
 
 	while (left && total <= limit) {
-		total += unit(p, left, u, &used);
+		total += unit(p, left, bs, u, &used);
 		p += used;
 		left -= used;
 	}
 	return total;
 }
 
-const char *show(const char *s, char *buf, size_t len)
+static const char *shown(const char *s, int bs, char *buf, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
 	size_t left = strlen((const char *)p), n = 0, k, used;
@@ -57,9 +64,9 @@ const char *show(const char *s, char *buf, size_t len)
 	if (len == 0)
 		return buf;
 	while (left) {
-		k = unit(p, left, u, &used);
+		k = unit(p, left, bs, u, &used);
 		/* Room for this unit and "...", or for all that is left. */
-		if (n + k + 4 > len && n + shown_len(p, left, len) + 1 > len) {
+		if (n + k + 4 > len && n + shown_len(p, left, bs, len) + 1 > len) {
 			if (n + 4 <= len)
 				memcpy(buf + n, "...", 3), n += 3;
 			break;
@@ -71,4 +78,14 @@ const char *show(const char *s, char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+const char *show(const char *s, char *buf, size_t len)
+{
+	return shown(s, 1, buf, len);
+}
+
+const char *show_line(const char *s, char *buf, size_t len)
+{
+	return shown(s, 0, buf, len);
 }

@@ -15,10 +15,19 @@
  * show - s as it may appear in a message, written to buf (len bytes) and
  * returned. Printable ASCII and well-formed printable UTF-8 are kept;
  * control characters, DEL, the C1 controls and bytes that are not UTF-8
- * become \n, \t, \r, \e or \xNN. What does not fit in buf is cut at a
- * whole character or escape and "..." ends the text. A NULL s shows as
- * "(null)". Showing shown text again changes nothing.
+ * become \n, \t, \r, \e or \xNN, and a backslash becomes \\, so two
+ * different texts never show alike (a name holding a newline and one
+ * holding backslash-n). What does not fit in buf is cut at a whole
+ * character or escape and "..." ends the text. A NULL s shows as "(null)".
  */
 const char *show(const char *s, char *buf, size_t len);
+
+/*
+ * show_line - the same for a whole message made of values already shown
+ * (show) and text of the program's own: a backslash is kept, so the values
+ * are not escaped twice, and showing the result again changes nothing.
+ * A raw value in it still cannot split the line or reach the terminal.
+ */
+const char *show_line(const char *s, char *buf, size_t len);
 
 #endif

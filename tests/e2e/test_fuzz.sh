@@ -166,4 +166,30 @@ printf 'x' >"$TMP/one.dat"
 one_line 1 "zcc -f 'a<newline>b' (no calibration file)" \
 	"$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -c -L -f "$NL" one.dat
 
+# A backslash is escaped too, so a name holding a newline and one holding
+# backslash-n never print alike: in zcc's own lines (a skipped file), in
+# lib's (a host that does not resolve) and in usage errors.
+BS='a\nb'
+# differ WHAT: $TMP/nl.err and $TMP/bs.err, one line each, are not alike.
+differ() {
+	_n1=$(grep -c '' "$TMP/nl.err") _n2=$(grep -c '' "$TMP/bs.err")
+	_shown="$(tr '\\\n' '/|' <"$TMP/nl.err") and $(tr '\\\n' '/|' <"$TMP/bs.err")"
+	if [ "$_n1" -eq 1 ] && [ "$_n2" -eq 1 ] && ! cmp -s "$TMP/nl.err" "$TMP/bs.err"; then
+		ok "$1: 'a<newline>b' and 'a<backslash>nb' print differently: $_shown"
+	else
+		not_ok "$1: want one line each, different: $_shown"
+	fi
+}
+(cd "$TMP" && timeout 10 "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 "$NL" one.dat >/dev/null 2>"$TMP/nl.err"
+ timeout 10 "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 "$BS" one.dat >/dev/null 2>"$TMP/bs.err")
+grep -v '^zcc: connect' "$TMP/nl.err" >"$TMP/x" && mv "$TMP/x" "$TMP/nl.err"
+grep -v '^zcc: connect' "$TMP/bs.err" >"$TMP/x" && mv "$TMP/x" "$TMP/bs.err"
+differ "zcc skipping a missing file"
+timeout 10 "$ZC_BIN/zcc" -T 1 -s "$NL" "$TMP/one.dat" >/dev/null 2>"$TMP/nl.err"
+timeout 10 "$ZC_BIN/zcc" -T 1 -s "$BS" "$TMP/one.dat" >/dev/null 2>"$TMP/bs.err"
+differ "zcc -s, a host that does not resolve"
+timeout 10 "$ZC_BIN/zcc" -n "$NL" -s 127.0.0.1 "$TMP/one.dat" >/dev/null 2>"$TMP/nl.err"
+timeout 10 "$ZC_BIN/zcc" -n "$BS" -s 127.0.0.1 "$TMP/one.dat" >/dev/null 2>"$TMP/bs.err"
+differ "zcc -n, a usage error"
+
 finish

@@ -48,8 +48,25 @@ int main(void)
 	CHECK(strlen(buf) < SHOW_LEN && strlen(buf) >= 200 &&
 	      strcmp(buf + strlen(buf) - 3, "...") == 0,
 	      "a 299 byte value is cut near 200 bytes with ... (got %zu bytes)", strlen(buf));
-	show("a\nb\033\xff\xc3\xa9", buf, sizeof(buf));
-	CHECK(strcmp(show(buf, again, sizeof(again)), buf) == 0,
-	      "shown text shown again is the same: '%s' (got '%s')", buf, again);
+	/* A backslash is escaped: a newline and backslash-n never show alike. */
+	shows("a\\nb", 64, "a\\\\nb");
+	shows("\\", 64, "\\\\");
+	shows("abcde\\", 8, "abcde\\\\");
+	shows("abcdef\\", 8, "abcd...");
+	show("a\nb", buf, sizeof(buf));
+	show("a\\nb", again, sizeof(again));
+	CHECK(strcmp(buf, again) != 0, "'a<newline>b' and 'a\\nb' differ: '%s', '%s'", buf,
+	      again);
+	show("a\\xffb", buf, sizeof(buf));
+	show("a\xff" "b", again, sizeof(again));
+	CHECK(strcmp(buf, again) != 0, "a literal \\xff and byte 0xff differ: '%s', '%s'",
+	      buf, again);
+
+	/* show_line: a message of shown values; backslashes kept, idempotent. */
+	CHECK(strcmp(show_line("x\\ny\nz", buf, sizeof(buf)), "x\\ny\\nz") == 0,
+	      "show_line keeps a backslash, escapes a newline: '%s'", buf);
+	show("a\nb\\\033\xff\xc3\xa9", buf, sizeof(buf));
+	CHECK(strcmp(show_line(buf, again, sizeof(again)), buf) == 0,
+	      "shown text through show_line is the same: '%s' (got '%s')", buf, again);
 	return t_exit();
 }
