@@ -11,20 +11,13 @@ ZCC=$ZC_BIN/zcc
 ZCS=$ZC_BIN/zcs
 ns=zc-net$$
 
-remove_ns() {
-	ip netns delete "$ns" 2>/dev/null
-}
-if ! ip netns add "$ns" 2>/dev/null; then
+if ! netns_new "$ns"; then
 	skip "cannot make a network namespace (not root, or no ip)"
 	finish
 fi
-on_cleanup remove_ns
-in_ns() {
-	ip netns exec "$ns" "$@"
-}
 
 # No duplicate address detection: the addresses are usable at once.
-in_ns sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 if ! { ip -n "$ns" link set lo up && ip -n "$ns" link add v0 type veth peer name v1 &&
 	ip -n "$ns" link set v0 up && ip -n "$ns" link set v1 up &&
 	ip -n "$ns" addr add 2001:db8::1/64 dev v0 nodad; } 2>"$TMP/err"; then

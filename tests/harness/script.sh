@@ -39,6 +39,18 @@ on_cleanup() {
 	CLEANUP_HOOKS="$CLEANUP_HOOKS $1"
 }
 
+# netns_new NAME: make the network namespace NAME, deleted when the script
+# ends, however it ends; false when it cannot be made (not root, no ip).
+NETNS_MADE=
+netns_new() {
+	ip netns add "$1" 2>/dev/null || return 1
+	[ -n "$NETNS_MADE" ] || on_cleanup netns_remove
+	NETNS_MADE="$NETNS_MADE $1"
+}
+netns_remove() {
+	for _ns in $NETNS_MADE; do ip netns delete "$_ns" 2>/dev/null; done
+}
+
 # --- test verdicts ----------------------------------------------------------
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; FAILED=1; }
