@@ -1,8 +1,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
-#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -14,6 +12,7 @@
 
 #include "base/clock.h"
 #include "base/err.h"
+#include "wire/addr.h"
 #include "wire/net.h"
 
 /*
@@ -118,140 +117,6 @@ static int connect_within(int fd, const struct sockaddr *sa, socklen_t len,
 	return fcntl(fd, F_SETFL, flags);
 }
 
-/*
- * "[addr]" and "[addr%if]", as URLs, ssh and browsers write an IPv6
- * address, are the address inside: into buf. A port after the bracket
- * ("[::1]:2222") is not ours to take: the port is given apart. host
- * itself when it has no brackets; NULL with err filled when it cannot be.
- */
-static const char *unbracket(const char *host, char *buf, size_t len,
-			     char *err, size_t errlen)
-{
-	const char *close;
-	size_t n;
-
-	if (!host || host[0] != '[')
-		return host;
-	close = strchr(host, ']');
-	if (!close) {
-		errno = EINVAL;
-		err_fill(err, errlen, 0, "resolve %s: no ']' closes the '['", host);
-		return NULL;
-	}
-	if (close[1]) {
-		errno = EINVAL;
-		err_fill(err, errlen, 0, "resolve %s: the port goes apart, not after "
-			 "the address", host);
-		return NULL;
-	}
-	n = (size_t)(close - host - 1);
-	if (n + 1 > len) {
-		errno = ENAMETOOLONG;
-		err_fill(err, errlen, 0, "resolve %s: too long for an address", host);
-		return NULL;
-	}
-	memcpy(buf, host + 1, n);
-	buf[n] = '\0';
-	return buf;
-}
-
-/*
- * An address written as one ("127.0.0.1", "0", "::1", "fe80::1%eth0")
- * is taken as it is: no lookup, no filter. A name is looked up with
- * AI_ADDRCONFIG, so that a host without IPv6 is not handed the AAAA
- * records first, and again without it when that finds nothing: glibc's
- * AI_ADDRCONFIG counts no loopback address, so on an IPv6-only host (lo
- * up, a global IPv6 address, no other IPv4) it looks a name up as IPv6
- * alone, and "localhost" or any name /etc/hosts gives only an IPv4
- * address fails (EAI_AGAIN from the DNS, or EAI_NONAME). A name that
- * cannot be resolved at all is so looked up twice.
- */
-static int resolve(const char *host, const char *service, struct addrinfo **res)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
-	int rc;
-
-	rc = getaddrinfo(host, service, &hints, res);
-	if (rc != EAI_NONAME)
-		return rc;
-	hints.ai_flags = AI_ADDRCONFIG | AI_NUMERICSERV;
-	rc = getaddrinfo(host, service, &hints, res);
-	if (rc == 0 || rc == EAI_SYSTEM || rc == EAI_MEMORY)
-		return rc;
-	hints.ai_flags = AI_NUMERICSERV;
-	return getaddrinfo(host, service, &hints, res);
-}
-
-/* A resolver's failure as "resolve HOST: why", with a named scope checked. */
-static int resolve_failed(const char *host, int rc, char *err, size_t errlen)
-{
-	const char *pct = host ? strchr(host, '%') : NULL;
-
-	if (rc == EAI_SYSTEM)
-		return err_fill(err, errlen, errno, "resolve %s", host);
-	errno = EINVAL;
-	if (pct && pct[1] && strspn(pct + 1, "0123456789") != strlen(pct + 1) &&
-	    if_nametoindex(pct + 1) == 0)
-		return err_fill(err, errlen, 0, "resolve %s: no interface named %s "
-				"here", host, pct + 1);
-	return err_fill(err, errlen, 0, "resolve %s: %s", host, gai_strerror(rc));
-}
-
-/*
- * A link-local IPv6 address (fe80::/10) names a host only together with
- * the link it is on: without a scope the kernel refuses it (EINVAL).
- */
-static int unscoped_link_local(const struct sockaddr *sa)
-{
-	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
-
-	return sa->sa_family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL(&s6->sin6_addr) &&
-	       s6->sin6_scope_id == 0;
-}
-
-static int link_local(const struct ifaddrs *i)
-{
-	return i->ifa_addr && i->ifa_addr->sa_family == AF_INET6 &&
-	       IN6_IS_ADDR_LINKLOCAL(&((const struct sockaddr_in6 *)i->ifa_addr)->sin6_addr);
-}
-
-/*
- * The line for a link-local address given without its interface (name:
- * as the lookup took it), naming the interfaces here that have one; what
- * (NULL: nothing) leads it, as in "connect to HOST port P".
- */
-static int needs_scope(const char *what, const char *name, char *err, size_t errlen)
-{
-	struct ifaddrs *ifs = NULL, *i, *j;
-	char list[160] = "", first[IF_NAMESIZE] = "eth0";
-	size_t n = 0, room = sizeof(list) - 5;	/* 5: "...)" and the NUL */
-	int dup;
-
-	if (getifaddrs(&ifs) < 0)
-		ifs = NULL;
-	for (i = ifs; i && n < room; i = i->ifa_next) {
-		if (!link_local(i))
-			continue;
-		for (dup = 0, j = ifs; j != i; j = j->ifa_next)
-			dup |= link_local(j) && strcmp(j->ifa_name, i->ifa_name) == 0;
-		if (dup)
-			continue;
-		if (!n)
-			snprintf(first, sizeof(first), "%s", i->ifa_name);
-		n += (size_t)snprintf(list + n, room - n, "%s%s", n ? ", " : " (here: ",
-				      i->ifa_name);
-	}
-	if (ifs)
-		freeifaddrs(ifs);
-	if (n)
-		strcpy(list + (n < room ? n : room - 1), n < room ? ")" : "...)");
-	errno = EINVAL;
-	return err_fill(err, errlen, 0, "%s%sa link-local address needs the interface "
-			"it is on: add %%INTERFACE%s, as in %s%%%s", what ? what : "",
-			what ? ": " : "", list, name, first);
-}
-
 int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		char *err, size_t errlen)
 {
@@ -262,16 +127,16 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 	uint64_t deadline = o && o->connect_secs > 0 ?
 		now_ns() + (uint64_t)(o->connect_secs * 1e9) : 0;
 
-	name = unbracket(host, bare, sizeof(bare), err, errlen);
+	name = addr_unbracket(host, bare, sizeof(bare), err, errlen);
 	if (!name)
 		return -1;
 	snprintf(service, sizeof(service), "%u", port);
-	rc = resolve(name, service, &res);
+	rc = addr_resolve(name, service, &res);
 	if (rc)
-		return resolve_failed(host, rc, err, errlen);
+		return addr_resolve_failed(host, rc, err, errlen);
 	errno = 0;
 	for (ai = res; ai; ai = ai->ai_next) {
-		if (unscoped_link_local(ai->ai_addr)) {
+		if (addr_unscoped_link_local(ai->ai_addr)) {
 			unscoped = 1;
 			continue;
 		}
@@ -301,7 +166,7 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		char what[NI_MAXHOST + 32];
 
 		snprintf(what, sizeof(what), "connect to %s port %u", host, port);
-		return needs_scope(what, name, err, errlen);
+		return addr_needs_scope(what, name, err, errlen);
 	}
 	if (fd < 0 && errno == ETIMEDOUT && deadline)
 		return err_fill(err, errlen, 0, "connect to %s port %u: no answer within "
@@ -356,14 +221,14 @@ static int listen_family(const char *addr, const char *name, unsigned port,
 	snprintf(service, sizeof(service), "%u", port);
 	rc = getaddrinfo(name, service, &hints, &res);
 	if (rc) {
-		resolve_failed(addr ? addr : "*", rc, err, errlen);
+		addr_resolve_failed(addr ? addr : "*", rc, err, errlen);
 		if (rc != EAI_SYSTEM)
 			errno = EAFNOSUPPORT;	/* for a caller that tries another family */
 		return -1;
 	}
 	for (ai = res; ai; ai = ai->ai_next) {
-		if (unscoped_link_local(ai->ai_addr)) {
-			needs_scope(NULL, name, err, errlen);
+		if (addr_unscoped_link_local(ai->ai_addr)) {
+			addr_needs_scope(NULL, name, err, errlen);
 			continue;
 		}
 		fd = listen_on(ai, o, err, errlen);
@@ -386,7 +251,7 @@ int net_listen(const char *addr, unsigned port, const struct net_opts *o,
 	int fd, rc;
 
 	if (addr) {
-		name = unbracket(addr, bare, sizeof(bare), err, errlen);
+		name = addr_unbracket(addr, bare, sizeof(bare), err, errlen);
 		fd = name ? listen_family(addr, name, port, AF_UNSPEC, o, err, errlen) : -1;
 	} else {
 		/* "::" takes IPv4 too; a kernel without IPv6 says so at socket(). */
