@@ -39,3 +39,16 @@ int err_fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
 	errno = saved;
 	return -1;
 }
+
+int err_wrap(char *err, size_t errlen, const char *what, const char *inner)
+{
+	int saved = errno;
+	char line[1024];
+
+	if (err && errlen) {
+		snprintf(line, sizeof(line), "%s: %s", what, inner ? inner : "");
+		show_line(line, err, errlen);
+	}
+	errno = saved;
+	return -1;
+}

@@ -115,7 +115,7 @@ static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_
 	if (m->method == METER_DEFAULT)
 		m->method = is_vm ? METER_RUNTIME : METER_COUNTS;
 	if (m->method == METER_COUNTS && !m->loops_per_sec)
-		return err_fill(err, errlen, 0, "loop counts: %s", cerr);
+		return err_wrap(err, errlen, "loop counts", cerr);
 	if (m->method == METER_COUNTS)
 		snprintf(m->warning, sizeof(m->warning), "%s", warn);
 	if (cfg->method == METER_RUNTIME)

@@ -191,5 +191,8 @@ differ "zcc -s, a host that does not resolve"
 timeout 10 "$ZC_BIN/zcc" -n "$NL" -s 127.0.0.1 "$TMP/one.dat" >/dev/null 2>"$TMP/nl.err"
 timeout 10 "$ZC_BIN/zcc" -n "$BS" -s 127.0.0.1 "$TMP/one.dat" >/dev/null 2>"$TMP/bs.err"
 differ "zcc -n, a usage error"
+(cd "$TMP" && timeout 10 "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -c -L -f "$NL" one.dat >/dev/null 2>"$TMP/nl.err"
+ timeout 10 "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -c -L -f "$BS" one.dat >/dev/null 2>"$TMP/bs.err")
+differ "zcc -c -L -f, a message inside another (the meter's)"
 
 finish
