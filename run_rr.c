@@ -103,9 +103,10 @@ static void usage(FILE *f, int status)
 	       "\n"
 	       "Exit status: the command's when it runs; otherwise 1 when the policy\n"
 	       "or the limit cannot be set or the help cannot be written, 2 for a\n"
-	       "usage error (an -l above the hard limit included), 126 when the\n"
-	       "command is found but cannot be executed (no execute permission, a\n"
-	       "directory), 127 when it is not found.\n", USER_RTTIME_MS);
+	       "usage error (an -l above the hard limit, or above %lld for a user\n"
+	       "run so, included), 126 when the command is found but cannot be\n"
+	       "executed (no execute permission, a directory), 127 when it is not\n"
+	       "found.\n", USER_RTTIME_MS, USER_RTTIME_MS);
 	exit(status);
 }
 
