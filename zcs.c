@@ -292,11 +292,8 @@ static void on_child(int sig)
 
 static void set_handler(int sig, void (*fn)(int))
 {
-	struct sigaction sa = { .sa_handler = fn };
-
-	/* No SA_RESTART: a blocked poll() must return to the loop. */
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(sig, &sa, NULL) < 0)
+	/* A blocked poll() must return to the loop. */
+	if (signal_interrupts(sig, fn, NULL) < 0)
 		error(1, errno, "sigaction");
 }
 

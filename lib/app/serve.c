@@ -298,11 +298,9 @@ static void ticker(uint64_t tick_ns)
 		.it_interval = { .tv_sec = (time_t)(tick_ns / 1000000000u),
 				 .tv_usec = (suseconds_t)(tick_ns % 1000000000u / 1000) },
 	};
-	struct sigaction sa = { .sa_handler = on_alarm };
 
-	/* No SA_RESTART: a blocked read() must return to the loop. */
-	sigemptyset(&sa.sa_mask);
-	if (tick_ns && sigaction(SIGALRM, &sa, NULL) < 0)
+	/* A blocked read() must return to the loop. */
+	if (tick_ns && signal_interrupts(SIGALRM, on_alarm, NULL) < 0)
 		error(1, errno, "sigaction");
 	it.it_value = it.it_interval;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0 && tick_ns)

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "meter/calib.h"
 #include "meter/cpu.h"
 #include "meter/lock.h"

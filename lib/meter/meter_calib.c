@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "meter/calib.h"
 #include "meter/cpu.h"
 #include "meter/lock.h"

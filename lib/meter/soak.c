@@ -16,9 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "meter/cpu.h"
 #include "meter/proc.h"
 #include "meter/soak.h"
