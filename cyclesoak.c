@@ -23,12 +23,12 @@
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/opt.h"
 #include "base/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/meter.h"
 #include "meter/where.h"
 

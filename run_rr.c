@@ -22,7 +22,6 @@
 #include "base/out.h"
 #include "base/sched.h"
 #include "base/show.h"
-#include "meter/cpu.h"
 
 /* As a POSIX shell says it: the command was found but cannot be run... */
 #define EXIT_CANNOT_EXEC 126

@@ -19,7 +19,6 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
-#include "meter/cpu.h"
 #include "wire/proto.h"
 
 void send_meter(struct sender *sd, struct meter *m, int where)

@@ -6,9 +6,9 @@
 
 #include "app/session.h"
 #include "app/stop.h"
+#include "base/cpu.h"
 #include "base/out.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 
 static struct meter *session_meter;
 static pid_t session_owner;

@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/err.h"
 #include "base/stop.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/meter_internal.h"

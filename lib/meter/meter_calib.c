@@ -8,10 +8,10 @@
 #include <stdlib.h>
 
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/err.h"
 #include "base/stop.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/proc.h"

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/err.h"
 #include "base/stop.h"
-#include "meter/cpu.h"
 #include "meter/proc.h"
 #include "meter/soak.h"
 #include "meter/soak_internal.h"
