@@ -143,8 +143,8 @@ static void parse_options(int argc, char **argv)
 		case 'n': cfg.meter.policy = SOAK_NICE19; break;
 		case 'r':
 		case 'L':
-			if (meter_method_opt(opt, &cfg.meter.method) < 0)
-				usage_error(METER_OPPOSITE);
+			if (app_method_opt(opt, &cfg.meter.method) < 0)
+				usage_error(APP_METHOD_OPPOSITE);
 			break;
 		case 'f': cfg.meter.calib_path = optarg; break;
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
@@ -211,7 +211,7 @@ static struct meter *open_meter(void)
 	app_using(meter_ncpus(m));
 	line_begin("method");
 	line_str("meter", meter_method_name(meter_method(m)), NULL);
-	line_str("why", meter_why(m), "method: %s");
+	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
 	check_stdout(line_end());
 	return m;
 }

@@ -227,8 +227,8 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'L':
 		case 'r':
-			if (meter_method_opt(c, &cfg.meter.method) < 0)
-				usage_error(METER_OPPOSITE);
+			if (app_method_opt(c, &cfg.meter.method) < 0)
+				usage_error(APP_METHOD_OPPOSITE);
 			break;
 		case 'N':
 			cfg.meter.ncpus = (int)opt_num(c, optarg, 1, cpu_max() + 1);

@@ -23,6 +23,27 @@ void app_meter_close(void)
 	meter_close(m);
 }
 
+int app_method_opt(int opt, enum meter_method *m)
+{
+	enum meter_method want = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
+
+	if (*m != METER_DEFAULT && *m != want)
+		return -1;
+	*m = want;
+	return 0;
+}
+
+/* METER_DEFAULT picks run time on a virtual machine only (meter.h). */
+const char *app_meter_why(const struct meter *m, enum meter_method asked)
+{
+	int counts = meter_method(m) == METER_COUNTS;
+
+	if (asked != METER_DEFAULT)
+		return counts ? "loop counts (-L)" : "run time (-r)";
+	return counts ? "loop counts (bare metal; -r for run time)"
+		      : "run time (virtual machine; -L for loop counts)";
+}
+
 struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 {
 	char err[512];
@@ -42,7 +63,7 @@ struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 			meter_warning(m));
 	if (debug)
 		fprintf(stderr, "%s: meter: %s, %d CPUs\n", program_invocation_short_name,
-			meter_why(m), meter_ncpus(m));
+			app_meter_why(m, cfg->method), meter_ncpus(m));
 	return m;
 }
 

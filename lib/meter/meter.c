@@ -25,7 +25,6 @@ struct meter {
 	int lock_fd;
 	int ncpus;
 	enum meter_method method;
-	char why[96];
 	char warning[160];		/* about the calibration in use, or "" */
 	double loops_per_sec;		/* calibrated; 0: no calibration */
 	uint64_t t0;			/* the mark */
@@ -98,7 +97,7 @@ int meter_machine_is_virtual(void)
 }
 
 /*
- * Choose the method and say why; load the calibration where there is one.
+ * Choose the method; load the calibration where there is one.
  * Loop counts need it; run time uses it only for the second figure, so a
  * missing or unfitting file is then no error.
  */
@@ -118,14 +117,6 @@ static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_
 		return err_fill(err, errlen, 0, "loop counts: %s", cerr);
 	if (m->method == METER_COUNTS)
 		snprintf(m->warning, sizeof(m->warning), "%s", warn);
-	if (cfg->method == METER_RUNTIME)
-		snprintf(m->why, sizeof(m->why), "run time (-r)");
-	else if (cfg->method == METER_COUNTS)
-		snprintf(m->why, sizeof(m->why), "loop counts (-L)");
-	else if (is_vm)
-		snprintf(m->why, sizeof(m->why), "run time (virtual machine; -L for loop counts)");
-	else
-		snprintf(m->why, sizeof(m->why), "loop counts (bare metal; -r for run time)");
 	return 0;
 }
 
@@ -207,11 +198,6 @@ const char *meter_warning(const struct meter *m)
 const char *meter_method_name(enum meter_method method)
 {
 	return method == METER_COUNTS ? "loop counts" : "run time";
-}
-
-const char *meter_why(const struct meter *m)
-{
-	return m->why;
 }
 
 int meter_ncpus(const struct meter *m)
@@ -320,14 +306,4 @@ void meter_close(struct meter *m)
 			close(m->lock_fd);	/* the lock stays its owner's */
 	}
 	free_arrays(m);
-}
-
-int meter_method_opt(int opt, enum meter_method *m)
-{
-	enum meter_method want = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
-
-	if (*m != METER_DEFAULT && *m != want)
-		return -1;
-	*m = want;
-	return 0;
 }
