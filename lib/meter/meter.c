@@ -283,16 +283,6 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	return 0;
 }
 
-void meter_kill(struct meter *m)
-{
-	if (!m || getpid() != m->owner)
-		return;
-	if (m->soak)
-		soak_kill(m->soak);
-	meter_lock_drop(m->lock_fd);
-	m->lock_fd = -1;
-}
-
 void meter_close(struct meter *m)
 {
 	if (!m)

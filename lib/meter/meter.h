@@ -101,14 +101,12 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
  * A process forked after meter_open (zcs's per-connection child) may call
  * meter_mark and meter_sample on its copy: it reads the same soakers, and
  * notices a dead or stopped one from /proc, not waitpid. Only the process
- * that opened the meter closes or kills it; a child just forgets its copy.
+ * that opened the meter closes it; a child just forgets its copy.
  *
  * meter_close - stop and reap the soakers, drop the lock, free m. Safe on
- * NULL. meter_kill - the same for a signal handler: kill(), waitpid() and
- * close() only, nothing freed.
+ * NULL.
  */
 void meter_close(struct meter *m);
-void meter_kill(struct meter *m);
 
 /*
  * A load over several readings, each weighted by its length (zcs's done
