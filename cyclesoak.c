@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/exits.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/clock.h"
@@ -463,7 +464,7 @@ static int do_command(void)
 	if (rc) {
 		app_meter_close();
 		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
-		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
+		return exit_exec_failed(rc);
 	}
 	status = wait_command(m, pid, &load, &secs);
 	where_read(load);
