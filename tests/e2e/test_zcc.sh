@@ -301,7 +301,7 @@ case_T2() {	# case_T2 stall|hold SINK-ARGS...
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 	case $what in
-	stall) pat="^zcc: 127.0.0.1 port $SINK_PORT: took no data for 2 s \(-T\)\$" ;;
+	stall) pat="^zcc: 127.0.0.1 port $SINK_PORT: stalled: no data moved for 2 s \(-T\)\$" ;;
 	hold) pat="^zcc: 127.0.0.1 port $SINK_PORT: has not closed the connection 2 s after the last byte \(-T\)\$" ;;
 	esac
 	if [ "$RC" -eq 1 ] && [ "$ms" -ge 1900 ] && [ "$ms" -lt 6000 ] \
@@ -322,7 +322,7 @@ case_T1() {	# case_T1 METHOD
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 	if [ "$RC" -eq 1 ] && [ "$ms" -lt 5000 ] && [ "$(lines "$TMP/err")" -eq 1 ] \
-	   && grep -q "took no data for 1 s (-T)\$" "$TMP/err"; then
+	   && grep -q "stalled: no data moved for 1 s (-T)\$" "$TMP/err"; then
 		ok "-T 1 -M $1, server stalled: exit 1 after $ms ms"
 	else
 		not_ok "-T 1 -M $1, server stalled: exit $RC after $ms ms: $(cat "$TMP/err")"
