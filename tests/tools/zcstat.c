@@ -50,7 +50,6 @@
 
 #define MAX_VALUES 100000
 
-#define MAX_KEYS 1000
 
 static int cfg_pairs, cfg_ratios;
 static const char *cfg_prefix;
@@ -128,9 +127,11 @@ static double number(const char *word)
 /* Splits line at white space into at most max words; how many. */
 static int split(char *line, char **w, int max)
 {
+	char *save = NULL;
 	int n = 0;
 
-	for (char *t = strtok(line, " \t\n"); t && n < max; t = strtok(NULL, " \t\n"))
+	for (char *t = strtok_r(line, " \t\n", &save); t && n < max;
+	     t = strtok_r(NULL, " \t\n", &save))
 		w[n++] = t;
 	return n;
 }
@@ -150,7 +151,9 @@ static size_t read_values(double *v, char **keys)
 		int nw = split(line, w, 64), want = cfg_nfields ? cfg_nfields : nw;
 
 		lineno++;
-		if (cfg_where && (cfg_where > nw || strcmp(w[cfg_where - 1], cfg_where_text)))
+		if (nw == 0)
+			continue;	/* a blank line */
+		if (cfg_where && (cfg_where > nw || strcmp(w[cfg_where - 1], cfg_where_text) != 0))
 			continue;
 		for (int i = 0; i < want; i++) {
 			int f = cfg_nfields ? cfg_fields[i] : i + 1;
@@ -171,25 +174,23 @@ static size_t read_values(double *v, char **keys)
 }
 
 /* -g NAME: per key, in the order keys came, "KEY FIGURE". */
-static void groups(double *v, char **keys, size_t n)
+static void groups(const double *v, char **keys, size_t n)
 {
 	static double g[MAX_VALUES];
-	static const char *seen[MAX_KEYS];
+	static const char *seen[MAX_VALUES];	/* a key per value at most */
 	size_t nkeys = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		size_t k, m = 0;
 		struct stats_sum s;
 
-		for (k = 0; k < nkeys && strcmp(seen[k], keys[i]); k++)
+		for (k = 0; k < nkeys && strcmp(seen[k], keys[i]) != 0; k++)
 			;
 		if (k < nkeys)
 			continue;
-		if (nkeys == MAX_KEYS)
-			error(1, 0, "more than %d keys", MAX_KEYS);
 		seen[nkeys++] = keys[i];
 		for (size_t j = i; j < n; j++)
-			if (!strcmp(keys[j], keys[i]))
+			if (strcmp(keys[j], keys[i]) == 0)
 				g[m++] = v[j];
 		stats_summarise(g, m, &s);
 		const double by[N_FIGURES] = { (double)s.n, s.median, s.min, s.max, s.mean, s.sd };
