@@ -21,8 +21,9 @@
  * fails, naming the first's PID. All the arithmetic (load, per-CPU load,
  * free share, service demand) lives in lib/meter/meter.c and nowhere else.
  *
- * Like every lib/ function these return -1 (or NULL) with a "what: why" text
- * in err and never print or exit.
+ * Like every function below lib/app these return -1 (or NULL) with a
+ * "what: why" text in err and never print or exit (lib/app and the programs
+ * do, and only they know an option letter).
  */
 #ifndef ZC_METER_H
 #define ZC_METER_H
