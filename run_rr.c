@@ -20,7 +20,6 @@
 #include "app/exits.h"
 #include "base/opt.h"
 #include "base/optab.h"
-#include "base/out.h"
 #include "base/sched.h"
 #include "base/show.h"
 
