@@ -76,7 +76,7 @@ all: $(PROG_OUT)
 # $(O)/tests, where the runner looks for them).
 $(O)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ZC_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ZC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Tests name their own headers by folder too ("unit/t.h", "tools/rng.h").
 $(O)/obj/tests/%.o: ZC_CFLAGS += -Itests
@@ -97,10 +97,12 @@ $(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a | $(O)/tests
 	$(LINK)
 
 # Shims are built without the sanitizers: they are preloaded into programs
-# that may not carry ASan's runtime first.
+# that may not carry ASan's runtime first. So the caller's CFLAGS are
+# passed, less any -fsanitize=.
+SHIM_CFLAGS = $(filter-out -fsanitize=% -fno-sanitize%,$(CFLAGS))
 $(O)/tests/shim_%.so: tests/tools/shim_%.c | $(O)/tests
 	@mkdir -p $(O)/obj/tests/tools
-	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/tools/shim_$*.d -O2 -g -fPIC -shared -o $@ $< -ldl
+	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/tools/shim_$*.d $(CPPFLAGS) $(SHIM_CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 $(O)/tests:
 	mkdir -p $@
@@ -126,31 +128,14 @@ build/san/bin:
 	mkdir -p $@
 
 # The threads (zcc -P's streams, zcs's totals) under gcc's ThreadSanitizer:
-# its own build in build/tsan, the stream tests against it. A report goes
-# to a file in build/tsan/reports (whatever the test made of the program's
-# exit); any file there fails the target, printed.
-TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
-TSAN_LOG   = build/tsan/reports
-
+# tests/threads.sh says how.
 check-threads:
-	@mkdir -p build/tsan/bin; \
-	if ! echo 'int main(void) { return 0; }' | $(CC) -fsanitize=thread -x c -o build/tsan/probe - 2>/dev/null || \
-	    ! build/tsan/probe; then \
-		echo "skip - check-threads: $(CC) cannot build or run with -fsanitize=thread here"; exit 0; \
-	fi; \
-	$(MAKE) -s -j$(NPROC) O=build/tsan BIN=build/tsan/bin CFLAGS="$(TSAN_FLAGS)" LDFLAGS="$(TSAN_FLAGS)" \
-		build/tsan/bin/zcc build/tsan/bin/zcs build/tsan/tests/jsoncheck || exit 1; \
-	rm -rf $(TSAN_LOG) && mkdir -p $(TSAN_LOG) || exit 1; \
-	TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN_LOG)/report $$TSAN_OPTIONS" ZC_TESTS=test_streams \
-		sh tests/run.sh "tsan:build/tsan/bin:build/tsan/tests"; rc=$$?; \
-	if ls $(TSAN_LOG)/report* >/dev/null 2>&1; then \
-		cat $(TSAN_LOG)/report*; echo "check-threads: ThreadSanitizer reported the above"; exit 1; \
-	fi; exit $$rc
+	@CC="$(CC)" MAKE="$(MAKE)" NPROC=$(NPROC) sh tests/threads.sh
 
 # The helper programs the demo's and the bench's scripts run ($$ZC_TESTBIN/NAME):
 # each target builds what its scripts need and nothing more, so both work
-# on a fresh clone (tests/test_targets.sh checks these lists against the
-# scripts).
+# on a fresh clone (tests/e2e/test_targets.sh checks these lists against
+# the scripts).
 DEMO_TOOLS  = jsoncheck
 BENCH_TOOLS = jsoncheck loadgen subreaper svgplot zcstat
 

@@ -20,15 +20,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/exits.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/opt.h"
 #include "base/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/meter.h"
 #include "meter/where.h"
 
@@ -143,8 +144,8 @@ static void parse_options(int argc, char **argv)
 		case 'n': cfg.meter.policy = SOAK_NICE19; break;
 		case 'r':
 		case 'L':
-			if (meter_method_opt(opt, &cfg.meter.method) < 0)
-				usage_error(METER_OPPOSITE);
+			if (app_method_opt(opt, &cfg.meter.method) < 0)
+				usage_error(APP_METHOD_OPPOSITE);
 			break;
 		case 'f': cfg.meter.calib_path = optarg; break;
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
@@ -211,16 +212,15 @@ static struct meter *open_meter(void)
 	app_using(meter_ncpus(m));
 	line_begin("method");
 	line_str("meter", meter_method_name(meter_method(m)), NULL);
-	line_str("why", meter_why(m), "method: %s");
+	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
 	check_stdout(line_end());
 	return m;
 }
 
 /* A reading the meter refused (a soaker died or stopped): say so, exit 1. */
-static void __attribute__((noreturn)) broken(const char *err)
+static void broken(const char *err)
 {
 	error(1, 0, "%s", err);
-	exit(1);	// cppcheck-suppress unreachableCode
 }
 
 /* -W: where the load went, over the meter's own periods. */
@@ -464,7 +464,7 @@ static int do_command(void)
 	if (rc) {
 		app_meter_close();
 		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
-		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
+		return exit_exec_failed(rc);
 	}
 	status = wait_command(m, pid, &load, &secs);
 	where_read(load);

@@ -17,17 +17,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "app/exits.h"
 #include "base/opt.h"
 #include "base/optab.h"
-#include "base/out.h"
 #include "base/sched.h"
 #include "base/show.h"
-#include "meter/cpu.h"
-
-/* As a POSIX shell says it: the command was found but cannot be run... */
-#define EXIT_CANNOT_EXEC 126
-/* ...or it was not found. */
-#define EXIT_NOT_FOUND 127
 
 /* A day of real-time CPU without one blocking call is no limit at all. */
 #define MAX_RTTIME_MS (24LL * 3600 * 1000)
@@ -216,9 +210,7 @@ static void cannot_run(const char *cmd, int err)
 	char shown[SHOW_LEN];
 
 	show(cmd, shown, sizeof(shown));
-	if (err == ENOENT || err == ENOTDIR)
-		error(EXIT_NOT_FOUND, err, "cannot run %s", shown);
-	error(EXIT_CANNOT_EXEC, err, "cannot run %s", shown);
+	error(exit_exec_failed(err), err, "cannot run %s", shown);
 }
 
 int main(int argc, char **argv)

@@ -27,13 +27,13 @@
 #include "app/session.h"
 #include "app/stop.h"
 #include "app/streams.h"
+#include "base/cpu.h"
 #include "base/err.h"
 #include "base/opt.h"
 #include "base/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/meter.h"
 #include "wire/net.h"
 #include "wire/tx.h"
@@ -273,8 +273,8 @@ static void parse_args(int argc, char **argv)
 		case 'f': cfg.meter.calib_path = optarg; break;
 		case 'r':
 		case 'L':
-			if (meter_method_opt(opt, &cfg.meter.method) < 0)
-				usage_error(METER_OPPOSITE);
+			if (app_method_opt(opt, &cfg.meter.method) < 0)
+				usage_error(APP_METHOD_OPPOSITE);
 			break;
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'h': usage(stdout, 0); break;

@@ -29,12 +29,12 @@
 #include "app/session.h"
 #include "app/stop.h"
 #include "app/total.h"
+#include "base/cpu.h"
 #include "base/opt.h"
 #include "base/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/where.h"
 #include "wire/net.h"
 #include "wire/rx.h"
@@ -227,8 +227,8 @@ static void parse_opts(int argc, char **argv)
 			break;
 		case 'L':
 		case 'r':
-			if (meter_method_opt(c, &cfg.meter.method) < 0)
-				usage_error(METER_OPPOSITE);
+			if (app_method_opt(c, &cfg.meter.method) < 0)
+				usage_error(APP_METHOD_OPPOSITE);
 			break;
 		case 'N':
 			cfg.meter.ncpus = (int)opt_num(c, optarg, 1, cpu_max() + 1);
@@ -292,11 +292,8 @@ static void on_child(int sig)
 
 static void set_handler(int sig, void (*fn)(int))
 {
-	struct sigaction sa = { .sa_handler = fn };
-
-	/* No SA_RESTART: a blocked poll() must return to the loop. */
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(sig, &sa, NULL) < 0)
+	/* A blocked poll() must return to the loop. */
+	if (signal_interrupts(sig, fn, NULL) < 0)
 		error(1, errno, "sigaction");
 }
 

@@ -6,7 +6,7 @@
 # and of cyclesoak after --. Installed as share/bash-completion/completions/zcc,
 # with zcs, cyclesoak and run_rr as links to it; or source it by hand:
 #   . completion/zc.bash
-# tests/test_completion.sh checks the lists below against each program's -h
+# tests/e2e/test_completion.sh checks the lists below against each program's -h
 # and manual page.
 
 # Each program's options; those taking a value in _zc_valued.

@@ -28,9 +28,10 @@
 #   long        it runs long: started early, so that the lanes end together.
 #
 # A test's report is printed when it ends, so reports come in the order the
-# tests end. A test that fails beside others (a timing check squeezed by
-# them) runs again at the end, alone, and that run is the one counted; the
-# first run's report is shown too, marked "| ".
+# tests end. Each test runs once and a failure is a failure: nothing is run
+# again. A test that measures, and finds the machine too busy for its
+# figure to mean anything, says "skip - ... machine busy" instead
+# (tests/harness/meter.sh, busy_skip).
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 # The tests write calibration files by hand: one made group-writable by a
@@ -49,7 +50,6 @@ passed=0
 failed=0
 skipped=0
 failures=
-retried=	# "PASS/TEST (how the run alone went)" of each test run again
 running=	# "N:PID" of each test running now
 
 # A test at the top of tests/ (where they lived before the folders) would
@@ -99,25 +99,10 @@ run_one() {
 }
 
 # collect N PID: the test has ended; print its report, add up its counts.
-# A test that failed beside others is not counted yet: it runs again, alone,
-# at the end, and that run counts (both reports are printed).
 collect() {
 	wait "$2"
-	if read -r _o _b _s _name <"$RUN/$1.count" && [ "$_b" -gt 0 ] &&
-		read -r _class _ _rest <"$RUN/$1.line" && [ "$_class" != alone ]; then
-		echo "(failed beside other tests; to be run again alone, at the end)"
-		sed 's/^/  | /' "$RUN/$1.report"
-		n_next=$((n_next + 1))
-		queue="${queue}alone $n_next $_rest$NL"
-		return
-	fi
 	[ -f "$RUN/$1.report" ] && cat "$RUN/$1.report"
 	if read -r _o _b _s _name <"$RUN/$1.count"; then
-		if [ "$1" -gt "$n_first" ]; then
-			_how="passed alone"
-			[ "$_b" -gt 0 ] && _how="failed again alone"
-			retried="$retried${retried:+, }$_name ($_how)"
-		fi
 		passed=$((passed + _o))
 		failed=$((failed + _b))
 		skipped=$((skipped + _s))
@@ -241,8 +226,6 @@ NL='
 '
 queue=$(cat "$RUN/queue")
 [ -n "$queue" ] && queue="$queue$NL"
-n_next=$(grep -c '' "$RUN/queue")
-n_first=$n_next	# a test numbered above this is one run again
 # A need misspelt would be a test run in the wrong company: a failure.
 if [ -s "$RUN/needs.bad" ]; then
 	sed 's/^/not ok - /' "$RUN/needs.bad"
@@ -263,7 +246,6 @@ while [ -n "$queue" ] || [ -n "$running" ]; do
 	# shellcheck disable=SC2086
 	set -- $picked
 	class=$1 n=$2 name=$3 label=$4 t=$5 bindir=$6 testbin=$7
-	echo "$picked" >"$RUN/$n.line"
 	case "$t" in
 	*.sh) set -- sh "$t" ;;
 	*) set -- "$t" ;;
@@ -277,7 +259,6 @@ done
 rm -rf "$RUN"
 
 [ -n "$failures" ] && echo "failed:$failures"
-echo "run again alone: ${retried:-none}"
 [ "$skipped" -gt 0 ] && echo "($skipped checks skipped, reasons above)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

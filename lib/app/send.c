@@ -19,7 +19,6 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
-#include "meter/cpu.h"
 #include "wire/proto.h"
 
 void send_meter(struct sender *sd, struct meter *m, int where)
@@ -204,7 +203,7 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	struct tx t = { .chunk = cfg->chunk, .stop = &stop_signal };
 	struct send_result r = { 0 };
 	struct watcher w;
-	char err[256], peer[300], merr[512];
+	char err[256], peer[300], merr[512], why[128];
 	uint64_t t0;
 	double own0;
 	int rc, mrc;
@@ -236,11 +235,9 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);
 	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
 	tx_close(cfg->method, &t, set->f, set->n);
-	if (rc < 0 && w.stalled && w.moved == 0)
-		error(1, 0, "%s: took no data for %g s (-T)", peer, cfg->stall);
 	if (rc < 0 && w.stalled)
-		error(1, 0, "%s: took only %" PRIu64 " bytes in the last %g s (under 1 KiB, -T)",
-		      peer, w.moved, cfg->stall);
+		error(1, 0, "%s: stalled: %s", peer,
+		      watch_stall_text(why, sizeof(why), w.moved, cfg->stall));
 	if (rc < 0 && !stop_signal)
 		error(1, 0, "%s", err);
 	if (rc == 0) {

@@ -210,6 +210,7 @@ static void report_broken(struct conn *c, const char *why, const char *detail)
 static int on_ticks(struct conn *c)
 {
 	struct watch_news n;
+	char why[128];
 
 	c->tick_seen = (unsigned)ticks;
 	watch_look(&c->watch, now_ns(), c->p.bytes, &n);
@@ -218,13 +219,8 @@ static int on_ticks(struct conn *c)
 	if (!n.stalled)
 		return 0;
 	report_broken(c, "stalled", NULL);
-	if (n.moved == 0)
-		error(0, 0, "%s: idle timeout: nothing received for %g s, closed after %"
-		      PRIu64 " bytes", c->peer, c->cfg->stall_secs, c->p.bytes);
-	else
-		error(0, 0, "%s: slow timeout: only %" PRIu64 " bytes in the last %g s "
-		      "(under 1 KiB), closed after %" PRIu64 " bytes", c->peer, n.moved,
-		      c->cfg->stall_secs, c->p.bytes);
+	error(0, 0, "%s: stalled: %s, closed after %" PRIu64 " bytes", c->peer,
+	      watch_stall_text(why, sizeof(why), n.moved, c->cfg->stall_secs), c->p.bytes);
 	return -1;
 }
 
@@ -298,11 +294,9 @@ static void ticker(uint64_t tick_ns)
 		.it_interval = { .tv_sec = (time_t)(tick_ns / 1000000000u),
 				 .tv_usec = (suseconds_t)(tick_ns % 1000000000u / 1000) },
 	};
-	struct sigaction sa = { .sa_handler = on_alarm };
 
-	/* No SA_RESTART: a blocked read() must return to the loop. */
-	sigemptyset(&sa.sa_mask);
-	if (tick_ns && sigaction(SIGALRM, &sa, NULL) < 0)
+	/* A blocked read() must return to the loop. */
+	if (tick_ns && signal_interrupts(SIGALRM, on_alarm, NULL) < 0)
 		error(1, errno, "sigaction");
 	it.it_value = it.it_interval;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0 && tick_ns)

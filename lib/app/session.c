@@ -6,9 +6,9 @@
 
 #include "app/session.h"
 #include "app/stop.h"
+#include "base/cpu.h"
 #include "base/out.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 
 static struct meter *session_meter;
 static pid_t session_owner;
@@ -21,6 +21,27 @@ void app_meter_close(void)
 		return;
 	session_meter = NULL;
 	meter_close(m);
+}
+
+int app_method_opt(int opt, enum meter_method *m)
+{
+	enum meter_method want = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
+
+	if (*m != METER_DEFAULT && *m != want)
+		return -1;
+	*m = want;
+	return 0;
+}
+
+/* METER_DEFAULT picks run time on a virtual machine only (meter.h). */
+const char *app_meter_why(const struct meter *m, enum meter_method asked)
+{
+	int counts = meter_method(m) == METER_COUNTS;
+
+	if (asked != METER_DEFAULT)
+		return counts ? "loop counts (-L)" : "run time (-r)";
+	return counts ? "loop counts (bare metal; -r for run time)"
+		      : "run time (virtual machine; -L for loop counts)";
 }
 
 struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
@@ -42,7 +63,7 @@ struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 			meter_warning(m));
 	if (debug)
 		fprintf(stderr, "%s: meter: %s, %d CPUs\n", program_invocation_short_name,
-			meter_why(m), meter_ncpus(m));
+			app_meter_why(m, cfg->method), meter_ncpus(m));
 	return m;
 }
 

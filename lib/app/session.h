@@ -22,6 +22,21 @@
  */
 struct meter *app_meter_open(const struct meter_cfg *cfg, int debug);
 
+/*
+ * app_method_opt - the method option opt ('r': run time, 'L': loop counts)
+ * into *m: -1 (a usage error for the caller, APP_METHOD_OPPOSITE says
+ * why) when *m holds the other one already.
+ */
+int app_method_opt(int opt, enum meter_method *m);
+#define APP_METHOD_OPPOSITE "-r and -L choose opposite methods: give one"
+
+/*
+ * app_meter_why - the meter's method and why, for a person: "run time
+ * (-r)" when asked is METER_RUNTIME, "run time (virtual machine; -L for
+ * loop counts)" when the meter picked it (asked: METER_DEFAULT).
+ */
+const char *app_meter_why(const struct meter *m, enum meter_method asked);
+
 /* app_meter_close - close the meter now (the run is over). Safe twice. */
 void app_meter_close(void);
 

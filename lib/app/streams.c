@@ -204,16 +204,12 @@ static void group_free(struct group *g)
 static void __attribute__((noreturn)) group_failed(const struct group *g,
 						   const struct watcher *w)
 {
-	double stall = g->sd->cfg->stall;
-
 	const struct stream *s = &g->s[g->failed - 1];
+	char why[128];
 
-	if (w->stalled && w->stalled_idx == s->idx && w->moved == 0)
-		error(1, 0, "stream %u: %s: took no data for %g s (-T)", s->idx, s->peer,
-		      stall);
 	if (w->stalled && w->stalled_idx == s->idx)
-		error(1, 0, "stream %u: %s: took only %" PRIu64 " bytes in the last %g s "
-		      "(under 1 KiB, -T)", s->idx, s->peer, w->moved, stall);
+		error(1, 0, "stream %u: %s: stalled: %s", s->idx, s->peer,
+		      watch_stall_text(why, sizeof(why), w->moved, g->sd->cfg->stall));
 	error(1, 0, "stream %u: %s", s->idx, s->err);
 	exit(1);
 }

@@ -1,3 +1,5 @@
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "app/watch.h"
@@ -77,4 +79,14 @@ void watch_look(struct watch *w, uint64_t now, uint64_t bytes, struct watch_news
 		}
 	}
 	w->due = watch_due(w);
+}
+
+const char *watch_stall_text(char *buf, size_t len, uint64_t moved, double stall_s)
+{
+	if (moved == 0)
+		snprintf(buf, len, "no data moved for %g s (-T)", stall_s);
+	else
+		snprintf(buf, len, "only %" PRIu64 " bytes moved in the last %g s "
+			 "(under %d KiB, -T)", moved, stall_s, WATCH_STALL_BYTES / 1024);
+	return buf;
 }

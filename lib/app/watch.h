@@ -15,6 +15,7 @@
 #ifndef ZC_WATCH_H
 #define ZC_WATCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define WATCH_STALL_BYTES 1024
@@ -54,6 +55,13 @@ void watch_look(struct watch *w, uint64_t now, uint64_t bytes, struct watch_news
 
 /* watch_due - when the next look is wanted (UINT64_MAX: never). */
 uint64_t watch_due(const struct watch *w);
+
+/*
+ * watch_stall_text - what a stall means, in the words both ends print
+ * after "PEER: stalled: ": "no data moved for 2 s (-T)", or "only 8 bytes
+ * moved in the last 2 s (under 1 KiB, -T)"; into buf, which it returns.
+ */
+const char *watch_stall_text(char *buf, size_t len, uint64_t moved, double stall_s);
 
 /* watch_tick_ns - the longest gap between looks that keeps every due time
  * (for a periodic timer), 10 to 250 ms. */

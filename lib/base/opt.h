@@ -53,7 +53,7 @@ struct optab_parser;
  * usage(stdout, 0) (usage prints the text to the stream and exits with the
  * status); --version prints "prog VERSION" and exits 0; an unknown or
  * ambiguous long option, or one given a value it does not take, is a usage
- * error naming it. The scan is getopt_long's over p (lib/optab.h), so it
+ * error naming it. The scan is getopt_long's over p (lib/base/optab.h), so it
  * sees argv as the program's pass will: an option's value ("-f --help") is
  * a value, "--" ends the options, and with a leading '+' (or
  * POSIXLY_CORRECT set) so does the first operand. Short options are left to

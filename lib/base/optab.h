@@ -3,7 +3,7 @@
  * letter, the GNU long name, the value's name and the help text. From it
  * come the option string and struct option array getopt_long takes, and
  * the option lines of -h; the manual pages are checked against -h by
- * tests/test_manpages.sh, so none of them can drift from the others.
+ * tests/e2e/test_manpages.sh, so none of them can drift from the others.
  */
 #ifndef ZC_OPTAB_H
 #define ZC_OPTAB_H

@@ -8,9 +8,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "meter/lock.h"
 #include "meter/proc.h"
 

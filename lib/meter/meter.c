@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/meter_internal.h"
@@ -25,7 +25,6 @@ struct meter {
 	int lock_fd;
 	int ncpus;
 	enum meter_method method;
-	char why[96];
 	char warning[160];		/* about the calibration in use, or "" */
 	double loops_per_sec;		/* calibrated; 0: no calibration */
 	uint64_t t0;			/* the mark */
@@ -98,7 +97,7 @@ int meter_machine_is_virtual(void)
 }
 
 /*
- * Choose the method and say why; load the calibration where there is one.
+ * Choose the method; load the calibration where there is one.
  * Loop counts need it; run time uses it only for the second figure, so a
  * missing or unfitting file is then no error.
  */
@@ -118,14 +117,6 @@ static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_
 		return err_wrap(err, errlen, "loop counts", cerr);
 	if (m->method == METER_COUNTS)
 		snprintf(m->warning, sizeof(m->warning), "%s", warn);
-	if (cfg->method == METER_RUNTIME)
-		snprintf(m->why, sizeof(m->why), "run time (-r)");
-	else if (cfg->method == METER_COUNTS)
-		snprintf(m->why, sizeof(m->why), "loop counts (-L)");
-	else if (is_vm)
-		snprintf(m->why, sizeof(m->why), "run time (virtual machine; -L for loop counts)");
-	else
-		snprintf(m->why, sizeof(m->why), "loop counts (bare metal; -r for run time)");
 	return 0;
 }
 
@@ -207,11 +198,6 @@ const char *meter_warning(const struct meter *m)
 const char *meter_method_name(enum meter_method method)
 {
 	return method == METER_COUNTS ? "loop counts" : "run time";
-}
-
-const char *meter_why(const struct meter *m)
-{
-	return m->why;
 }
 
 int meter_ncpus(const struct meter *m)
@@ -297,16 +283,6 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	return 0;
 }
 
-void meter_kill(struct meter *m)
-{
-	if (!m || getpid() != m->owner)
-		return;
-	if (m->soak)
-		soak_kill(m->soak);
-	meter_lock_drop(m->lock_fd);
-	m->lock_fd = -1;
-}
-
 void meter_close(struct meter *m)
 {
 	if (!m)
@@ -320,14 +296,4 @@ void meter_close(struct meter *m)
 			close(m->lock_fd);	/* the lock stays its owner's */
 	}
 	free_arrays(m);
-}
-
-int meter_method_opt(int opt, enum meter_method *m)
-{
-	enum meter_method want = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
-
-	if (*m != METER_DEFAULT && *m != want)
-		return -1;
-	*m = want;
-	return 0;
 }

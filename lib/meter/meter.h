@@ -5,12 +5,12 @@
  * One soaker per CPU (lib/meter/soak.h) runs at the lowest priority. Two ways
  * to read what they lost, both taken on every sample:
  *
- *   loop counts (METER_COUNTS, -L, the 2001 method): load = 1 - counts per
+ *   loop counts (METER_COUNTS, the 2001 method): load = 1 - counts per
  *     second now / calibrated counts per second. Sees everything that slows
  *     a CPU (cache, memory, a busy hyperthread sibling); needs a calibration
  *     file and is wrong whenever the CPUs' own speed moves, as it does on a
  *     virtual machine whose host is busy.
- *   run time (METER_RUNTIME, -r): the CPU time the soakers were denied, from
+ *   run time (METER_RUNTIME): the CPU time the soakers were denied, from
  *     the scheduler's per-task run time less the interrupt work found inside
  *     it. No calibration; immune to a host that slows the VM; blind to
  *     interference that slows a soaker without taking its CPU.
@@ -21,8 +21,9 @@
  * fails, naming the first's PID. All the arithmetic (load, per-CPU load,
  * free share, service demand) lives in lib/meter/meter.c and nowhere else.
  *
- * Like every lib/ function these return -1 (or NULL) with a "what: why" text
- * in err and never print or exit.
+ * Like every function below lib/app these return -1 (or NULL) with a
+ * "what: why" text in err and never print or exit (lib/app and the programs
+ * do, and only they know an option letter).
  */
 #ifndef ZC_METER_H
 #define ZC_METER_H
@@ -34,17 +35,9 @@
 
 enum meter_method {
 	METER_DEFAULT,		/* by machine: run time on a VM, else loop counts */
-	METER_RUNTIME,		/* -r */
-	METER_COUNTS,		/* -L */
+	METER_RUNTIME,
+	METER_COUNTS,
 };
-
-/*
- * meter_method_opt - the method option opt ('r' or 'L') into *m: -1 (a
- * usage error for the caller, METER_OPPOSITE says why) when *m holds the
- * other one already.
- */
-int meter_method_opt(int opt, enum meter_method *m);
-#define METER_OPPOSITE "-r and -L choose opposite methods: give one"
 
 struct meter_cfg {
 	int ncpus;			/* soakers; 0: the online CPUs */
@@ -77,17 +70,16 @@ struct meter_reading {
  * meter_open - choose the method, load the calibration (required for loop
  * counts, used when present for the other figure), take the one-meter lock,
  * start the soakers and let them settle. NULL with err filled: a second
- * meter ("another meter is running: PID 1234"), no calibration for -L, a
- * calibration made with another CPU count, soakers that would not start.
+ * meter ("another meter is running: PID 1234"), no calibration for loop
+ * counts, a calibration made with another CPU count, soakers that would
+ * not start.
  */
 struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen);
 
-/* The method in use, and one line saying which and why, e.g.
- * "run time (virtual machine; -L for loop counts)". */
+/* The method in use: the one asked for, or METER_DEFAULT's pick. */
 enum meter_method meter_method(const struct meter *m);
 /* The method's name in every program's output: "run time" or "loop counts". */
 const char *meter_method_name(enum meter_method method);
-const char *meter_why(const struct meter *m);
 int meter_ncpus(const struct meter *m);
 /* A warning about the calibration the loop counts use (a 2001 file that
  * does not say its CPU count), for the program to print; "" when none. */
@@ -110,14 +102,12 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
  * A process forked after meter_open (zcs's per-connection child) may call
  * meter_mark and meter_sample on its copy: it reads the same soakers, and
  * notices a dead or stopped one from /proc, not waitpid. Only the process
- * that opened the meter closes or kills it; a child just forgets its copy.
+ * that opened the meter closes it; a child just forgets its copy.
  *
  * meter_close - stop and reap the soakers, drop the lock, free m. Safe on
- * NULL. meter_kill - the same for a signal handler: kill(), waitpid() and
- * close() only, nothing freed.
+ * NULL.
  */
 void meter_close(struct meter *m);
-void meter_kill(struct meter *m);
 
 /*
  * A load over several readings, each weighted by its length (zcs's done

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/err.h"
+#include "base/stop.h"
 #include "meter/calib.h"
-#include "meter/cpu.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/proc.h"

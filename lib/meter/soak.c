@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/stop.h"
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/err.h"
-#include "meter/cpu.h"
+#include "base/stop.h"
 #include "meter/proc.h"
 #include "meter/soak.h"
 #include "meter/soak_internal.h"

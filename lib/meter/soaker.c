@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "meter/cpu.h"
+#include "base/cpu.h"
 #include "meter/soak.h"
 #include "meter/soak_internal.h"
 

@@ -1,6 +1,6 @@
 /*
  * -W: a snapshot of the counters, and a period's report from two of them
- * (lib/where.h). The parsers are in where_parse.c, the sampler in
+ * (lib/meter/where.h). The parsers are in where_parse.c, the sampler in
  * where_kernel.c, the printing in where_out.c.
  */
 #include <errno.h>

@@ -19,7 +19,7 @@
  * only in user mode.
  *
  * Like every lib/ function these return -1 with a "what: why" text in err
- * and never exit; only where_print writes, through lib/out.h.
+ * and never exit; only where_print writes, through lib/base/out.h.
  */
 #ifndef ZC_WHERE_H
 #define ZC_WHERE_H

@@ -1,5 +1,5 @@
 /*
- * What lib/where*.c share and the tests look at: the parsers of /proc text
+ * What where*.c here share and the tests look at: the parsers of /proc text
  * (pure, so canned text tests them), the kinds table, and the sampler.
  */
 #ifndef ZC_WHERE_INTERNAL_H

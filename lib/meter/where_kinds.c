@@ -3,7 +3,7 @@
  * wins. A sample's IP lands in the function doing the work (its own time,
  * not its callers'), so the patterns name the leaves: _copy_to_iter, not
  * tcp_recvmsg, is where a receive's copy shows. A few helpers are not a
- * kind of their own and are charged to their caller (lib/where_kernel.c
+ * kind of their own and are charged to their caller (lib/meter/where_kernel.c
  * walks the call chain): locks, and the points where interrupts come back
  * on (_raw_spin_unlock_irqrestore, handle_softirqs), which in a virtual
  * machine take the samples of all the time they were off, as the sampling

@@ -1,4 +1,4 @@
-/* The report of lib/where.c as text lines or JSON keys (lib/out.h). */
+/* The report of where.c as text lines or JSON keys (lib/base/out.h). */
 #include <math.h>
 #include <stdio.h>
 

@@ -138,6 +138,7 @@ static ssize_t zc_copy(struct rx *r, struct proto_rx *p, size_t n, int flags,
  * still shows in the state: after the peer's FIN a socket we have not
  * closed waits in CLOSE_WAIT; only a reset (or a timeout) puts it in CLOSE.
  */
+#define TCPI_CLOSE 7	/* TCP_CLOSE: <netinet/tcp.h> has it, <linux/tcp.h> not */
 static ssize_t zc_end(struct rx *r, struct zc_state *s, struct proto_rx *p,
 		      char *err, size_t errlen)
 {
@@ -149,7 +150,7 @@ static ssize_t zc_end(struct rx *r, struct zc_state *s, struct proto_rx *p,
 		return err_fill(err, errlen, s->err, "zerocopy");
 	got = zc_copy(r, p, 0, 0, err, errlen);
 	if (got == 0 && getsockopt(r->fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0 &&
-	    ti.tcpi_state == 7 /* TCP_CLOSE */)
+	    ti.tcpi_state == TCPI_CLOSE)
 		return err_fill(err, errlen, ECONNRESET, "zerocopy");
 	return got;
 }

@@ -1,4 +1,4 @@
-/* lib/tcpinfo.h: TCP_INFO's retransmits, rtt and window of a connection. */
+/* tcpinfo.h: TCP_INFO's retransmits, rtt and window of a connection. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>

@@ -1,5 +1,5 @@
 /*
- * What the transmit methods share among themselves (lib/tx*.c); zcc and the
+ * What the transmit methods share among themselves (tx*.c here); zcc and the
  * tests see only lib/wire/tx.h. Each helper fills err as every hook does.
  */
 #ifndef ZC_TX_INT_H

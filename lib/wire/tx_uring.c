@@ -1,6 +1,6 @@
 /*
  * uring and uring-zc: io_uring sends from a mapping of the file, through
- * our own ring (lib/uring.h). uring uses IORING_OP_SEND (the kernel copies
+ * our own ring (lib/wire/uring.h). uring uses IORING_OP_SEND (the kernel copies
  * the data into the socket); uring-zc uses IORING_OP_SEND_ZC (the pages are
  * pinned, and each send posts a second completion, the notification, once
  * the kernel is done with them, saying whether it had to copy after all).

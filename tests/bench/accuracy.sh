@@ -70,12 +70,9 @@ acc_level() {
 }
 
 part_accuracy() {
-	ACC_JSON=
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J[ ,]' && ACC_JSON=-J
+	ACC_JSON=-J
 	acc_methods="-r -L default"
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L[ ,]' || acc_methods="-r default"
 	section "accuracy: cyclesoak ($acc_methods) against loadgen's exact CPU use, 2 fresh calibrations"
-	[ "$acc_methods" = "-r default" ] && echo "  (this cyclesoak has no -L: its default is the loop counts)"
 	echo "  truth = loadgen's own CPU share + the background: the median of $ACC_BG_SAMPLES idle seconds"
 	echo "  around the reading (half before, half after), +- half their range; the default"
 	echo "  method reads each level $ACC_DEFAULT_ROUNDS times a calibration, the levels in turn"
@@ -214,11 +211,6 @@ acc_bg_classes() {
 
 # acc_where: -W's cost on the idle machine and its classes at known loads.
 acc_where() {
-	if ! "$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-W[ ,]'; then
-		echo
-		echo "  -W: skipped: this cyclesoak has no -W"
-		return 0
-	fi
 	section "accuracy: cyclesoak -W, its own cost and its classes"
 	acc_where_cost
 	acc_where_classes
@@ -275,15 +267,7 @@ acc_level_worst() {
 
 # group_medians: "KEY VALUE" lines in, "KEY MEDIAN" out, a line per KEY.
 group_medians() {
-	sort -k1,1 -k2,2g | awk '
-		function flush() {
-			if (n)
-				print key, (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-			n = 0
-		}
-		NR == 1 || $1 != key { flush(); key = $1 }
-		{ v[++n] = $2 }
-		END { flush() }'
+	"$ZC_TESTBIN/zcstat" -g median
 }
 
 # acc_where_classes: cyclesoak -r -W over loadgen -u at each level; the

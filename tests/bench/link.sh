@@ -97,20 +97,15 @@ link_setup() {
 	done
 }
 
-# link_meter OUTFILE COMMAND...: meter (run.sh) with cyclesoak in the
-# sender's namespace and, where it has it, -W (LINK_W): the load into
-# METER_LOAD, the -W figures into OUTFILE's command event.
+# link_meter OUTFILE COMMAND...: meter (run.sh) with cyclesoak -W in the
+# sender's namespace: the load into METER_LOAD, the -W figures into
+# OUTFILE's command event.
 link_meter() {
 	_o=$1
 	shift
-	# shellcheck disable=SC2046,SC2086
-	run_metered "$_o.err" in_work ip netns exec "$NS_TX" "$ZC_BIN/cyclesoak" $(meter_opts) $LINK_W -- "$@" >"$_o"
+	run_metered "$_o.err" in_work ip netns exec "$NS_TX" "$ZC_BIN/cyclesoak" -J -W -- "$@" >"$_o"
 	_mrc=$?
-	if is_json "$_o"; then
-		METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
-	else
-		METER_LOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$_o" | tail -n 1)
-	fi
+	METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
 	[ $_mrc -eq 0 ] && [ -n "$METER_LOAD" ]
 }
 
@@ -126,21 +121,21 @@ link_run() {
 	: >"$WORK/rx.out"
 	# shellcheck disable=SC2086
 	start_bg ip netns exec "$NS_RX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/rx.ct" \
-		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR $ZCS_JSON $WHERE_RX_B >"$WORK/rx.out" 2>"$WORK/rx.err"
+		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR -J $WHERE_RX_B >"$WORK/rx.out" 2>"$WORK/rx.err"
 	_rx=$!
 	wait_for "$WORK/rx.out" '^listening on port [0-9]+|"event": *"listening"' ||
 		{ cat "$WORK/rx.err" >&2; die "zcs -1 in $NS_RX did not start"; }
 	_port=$(zcs_port "$WORK/rx.out")
 	if [ -z "${QUIET:-}" ]; then
-		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR $ZCS_JSON $WHERE_RX_B   (port $_port)"
+		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR -J $WHERE_RX_B   (port $_port)"
 		# shellcheck disable=SC2086
-		show_cmd ip netns exec "$NS_TX" cyclesoak $(meter_opts) $LINK_W -- subreaper -s -o tx.ct zcc $ZCC_JSON $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@"
+		show_cmd ip netns exec "$NS_TX" cyclesoak -J -W -- subreaper -s -o tx.ct zcc -J $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@"
 	fi
 	# sh -c exec: zcc's figures in their own file, apart from cyclesoak's.
 	# shellcheck disable=SC2086
 	link_meter "$WORK/tx.meter" "$ZC_TESTBIN/subreaper" -s -o "$WORK/tx.ct" \
 		sh -c 'f=$1; shift; exec "$@" >"$f"' sh "$WORK/tx.out" \
-		"$ZC_BIN/zcc" $ZCC_JSON $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@" ||
+		"$ZC_BIN/zcc" -J $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@" ||
 		{ cat "$WORK/tx.meter.err" >&2; die "cyclesoak -- zcc in $NS_TX failed"; }
 	wait $_rx
 	_rrc=$?
@@ -152,22 +147,20 @@ link_run() {
 	RX_TOTAL=$((RX_TOTAL + ZCS_DONE_BYTES))
 	_tus=$(cputime_us "$WORK/tx.ct") _rus=$(cputime_us "$WORK/rx.ct")
 	need "$SENT_RATE" "$SENT_SECS" "$SENT_BYTES" "$METER_LOAD" "$_tus" "$_rus" "$ZCS_DONE_BYTES"
-	awk -v r="$SENT_RATE" -v l="$METER_LOAD" -v t="$_tus" -v u="$_rus" -v b="$SENT_BYTES" \
-		-v rb="$ZCS_DONE_BYTES" -v s="$SENT_SECS" -v n="$NCPU" 'BEGIN {
-		printf "%s %s %.5f %.4f %.5f %.4f\n", r, l, t / (b / 1024), 100 * t / 1e6 / (s * n),
-			u / (rb / 1024), 100 * u / 1e6 / (s * n) }' >>"$WORK/$_tag"
+	printf '%s %s %.5f %.4f %.5f %.4f\n' "$SENT_RATE" "$METER_LOAD" \
+		"$(calc "$_tus / ($SENT_BYTES / 1024)")" "$(calc "100 * $_tus / 1e6 / ($SENT_SECS * $NCPU)")" \
+		"$(calc "$_rus / ($ZCS_DONE_BYTES / 1024)")" "$(calc "100 * $_rus / 1e6 / ($SENT_SECS * $NCPU)")" \
+		>>"$WORK/$_tag"
 	_rt=-1 _in=-1 _rp=-1 _tp=-1
-	[ -n "$ZCC_JSON" ] && _rt=$(json_get "$WORK/tx.out" sent retransmits | tail -n 1)
-	if [ -n "$LINK_W" ]; then
-		_in=$(json_get "$WORK/tx.meter" command net | tail -n 1)
-		_if=$(echo "$_in" | sed -n "s/.*{\"name\":\"$vt\",\([^}]*\)}.*/\1/p")
-		_rp=$(echo "$_if" | sed -n 's/.*"rx_packets_per_sec":\([0-9.]*\).*/\1/p')
-		_tp=$(echo "$_if" | sed -n 's/.*"tx_packets_per_sec":\([0-9.]*\).*/\1/p')
-		_in=$(echo "$_in" | sed -n 's/.*"interrupts_per_sec":\([0-9.]*\).*/\1/p')
-		# An interface that moved nothing is not listed.
-		[ -n "$_if" ] || _rp=0 _tp=0
-		where_row "$WORK/tx.meter" command >>"$WORK/$_tag.w"
-	fi
+	_rt=$(json_get "$WORK/tx.out" sent retransmits | tail -n 1)
+	_in=$(json_get "$WORK/tx.meter" command net | tail -n 1)
+	_if=$(echo "$_in" | sed -n "s/.*{\"name\":\"$vt\",\([^}]*\)}.*/\1/p")
+	_rp=$(echo "$_if" | sed -n 's/.*"rx_packets_per_sec":\([0-9.]*\).*/\1/p')
+	_tp=$(echo "$_if" | sed -n 's/.*"tx_packets_per_sec":\([0-9.]*\).*/\1/p')
+	_in=$(echo "$_in" | sed -n 's/.*"interrupts_per_sec":\([0-9.]*\).*/\1/p')
+	# An interface that moved nothing is not listed.
+	[ -n "$_if" ] || _rp=0 _tp=0
+	where_row "$WORK/tx.meter" command >>"$WORK/$_tag.w"
 	need "${_rt:--1}" "$_in" "$_rp" "$_tp"
 	echo "${_rt:--1} $_in $_rp $_tp" >>"$WORK/$_tag.x"
 }
@@ -188,13 +181,13 @@ link_table() {
 		"sender us/KB [95% CI]" "sender %" "receiver us/KB" "recv %" "retrans"
 	for m in $methods; do
 		_f=$WORK/$1.$m
-		column "$_f" 1 >"$WORK/c"; stat_of "$WORK/c" r_
-		column "$_f" 2 >"$WORK/c"; stat_of "$WORK/c" l_
-		column "$_f" 3 >"$WORK/c"; stat_of "$WORK/c" t_
-		column "$_f" 4 >"$WORK/c"; stat_of "$WORK/c" tp_
-		column "$_f" 5 >"$WORK/c"; stat_of "$WORK/c" u_
-		column "$_f" 6 >"$WORK/c"; stat_of "$WORK/c" up_
-		column "$_f.x" 1 >"$WORK/c"; stat_of "$WORK/c" rt_
+		stat_of "$_f" r_ -k 1
+		stat_of "$_f" l_ -k 2
+		stat_of "$_f" t_ -k 3
+		stat_of "$_f" tp_ -k 4
+		stat_of "$_f" u_ -k 5
+		stat_of "$_f" up_ -k 6
+		stat_of "$_f.x" rt_ -k 1
 		# shellcheck disable=SC2154
 		printf '  %-9s %8.1f %16s %22s %9.2f %14.4f %9.2f %8s\n' "$m" "$(calc "$r_median * 8192 / 1e6")" \
 			"$(printf '%.1f (%.1f-%.1f)' "$l_median" "$l_min" "$l_max")" \
@@ -220,10 +213,9 @@ link_table() {
 
 # link_verdict TAG-PREFIX COLUMN WHAT: sendfile against send, round by round.
 link_verdict() {
-	paste -d' ' "$WORK/$1.sendfile" "$WORK/$1.send" |
-		awk -v c="$2" '{ print $c, $(c + 6) }' >"$WORK/pair"
-	compare_of "$WORK/pair" v_
-	ratio_of "$WORK/pair" vr_
+	paste -d' ' "$WORK/$1.sendfile" "$WORK/$1.send" >"$WORK/pair"
+	compare_of "$WORK/pair" v_ -k "$2,$(($2 + 6))"
+	ratio_of "$WORK/pair" vr_ -k "$2,$(($2 + 6))"
 	# shellcheck disable=SC2154
 	V_TEXT="sendfile $(printf '%.4g' "$v_a_median") against send() $(printf '%.4g' "$v_b_median") $3 (medians); per round sendfile/send() $(printf '%.2f [%.2f, %.2f]' "$vr_median" "$vr_lo" "$vr_hi") at $(calc "$vr_conf * 100")%, lower in $vr_below of $vr_n rounds"
 	case $vr_verdict in
@@ -246,9 +238,6 @@ part_link() {
 	calibrate_once
 	big_files
 	on_cleanup link_cleanup
-	ZCC_JSON= ZCS_JSON=
-	zcc_has -J && ZCC_JSON=-J
-	"$ZC_BIN/zcs" -h 2>&1 | grep -q -- '^ *-J[ ,]' && ZCS_JSON=-J
 	NCPU=$(nproc)
 	setbytes=$(cat "$WORK"/big/f* | wc -c)
 	echo "  each run: the 63-file set ($setbytes bytes) N times, about $LINK_SECS s at the link's rate;"
@@ -257,8 +246,6 @@ part_link() {
 	echo "  us/KB: CPU time per KB moved; %: that CPU time as a share of all $NCPU CPUs;"
 	echo "  retrans: TCP's retransmitted segments in a run (zcc's TCP_INFO), median."
 	where_cpus
-	LINK_W=
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-W[ ,]' && is_json_meter && LINK_W=-W
 	[ -n "$WHERE_TX_B" ] && echo "  zcc runs on cpu$WHERE_TX (zcc $WHERE_TX_B), zcs on cpu$WHERE_RX (zcs $WHERE_RX_B)."
 	: >"$OUT/link_methods.csv.tmp"
 	SENT_TOTAL=0 SENT_RUNS=0 RX_TOTAL=0
@@ -266,7 +253,8 @@ part_link() {
 	for rate in $LINK_RATES; do
 		ri=$((ri + 1))
 		eval "bps=\$RATE_BYTES_$ri"
-		n=$(awk -v b="$bps" -v s="$setbytes" -v t=$LINK_SECS 'BEGIN { n = int(b * t / s + 0.5); print (n < 1 ? 1 : n) }')
+		n=$(((bps * LINK_SECS + setbytes / 2) / setbytes))
+		[ "$n" -ge 1 ] || n=1
 		echo
 		echo "  --- $rate ($bps bytes/s by tc): the set $n times per run ---"
 		link_setup "$rate" "$bps"
@@ -280,7 +268,7 @@ part_link() {
 				QUIET=$([ $round = 1 ] && [ "$m" = sendfile ] || echo 1)
 				# shellcheck disable=SC2046
 				link_run "lk$ri.$m" -n "$n" $(method_flags "$m") "$WORK"/big/f*
-				line="$line $m $(tail -n 1 "$WORK/lk$ri.$m" | awk '{ printf "%.3f", $3 }')"
+				line="$line $m $(printf '%.3f' "$(tail -n 1 "$WORK/lk$ri.$m" | cut -d' ' -f3)")"
 			done
 			QUIET=
 			echo "  round $round: sender us/KB:$line"
@@ -324,16 +312,15 @@ link_cheapest() {
 	: >"$WORK/zc.rank"
 	for _m in sendfile splice zerocopy uring-zc; do
 		[ -s "$WORK/$1.$_m" ] || continue
-		column "$WORK/$1.$_m" 3 >"$WORK/c"
-		stat_of "$WORK/c" z_
+		stat_of "$WORK/$1.$_m" z_ -k 3
 		# shellcheck disable=SC2154
 		echo "$z_median $_m" >>"$WORK/zc.rank"
 	done
 	[ "$(wc -l <"$WORK/zc.rank")" -ge 2 ] || return 0
-	set -- "$1" $(sort -g "$WORK/zc.rank" | awk 'NR <= 2 { print $2 }')
-	paste -d' ' "$WORK/$1.$2" "$WORK/$1.$3" | awk '{ print $3, $9 }' >"$WORK/pair"
-	compare_of "$WORK/pair" c_
-	ratio_of "$WORK/pair" cr_
+	set -- "$1" $(sort -g "$WORK/zc.rank" | head -n 2 | cut -d' ' -f2)
+	paste -d' ' "$WORK/$1.$2" "$WORK/$1.$3" >"$WORK/pair"
+	compare_of "$WORK/pair" c_ -k 3,9
+	ratio_of "$WORK/pair" cr_ -k 3,9
 	# shellcheck disable=SC2154
 	echo "  cheapest zero-copy method for the sender at $rate: $2, $(printf '%.4f' "$c_a_median") us/KB against" \
 		"$3's $(printf '%.4f' "$c_b_median") (per round $(printf '%.2f [%.2f, %.2f]' "$cr_median" "$cr_lo" "$cr_hi"), lower in $cr_below of $cr_n rounds; $(
@@ -354,7 +341,7 @@ link_2001() {
 	_h=$(printf '  %-22s %8s' "" 2001)
 	for _r in $LINK_RATES; do
 		_h="$_h$(printf ' %10s' "$_r")"
-		[ -n "$LINK_W" ] && _h="$_h$(printf ' %8s %9s %9s' intr/s rx/s tx/s)"
+		_h="$_h$(printf ' %8s %9s %9s' intr/s rx/s tx/s)"
 	done
 	echo "$_h"
 	for row in sendfile send receiving ratio; do
@@ -369,11 +356,13 @@ link_2001() {
 		for _r in $LINK_RATES; do
 			_i=$((_i + 1))
 			case $row in
-			sendfile | send) column "$WORK/lk$_i.$row" 4 >"$WORK/c" ;;
-			receiving) column "$WORK/lk$_i.sendfile" 6 >"$WORK/c" ;;
-			ratio) paste -d' ' "$WORK/lk$_i.send" "$WORK/lk$_i.sendfile" | awk '{ print $4 / $10 }' >"$WORK/c" ;;
+			sendfile | send) stat_of "$WORK/lk$_i.$row" y_ -k 4 ;;
+			receiving) stat_of "$WORK/lk$_i.sendfile" y_ -k 6 ;;
+			ratio)
+				paste -d' ' "$WORK/lk$_i.send" "$WORK/lk$_i.sendfile" >"$WORK/pair"
+				stat_of "$WORK/pair" y_ -k 4,10 -r
+				;;
 			esac
-			stat_of "$WORK/c" y_
 			# shellcheck disable=SC2154
 			if [ $row = ratio ]; then
 				_s="$_s$(printf ' %10.2f' "$y_median")"
@@ -381,12 +370,10 @@ link_2001() {
 				_s="$_s$(printf ' %9.2f%%' "$y_median")"
 			fi
 			csv link "${_r}_2001_table" "$row" "$y_median" "$([ $row = ratio ] && echo ratio || echo %)"
-			[ -n "$LINK_W" ] || continue
 			case $row in
 			sendfile | send)
 				for _k in 2 3 4; do
-					column "$WORK/lk$_i.$row.x" $_k >"$WORK/c"
-					stat_of "$WORK/c" y_
+					stat_of "$WORK/lk$_i.$row.x" y_ -k $_k
 					_wd=9
 					[ $_k = 2 ] && _wd=8
 					_s="$_s$(printf ' %*.0f' "$_wd" "$y_median")"
@@ -413,12 +400,11 @@ link_cork() {
 		_round=$((_round + 1))
 	done
 	QUIET=
-	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" | awk '{ print $5, $11 }' >"$WORK/pair"
-	compare_of "$WORK/pair" k_
-	ratio_of "$WORK/pair" k_
-	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" | awk '{ print $1, $7 }' >"$WORK/pair"
-	compare_of "$WORK/pair" kr_
-	ratio_of "$WORK/pair" kr_
+	paste -d' ' "$WORK/ck$1.cork" "$WORK/ck$1.plain" >"$WORK/pair"
+	compare_of "$WORK/pair" k_ -k 5,11
+	ratio_of "$WORK/pair" k_ -k 5,11
+	compare_of "$WORK/pair" kr_ -k 1,7
+	ratio_of "$WORK/pair" kr_ -k 1,7
 	echo
 	echo "  TCP_CORK, zcc -S -b 64 (10 files) with and without -k, $LINK_REPS rounds each:"
 	# shellcheck disable=SC2154
@@ -445,16 +431,9 @@ cork_words() {
 	esac
 }
 
-# is_json_meter: cyclesoak has -J (where_row reads JSON).
-is_json_meter() {
-	case " $(meter_opts) " in *" -J "*) return 0 ;; esac
-	return 1
-}
-
 # link_where TAG-PREFIX: at this rate, where the CPU went per method (the
 # sender's CPU, the receiver's, the machine) and the network counters.
 link_where() {
-	[ -n "$LINK_W" ] || { echo "  (this cyclesoak has no -W or -J: no split by CPU and kind)"; return 0; }
 	echo
 	echo "  Where the CPU went at $rate, medians of $LINK_REPS rounds (cyclesoak -W over each run):"
 	where_header
@@ -478,8 +457,7 @@ link_where() {
 	for m in $methods; do
 		_s=$(printf '  %-9s' "$m")
 		for _k in 2 3 4; do
-			column "$WORK/$1.$m.x" $_k >"$WORK/c"
-			stat_of "$WORK/c" x_
+			stat_of "$WORK/$1.$m.x" x_ -k $_k
 			# shellcheck disable=SC2154
 			_wd=16
 			[ $_k = 2 ] && _wd=12

@@ -16,8 +16,6 @@ part_loopback() {
 	big_files
 	SENT_TOTAL=0 SENT_RUNS=0
 	where_cpus
-	WHERE=
-	zcc_has -W && zcc_has -J && WHERE=-W
 	# shellcheck disable=SC2086
 	zcs_up lb -t 3600 -M discard $WHERE_RX_B
 	show "zcs -p 0 -t 3600 -M discard $WHERE_RX_B   (port $ZCS_PORT)"
@@ -32,13 +30,13 @@ part_loopback() {
 		QUIET=$([ $rep = 1 ] || echo 1)
 		for m in $methods; do
 			# shellcheck disable=SC2046,SC2086
-			run_zcc "$WORK/lb.$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c $WHERE $WHERE_TX_B \
+			run_zcc "$WORK/lb.$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c -W $WHERE_TX_B \
 				$(method_flags "$m") "$WORK"/big/f* || die "zcc -M $m failed"
 			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
 			echo "$SENT_RATE" >>"$WORK/lb.rate.$m"
 			echo "$CPU_LOAD" >>"$WORK/lb.load.$m"
 			echo "$CPU_SD" >>"$WORK/lb.sd.$m"
-			[ -z "$WHERE" ] || where_row "$WORK/lb.$m" cpu >>"$WORK/lb.w.$m"
+			where_row "$WORK/lb.$m" cpu >>"$WORK/lb.w.$m"
 		done
 		rep=$((rep + 1))
 	done
@@ -61,10 +59,6 @@ part_loopback() {
 		csv loopback "$m" system_load "$l_median" %
 		csv loopback "$m" service_demand "$d_median" us/KB
 	done
-	if [ -z "$WHERE" ]; then
-		echo "  (this zcc has no -W or -J: no split by CPU and kind)"
-		return 0
-	fi
 	echo
 	echo "  Where the CPU went, medians of $REPS runs: zcc (sender) on cpu$WHERE_TX, zcs -M"
 	echo "  discard (receiver) on cpu$WHERE_RX; the machine: both CPUs, the meter's soakers left out."
@@ -100,16 +94,22 @@ loopback_copy() {
 	csv loopback sendfile_vs_send copy_points_saved "$WS_copy_3" points
 	# shellcheck disable=SC2154
 	csv loopback sendfile_vs_send copy_us_per_kb_saved "$WS_copy_6" us/KB
+	# A where_row line is 47 fields: sendfile's then send()'s, side by side.
+	paste -d' ' "$WORK/lb.w.sendfile" "$WORK/lb.w.send" >"$WORK/lb.w.both"
 	c=$(where_col m k_copy)
-	paste -d' ' "$WORK/lb.w.sendfile" "$WORK/lb.w.send" | awk -v c="$c" '{ print $c, $(c + 47) }' >"$WORK/pair"
-	ratio_of "$WORK/pair" cp_
-	rounds=$(awk '{ printf " %.1f/%.1f", $2, $1 }' "$WORK/pair")
-	ok=$(awk '$2 >= 3 * $1 { n++ } END { print n + 0 }' "$WORK/pair")
-	n=$(wc -l <"$WORK/pair")
+	ratio_of "$WORK/lb.w.both" cp_ -k "$c,$((c + 47))"
+	rounds='' ok=0 n=0
+	columns "$WORK/lb.w.both" "$c" $((c + 47)) >"$WORK/pair"
+	while read -r _sf _s; do
+		rounds="$rounds $(printf '%.1f/%.1f' "$_s" "$_sf")"
+		is_true "$_s >= 3 * $_sf" && ok=$((ok + 1))
+		n=$((n + 1))
+	done <"$WORK/pair"
 	echo "  copy kind per round, send() % / sendfile % of the machine's samples:$rounds"
 	c=$(where_col tx k_copy)
+	columns "$WORK/lb.w.both" "$c" $((c + 47)) >"$WORK/pair"
 	echo "  the same of the sender's CPU (information; others' work on the other CPU left out):" \
-		"$(paste -d' ' "$WORK/lb.w.sendfile" "$WORK/lb.w.send" | awk -v c="$c" '{ printf " %.1f/%.1f", $(c + 47), $c }')"
+		"$(while read -r _sf _s; do printf ' %.1f/%.1f' "$_s" "$_sf"; done <"$WORK/pair")"
 	# shellcheck disable=SC2154
 	echo "  per round sendfile/send(): $(printf '%.3f [%.3f, %.3f]' "$cp_median" "$cp_lo" "$cp_hi") at" \
 		"$(calc "$cp_conf * 100")%; send()'s at least 3 times sendfile's in $ok of $n rounds"

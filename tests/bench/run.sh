@@ -5,7 +5,7 @@
 #   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|scale|link]...
 #
 # Each part is one file next to this one, sourced here, and a thin script
-# over the programs' own output (-J where they have it); the statistics
+# over the programs' own output (their -J); the statistics
 # (median, spread, Student-t interval, the "target met" verdict) come from
 # tests/tools/zcstat (lib/base/stats.c); two things compared are compared by paired
 # rounds, each round's ratio the figure (ratio_of). Prints the machine, an estimate of the run
@@ -105,27 +105,33 @@ need() {
 	done
 }
 
-# stat_of FILE [PREFIX]: the summary of the numbers in FILE as shell
-# variables PREFIXmedian, PREFIXmin, PREFIXmax, PREFIXlo, PREFIXhi, ...
+# The statistics of a table FILE the bench wrote: the numbers are every
+# word of FILE, or with zcstat's OPTIONS (-k 3: field 3 of each line; -k 3,9:
+# a pair; -w 2=64: only lines whose field 2 is 64) some of them.
+#
+# stat_of FILE PREFIX [OPTIONS]: the summary as shell variables PREFIXmedian,
+# PREFIXmin, PREFIXmax, PREFIXlo, PREFIXhi, ...
 stat_of() {
-	eval "$("$ZC_TESTBIN/zcstat" -s "${2:-s_}" <"$1")" || die "zcstat $1 failed"
+	_f=$1 _p=$2
+	shift 2
+	eval "$("$ZC_TESTBIN/zcstat" -s "$_p" "$@" <"$_f")" || die "zcstat $* <$_f failed"
 }
 
-# compare_of FILE PREFIX: the verdict on column 1 against column 2 (one
-# round a line): PREFIXverdict, PREFIXwhy, PREFIXbelow, PREFIXratio,
-# PREFIXa_median ... PREFIXb_hi.
+# compare_of FILE PREFIX [OPTIONS]: the verdict on A against B, "A B" a
+# round: PREFIXverdict, PREFIXwhy, PREFIXbelow, PREFIXratio, PREFIXa_median
+# ... PREFIXb_hi.
 compare_of() {
-	eval "$("$ZC_TESTBIN/zcstat" -c -s "$2" <"$1")" || die "zcstat -c $1 failed"
+	stat_of "$@" -c
 }
 
-# ratio_of FILE PREFIX: the paired view of "A B" rounds in FILE, through
+# ratio_of FILE PREFIX [OPTIONS]: the paired view of "A B" rounds, through
 # zcstat -r: PREFIXn, PREFIXmedian (of the rounds' ratios A/B), PREFIXlo,
 # PREFIXhi (its distribution-free interval), PREFIXconf, PREFIXabove,
 # PREFIXbelow (rounds above, below 1), and PREFIXverdict: less when the
 # whole interval lies below 1, more when above, else unresolved (then
 # PREFIXwhy says so). One wild round moves one ratio, not the verdict.
 ratio_of() {
-	eval "$("$ZC_TESTBIN/zcstat" -r -s "$2" <"$1")" || die "zcstat -r $1 failed"
+	stat_of "$@" -r
 	eval "_rlo=\$${2}lo _rhi=\$${2}hi"
 	if [ "$_rlo" != nan ] && is_true "$_rhi < 1"; then
 		eval "${2}verdict=less ${2}why="
@@ -136,9 +142,16 @@ ratio_of() {
 	fi
 }
 
-# column FILE N: the Nth field of every line.
+# column FILE N: the Nth field of every line (fields apart by blanks).
 column() {
-	awk -v n="$2" '{ print $n }' "$1"
+	tr -s ' \t' '  ' <"$1" | sed 's/^ //' | cut -d' ' -f"$2"
+}
+
+# columns FILE N M: "A B", the Nth and the Mth field, of every line.
+columns() {
+	column "$1" "$2" >"$WORK/col.a"
+	column "$1" "$3" >"$WORK/col.b"
+	paste -d' ' "$WORK/col.a" "$WORK/col.b"
 }
 
 # The meter: zcc -c and cyclesoak use the machine's default method; on a
@@ -158,27 +171,13 @@ calibrate_once() {
 }
 
 # meter OUTFILE COMMAND...: the machine's load over COMMAND's life by
-# cyclesoak's default method (with -J when it has it); sets METER_LOAD.
-# A cyclesoak that has no -L predates the choice by machine: its default is
-# the loop counts, so on a virtual machine it is told -r, the method it
-# would pick there today.
-meter_opts() {
-	_mo=
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-J[ ,]' && _mo=-J
-	"$ZC_BIN/cyclesoak" -h 2>&1 | grep -q -- '^ *-L[ ,]' || { is_vm && _mo="$_mo -r"; }
-	echo $_mo
-}
+# cyclesoak's default method, from its -J; sets METER_LOAD.
 meter() {
 	_o=$1
 	shift
-	# shellcheck disable=SC2046
-	run_metered "$_o.err" in_work "$ZC_BIN/cyclesoak" $(meter_opts) -- "$@" >"$_o"
+	run_metered "$_o.err" in_work "$ZC_BIN/cyclesoak" -J -- "$@" >"$_o"
 	_mrc=$?
-	if is_json "$_o"; then
-		METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
-	else
-		METER_LOAD=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$_o" | tail -n 1)
-	fi
+	METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
 	[ $_mrc -eq 0 ] && [ -n "$METER_LOAD" ]
 }
 
@@ -238,7 +237,7 @@ machine() {
 	_vm="bare metal"
 	is_vm && _vm="virtual machine (the CPU flags say hypervisor)"
 	echo "cpu:     $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $_vm"
-	echo "memory:  $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "memory:  $(printf '%.1f GiB' "$(calc "$(sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo) / 1048576")")"
 	echo "kernel:  $(uname -sr)"
 	echo "zc:      $(git -C "$ZC_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
@@ -285,7 +284,8 @@ done
 ran=$(echo "machine calibration $parts" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 {
 	echo "part,case,metric,value,unit"
-	[ -f "$OUT/bench.csv" ] && awk -F, -v ran=" $ran " 'NR > 1 && index(ran, " " $1 " ") == 0' "$OUT/bench.csv"
+	# shellcheck disable=SC2086
+	[ -f "$OUT/bench.csv" ] && sed 1d "$OUT/bench.csv" | grep -v -E "^($(echo $ran | tr ' ' '|')),"
 	cat "$NEW_CSV"
 } >"$OUT/bench.csv.tmp" && mv "$OUT/bench.csv.tmp" "$OUT/bench.csv"
 if [ -n "$VERDICTS" ]; then

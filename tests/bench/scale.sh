@@ -48,13 +48,11 @@ scale_clients() {
 	echo
 	show "zcs -p 0 -t 3600   (port $ZCS_PORT)"
 	show "64 x: zcc -s 127.0.0.1 -p $ZCS_PORT -n 20 FILES   (8 of the 350 KB files each)"
-	_j=
-	zcc_has -J && _j=-J
 	t0=$(date +%s.%N)
 	pids=
 	i=0
 	while [ $i -lt 64 ]; do
-		start_bg in_work "$ZC_BIN/zcc" $_j -s 127.0.0.1 \
+		start_bg in_work "$ZC_BIN/zcc" -J -s 127.0.0.1 \
 			-p "$ZCS_PORT" -n 20 "$WORK"/big/f1[0-7] >"$WORK/cc.$i" 2>"$WORK/cc.$i.err"
 		pids="$pids $!"
 		i=$((i + 1))
@@ -101,10 +99,6 @@ scale_clients() {
 # noise does not cover).
 SCALE_P1_ROUNDS=${ZC_BENCH_P1_ROUNDS:-8}
 scale_p1() {
-	if ! zcc_has -P; then
-		echo "  -P 1: skipped: this zcc has no -P"
-		return 0
-	fi
 	big_files
 	zcs_up p1 -t 3600
 	echo
@@ -147,10 +141,8 @@ scale_p1() {
 	zcs_agrees p1 && _agree=1 || _agree=0
 	stop_bg "$ZCS_PID"
 	ratio_of "$WORK/p1.rates" p1_
-	column "$WORK/p1.rates" 2 >"$WORK/c"
-	stat_of "$WORK/c" p0_
-	column "$WORK/p1.rates" 1 >"$WORK/c"
-	stat_of "$WORK/c" pp_
+	stat_of "$WORK/p1.rates" p0_ -k 2
+	stat_of "$WORK/p1.rates" pp_ -k 1
 	# shellcheck disable=SC2154
 	echo "  without -P: $_b_plain bytes a run, $(printf '%.0f' "$p0_median") kbytes/sec (median);" \
 		"-P 1: $_b_one bytes, $(printf '%.0f' "$pp_median") kbytes/sec"
@@ -181,10 +173,6 @@ scale_p1() {
 # 1024 sockets on each end, and put back after.
 SCALE_MANY=1024
 scale_1024() {
-	if ! zcc_has -P; then
-		echo "  $SCALE_MANY streams: skipped: this zcc has no -P"
-		return 0
-	fi
 	echo
 	# ulimit -Sn: not POSIX, but dash's and bash's alike; the soft limit
 	# only, so that the hard one stays where it was.
@@ -283,16 +271,12 @@ scale_zcs_idle() {
 SCALE_STREAMS=${ZC_BENCH_STREAMS:-"1 2 4 16 64"}
 SCALE_ROUNDS=${ZC_BENCH_STREAM_ROUNDS:-5}
 scale_streams() {
-	if ! zcc_has -P; then
-		echo "  streams: skipped: this zcc has no -P"
-		return 0
-	fi
 	big_files
 	echo "streams,zcs -M read,zcs -M discard" >"$OUT/scale_streams.csv"
 	scale_streams_by read
 	scale_streams_by discard
-	awk -F, 'NR == FNR { d[$1] = $2; next } { print $1 "," $2 "," d[$1] }' \
-		"$WORK/st.discard.csv" "$WORK/st.read.csv" >>"$OUT/scale_streams.csv"
+	# Both tables have a line per stream count, in the same order.
+	paste -d, "$WORK/st.read.csv" "$WORK/st.discard.csv" | cut -d, -f1,2,4 >>"$OUT/scale_streams.csv"
 	plot scale_streams.svg scale_streams.csv -l -x "streams (zcc -P)" -y "aggregate kbytes/sec" \
 		-t "One zcc, many streams, loopback ($(uname -r))"
 }
@@ -328,23 +312,25 @@ scale_streams_by() {
 	printf '  %8s %14s %9s %14s %15s %24s\n' streams "kbytes/sec" "load %" "us/KB" "slowest/fastest" "rate / -P 1, rounds >="
 	: >"$WORK/st.$1.csv"
 	for _sn in $SCALE_STREAMS; do
-		awk -v p="$_sn" '$2 == p { print $3 }' "$WORK/st.all" >"$WORK/st.r"
-		awk -v p="$_sn" '$2 == p { print $4 }' "$WORK/st.all" >"$WORK/st.l"
-		awk -v p="$_sn" '$2 == p { print $5 }' "$WORK/st.all" >"$WORK/st.d"
-		awk -v p="$_sn" '$2 == p { print $6 }' "$WORK/st.all" >"$WORK/st.f"
-		awk -v p="$_sn" '$2 == 1 { one[$1] = $3 } $2 == p { mine[$1] = $3 }
-			END { for (r in mine) if (r in one) print mine[r], one[r] }' "$WORK/st.all" >"$WORK/st.p"
-		stat_of "$WORK/st.r" r_
-		stat_of "$WORK/st.l" l_
-		stat_of "$WORK/st.d" d_
-		stat_of "$WORK/st.f" f_
+		stat_of "$WORK/st.all" r_ -w 2="$_sn" -k 3
+		stat_of "$WORK/st.all" l_ -w 2="$_sn" -k 4
+		stat_of "$WORK/st.all" d_ -w 2="$_sn" -k 5
+		stat_of "$WORK/st.all" f_ -w 2="$_sn" -k 6
+		# Each round's rate against -P 1's in the same round (every round
+		# has a line per stream count, in round order).
+		grep "^[0-9]* $_sn " "$WORK/st.all" | cut -d' ' -f3 >"$WORK/st.a"
+		grep "^[0-9]* 1 " "$WORK/st.all" | cut -d' ' -f3 >"$WORK/st.b"
+		paste -d' ' "$WORK/st.a" "$WORK/st.b" >"$WORK/st.p"
 		ratio_of "$WORK/st.p" q_
 		case $_sn in
 		2) _want=0.95 ;;
 		64) _want=0.8 ;;
 		*) _want= ;;
 		esac
-		_agree=$(awk -v w="${_want:-1}" '{ n += ($1 / $2 >= w) } END { print n + 0 }' "$WORK/st.p")
+		_agree=0
+		while read -r _a _b; do
+			is_true "$_a / $_b >= ${_want:-1}" && _agree=$((_agree + 1))
+		done <"$WORK/st.p"
 		# shellcheck disable=SC2154
 		printf '  %8s %14.0f %9.1f %14.3f %15.2f %7.2f [%.2f, %.2f] %d/%d\n' "$_sn" "$r_median" \
 			"$l_median" "$d_median" "$f_median" "$q_median" "$q_lo" "$q_hi" "$_agree" "$q_n"

@@ -51,16 +51,16 @@ part_sweep() {
 		order=$(echo $order | tr ' ' '\n' | sed -n '1!G;h;$p' | tr '\n' ' ')
 	done
 	# Each round's cheapest size (sendfile is no chunk size).
-	awk '$2 != "sendfile" && (!($1 in m) || $4 < m[$1]) { m[$1] = $4 }
-		END { for (r in m) print r, m[r] }' "$WORK/sw.all" >"$WORK/sw.min"
+	# sw.all: "ROUND SIZE RATE US/KB"; sw.min: "ROUND US/KB" in round order.
+	grep -v '^[0-9]* sendfile ' "$WORK/sw.all" | "$ZC_TESTBIN/zcstat" -g min -k 4 |
+		LC_ALL=C sort -k1,1 >"$WORK/sw.min" || die "zcstat -g min failed"
 	: >"$WORK/sw.rows"
 	for size in $SWEEP_SIZES sendfile; do
-		awk -v s="$size" '$2 == s { print $3 }' "$WORK/sw.all" >"$WORK/sw.r"
-		awk -v s="$size" '$2 == s { print $4 }' "$WORK/sw.all" >"$WORK/sw.d"
-		awk -v s="$size" 'NR == FNR { m[$1] = $2; next } $2 == s { print $4, m[$1] }' \
-			"$WORK/sw.min" "$WORK/sw.all" >"$WORK/sw.p"
-		stat_of "$WORK/sw.r" r_
-		stat_of "$WORK/sw.d" d_
+		stat_of "$WORK/sw.all" r_ -w 2="$size" -k 3
+		stat_of "$WORK/sw.all" d_ -w 2="$size" -k 4
+		# Each round's cost at this size against that round's cheapest.
+		grep "^[0-9]* $size " "$WORK/sw.all" | LC_ALL=C sort -k1,1 >"$WORK/sw.s"
+		LC_ALL=C join -o 1.4,2.2 "$WORK/sw.s" "$WORK/sw.min" >"$WORK/sw.p"
 		ratio_of "$WORK/sw.p" q_
 		# shellcheck disable=SC2154
 		echo "$size $r_median $d_median $d_min $d_max $q_median $q_lo $q_hi" >>"$WORK/sw.rows"
@@ -73,10 +73,7 @@ part_sweep() {
 # sweep_table: ours and 2001's, each normalised to its own minimum.
 sweep_table() {
 	grep -v '^sendfile' "$WORK/sw.rows" >"$WORK/sw.sizes"
-	column "$WORK/sw.sizes" 3 >"$WORK/c"
-	stat_of "$WORK/c" m_
-	# shellcheck disable=SC2154
-	ours_min_at=$(awk -v m="$m_min" '$3 == m { print $1; exit }' "$WORK/sw.sizes")
+	ours_min_at=$(sort -s -g -k3,3 "$WORK/sw.sizes" | head -n 1 | cut -d' ' -f1)
 	echo
 	printf '  %-9s %11s %12s %16s %18s %9s %11s\n' chunk kbytes/sec "us/KB" "us/KB min-max" \
 		"ours/min [range]" "2001 %" "2001/min"
@@ -105,7 +102,7 @@ sweep_table() {
 	echo "  minimum: ours at $ours_min_at bytes; 2001 at 8192 bytes (of 256, 8192 and 65536, the"
 	echo "  only points the 2001 README published: 34.9%, 19.1%, 24.3%)"
 	for s in 256 65536; do
-		o=$(awk -v s=$s '$1 == s { printf "%.2f", $6 }' "$WORK/sw.sizes")
+		o=$(printf '%.2f' "$(grep "^$s " "$WORK/sw.sizes" | cut -d' ' -f6)")
 		y=$(echo "$Y2001_SWEEP" | tr ' ' '\n' | sed -n "s/^$s://p")
 		echo "  at $s bytes: ours ${o}x its minimum, 2001 $(printf '%.2f' "$(calc "$y / 19.1")")x"
 	done

@@ -24,6 +24,24 @@ eval "$(printf '3 1\n2 1\n4 2\n1 2\n5 1\n' | "$stat" -r -s x_)"
 check "zcstat -r: median ratio, least..most at 93.75% for 5 rounds, 4 above 1 ($x_median [$x_lo, $x_hi] $x_conf, $x_above/$x_below)" \
 	[ "$x_median" = 2 ] && [ "$x_lo" = 0.5 ] && [ "$x_hi" = 5 ] && [ "$x_conf" = 0.9375 ] &&
 	[ "$x_above" = 4 ] && [ "$x_below" = 1 ]
+got=$(printf 'a 3 x\nb 5 y\na 1 z\na 4 w\n' | "$stat" -g median | tr '\n' ' ')
+check "zcstat -g median: per key, in the order keys came ($got)" [ "$got" = "a 3 b 5 " ]
+got=$(printf 'r1 64 3 9\nr1 128 4 8\nr2 64 5 7\n' | "$stat" -g min -k 3 | tr '\n' ' ')
+check "zcstat -g min -k 3: the value from field 3 ($got)" [ "$got" = "r1 3 r2 5 " ]
+eval "$(printf 'r1 64 3 9\nr1 128 4 8\nr2 64 5 6\n' | "$stat" -w 2=64 -k 3,4 -r -s x_)"
+check "zcstat -w 2=64 -k 3,4 -r: the pairs of the lines with 64 in field 2 ($x_n rounds, median $x_median)" \
+	[ "$x_n" = 2 ] && [ "$x_median" = 0.583333 ]
+echo "1 2" | "$stat" -k 3 >/dev/null 2>"$TMP/err"
+rc=$?
+check "zcstat -k 3 on a line of 2 fields: exit 1, named ($(cat "$TMP/err"))" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'line 1: no field 3' '$TMP/err'"
+for bad in "-k 0" "-k 1,2,3" "-g mode" "-w x" "-g min -k 1,2" "-g min -c"; do
+	# shellcheck disable=SC2086
+	"$stat" $bad </dev/null >/dev/null 2>"$TMP/err"
+	rc=$?
+	check "zcstat $bad: a usage error, one line ($rc: $(cat "$TMP/err"))" \
+		eval '[ "$rc" -eq 2 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ]'
+done
 "$stat" -c -r </dev/null >/dev/null 2>&1
 check "zcstat: -c with -r is a usage error" [ $? -eq 2 ]
 echo "1 x" | "$stat" >/dev/null 2>"$TMP/err"

@@ -212,9 +212,6 @@ killed() {
 	kill -"$_sig" "$_pid"
 	wait "$_sr"
 	_rc=$?
-	_k1=$(cpu_ticks)
-	_held=$(cpu_share "$_k0" "$_k1")
-	_held=${_held%.*}
 	_left=$(grep -c '^left' "$TMP/sr")
 	_orphans=$(grep -c '^orphan' "$TMP/sr")
 	_gone=$(sed -n 's/^gone after \([0-9]*\) ms/\1/p' "$TMP/sr")
@@ -222,11 +219,10 @@ killed() {
 	_clean=0
 	[ "$_rc" -eq 0 ] && [ "$_left" -eq 0 ] && [ -n "$_gone" ] && _clean=1
 	check "$_w: none left after 10 s ($(tr '\n' ' ' <"$TMP/sr"))" [ "$_clean" -eq 1 ]
-	if [ "${_gone:-99999}" -gt 1000 ] && [ "$_held" -ge 90 ]; then
-		skip "$_w: all gone within 1 s: took ${_gone:-?} ms while others held $_held% of the CPUs"
-	else
-		check "$_w: all gone within 1 s (${_gone:-?} ms, others held $_held% of the CPUs)" \
-			[ "${_gone:-99999}" -le 1000 ]
+	if [ "${_gone:-99999}" -le 1000 ]; then
+		ok "$_w: all gone within 1 s (${_gone:-?} ms)"
+	elif ! busy_skip "$_w: all gone within 1 s: took ${_gone:-?} ms" 90 "$_k0"; then
+		not_ok "$_w: all gone within 1 s: took ${_gone:-?} ms"
 	fi
 	check "$_w: it had soakers running" [ "$_kids" -ge "$ncpus" ]
 	case "$_name:$_sig" in

@@ -5,7 +5,7 @@
 # one whole line for that connection on stderr and keep serving: a normal
 # client sending at the same time gets every byte through at a sane rate.
 # Afterwards zcs has no children left (so no zombies), the descriptors it had
-# before and no more memory than a generous bound. Then the idle timeout (-T)
+# before and no more memory than a generous bound. Then the stall timeout (-T)
 # and the connection cap (-m), each on its own zcs.
 . "$ZC_TOP/tests/lib.sh"
 
@@ -180,7 +180,9 @@ RATE_DURING=$RATE
 if [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
    awk -v b="$RATE_BEFORE" -v d="$RATE_DURING" 'BEGIN { exit !(d * 20 >= b) }'; then
 	ok "rate under abuse $RATE_DURING kbytes/sec, at least a twentieth of $RATE_BEFORE"
-else
+# The abuse itself is a few processes' work: only others' beyond half the
+# machine makes the rate mean nothing.
+elif ! busy_skip "rate under abuse $RATE_DURING kbytes/sec against $RATE_BEFORE before" 50; then
 	not_ok "rate under abuse '$RATE_DURING' kbytes/sec against '$RATE_BEFORE' before"
 fi
 wait "$trickle_pid"
@@ -224,7 +226,7 @@ normal_client "after the abuse"
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
 
-# --- the idle timeout: -T 1 ---------------------------------------------------
+# --- the stall timeout: -T 1 --------------------------------------------------
 zcs_start -T 1 || { not_ok "zcs -T 1 starts"; finish; }
 # zcs checks for silence a few times a second: closed within 1..4 s.
 # The stall: half a header word, then up to 10 s of silence.
@@ -238,10 +240,10 @@ else
 fi
 wait_lines 1
 settle "$ZCS_PID"
-if [ "$(err_lines)" -eq 1 ] && grep -Eq "$WHOLE_LINE.*(idle|timeout|timed out)" "$TMP/zcs.err"; then
+if [ "$(err_lines)" -eq 1 ] && grep -Eq "$WHOLE_LINE""stalled: .* 1 s \(.*-T\), closed after" "$TMP/zcs.err"; then
 	ok "-T 1: one line for it: $(last_message)"
 else
-	not_ok "-T 1: want one idle timeout line: $(grep . "$TMP/zcs.err" | head -n 3 | tr '\n' '|')"
+	not_ok "-T 1: want one stall line: $(grep . "$TMP/zcs.err" | head -n 3 | tr '\n' '|')"
 fi
 normal_client "-T 1: a normal client"
 whole_lines "-T 1"

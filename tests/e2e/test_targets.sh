@@ -38,4 +38,17 @@ _extra=$( (cd "$ZC_TOP" && fresh_env make -n -B O="$TMP/o" BIN="$TMP/bin" instal
 	grep -c -- "-o $TMP/o/tests/")
 check "make install builds no test helper (got $_extra)" [ "$_extra" -eq 0 ]
 
+# A packager's CPPFLAGS (-D_FORTIFY_SOURCE) reach every compile, and the
+# caller's CFLAGS the shims too (their -fsanitize= left out).
+(cd "$ZC_TOP" && fresh_env make -n -B O="$TMP/o" BIN="$TMP/bin" CPPFLAGS=-DZC_PACKAGER \
+	CFLAGS="-O1 -DZC_CALLER -fsanitize=address" tests 2>/dev/null) >"$TMP/flags"
+grep -- ' -c ' "$TMP/flags" >"$TMP/compiles"
+_c=$(grep -vc -- '-DZC_PACKAGER' "$TMP/compiles")
+check "make CPPFLAGS=...: every compile has them ($_c of $(grep -c '' "$TMP/compiles") without)" \
+	eval '[ "$_c" -eq 0 ] && [ -s "$TMP/compiles" ]'
+grep -- '-shared' "$TMP/flags" >"$TMP/shims"
+check "make CFLAGS=...: the shims get them, less -fsanitize= ($(head -n 1 "$TMP/shims"))" \
+	eval '[ -s "$TMP/shims" ] && ! grep -v -- "-DZC_PACKAGER .*-DZC_CALLER" "$TMP/shims" | grep -q . &&
+	! grep -q -- -fsanitize "$TMP/shims"'
+
 finish

@@ -321,7 +321,7 @@ case_idle() {
 	# Closed after 1 to 1.25 s of silence, by the design; allow 0.9 to 3 s.
 	expect "-T 1: a silent connection is closed after about a second (${ms:-?} ms)" \
 		'[ -n "$ms" ] && [ "$ms" -ge 900 ] && [ "$ms" -le 3000 ]' 
-	check "-T 1: with one line" [ "$(grep -c 'slow timeout: only 8 bytes in the last 1 s (under 1 KiB), closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
+	check "-T 1: with one line" [ "$(grep -c 'stalled: only 8 bytes moved in the last 1 s (under 1 KiB, -T), closed after 8 bytes' "$TMP/zcs.err")" -eq 1 ]
 	n=$(err_lines)
 	# 2000 bytes, then 0.6 s of silence, four times: never 1 s without 1 KiB.
 	"$SEND" -p "$ZCS_PORT" w1 w1 w8000 d2000 s600 d2000 s600 d2000 s600 d2000 >/dev/null 2>&1
@@ -339,7 +339,7 @@ case_fractions() {
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	expect "-T 0.5: a silent connection is closed after about half a second ($ms ms)" \
 		'[ "$ms" -ge 400 ] && [ "$ms" -le 2500 ]'
-	check "-T 0.5: the line says 0.5 s" grep -q 'in the last 0.5 s (under 1 KiB)' "$TMP/zcs.err"
+	check "-T 0.5: the line says 0.5 s" grep -q 'in the last 0.5 s (under 1 KiB, -T)' "$TMP/zcs.err"
 	"$SEND" -p "$ZCS_PORT" w1 w1 w100 d10 s1200 d90 >/dev/null 2>&1
 	rates=$(grep -Ec '^[0-9]+ kbytes/sec$' "$TMP/zcs.out")
 	expect "-t 0.25: about four rate lines a second ($rates in 1.2 s; 2 to 8)" \
@@ -378,7 +378,7 @@ case_trickle() {
 	expect "-T 3: a byte-a-second trickle is closed within 2 x -T ($ms ms)" \
 		'[ "$ms" -ge 2500 ] && [ "$ms" -le 7000 ] && grep -q "cut off by the server" "$TMP/send.out"'
 	check "-T 3: with one line saying how little came" \
-		grep -Eq '^zcs: 127\.0\.0\.1 port [0-9]+: slow timeout: only [0-9]+ bytes in the last 3 s \(under 1 KiB\), closed after [0-9]+ bytes$' "$TMP/zcs.err"
+		grep -Eq '^zcs: 127\.0\.0\.1 port [0-9]+: stalled: only [0-9]+ bytes moved in the last 3 s \(under 1 KiB, -T\), closed after [0-9]+ bytes$' "$TMP/zcs.err"
 	kill "$ZCS_PID"
 	wait "$ZCS_PID" 2>/dev/null
 }

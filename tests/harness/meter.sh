@@ -79,6 +79,22 @@ cpu_share() {
 	echo "$1 $2" | awk -v f="${3:-1}" '{ t = $6 - $3; printf "%.2f\n", (t > 0 ? 100 * ($(f + 3) - $f) / t : 0) }'
 }
 
+# busy_skip WHAT [PCT [T0]]: for a test that measures (a time, a load)
+# and whose figure means nothing when other work held the CPUs: whether
+# others (cpu_ticks's OTHERS) held over PCT percent (default 25) of the
+# machine, between the cpu_ticks sample T0 and now, or without T0 over
+# the next 0.3 s. Busy: it says "skip - WHAT: machine busy: N% ..." and is
+# true, so that a check reads
+#   if [ figure fits ]; then ok ...; elif ! busy_skip WHAT; then not_ok ...; fi
+# A failure on a quiet machine is a failure: tests/run.sh runs nothing again.
+busy_skip() {
+	_bs0=${3:-$(cpu_ticks)}
+	[ -n "$3" ] || sleep 0.3
+	_bs=$(cpu_share "$_bs0" "$(cpu_ticks)")
+	awk -v b="$_bs" -v p="${2:-25}" 'BEGIN { exit !(b > p) }' || return 1
+	skip "$1: machine busy: others held $_bs% of the CPUs (over ${2:-25}%)"
+}
+
 # is_vm: the CPU flags say "hypervisor", in the file the programs read
 # (ZC_CPUINFO when set, else /proc/cpuinfo; lib/meter/meter.c).
 is_vm() {

@@ -32,8 +32,8 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/opt.h"
-#include "meter/cpu.h"
 
 static long long cfg_pct = -1;
 static long long cfg_secs = -1;

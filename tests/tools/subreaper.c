@@ -52,8 +52,8 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cpu.h"
 #include "base/opt.h"
-#include "meter/cpu.h"
 #include "meter/proc.h"
 
 #define OUR_FAILURE 125

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "meter/cpu.h"
+#include "base/cpu.h"
 #include "meter/proc.h"
 #include "meter/soak.h"
 #include "meter/soak_internal.h"

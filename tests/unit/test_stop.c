@@ -1,12 +1,15 @@
 /*
- * lib/app/stop.c: a stop signal ends a wait whenever it comes, before the wait
- * began included; other signals do not; a signal ignored at start stays
- * ignored; stop_exit runs the clean-up and dies of the signal.
+ * lib/base/stop.c and lib/app/stop.c: a stop signal ends a wait whenever
+ * it comes, before the wait began included; other signals do not; a
+ * signal ignored at start stays ignored; signal_interrupts' handler
+ * interrupts a blocked read; stop_exit runs the clean-up and dies of the
+ * signal.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,10 +79,11 @@ static int child_status(int ignored_at_start, int use_exit)
 
 int main(void)
 {
-	struct sigaction sa = { .sa_handler = on_alarm };
+	struct itimerval soon = { .it_value = { 0, 100000 } };
 	pthread_t th;
 	uint64_t t0;
-	int rc, st;
+	int rc, st, p[2] = { -1, -1 };
+	char c;
 
 	stop_catch(NULL);
 
@@ -88,9 +92,22 @@ int main(void)
 	rc = stop_wait_until(now_ns() + 150000000u);
 	CHECK(rc == 0 && ms_since(t0) >= 149, "no signal: waited to the deadline (%.0f ms)", ms_since(t0));
 
+	/* signal_interrupts: no SA_RESTART, a blocked read returns EINTR. */
+	rc = signal_interrupts(SIGALRM, on_alarm, NULL);
+	if (rc == 0)
+		rc = pipe(p);
+	CHECK(rc == 0, "signal_interrupts(SIGALRM) and a pipe");
+	if (rc == 0) {
+		setitimer(ITIMER_REAL, &soon, NULL);
+		errno = 0;
+		rc = (int)read(p[0], &c, 1);
+		CHECK(rc < 0 && errno == EINTR, "SIGALRM interrupts a blocked read (%d, errno %d)",
+		      rc, errno);
+		close(p[0]);
+		close(p[1]);
+	}
+
 	/* Another signal with a handler does not end the wait. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
 	alarm(1);
 	t0 = now_ns();
 	rc = stop_wait_until(now_ns() + 1300000000u);

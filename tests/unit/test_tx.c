@@ -1,5 +1,5 @@
 /*
- * lib/tx*.c: every transmit method sends a set of files (empty ones, sizes
+ * lib/wire/tx*.c: every transmit method sends a set of files (empty ones, sizes
  * on and off the chunk and page edges, a run of empty files longer than the
  * header-word queue) through a real TCP loopback connection to a checker
  * built on proto_rx: the byte totals of both ends equal the protocol's

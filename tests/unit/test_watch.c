@@ -1,4 +1,9 @@
-/* lib/app/watch.c: interval lines, the one stall rule, and a pause of our own. */
+/*
+ * lib/app/watch.c: interval lines, the one stall rule and its words, a
+ * pause of our own.
+ */
+#include <string.h>
+
 #include "t.h"
 #include "app/watch.h"
 
@@ -23,6 +28,7 @@ int main(void)
 {
 	struct watch w;
 	struct watch_news n;
+	char buf[128];
 	uint64_t t;
 
 	/* Lines: one a second; late looks make one line over the whole gap. */
@@ -79,5 +85,11 @@ int main(void)
 	CHECK(watch_due(&w) == UINT64_MAX, "no -I, no -T: never due");
 	watch_look(&w, 1000000 * MS, 0, &n);
 	CHECK(!n.line && !n.stalled, "no -I, no -T: nothing after 1000 s");
+	/* The stall in the words both ends print. */
+	watch_stall_text(buf, sizeof(buf), 0, 2);
+	CHECK(strcmp(buf, "no data moved for 2 s (-T)") == 0, "stall text, nothing: '%s'", buf);
+	watch_stall_text(buf, sizeof(buf), 8, 1.5);
+	CHECK(strcmp(buf, "only 8 bytes moved in the last 1.5 s (under 1 KiB, -T)") == 0,
+	      "stall text, a trickle: '%s'", buf);
 	return t_exit();
 }

@@ -1,5 +1,5 @@
 /*
- * lib/where*.c: the /proc parsers and the period's arithmetic on canned
+ * lib/meter/where*.c: the /proc parsers and the period's arithmetic on canned
  * text, the kinds table on real symbol names of Linux 6.18, the kallsyms
  * table's lookups, the text lines with a prefix.
  */

@@ -1,7 +1,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "meter/cpu.h"
+#include "base/cpu.h"
 
 int cpu_online(void)
 {
