@@ -208,7 +208,7 @@ static struct meter *open_meter(void)
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 	if (stop_signal)
 		stop_exit(stop_signal);
-	app_using(meter_ncpus(m));
+	app_using(meter_cpus(m));
 	line_begin("method");
 	line_str("meter", meter_method_name(meter_method(m)), NULL);
 	line_str("why", meter_why(m), "method: %s");
@@ -221,6 +221,14 @@ static void __attribute__((noreturn)) broken(const char *err)
 {
 	error(1, 0, "%s", err);
 	exit(1);	// cppcheck-suppress unreachableCode
+}
+
+/* A period the meter gave no figure for, and why (a CPU went offline). */
+static void no_figure(const char *why)
+{
+	line_begin("nofigure");
+	line_str("why", why, "no figure: %s");
+	check_stdout(line_end());
 }
 
 /* -W: where the load went, over the meter's own periods. */
@@ -276,16 +284,32 @@ static void debug_line(const struct meter_reading *r)
 	for (i = 0; i < r->ncpus; i++)
 		if (counts)
 			fprintf(stderr, " %.1f%%/%.1f%%(%d)", 100 * r->cpu_load_counts[i],
-				100 * r->cpu_load_runtime[i], i);
+				100 * r->cpu_load_runtime[i], r->cpu[i]);
 		else
-			fprintf(stderr, " %.1f%%(%d)", 100 * r->cpu_load_runtime[i], i);
+			fprintf(stderr, " %.1f%%(%d)", 100 * r->cpu_load_runtime[i], r->cpu[i]);
+	fprintf(stderr, "; unseen steal %.1f%%", 100 * r->unseen_steal);
+	if (r->throttled >= 0)
+		fprintf(stderr, "; throttled in %lld of %lld quota periods",
+			r->throttled, r->quota_periods);
 	fputc('\n', stderr);
 }
+
+/*
+ * Time the host took unseen, over this share of the CPUs covered, marks a
+ * figure: the soakers were charged for time they did not run.
+ */
+#define STEAL_MARK 0.015
 
 /* The warnings a reading may call for, each said once. */
 static void warnings(const struct meter *m, const struct meter_reading *r)
 {
-	static int apart, said_apart, said_fast;
+	static int apart, said_apart, said_fast, said_steal;
+
+	if (r->unseen_steal > STEAL_MARK && !said_steal++)
+		fprintf(stderr, "cyclesoak: warning: the host took %.1f%% of the CPUs "
+			"without the kernel counting it as steal: the soakers were "
+			"charged for it, so a figure so marked counts it as idle time, "
+			"not as load or steal\n", 100 * r->unseen_steal);
 
 	if (isnan(r->load_counts))
 		return;
@@ -314,6 +338,9 @@ static void free_json(const void *arg)
 	for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
 		pct[i] = 100 * r->cpu_free[i];
 	out_num_array("free_pct", pct, i, 1);
+	for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
+		pct[i] = r->cpu[i];
+	out_num_array("free_cpus", pct, i, 0);
 }
 
 /* "System load: xx.x%" [ "|| Free: xx.x%(0) ..." ], or the load event. */
@@ -323,6 +350,17 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 
 	line_begin("load");
 	line_num("load_pct", 100 * r->load, 1, "System load: %.1f%%");
+	if (meter_quota(m) > 0)
+		line_num("quota_cpus", meter_quota(m), 2, " of a %.2f CPU quota");
+	if (r->throttled >= 0)
+		line_int("throttled_periods", r->throttled, " (throttled in %lld");
+	if (r->quota_periods >= 0)
+		line_int("quota_periods", r->quota_periods, " of %lld periods)");
+	if (r->ncpus < meter_ncpus(m))
+		line_int("ncpus", r->ncpus, " over %lld CPUs online");
+	line_num("unseen_steal_pct", 100 * r->unseen_steal, 1, NULL);
+	if (r->unseen_steal > STEAL_MARK)
+		line_text(" (host took %.1f%% unseen)", 100 * r->unseen_steal);
 	if (cfg.debug && !isnan(r->load_counts))	/* no calibration: no such figure */
 		line_num("load_counts_pct", 100 * r->load_counts, 1, NULL);
 	if (cfg.debug)
@@ -330,7 +368,7 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 	if (cfg.meter.bind) {
 		line_text(" || Free:");
 		for (i = 0; i < r->ncpus; i++)
-			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], i);
+			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], r->cpu[i]);
 		line_nested(free_json, NULL, r);
 	}
 	if (where)
@@ -363,7 +401,7 @@ static int do_meter(void)
 	struct meter_reading r;
 	struct meter *m = open_meter();
 	char err[512];
-	int sig;
+	int sig, rc;
 
 	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
@@ -374,12 +412,18 @@ static int do_meter(void)
 		sig = wait_signal(&stop_set, next);
 		if (sig)
 			stop_exit(sig);
-		if (meter_sample(m, &r, err, sizeof(err)) < 0)
+		rc = meter_sample(m, &r, err, sizeof(err));
+		if (rc < 0)
 			broken(err);
-		where_read(r.load);
-		print_load(m, &r);
-		if (cfg.once)
-			break;
+		if (rc > 0) {
+			no_figure(err);
+			where_start();
+		} else {
+			where_read(r.load);
+			print_load(m, &r);
+			if (cfg.once)
+				break;
+		}
 		next += period;
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
@@ -422,7 +466,7 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 	sigset_t set = stop_set;
 	struct meter_span span = { 0 };
 	char err[512];
-	int status, sig, forwarded = 0;
+	int status, sig, rc, forwarded = 0;
 
 	sigaddset(&set, SIGCHLD);
 	for (;;) {
@@ -431,15 +475,23 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 			kill(pid, sig);
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		if (meter_sample(m, &r, err, sizeof(err)) < 0) {
+		rc = meter_sample(m, &r, err, sizeof(err));
+		if (rc < 0) {
 			kill(pid, SIGTERM);
 			broken(err);
 		}
-		meter_span_add(&span, &r);
+		if (rc > 0)
+			no_figure(err);
+		else
+			meter_span_add(&span, &r);
 	}
-	if (meter_sample(m, &r, err, sizeof(err)) < 0)
+	rc = meter_sample(m, &r, err, sizeof(err));
+	if (rc < 0)
 		broken(err);
-	meter_span_add(&span, &r);
+	if (rc > 0)
+		no_figure(err);
+	else
+		meter_span_add(&span, &r);
 	*secs = span.secs;
 	*load = meter_span_load(&span);
 	return status;

@@ -85,13 +85,13 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 
 	if (!sd->meter)
 		return 0;
-	if (meter_sample(sd->meter, &mr, err, errlen) < 0)
-		return -1;
+	if (meter_sample(sd->meter, &mr, err, errlen) != 0)
+		return -1;	/* 1: a CPU came or went, no figure either */
 	r->measured = 1;
 	r->ncpus = mr.ncpus;
 	r->load = mr.load;
 	r->meter = meter_method_name(meter_method(sd->meter));
-	r->demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, r->bytes);
+	r->demand = service_demand_us_per_kb(mr.load, mr.cpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
 	if (sd->where)
 		where_read(sd, mr.load, r->bytes);
