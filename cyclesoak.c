@@ -357,7 +357,8 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 	if (r->quota_periods >= 0)
 		line_int("quota_periods", r->quota_periods, " of %lld periods)");
 	if (r->ncpus < meter_ncpus(m))
-		line_int("ncpus", r->ncpus, " over %lld CPUs online");
+		line_int("ncpus", r->ncpus, r->ncpus == 1 ? " over %lld CPU online"
+						     : " over %lld CPUs online");
 	line_num("unseen_steal_pct", 100 * r->unseen_steal, 1, NULL);
 	if (r->unseen_steal > STEAL_MARK)
 		line_text(" (host took %.1f%% unseen)", 100 * r->unseen_steal);

@@ -266,7 +266,7 @@ int meter_soakers(const struct meter *m, int *pids, int max)
 }
 
 /* Each soaker's loop count, run time less system time and gaps, now. */
-static int read_soakers(struct meter *m, uint64_t *counts, int64_t *run,
+static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t *run,
 			uint64_t *gap, char *err, size_t errlen)
 {
 	uint64_t run_ns, sys_ns;
@@ -276,7 +276,7 @@ static int read_soakers(struct meter *m, uint64_t *counts, int64_t *run,
 	if (soak_check(m->soak, err, errlen) < 0)
 		return -1;
 	soak_read(m->soak, counts);
-	soak_gaps(m->soak, gap);
+	soak_gaps(m->soak, now, gap);
 	for (i = 0; i < m->ncpus; i++) {
 		if (proc_task_ns(soak_pid(m->soak, i), &run_ns, &sys_ns, err, errlen) < 0) {
 			soak_check(m->soak, err, errlen);
@@ -302,7 +302,7 @@ int meter_mark(struct meter *m, char *err, size_t errlen)
 {
 	m->t0 = now_ns();
 	throttle_mark(m, &m->periods0, &m->throttled0);
-	return read_soakers(m, m->counts0, m->run0, m->gap0, err, errlen);
+	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, err, errlen);
 }
 
 /*
@@ -343,13 +343,13 @@ static void throttle_read(struct meter *m, struct meter_reading *r)
 }
 
 /* What every soaker gained since the mark, into counts, run and gap; mark. */
-static int gained(struct meter *m, char *err, size_t errlen)
+static int gained(struct meter *m, uint64_t now, char *err, size_t errlen)
 {
 	uint64_t c, g;
 	int64_t run;
 	int i;
 
-	if (read_soakers(m, m->counts, m->run, m->gap, err, errlen) < 0)
+	if (read_soakers(m, now, m->counts, m->run, m->gap, err, errlen) < 0)
 		return -1;
 	for (i = 0; i < m->ncpus; i++) {
 		c = m->counts[i];
@@ -377,7 +377,7 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	int i, n = 0, rc;
 
 	memset(r, 0, sizeof(*r));
-	if (gained(m, err, errlen) < 0)
+	if (gained(m, t1, err, errlen) < 0)
 		return -1;
 	d.secs = (double)(t1 - m->t0) / 1e9;
 	m->t0 = t1;

@@ -173,12 +173,24 @@ int soak_cpu(const struct soak *s, int i)
 	return i >= 0 && i < s->n ? s->cpus[i] : -1;
 }
 
-void soak_gaps(const struct soak *s, uint64_t *gap_ns)
+/*
+ * A gap is added when it ends; one going on now (a soaker starved, or
+ * parked) counts up to now, so a reading holds the gaps of its own period
+ * and not those of the periods before. Read again if the soaker added one
+ * meanwhile.
+ */
+void soak_gaps(const struct soak *s, uint64_t now, uint64_t *gap_ns)
 {
+	uint64_t gap, seen;
 	int i;
 
-	for (i = 0; i < s->n; i++)
-		gap_ns[i] = __atomic_load_n(&s->slots[i].gap_ns, __ATOMIC_RELAXED);
+	for (i = 0; i < s->n; i++) {
+		do {
+			gap = __atomic_load_n(&s->slots[i].gap_ns, __ATOMIC_ACQUIRE);
+			seen = __atomic_load_n(&s->slots[i].seen_ns, __ATOMIC_ACQUIRE);
+		} while (gap != __atomic_load_n(&s->slots[i].gap_ns, __ATOMIC_ACQUIRE));
+		gap_ns[i] = gap + (seen && now > seen + SOAK_GAP_NS ? now - seen : 0);
+	}
 }
 
 int soak_pid(const struct soak *s, int i)

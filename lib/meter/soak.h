@@ -69,10 +69,11 @@ int soak_check(const struct soak *s, char *err, size_t errlen);
 
 /*
  * soak_gaps - the time each soaker spent away from its loop, in stretches
- * longer than an interrupt (preempted, or the hypervisor ran something
- * else), into gap_ns[soak_count(s)]: nanoseconds since it started.
+ * over SOAK_GAP_NS (preempted, or the hypervisor ran something else), into
+ * gap_ns[soak_count(s)]: nanoseconds from its start to now (now_ns()).
  */
-void soak_gaps(const struct soak *s, uint64_t *gap_ns);
+#define SOAK_GAP_NS 20000
+void soak_gaps(const struct soak *s, uint64_t now, uint64_t *gap_ns);
 
 /*
  * CPUs that come and go. When a soaker's CPU goes offline the kernel moves
