@@ -40,7 +40,7 @@ static int group_path(const char *proc_cgroup, int v2, char *path, size_t len)
 		if (!grp)
 			continue;
 		*grp++ = '\0';
-		ctl++;
+		*ctl++ = '\0';
 		if (v2 ? strcmp(line, "0") == 0 && *ctl == '\0' : has_word(ctl, "cpu"))
 			found = snprintf(path, len, "%s", grp) < (int)len ? 0 : -1;
 	}
