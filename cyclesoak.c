@@ -63,10 +63,12 @@ static const struct optab options[] = {
 	  "calibrate the loop-count method on an idle machine, write the file" },
 	{ 'f', "calibration-file", "FILE",
 	  "calibration file (default ./" CALIB_DEFAULT_PATH ")" },
-	{ 'N', "cpus", "CPUS", "number of soakers (default: the online CPUs)" },
+	{ 'N', "cpus", "CPUS",
+	  "number of soakers (default: the CPUs this process may use: taskset, "
+	  "a cpuset; more is a usage error)" },
 	{ 'p', "period", "SECS", "sampling period in seconds (default 1); with -C, one sample" },
 	{ 'm', "period-ms", "MSECS", "sampling period in milliseconds" },
-	{ 'B', "per-cpu", NULL, "bind soaker i to CPU i and show each CPU's free share" },
+	{ 'B', "per-cpu", NULL, "show each CPU's free share (soaker i on the i-th allowed CPU)" },
 	{ '1', "once", NULL, "print one figure and exit" },
 	{ 'n', "nice", NULL,
 	  "soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE" },
@@ -86,8 +88,8 @@ static const struct optab options[] = {
 	  "(kernel:; needs root or perf_event_paranoid <= 0)" },
 	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr" },
 	{ 'J', "json", NULL,
-	  "JSON Lines on stdout: events using, method, load, calibrating, "
-	  "calibrated, command" },
+	  "JSON Lines on stdout: events using, method, load, nofigure, "
+	  "calibrating, calibrated, command" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print cyclesoak and its version" },
 	{ 0, NULL, NULL, NULL },
