@@ -459,15 +459,17 @@ static int spawn_command(pid_t *pid, const sigset_t *mask)
  * Wait for the command, sampling every period so a broken soaker is seen
  * within one. Our stop signals go to the command, once; it decides. All of
  * them and SIGCHLD stay blocked and are taken here, so none is lost between
- * a check and the wait. Returns its wait status; load and secs cover its
- * lifetime.
+ * a check and the wait. Returns its wait status; load, secs and taken (the
+ * host's unseen share) cover its lifetime.
  */
-static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
+static int wait_command(struct meter *m, pid_t pid, double *load, double *secs,
+			double *taken)
 {
 	uint64_t period = (uint64_t)cfg.period_ms * 1000000u;
 	struct meter_reading r;
 	sigset_t set = stop_set;
 	struct meter_span span = { 0 };
+	double taken_secs = 0;
 	char err[512];
 	int status, sig, rc, forwarded = 0;
 
@@ -483,27 +485,32 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 			kill(pid, SIGTERM);
 			broken(err);
 		}
-		if (rc > 0)
+		if (rc > 0) {
 			no_figure(err);
-		else
+		} else {
 			meter_span_add(&span, &r);
+			taken_secs += r.unseen_steal * r.secs;
+		}
 	}
 	rc = meter_sample(m, &r, err, sizeof(err));
 	if (rc < 0)
 		broken(err);
-	if (rc > 0)
+	if (rc > 0) {
 		no_figure(err);
-	else
+	} else {
 		meter_span_add(&span, &r);
+		taken_secs += r.unseen_steal * r.secs;
+	}
 	*secs = span.secs;
 	*load = meter_span_load(&span);
+	*taken = span.secs > 0 ? taken_secs / span.secs : 0;
 	return status;
 }
 
 static int do_command(void)
 {
 	struct meter *m = open_meter();
-	double load, secs;
+	double load, secs, taken, quota = meter_quota(m);
 	char err[512], shown[SHOW_LEN];
 	int rc, status;
 	pid_t pid;
@@ -521,15 +528,20 @@ static int do_command(void)
 		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
 		return rc == ENOENT || rc == ENOTDIR ? 127 : 126;
 	}
-	status = wait_command(m, pid, &load, &secs);
+	status = wait_command(m, pid, &load, &secs, &taken);
 	where_read(load);
 	where_close(where);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");
 	line_num("load_pct", 100 * load, 1, "System load: %.1f%%");
+	if (quota > 0)
+		line_num("quota_cpus", quota, 2, " of a %.2f CPU quota");
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
+	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
+	if (taken > STEAL_MARK)
+		line_text(" (host took %.1f%% unseen)", 100 * taken);
 	if (where)
 		where_line(&where_rep);
 	check_stdout(line_end());
