@@ -9,7 +9,6 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "meter/calib.h"
-#include "meter/cgroup.h"
 #include "meter/cpu.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
@@ -154,23 +153,6 @@ static void free_arrays(struct meter *m)
 	free(m);
 }
 
-/*
- * The group's CPU quota, where it is less than the CPUs covered: the
- * soakers are then throttled, not idle, whenever the group has used it up,
- * so each may have quota / ncpus of a CPU, and a load is a share of that.
- */
-static void find_quota(struct meter *m)
-{
-	cgroup_quota_find(NULL, NULL, &m->quota);
-	if (m->quota.cpus <= 0 || m->quota.cpus >= m->ncpus) {
-		m->quota.cpus = 0;
-		return;
-	}
-	snprintf(m->quota_text, sizeof(m->quota_text), "CPU quota %.2f of %d CPU%s "
-		 "(%s): loads are shares of what the quota allows",
-		 m->quota.cpus, m->ncpus, m->ncpus == 1 ? "" : "s", m->quota.text);
-}
-
 struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 {
 	struct soak_cfg scfg = { .bind = cfg->bind, .policy = cfg->policy };
@@ -190,7 +172,7 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 	}
 	m->ncpus = m->cpus.n;
 	scfg.cpus = m->cpus.cpu;
-	find_quota(m);
+	meter_find_quota(m);
 	if (alloc_arrays(m) < 0) {
 		err_fill(err, errlen, errno, "meter");
 		goto fail;
@@ -291,55 +273,11 @@ static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t
 	return 0;
 }
 
-/* cpu.stat's counters under a quota, for the throttling of a period. */
-static void throttle_mark(struct meter *m, uint64_t *periods, uint64_t *throttled)
-{
-	m->throttle_ok = m->quota.cpus > 0 &&
-			 cgroup_throttled(&m->quota, periods, throttled) == 0;
-}
-
 int meter_mark(struct meter *m, char *err, size_t errlen)
 {
 	m->t0 = now_ns();
-	throttle_mark(m, &m->periods0, &m->throttled0);
+	meter_throttle_mark(m, &m->periods0, &m->throttled0);
 	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, err, errlen);
-}
-
-/*
- * Time the soakers were charged for but did not spend in their loop: a
- * soaker's run time plus its gaps (time away, whoever had the CPU) exceeds
- * the period only where the hypervisor took the CPU and the kernel, not
- * counting steal, charged the soaker for it. Over every CPU covered, as a
- * share of what they can give. Interrupts under 20 us and the system time
- * ticks make the few tenths of a point of noise.
- */
-static double unseen_steal(const struct meter *m, int n, double secs, double share)
-{
-	double sum = 0, over;
-	int i;
-
-	for (i = 0; i < n; i++) {
-		over = (double)m->r_run[i] / 1e9 + (double)m->gap[m->r_cpu[i]] / 1e9 - secs;
-		if (over > 0)
-			sum += over;
-	}
-	return n && secs > 0 ? sum / (n * secs * share) : 0;
-}
-
-/* The reading's throttling under a quota: cpu.stat now against the mark. */
-static void throttle_read(struct meter *m, struct meter_reading *r)
-{
-	uint64_t periods = 0, throttled = 0;
-	int was_ok = m->throttle_ok;
-
-	r->quota_periods = r->throttled = -1;
-	throttle_mark(m, &periods, &throttled);
-	if (was_ok && m->throttle_ok) {
-		r->quota_periods = (long long)(periods - m->periods0);
-		r->throttled = (long long)(throttled - m->throttled0);
-	}
-	m->periods0 = periods;
-	m->throttled0 = throttled;
 }
 
 /* What every soaker gained since the mark, into counts, run and gap; mark. */
@@ -381,7 +319,7 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 		return -1;
 	d.secs = (double)(t1 - m->t0) / 1e9;
 	m->t0 = t1;
-	throttle_read(m, r);
+	meter_throttle_read(m, r);
 	rc = meter_hotplug(m, err, errlen);
 	if (rc != 0)
 		return rc;
@@ -399,7 +337,7 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	d.ncpus = n;
 	d.share = m->quota.cpus > 0 ? m->quota.cpus / m->ncpus : 1;
 	meter_compute(&d, &r->load_counts, &r->load_runtime, m->cpu_counts, m->cpu_runtime);
-	r->unseen_steal = unseen_steal(m, n, d.secs, d.share);
+	r->unseen_steal = meter_unseen_steal(m, n, d.secs, d.share);
 	for (i = 0; i < n; i++)
 		m->r_cpu[i] = soak_cpu(m->soak, m->r_cpu[i]);
 	r->secs = d.secs;

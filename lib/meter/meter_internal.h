@@ -45,6 +45,19 @@ struct meter {
  */
 int meter_hotplug(struct meter *m, char *note, size_t len);
 
+/*
+ * lib/meter/meter_host.c: meter_find_quota - the group's CPU quota where it
+ * is less than the CPUs covered, and the line saying so.
+ * meter_throttle_mark - cpu.stat's periods and throttled periods now.
+ * meter_throttle_read - the reading's throttling since the last mark.
+ * meter_unseen_steal - the share of the n CPUs of the reading (r_run, r_cpu
+ * holding soaker indexes) the host took unseen over secs.
+ */
+void meter_find_quota(struct meter *m);
+void meter_throttle_mark(struct meter *m, uint64_t *periods, uint64_t *throttled);
+void meter_throttle_read(struct meter *m, struct meter_reading *r);
+double meter_unseen_steal(const struct meter *m, int n, double secs, double share);
+
 /* What each soaker gained over one period. */
 struct meter_delta {
 	int ncpus;
