@@ -49,7 +49,12 @@ double meter_span_load(const struct meter_span *s)
 	return s->secs > 0 ? s->load_secs / s->secs : 0;
 }
 
-double service_demand_us_per_kb(double load, double ncpus, double secs, uint64_t bytes)
+double meter_cpus_load(const struct meter_reading *r)
+{
+	return r->ncpus > 0 && r->cpus > 0 ? r->load * r->cpus / r->ncpus : r->load;
+}
+
+double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes)
 {
 	return cpu_us_per_kb(load * ncpus * secs, bytes);
 }

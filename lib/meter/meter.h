@@ -166,6 +166,14 @@ void meter_close(struct meter *m);
 void meter_kill(struct meter *m);
 
 /*
+ * meter_cpus_load - r's load as a share of the CPUs it covers (r->ncpus),
+ * whatever the quota: r->load where there is none, else r->load x the
+ * quota's CPUs / r->ncpus. What zcc's and zcs's "load X% of N CPUs" and
+ * their service demand take.
+ */
+double meter_cpus_load(const struct meter_reading *r);
+
+/*
  * A load over several readings, each weighted by its length (zcs's done
  * line over a connection's periods, cyclesoak over a command's life):
  * meter_span_add a reading, meter_span_load the mean (0 before any).
@@ -183,7 +191,7 @@ double meter_span_load(const struct meter_span *s);
  * Also "own CPU per KB" with load x ncpus x secs replaced by CPU seconds:
  * cpu_us_per_kb(cpu_secs, bytes). 0 when no bytes moved.
  */
-double service_demand_us_per_kb(double load, double ncpus, double secs, uint64_t bytes);
+double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes);
 double cpu_us_per_kb(double cpu_secs, uint64_t bytes);
 
 /*

@@ -22,7 +22,7 @@ void meter_find_quota(struct meter *m)
 		return;
 	}
 	snprintf(m->quota_text, sizeof(m->quota_text), "CPU quota %.2f of %d CPU%s "
-		 "(%s): loads are shares of what the quota allows",
+		 "(%s): the soakers measure within it",
 		 m->quota.cpus, m->ncpus, m->ncpus == 1 ? "" : "s", m->quota.text);
 }
 

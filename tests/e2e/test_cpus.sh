@@ -140,7 +140,7 @@ quota() {
 	in_group "$1" "$cs" -r -1 -m 500 -J >"$TMP/out" 2>"$TMP/err"
 	_rc=$?
 	check "$2: one line naming the limit: $(head -n 1 "$TMP/err")" \
-		grep -Eq "^cyclesoak: CPU quota 0\.50 of $ncpus CPUs \($3 in $1\): loads are shares of what the quota allows\$" "$TMP/err"
+		grep -Eq "^cyclesoak: CPU quota 0\.50 of $ncpus CPUs \($3 in $1\): the soakers measure within it\$" "$TMP/err"
 	check "$2 -J: load {quota_cpus 0.50, throttled_periods, quota_periods} ($_rc)" \
 		eval '[ "$_rc" -eq 0 ] && "$ZC_TESTBIN/jsoncheck" -E load -k throttled_periods -k quota_periods "$TMP/out" &&
 		      [ "$("$ZC_TESTBIN/jsoncheck" -E load -g quota_cpus "$TMP/out")" = 0.50 ]'

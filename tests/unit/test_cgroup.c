@@ -144,6 +144,13 @@ static void test_within_quota(void)
 	CHECK(fabs(lr - 0.25) < 1e-9 && fabs(cr[0]) < 1e-9 && fabs(cr[1] - 0.5) < 1e-9,
 	      "run time within a quota: %.3f (want 0.25)", lr);
 	CHECK(fabs(lc - 0.25) < 1e-9, "loop counts within a quota: %.3f (want 0.25)", lc);
+
+	/* 25% of a half-CPU quota on 2 CPUs is 6.25% of the 2 CPUs' time. */
+	struct meter_reading r = { .load = 0.25, .ncpus = 2, .cpus = 0.5 };
+	CHECK(fabs(meter_cpus_load(&r) - 0.0625) < 1e-9,
+	      "a quota's share as a share of the CPUs: %.4f (want 0.0625)", meter_cpus_load(&r));
+	r.cpus = 2;
+	CHECK(fabs(meter_cpus_load(&r) - 0.25) < 1e-9, "no quota: the load as it is");
 }
 
 int main(void)
