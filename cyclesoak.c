@@ -456,6 +456,25 @@ static int spawn_command(pid_t *pid, const sigset_t *mask)
 }
 
 /*
+ * One period of a command's lifetime into span and taken_secs, or the line
+ * saying why it has none; -1 with err when a soaker broke.
+ */
+static int command_period(struct meter *m, struct meter_span *span, double *taken_secs,
+			  char *err, size_t errlen)
+{
+	struct meter_reading r;
+	int rc = meter_sample(m, &r, err, errlen);
+
+	if (rc > 0)
+		no_figure(err);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	meter_span_add(span, &r);
+	*taken_secs += r.unseen_steal * r.secs;
+	return 0;
+}
+
+/*
  * Wait for the command, sampling every period so a broken soaker is seen
  * within one. Our stop signals go to the command, once; it decides. All of
  * them and SIGCHLD stay blocked and are taken here, so none is lost between
@@ -466,12 +485,11 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs,
 			double *taken)
 {
 	uint64_t period = (uint64_t)cfg.period_ms * 1000000u;
-	struct meter_reading r;
 	sigset_t set = stop_set;
 	struct meter_span span = { 0 };
 	double taken_secs = 0;
 	char err[512];
-	int status, sig, rc, forwarded = 0;
+	int status, sig, forwarded = 0;
 
 	sigaddset(&set, SIGCHLD);
 	for (;;) {
@@ -480,27 +498,13 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs,
 			kill(pid, sig);
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		rc = meter_sample(m, &r, err, sizeof(err));
-		if (rc < 0) {
+		if (command_period(m, &span, &taken_secs, err, sizeof(err)) < 0) {
 			kill(pid, SIGTERM);
 			broken(err);
 		}
-		if (rc > 0) {
-			no_figure(err);
-		} else {
-			meter_span_add(&span, &r);
-			taken_secs += r.unseen_steal * r.secs;
-		}
 	}
-	rc = meter_sample(m, &r, err, sizeof(err));
-	if (rc < 0)
+	if (command_period(m, &span, &taken_secs, err, sizeof(err)) < 0)
 		broken(err);
-	if (rc > 0) {
-		no_figure(err);
-	} else {
-		meter_span_add(&span, &r);
-		taken_secs += r.unseen_steal * r.secs;
-	}
 	*secs = span.secs;
 	*load = meter_span_load(&span);
 	*taken = span.secs > 0 ? taken_secs / span.secs : 0;
