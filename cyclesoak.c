@@ -297,22 +297,31 @@ static void debug_line(const struct meter_reading *r)
 }
 
 /*
- * Time the host took unseen, over this share of the CPUs covered, marks a
- * figure: the soakers were charged for time they did not run.
+ * Time the host took unseen, over this share of the CPUs covered, is worth
+ * a warning: the soakers were charged for time they did not run. The
+ * figure is in every JSON load event and on -d's line; the 2001 text line
+ * keeps its shape.
  */
 #define STEAL_MARK 0.015
+
+/* The host's unseen share over STEAL_MARK: said once. */
+static void steal_warning(double taken)
+{
+	static int said;
+
+	if (taken > STEAL_MARK && !said++)
+		fprintf(stderr, "cyclesoak: warning: the host took %.1f%% of the CPUs "
+			"without the kernel counting it as steal: the soakers were "
+			"charged for it, so the figures count it as idle time, not as "
+			"load or steal (-d and -J show it every period)\n", 100 * taken);
+}
 
 /* The warnings a reading may call for, each said once. */
 static void warnings(const struct meter *m, const struct meter_reading *r)
 {
-	static int apart, said_apart, said_fast, said_steal;
+	static int apart, said_apart, said_fast;
 
-	if (r->unseen_steal > STEAL_MARK && !said_steal++)
-		fprintf(stderr, "cyclesoak: warning: the host took %.1f%% of the CPUs "
-			"without the kernel counting it as steal: the soakers were "
-			"charged for it, so a figure so marked counts it as idle time, "
-			"not as load or steal\n", 100 * r->unseen_steal);
-
+	steal_warning(r->unseen_steal);
 	if (isnan(r->load_counts))
 		return;
 	apart = fabs(r->load_counts - r->load_runtime) > 0.05 ? apart + 1 : 0;
@@ -362,8 +371,6 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 		line_int("ncpus", r->ncpus, r->ncpus == 1 ? " over %lld CPU online"
 						     : " over %lld CPUs online");
 	line_num("unseen_steal_pct", 100 * r->unseen_steal, 1, NULL);
-	if (r->unseen_steal > STEAL_MARK)
-		line_text(" (host took %.1f%% unseen)", 100 * r->unseen_steal);
 	if (cfg.debug && !isnan(r->load_counts))	/* no calibration: no such figure */
 		line_num("load_counts_pct", 100 * r->load_counts, 1, NULL);
 	if (cfg.debug)
@@ -544,11 +551,10 @@ static int do_command(void)
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
 	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
-	if (taken > STEAL_MARK)
-		line_text(" (host took %.1f%% unseen)", 100 * taken);
 	if (where)
 		where_line(&where_rep);
 	check_stdout(line_end());
+	steal_warning(taken);
 	return status;
 }
 
