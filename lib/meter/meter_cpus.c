@@ -10,6 +10,7 @@
  * its mask; when the CPU returns it does not narrow it again. Each sample
  * looks at both, so the period in which either happened gives no figure.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,20 +94,33 @@ int meter_hotplug(struct meter *m, char *note, size_t len)
 			say(note, len, what);
 			events++;
 		} else if (holds(online, n, cpu) && soak_parked(m->soak, i)) {
-			if (soak_unpark(m->soak, i, note, len) < 0)
-				return -1;
+			/* Online a moment before the scheduler may use it: EINVAL. */
+			if (soak_unpark(m->soak, i, what, sizeof(what)) < 0) {
+				if (errno != EINVAL) {
+					snprintf(note, len, "%s", what);
+					return -1;
+				}
+				continue;
+			}
 			snprintf(what, sizeof(what), "CPU %d came back online", cpu);
 			say(note, len, what);
 			events++;
 		} else if (holds(online, n, cpu)) {
 			rc = soak_mend(m->soak, i, was, sizeof(was), what, sizeof(what));
-			if (rc < 0) {
+			if (rc < 0 && errno == EINVAL) {
+				/* Its CPU cannot be used now: off it, it would take
+				 * another soaker's time. */
+				soak_park(m->soak, i);
+				snprintf(what, sizeof(what), "the soaker for CPU %d lost its "
+					 "pinning and CPU %d cannot be used now: stopped", cpu, cpu);
+			} else if (rc < 0) {
 				snprintf(note, len, "%s", what);
 				return -1;
-			}
-			if (rc > 0) {
+			} else if (rc > 0) {
 				snprintf(what, sizeof(what), "the soaker for CPU %d had lost "
 					 "its pinning (CPUs %s): pinned again", cpu, was);
+			}
+			if (rc != 0) {
 				say(note, len, what);
 				events++;
 			}

@@ -384,59 +384,62 @@ acc_cpus_share() {
 	echo "$1 $2" | awk '{ t = $4 - $2; printf "%.2f\n", (t > 0 ? 100 * ($3 - $1) / t : 0) }'
 }
 
-# acc_cpus_bg "CPU..." N: N idle seconds of those CPUs, one share a line,
-# appended to $WORK/acc.bg.
-acc_cpus_bg() {
-	_n=$2
-	while [ "$_n" -gt 0 ]; do
-		_t0=$(acc_cpus_ticks "$1")
-		sleep 1
-		acc_cpus_share "$_t0" "$(acc_cpus_ticks "$1")" >>"$WORK/acc.bg"
-		_n=$((_n - 1))
-	done
-}
-
-# acc_today_row WHAT PCT SCALE BGCPUS PREFIX...: cyclesoak -r -J -- loadgen
-# -l PCT, both started through PREFIX (taskset, a cgroup); the truth is
-# loadgen's share of the machine times SCALE (online CPUs over the CPUs
-# the figure is of) plus, when BGCPUS is not "-", the median background of
-# those CPUs around the reading. Prints and appends "WHAT PCT TRUTH READING
-# ERROR TAKEN" to $WORK/acc.today.
+# acc_today_row WHAT PCT TRUTH PREFIX...: loadgen -n 1 -l PCT and
+# cyclesoak -r -J over one period of ACC_SECS, both started through PREFIX
+# (taskset, a cgroup). TRUTH "cpu N": /proc/stat's busy share of CPU N
+# over that same period (the soakers' nice time left out); "quota Q":
+# loadgen's own CPU time as a share of Q CPUs. Prints and appends "WHAT
+# PCT TRUTH READING ERROR TAKEN" to $WORK/acc.today.
 acc_today_row() {
-	_w=$1 _pct=$2 _scale=$3 _bgc=$4
-	shift 4
-	: >"$WORK/acc.bg"
-	[ "$_bgc" != - ] && acc_cpus_bg "$_bgc" $((ACC_BG_SAMPLES / 2))
-	run_metered "$WORK/acc.err" "$@" "$ZC_BIN/cyclesoak" -r -J -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
-		"$WORK/acc.lg" "$ZC_TESTBIN/loadgen" -l "$_pct" -t $ACC_SECS \
-		>"$WORK/acc.out" || { cat "$WORK/acc.err" >&2; die "$_w: cyclesoak -- loadgen failed"; }
-	[ "$_bgc" != - ] && acc_cpus_bg "$_bgc" $((ACC_BG_SAMPLES - ACC_BG_SAMPLES / 2))
-	_bg=0
-	if [ -s "$WORK/acc.bg" ]; then
-		stat_of "$WORK/acc.bg" bg_
-		_bg=$bg_median
+	_w=$1 _pct=$2 _kind=${3% *} _arg=${3#* }
+	shift 3
+	_tries=0
+	while :; do
+		start_bg "$@" "$ZC_TESTBIN/loadgen" -n 1 -l "$_pct" -t $((ACC_SECS + 2)) >"$WORK/acc.lg"
+		_lgp=$!
+		start_bg "$@" "$ZC_BIN/cyclesoak" -r -J -m $((ACC_SECS * 1000)) >"$WORK/acc.out" 2>"$WORK/acc.err"
+		_csp=$!
+		wait_for "$WORK/acc.out" '"event":"method"' 50 && break
+		stop_bg "$_csp"
+		stop_bg "$_lgp"
+		grep -q 'another meter is running' "$WORK/acc.err" && [ $_tries -lt 60 ] ||
+			{ cat "$WORK/acc.err" >&2; die "$_w: cyclesoak did not start"; }
+		_tries=$((_tries + 1))
+		sleep 1
+	done
+	_t0=$(acc_cpus_ticks "$_arg")
+	wait_for "$WORK/acc.out" '"event":"load"' $((ACC_SECS * 10 + 50)) || die "$_w: no load line"
+	_t1=$(acc_cpus_ticks "$_arg")
+	stop_bg "$_csp"
+	wait "$_lgp"
+	forget_bg "$_lgp"
+	_read=$(json_get "$WORK/acc.out" load load_pct | head -n 1)
+	_taken=$(json_get "$WORK/acc.out" load unseen_steal_pct | head -n 1)
+	if [ "$_kind" = cpu ]; then
+		_truth=$(acc_cpus_share "$_t0" "$_t1")
+	else
+		_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.lg" | tail -n 1)
+		need "$_lg"
+		_truth=$(calc "$_lg * $(getconf _NPROCESSORS_ONLN) / $_arg")
 	fi
-	_read=$(acc_load "$WORK/acc.out")
-	_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.lg" | tail -n 1)
-	need "$_read" "$_lg" "$_bg"
-	_truth=$(calc "$_lg * $_scale + $_bg")
-	echo "$_w $_pct $_truth $_read $(calc "$_read - $_truth") $(acc_taken "$WORK/acc.out")" >>"$WORK/acc.today"
+	need "$_read" "$_truth"
+	echo "$_w $_pct $_truth $_read $(calc "$_read - $_truth") ${_taken:--}" >>"$WORK/acc.today"
 	tail -n 1 "$WORK/acc.today" | awk '{ printf "  %-26s %5s%% %8.2f %9.2f %+8.2f %8s\n", $1, $2, $3, $4, $5, $6 }'
 }
 
 acc_today() {
 	section "accuracy: the meter under taskset, a CPU quota and a CPU going offline"
-	_on=$(getconf _NPROCESSORS_ONLN)
-	if [ "$_on" -lt 2 ]; then
+	if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
 		echo "  skipped: needs 2 CPUs online"
 		return 0
 	fi
 	: >"$WORK/acc.today"
-	echo "  truth: loadgen's own CPU time as a share of CPU 1 (+ CPU 1's background, the median of"
-	echo "  $ACC_BG_SAMPLES idle seconds around the reading), or of the quota; taken: the host's unseen share"
+	echo "  one period of $ACC_SECS s each, beside loadgen -n 1 at the level (% of one CPU); truth: /proc/stat's"
+	echo "  busy share of CPU 1 over the same period, or loadgen's own CPU time as a share of the quota;"
+	echo "  taken: the host's unseen share (unseen_steal_pct)"
 	printf '  %-26s %6s %8s %9s %8s %8s\n' case level truth% reading% error taken%
 	for pct in 0 50; do
-		acc_today_row taskset-c1 "$pct" "$_on" 1 taskset -c 1
+		acc_today_row taskset-c1 "$pct" "cpu 1" taskset -c 1
 	done
 	acc_today_quota
 	awk '{ print ($5 < 0 ? -$5 : $5) }' "$WORK/acc.today" >"$WORK/c"
@@ -473,10 +476,9 @@ acc_today_quota() {
 	ACC_QUOTA_GROUP=$_g
 	on_cleanup acc_quota_drop
 	_th0=$(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat")
-	# loadgen's share of the machine x online CPUs / 0.5 CPU: its share of the quota.
-	acc_today_row "quota-0.5-$_kind" 25 "$(calc "$_on / 0.5")" - \
+	acc_today_row "quota-0.5-$_kind" 25 "quota 0.5" \
 		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_g"
-	echo "    (the group was throttled in $(($(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat") - _th0)) periods; loadgen -l 25 busies one thread 25% of the time: 25% of a CPU, half the quota)"
+	echo "    (the group was throttled in $(($(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat") - _th0)) periods; loadgen at 25% of a CPU is half the quota)"
 }
 
 acc_quota_drop() {
@@ -484,8 +486,8 @@ acc_quota_drop() {
 	ACC_QUOTA_GROUP=
 }
 
-# acc_today_hotplug: cyclesoak -r every half second beside loadgen at 25%
-# of the machine while the highest CPU goes offline and comes back; each
+# acc_today_hotplug: cyclesoak -r every half second beside loadgen at 50%
+# of a CPU while the highest CPU goes offline and comes back; each
 # period's figure beside /proc/stat's busy share of the CPUs online over
 # the same half second (sampled every tenth). Always brings the CPU back.
 acc_today_hotplug() {
@@ -496,14 +498,14 @@ acc_today_hotplug() {
 		return 0
 	fi
 	on_cleanup acc_cpu_back
-	show "cyclesoak -r -J -m 500 & loadgen -l 25 -t 6 &   CPU $_last offline at 2 s, back at 4 s"
+	show "cyclesoak -r -J -m 500 & loadgen -n 1 -l 50 -t 6 &   CPU $_last offline at 2 s, back at 4 s"
 	: >"$WORK/acc.stat"
 	start_bg sh -c 'while :; do printf "%s " "$(date +%s.%N)"; awk "/^cpu[0-9]/ { printf \"%s %d %d \", \$1, \$2 + \$4 + \$7 + \$8 + \$9, \$2 + \$3 + \$4 + \$5 + \$6 + \$7 + \$8 + \$9 }" /proc/stat; echo; sleep 0.1; done' >"$WORK/acc.stat"
 	_sampler=$!
 	run_metered "$WORK/acc.err" "$ZC_BIN/cyclesoak" -r -1 -m 10 >/dev/null
 	start_bg "$ZC_BIN/cyclesoak" -r -J -m 500 >"$WORK/acc.hp" 2>"$WORK/acc.err"
 	_cs=$!
-	start_bg "$ZC_TESTBIN/loadgen" -l 25 -t 6 >/dev/null
+	start_bg "$ZC_TESTBIN/loadgen" -n 1 -l 50 -t 6 >/dev/null
 	_lg=$!
 	sleep 2
 	echo 0 >"$ACC_ONLINE"
