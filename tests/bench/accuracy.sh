@@ -18,11 +18,12 @@
 # VM) moves a row, not the verdict. Every reading is printed.
 #
 # Then the meter where benchmarks run today (acc_today): under taskset -c 1
-# at 0 and 50% of that CPU, in a cgroup with a quota of half a CPU at 25%
-# of a CPU (half the quota), and across a CPU taken offline and brought
-# back; each row with its truth and what the host took unseen. Every
-# reading prints the host's unseen share ("taken"), which the figure counts
-# as idle.
+# at 0 and 50% of that CPU against /proc/stat's CPU 1 over the same
+# period, in a cgroup with a quota of half a CPU at 25% of a CPU (half the
+# quota) against the group's own usage, both within 3 points; and each
+# half second across a CPU taken offline and brought back. Every reading
+# prints the host's unseen share ("taken"), which the figure counts as
+# idle.
 #
 # Then -W (where the CPU went): its own cost, paired rounds of an idle
 # `cyclesoak -r` with and without -W at the default period, the difference
@@ -387,9 +388,11 @@ acc_cpus_share() {
 # acc_today_row WHAT PCT TRUTH PREFIX...: loadgen -n 1 -l PCT and
 # cyclesoak -r -J over one period of ACC_SECS, both started through PREFIX
 # (taskset, a cgroup). TRUTH "cpu N": /proc/stat's busy share of CPU N
-# over that same period (the soakers' nice time left out); "quota Q":
-# loadgen's own CPU time as a share of Q CPUs. Prints and appends "WHAT
-# PCT TRUTH READING ERROR TAKEN" to $WORK/acc.today.
+# over that same period (the soakers' nice time left out); "quota Q": the
+# share of what Q CPUs allow over the period that the group's soakers did
+# not get, by the group's own accounting (ACC_USAGE: its usage counter,
+# less loadgen's own CPU time). Prints and appends "WHAT PCT TRUTH READING
+# ERROR TAKEN" to $WORK/acc.today.
 acc_today_row() {
 	_w=$1 _pct=$2 _kind=${3% *} _arg=${3#* }
 	shift 3
@@ -407,9 +410,9 @@ acc_today_row() {
 		_tries=$((_tries + 1))
 		sleep 1
 	done
-	_t0=$(acc_cpus_ticks "$_arg")
+	_t0=$(acc_cpus_ticks "$_arg") _u0=$(acc_usage_ns) _w0=$(date +%s.%N)
 	wait_for "$WORK/acc.out" '"event":"load"' $((ACC_SECS * 10 + 50)) || die "$_w: no load line"
-	_t1=$(acc_cpus_ticks "$_arg")
+	_t1=$(acc_cpus_ticks "$_arg") _u1=$(acc_usage_ns) _w1=$(date +%s.%N)
 	stop_bg "$_csp"
 	wait "$_lgp"
 	forget_bg "$_lgp"
@@ -420,7 +423,10 @@ acc_today_row() {
 	else
 		_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.lg" | tail -n 1)
 		need "$_lg"
-		_truth=$(calc "$_lg * $(getconf _NPROCESSORS_ONLN) / $_arg")
+		need "$_u0" "$_u1"
+		# soakers' CPU s = the group's - loadgen's; truth = 1 - that / (Q x period)
+		_truth=$(calc "100 * (1 - (($_u1 - $_u0) / 1e9 - $_lg / 100 * $(getconf _NPROCESSORS_ONLN) * ($_w1 - $_w0)) / ($_arg * ($_w1 - $_w0)))")
+		echo "    (loadgen: $(calc "$_lg * $(getconf _NPROCESSORS_ONLN)")% of a CPU; the group used $(calc "($_u1 - $_u0) / 1e7 / ($_w1 - $_w0)")% of a CPU)"
 	fi
 	need "$_read" "$_truth"
 	echo "$_w $_pct $_truth $_read $(calc "$_read - $_truth") ${_taken:--}" >>"$WORK/acc.today"
@@ -435,8 +441,9 @@ acc_today() {
 	fi
 	: >"$WORK/acc.today"
 	echo "  one period of $ACC_SECS s each, beside loadgen -n 1 at the level (% of one CPU); truth: /proc/stat's"
-	echo "  busy share of CPU 1 over the same period, or loadgen's own CPU time as a share of the quota;"
-	echo "  taken: the host's unseen share (unseen_steal_pct)"
+	echo "  busy share of CPU 1 over the same period; under the quota, the share of what it allows that"
+	echo "  the soakers did not get by the group's own usage (cpuacct.usage or cpu.stat) less loadgen's"
+	echo "  CPU time; taken: the host's unseen share (unseen_steal_pct)"
 	printf '  %-26s %6s %8s %9s %8s %8s\n' case level truth% reading% error taken%
 	for pct in 0 50; do
 		acc_today_row taskset-c1 "$pct" "cpu 1" taskset -c 1
@@ -457,33 +464,51 @@ acc_today() {
 acc_today_quota() {
 	_g= _kind=
 	_m=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+	_a=
 	if [ -n "$_m" ] && mkdir "$_m/zc-bench-$$" 2>/dev/null; then
 		_g=$_m/zc-bench-$$ _kind=v1
 		echo 100000 >"$_g/cpu.cfs_period_us"
 		echo 50000 >"$_g/cpu.cfs_quota_us"
+		ACC_USAGE="v1 $_g/cpuacct.usage"
+		if [ ! -f "$_g/cpuacct.usage" ]; then
+			# cpuacct mounted apart: a group there too, for the usage.
+			_am=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuacct(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+			[ -n "$_am" ] && mkdir "$_am/zc-bench-$$" 2>/dev/null && _a=$_am/zc-bench-$$
+			ACC_USAGE="v1 $_a/cpuacct.usage"
+		fi
 	else
 		_m=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 		if [ -n "$_m" ] && grep -qw cpu "$_m/cgroup.subtree_control" 2>/dev/null &&
 			mkdir "$_m/zc-bench-$$" 2>/dev/null; then
 			_g=$_m/zc-bench-$$ _kind=v2
 			echo "50000 100000" >"$_g/cpu.max"
+			ACC_USAGE="v2 $_g/cpu.stat"
 		fi
 	fi
 	if [ -z "$_g" ]; then
 		echo "  quota: skipped: cannot make a cgroup with a CPU quota here (not root, or no cpu controller)"
 		return 0
 	fi
-	ACC_QUOTA_GROUP=$_g
+	ACC_QUOTA_GROUP="$_g $_a"
 	on_cleanup acc_quota_drop
 	_th0=$(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat")
 	acc_today_row "quota-0.5-$_kind" 25 "quota 0.5" \
-		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_g"
-	echo "    (the group was throttled in $(($(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat") - _th0)) periods; loadgen at 25% of a CPU is half the quota)"
+		sh -c 'for g in $0; do echo $$ >"$g/cgroup.procs" || exit 1; done; exec "$@"' "$_g $_a"
+	echo "    (the group was throttled in $(($(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat") - _th0)) of its periods)"
 }
 
 acc_quota_drop() {
-	[ -n "$ACC_QUOTA_GROUP" ] && rmdir "$ACC_QUOTA_GROUP" 2>/dev/null
+	for _d in $ACC_QUOTA_GROUP; do rmdir "$_d" 2>/dev/null; done
 	ACC_QUOTA_GROUP=
+}
+
+# acc_usage_ns: the quota group's CPU time so far (ACC_USAGE "v1 FILE":
+# cpuacct.usage, ns; "v2 FILE": cpu.stat's usage_usec), or nothing.
+acc_usage_ns() {
+	case $ACC_USAGE in
+	v1\ *) cat "${ACC_USAGE#v1 }" 2>/dev/null ;;
+	v2\ *) awk '$1 == "usage_usec" { print $2 * 1000 }' "${ACC_USAGE#v2 }" 2>/dev/null ;;
+	esac
 }
 
 # acc_today_hotplug: cyclesoak -r every half second beside loadgen at 50%
