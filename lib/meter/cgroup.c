@@ -1,3 +1,5 @@
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,27 +90,40 @@ static int mount_of(const char *mountinfo, int v2, char *point, size_t len,
 	return found;
 }
 
+/* A whole number the kernel wrote (and nothing after it but white space),
+ * from *p on; *p moves past it. -1 when there is none ("max"). */
+static int number(const char **p, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(*p, &end, 10);
+	if (end == *p || errno || (*end && !isspace((unsigned char)*end)))
+		return -1;
+	*p = end;
+	return 0;
+}
+
 /* The quota set in directory dir, in CPUs (0: none), and its words. */
 static double quota_at(const char *dir, int v2, char *text, size_t len)
 {
 	char path[PATH_MAX + 32], a[64], b[64];
+	const char *pa = a, *pb = b;
 	long long quota, period;
 
 	if (v2) {
 		snprintf(path, sizeof(path), "%s/cpu.max", dir);
 		if (proc_read_line(path, a, sizeof(a), NULL, 0) < 0 ||
-		    sscanf(a, "%lld %lld", &quota, &period) != 2)
+		    number(&pa, &quota) < 0 || number(&pa, &period) < 0)
 			return 0;	/* "max 100000", or no such file */
 		snprintf(text, len, "cpu.max %lld %lld in %s", quota, period, dir);
 	} else {
 		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
-		if (proc_read_line(path, a, sizeof(a), NULL, 0) < 0)
+		if (proc_read_line(path, a, sizeof(a), NULL, 0) < 0 || number(&pa, &quota) < 0)
 			return 0;
 		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
-		if (proc_read_line(path, b, sizeof(b), NULL, 0) < 0)
+		if (proc_read_line(path, b, sizeof(b), NULL, 0) < 0 || number(&pb, &period) < 0)
 			return 0;
-		quota = atoll(a);
-		period = atoll(b);
 		snprintf(text, len, "cpu.cfs_quota_us %lld per cpu.cfs_period_us %lld in %s",
 			 quota, period, dir);
 	}
@@ -171,18 +186,22 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
 int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *throttled)
 {
 	char line[256];
-	unsigned long long v;
+	const char *p;
+	long long v;
 	FILE *f;
 	int seen = 0;
 
 	if (!q->cpus || !(f = fopen(q->stat, "re")))
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "nr_periods %llu", &v) == 1) {
-			*periods = v;
+		p = strchr(line, ' ');
+		if (!p || number(&p, &v) < 0 || v < 0)
+			continue;
+		if (strncmp(line, "nr_periods ", 11) == 0) {
+			*periods = (uint64_t)v;
 			seen |= 1;
-		} else if (sscanf(line, "nr_throttled %llu", &v) == 1) {
-			*throttled = v;
+		} else if (strncmp(line, "nr_throttled ", 13) == 0) {
+			*throttled = (uint64_t)v;
 			seen |= 2;
 		}
 	}
