@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: meter
+# needs: meter-long
 # The meter on the CPUs it may use: under taskset and in a cpuset the
 # soakers cover the affinity mask, one each, and the using line says so;
 # -N beyond the mask is a usage error naming the CPU; a soaker whose
