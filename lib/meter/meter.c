@@ -320,14 +320,19 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	int i, n = 0, rc;
 
 	memset(r, 0, sizeof(*r));
-	if (gained(m, t1, err, errlen) < 0)
+	/*
+	 * CPUs first: a soaker another copy of this meter (zcs's connection
+	 * process) parked is stopped, and must be known as parked before
+	 * soak_check would call it broken.
+	 */
+	rc = meter_hotplug(m, err, errlen);
+	if (rc < 0 || gained(m, t1, err, errlen) < 0)
 		return -1;
 	d.secs = (double)(t1 - m->t0) / 1e9;
 	m->t0 = t1;
 	meter_throttle_read(m, r);
-	rc = meter_hotplug(m, err, errlen);
-	if (rc != 0)
-		return rc;
+	if (rc > 0)
+		return 1;	/* the note is in err */
 	/* The soakers whose CPU is online; the gap index stays the soaker's. */
 	for (i = 0; i < m->ncpus; i++) {
 		if (soak_parked(m->soak, i))
