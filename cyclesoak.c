@@ -64,10 +64,12 @@ static const struct optab options[] = {
 	  "calibrate the loop-count method on an idle machine, write the file" },
 	{ 'f', "calibration-file", "FILE",
 	  "calibration file (default ./" CALIB_DEFAULT_PATH ")" },
-	{ 'N', "cpus", "CPUS", "number of soakers (default: the online CPUs)" },
+	{ 'N', "cpus", "CPUS",
+	  "number of soakers (default: the CPUs this process may use: taskset, "
+	  "a cpuset; more is a usage error)" },
 	{ 'p', "period", "SECS", "sampling period in seconds (default 1); with -C, one sample" },
 	{ 'm', "period-ms", "MSECS", "sampling period in milliseconds" },
-	{ 'B', "per-cpu", NULL, "bind soaker i to CPU i and show each CPU's free share" },
+	{ 'B', "per-cpu", NULL, "show each CPU's free share (soaker i on the i-th allowed CPU)" },
 	{ '1', "once", NULL, "print one figure and exit" },
 	{ 'n', "nice", NULL,
 	  "soakers run plain nice 19 (SCHED_OTHER), as in 2001, not SCHED_IDLE" },
@@ -87,8 +89,8 @@ static const struct optab options[] = {
 	  "(kernel:; needs root or perf_event_paranoid <= 0)" },
 	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr" },
 	{ 'J', "json", NULL,
-	  "JSON Lines on stdout: events using, method, load, calibrating, "
-	  "calibrated, command" },
+	  "JSON Lines on stdout: events using, method, load, nofigure, "
+	  "calibrating, calibrated, command" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print cyclesoak and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -209,7 +211,7 @@ static struct meter *open_meter(void)
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 	if (stop_signal)
 		stop_exit(stop_signal);
-	app_using(meter_ncpus(m));
+	app_using(meter_cpus(m));
 	line_begin("method");
 	line_str("meter", meter_method_name(meter_method(m)), NULL);
 	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
@@ -221,6 +223,14 @@ static struct meter *open_meter(void)
 static void broken(const char *err)
 {
 	error(1, 0, "%s", err);
+}
+
+/* A period the meter gave no figure for, and why (a CPU went offline). */
+static void no_figure(const char *why)
+{
+	line_begin("nofigure");
+	line_str("why", why, "no figure: %s");
+	check_stdout(line_end());
 }
 
 /* -W: where the load went, over the meter's own periods. */
@@ -276,10 +286,34 @@ static void debug_line(const struct meter_reading *r)
 	for (i = 0; i < r->ncpus; i++)
 		if (counts)
 			fprintf(stderr, " %.1f%%/%.1f%%(%d)", 100 * r->cpu_load_counts[i],
-				100 * r->cpu_load_runtime[i], i);
+				100 * r->cpu_load_runtime[i], r->cpu[i]);
 		else
-			fprintf(stderr, " %.1f%%(%d)", 100 * r->cpu_load_runtime[i], i);
+			fprintf(stderr, " %.1f%%(%d)", 100 * r->cpu_load_runtime[i], r->cpu[i]);
+	fprintf(stderr, "; unseen steal %.1f%%", 100 * r->unseen_steal);
+	if (r->throttled >= 0)
+		fprintf(stderr, "; throttled in %lld of %lld quota periods",
+			r->throttled, r->quota_periods);
 	fputc('\n', stderr);
+}
+
+/*
+ * Time the host took unseen, over this share of the CPUs covered, is worth
+ * a warning: the soakers were charged for time they did not run. The
+ * figure is in every JSON load event and on -d's line; the 2001 text line
+ * keeps its shape.
+ */
+#define STEAL_MARK 0.015
+
+/* The host's unseen share over STEAL_MARK: said once. */
+static void steal_warning(double taken)
+{
+	static int said;
+
+	if (taken > STEAL_MARK && !said++)
+		fprintf(stderr, "cyclesoak: warning: the host took %.1f%% of the CPUs "
+			"without the kernel counting it as steal: the soakers were "
+			"charged for it, so the figures count it as idle time, not as "
+			"load or steal (-d and -J show it every period)\n", 100 * taken);
 }
 
 /* The warnings a reading may call for, each said once. */
@@ -287,6 +321,7 @@ static void warnings(const struct meter *m, const struct meter_reading *r)
 {
 	static int apart, said_apart, said_fast;
 
+	steal_warning(r->unseen_steal);
 	if (isnan(r->load_counts))
 		return;
 	apart = fabs(r->load_counts - r->load_runtime) > 0.05 ? apart + 1 : 0;
@@ -314,6 +349,9 @@ static void free_json(const void *arg)
 	for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
 		pct[i] = 100 * r->cpu_free[i];
 	out_num_array("free_pct", pct, i, 1);
+	for (i = 0; i < r->ncpus && i < CPU_SETSIZE; i++)
+		pct[i] = r->cpu[i];
+	out_num_array("free_cpus", pct, i, 0);
 }
 
 /* "System load: xx.x%" [ "|| Free: xx.x%(0) ..." ], or the load event. */
@@ -323,6 +361,16 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 
 	line_begin("load");
 	line_num("load_pct", 100 * r->load, 1, "System load: %.1f%%");
+	if (meter_quota(m) > 0)
+		line_num("quota_cpus", meter_quota(m), 2, " of a %.2f CPU quota");
+	if (r->throttled >= 0)
+		line_int("throttled_periods", r->throttled, " (throttled in %lld");
+	if (r->quota_periods >= 0)
+		line_int("quota_periods", r->quota_periods, " of %lld periods)");
+	if (r->ncpus < meter_ncpus(m))
+		line_int("ncpus", r->ncpus, r->ncpus == 1 ? " over %lld CPU online"
+						     : " over %lld CPUs online");
+	line_num("unseen_steal_pct", 100 * r->unseen_steal, 1, NULL);
 	if (cfg.debug && !isnan(r->load_counts))	/* no calibration: no such figure */
 		line_num("load_counts_pct", 100 * r->load_counts, 1, NULL);
 	if (cfg.debug)
@@ -330,7 +378,7 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 	if (cfg.meter.bind) {
 		line_text(" || Free:");
 		for (i = 0; i < r->ncpus; i++)
-			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], i);
+			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], r->cpu[i]);
 		line_nested(free_json, NULL, r);
 	}
 	if (where)
@@ -363,7 +411,7 @@ static int do_meter(void)
 	struct meter_reading r;
 	struct meter *m = open_meter();
 	char err[512];
-	int sig;
+	int sig, rc;
 
 	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
@@ -374,12 +422,18 @@ static int do_meter(void)
 		sig = wait_signal(&stop_set, next);
 		if (sig)
 			stop_exit(sig);
-		if (meter_sample(m, &r, err, sizeof(err)) < 0)
+		rc = meter_sample(m, &r, err, sizeof(err));
+		if (rc < 0)
 			broken(err);
-		where_read(r.load);
-		print_load(m, &r);
-		if (cfg.once)
-			break;
+		if (rc > 0) {
+			no_figure(err);
+			where_start();
+		} else {
+			where_read(r.load);
+			print_load(m, &r);
+			if (cfg.once)
+				break;
+		}
 		next += period;
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
@@ -409,18 +463,38 @@ static int spawn_command(pid_t *pid, const sigset_t *mask)
 }
 
 /*
+ * One period of a command's lifetime into span and taken_secs, or the line
+ * saying why it has none; -1 with err when a soaker broke.
+ */
+static int command_period(struct meter *m, struct meter_span *span, double *taken_secs,
+			  char *err, size_t errlen)
+{
+	struct meter_reading r;
+	int rc = meter_sample(m, &r, err, errlen);
+
+	if (rc > 0)
+		no_figure(err);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	meter_span_add(span, &r);
+	*taken_secs += r.unseen_steal * r.secs;
+	return 0;
+}
+
+/*
  * Wait for the command, sampling every period so a broken soaker is seen
  * within one. Our stop signals go to the command, once; it decides. All of
  * them and SIGCHLD stay blocked and are taken here, so none is lost between
- * a check and the wait. Returns its wait status; load and secs cover its
- * lifetime.
+ * a check and the wait. Returns its wait status; load, secs and taken (the
+ * host's unseen share) cover its lifetime.
  */
-static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
+static int wait_command(struct meter *m, pid_t pid, double *load, double *secs,
+			double *taken)
 {
 	uint64_t period = (uint64_t)cfg.period_ms * 1000000u;
-	struct meter_reading r;
 	sigset_t set = stop_set;
 	struct meter_span span = { 0 };
+	double taken_secs = 0;
 	char err[512];
 	int status, sig, forwarded = 0;
 
@@ -431,24 +505,23 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs)
 			kill(pid, sig);
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
-		if (meter_sample(m, &r, err, sizeof(err)) < 0) {
+		if (command_period(m, &span, &taken_secs, err, sizeof(err)) < 0) {
 			kill(pid, SIGTERM);
 			broken(err);
 		}
-		meter_span_add(&span, &r);
 	}
-	if (meter_sample(m, &r, err, sizeof(err)) < 0)
+	if (command_period(m, &span, &taken_secs, err, sizeof(err)) < 0)
 		broken(err);
-	meter_span_add(&span, &r);
 	*secs = span.secs;
 	*load = meter_span_load(&span);
+	*taken = span.secs > 0 ? taken_secs / span.secs : 0;
 	return status;
 }
 
 static int do_command(void)
 {
 	struct meter *m = open_meter();
-	double load, secs;
+	double load, secs, taken, quota = meter_quota(m);
 	char err[512], shown[SHOW_LEN];
 	int rc, status;
 	pid_t pid;
@@ -466,18 +539,22 @@ static int do_command(void)
 		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
 		return exit_exec_failed(rc);
 	}
-	status = wait_command(m, pid, &load, &secs);
+	status = wait_command(m, pid, &load, &secs, &taken);
 	where_read(load);
 	where_close(where);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");
 	line_num("load_pct", 100 * load, 1, "System load: %.1f%%");
+	if (quota > 0)
+		line_num("quota_cpus", quota, 2, " of a %.2f CPU quota");
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
+	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
 	if (where)
 		where_line(&where_rep);
 	check_stdout(line_end());
+	steal_warning(taken);
 	return status;
 }
 

@@ -43,9 +43,9 @@ static void sample(void)
 	uint64_t s = ledger->seq;
 	double load_secs, secs;
 
-	if (meter_sample(meter, &r, err, sizeof(err)) < 0)
-		fail(err);
-	load_secs = ledger->load_secs + r.load * r.secs;
+	if (meter_sample(meter, &r, err, sizeof(err)) != 0)
+		fail(err);	/* 1: a CPU came or went, no figure either */
+	load_secs = ledger->load_secs + meter_cpus_load(&r) * r.secs;
 	secs = ledger->secs + r.secs;
 	/* Release on each figure, acquire on each read of one: a reader that
 	 * sees a new figure then sees the odd seq before it, and retries (no

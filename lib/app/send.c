@@ -84,16 +84,16 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 
 	if (!sd->meter)
 		return 0;
-	if (meter_sample(sd->meter, &mr, err, errlen) < 0)
-		return -1;
+	if (meter_sample(sd->meter, &mr, err, errlen) != 0)
+		return -1;	/* 1: a CPU came or went, no figure either */
 	r->measured = 1;
 	r->ncpus = mr.ncpus;
-	r->load = mr.load;
+	r->load = meter_cpus_load(&mr);	/* under a quota, still of ncpus */
 	r->meter = meter_method_name(meter_method(sd->meter));
-	r->demand = service_demand_us_per_kb(mr.load, mr.ncpus, mr.secs, r->bytes);
+	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
 	if (sd->where)
-		where_read(sd, mr.load, r->bytes);
+		where_read(sd, r->load, r->bytes);
 	return 0;
 }
 

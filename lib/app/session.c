@@ -7,6 +7,7 @@
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
+#include "base/opt.h"
 #include "base/out.h"
 #include "meter/calib.h"
 
@@ -51,6 +52,8 @@ struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 
 	if (!m && stop_signal)
 		stop_exit(stop_signal);
+	if (!m && errno == EDOM)
+		usage_error("-N %d: %s", cfg->ncpus, err);
 	if (!m)
 		error(1, 0, "%s", err);
 	session_meter = m;
@@ -58,6 +61,9 @@ struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 	stop_cleanup(app_meter_close);
 	if (stop_signal)
 		stop_exit(stop_signal);
+	if (*meter_quota_text(m))
+		fprintf(stderr, "%s: %s\n", program_invocation_short_name,
+			meter_quota_text(m));
 	if (*meter_warning(m))
 		fprintf(stderr, "%s: warning: %s\n", program_invocation_short_name,
 			meter_warning(m));
@@ -88,10 +94,13 @@ void app_load_line(const struct app_load *l)
 	line_num("service_demand_us_per_kb", l->demand, 3, ", %.3f us/KB");
 }
 
-void app_using(int ncpus)
+void app_using(const struct meter_cpus *c)
 {
 	line_begin("using");
-	line_int("ncpus", ncpus, "using %lld CPUs");
+	line_text("using %s", c->text);
+	line_int("ncpus", c->n, NULL);
+	line_int("online_cpus", c->online, NULL);
+	line_str("cpus", c->list, NULL);
 	line_end();
 	if (out_failed())
 		exit(1);	/* the at-exit check says why */
@@ -116,10 +125,13 @@ static void print_sample(double rate, void *arg)
 
 int app_calibrate(const struct meter_cfg *cfg, unsigned sample_ms)
 {
+	struct meter_cpus cpus;
 	struct calib c;
 	char err[512];
 
-	app_using(cfg->ncpus > 0 ? cfg->ncpus : cpu_online());
+	if (meter_cpus_pick(cfg, &cpus, err, sizeof(err)) < 0)
+		usage_error("-N %d: %s", cfg->ncpus, err);
+	app_using(&cpus);
 	if (meter_calibrate(cfg, sample_ms, print_sample, NULL, &c, err, sizeof(err)) < 0) {
 		if (stop_signal)
 			stop_exit(stop_signal);

@@ -13,7 +13,8 @@
 
 /*
  * app_meter_open - the meter as cfg asks (meter_open), for the whole run.
- * A refusal is one line and exit 1; a stop signal that came while it
+ * A refusal is one line and exit 1 (CPUs asked for outside the process's
+ * CPU mask: exit 2); a stop signal that came while it
  * settled ends the program by it. A warning is said on stderr, and with
  * debug "meter: WHY, N CPUs". The meter is closed at exit and before a
  * stop signal's exit, by the process that opened it only (zcs's connection
@@ -58,8 +59,11 @@ struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes)
  */
 void app_load_line(const struct app_load *l);
 
-/* app_using - "using N CPUs", or the using event with -J. */
-void app_using(int ncpus);
+/*
+ * app_using - "using 2 CPUs" or "using 1 of 2 CPUs (cpuset: 1)", or the
+ * using event with -J (ncpus, online_cpus, cpus: the list).
+ */
+void app_using(const struct meter_cpus *c);
 
 /*
  * app_calibrate - calibrate (meter_calibrate) and say so: the using line,

@@ -1,4 +1,7 @@
+#include <errno.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "base/cpu.h"
@@ -21,22 +24,118 @@ int cpu_max(void)
 
 int cpu_bind(int cpu)
 {
+	return cpu_pin(0, cpu);
+}
+
+int cpu_pin(pid_t pid, int cpu)
+{
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* The CPUs of set, ascending, into cpus[CPU_SETSIZE]; how many. */
+static int set_list(const cpu_set_t *set, int *cpus)
+{
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set))
+			cpus[n++] = cpu;
+	return n;
 }
 
 int cpu_allowed(int *cpus)
 {
 	cpu_set_t set;
-	int cpu, n = 0;
 
 	if (sched_getaffinity(0, sizeof(set), &set) < 0)
 		return 0;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			cpus[n++] = cpu;
+	return set_list(&set, cpus);
+}
+
+int cpu_list_parse(const char *text, int *cpus)
+{
+	cpu_set_t set;
+	const char *p = text;
+	char *end;
+	long a, b;
+
+	CPU_ZERO(&set);
+	while (*p && *p != '\n') {
+		if (*p < '0' || *p > '9')
+			return -1;
+		a = b = strtol(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -1;
+			b = strtol(p, &end, 10);
+		}
+		if (a > b || b >= CPU_SETSIZE)
+			return -1;
+		for (; a <= b; a++)
+			CPU_SET((int)a, &set);
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return set_list(&set, cpus);
+}
+
+int cpu_online_list(int *cpus)
+{
+	char line[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	int n = -1, i;
+
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			n = cpu_list_parse(line, cpus);
+		fclose(f);
+	}
+	if (n > 0)
+		return n;
+	n = cpu_online();
+	for (i = 0; i < n; i++)
+		cpus[i] = i;
 	return n;
+}
+
+void cpu_list_text(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i, j, w;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i = j + 1) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		if (j == i)
+			w = snprintf(buf + used, len - used, "%s%d", i ? "," : "", cpus[i]);
+		else
+			w = snprintf(buf + used, len - used, "%s%d-%d", i ? "," : "",
+				     cpus[i], cpus[j]);
+		if (w < 0 || (size_t)w >= len - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+int cpu_pinned(pid_t pid, int cpu, char *was, size_t len)
+{
+	cpu_set_t set;
+	int cpus[CPU_SETSIZE], n;
+
+	if (sched_getaffinity(pid, sizeof(set), &set) < 0)
+		return -1;
+	if (CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set))
+		return 1;
+	n = set_list(&set, cpus);
+	cpu_list_text(cpus, n, was, len);
+	return 0;
 }

@@ -19,31 +19,18 @@
 /* Settle time after the soakers start: page faults, scheduler placement. */
 #define SETTLE_MS 300
 
-struct meter {
-	struct soak *soak;
-	pid_t owner;			/* who opened it: only it kills */
-	int lock_fd;
-	int ncpus;
-	enum meter_method method;
-	char warning[160];		/* about the calibration in use, or "" */
-	double loops_per_sec;		/* calibrated; 0: no calibration */
-	uint64_t t0;			/* the mark */
-	uint64_t *counts0, *counts;	/* at the mark, gained since */
-	int64_t *run0, *run;
-	double *cpu_counts, *cpu_runtime, *cpu_free;
-};
-
 void meter_compute(const struct meter_delta *d, double *load_counts,
 		   double *load_runtime, double *cpu_counts, double *cpu_runtime)
 {
-	double per_cpu = d->loops_per_sec / d->ncpus, sum_c = 0, sum_r = 0;
+	double share = d->share > 0 ? d->share : 1, sum_c = 0, sum_r = 0;
+	double per_cpu = d->loops_per_sec / (d->calib_ncpus > 0 ? d->calib_ncpus : d->ncpus);
 	int i;
 
 	for (i = 0; i < d->ncpus; i++) {
 		cpu_counts[i] = d->loops_per_sec > 0 && d->secs > 0
-			? 1.0 - (double)d->counts[i] / d->secs / per_cpu : NAN;
+			? 1.0 - (double)d->counts[i] / d->secs / share / per_cpu : NAN;
 		cpu_runtime[i] = d->secs > 0
-			? 1.0 - (double)d->run_ns[i] / 1e9 / d->secs : NAN;
+			? 1.0 - (double)d->run_ns[i] / 1e9 / d->secs / share : NAN;
 		sum_c += cpu_counts[i];
 		sum_r += cpu_runtime[i];
 	}
@@ -60,6 +47,11 @@ void meter_span_add(struct meter_span *s, const struct meter_reading *r)
 double meter_span_load(const struct meter_span *s)
 {
 	return s->secs > 0 ? s->load_secs / s->secs : 0;
+}
+
+double meter_cpus_load(const struct meter_reading *r)
+{
+	return r->ncpus > 0 && r->cpus > 0 ? r->load * r->cpus / r->ncpus : r->load;
 }
 
 double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes)
@@ -131,8 +123,14 @@ static int alloc_arrays(struct meter *m)
 	m->cpu_counts = calloc(n, sizeof(*m->cpu_counts));
 	m->cpu_runtime = calloc(n, sizeof(*m->cpu_runtime));
 	m->cpu_free = calloc(n, sizeof(*m->cpu_free));
+	m->gap0 = calloc(n, sizeof(*m->gap0));
+	m->gap = calloc(n, sizeof(*m->gap));
+	m->r_counts = calloc(n, sizeof(*m->r_counts));
+	m->r_run = calloc(n, sizeof(*m->r_run));
+	m->r_cpu = calloc(n, sizeof(*m->r_cpu));
 	return m->counts0 && m->counts && m->run0 && m->run && m->cpu_counts &&
-	       m->cpu_runtime && m->cpu_free ? 0 : -1;
+	       m->cpu_runtime && m->cpu_free && m->gap0 && m->gap && m->r_counts &&
+	       m->r_run && m->r_cpu ? 0 : -1;
 }
 
 static void free_arrays(struct meter *m)
@@ -144,6 +142,11 @@ static void free_arrays(struct meter *m)
 	free(m->cpu_counts);
 	free(m->cpu_runtime);
 	free(m->cpu_free);
+	free(m->gap0);
+	free(m->gap);
+	free(m->r_counts);
+	free(m->r_run);
+	free(m->r_cpu);
 	free(m);
 }
 
@@ -159,7 +162,14 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 	}
 	m->lock_fd = -1;
 	m->owner = getpid();
-	m->ncpus = cfg->ncpus > 0 ? cfg->ncpus : cpu_online();
+	if (meter_cpus_pick(cfg, &m->cpus, err, errlen) < 0) {
+		free(m);
+		errno = EDOM;
+		return NULL;
+	}
+	m->ncpus = m->cpus.n;
+	scfg.cpus = m->cpus.cpu;
+	meter_find_quota(m);
 	if (alloc_arrays(m) < 0) {
 		err_fill(err, errlen, errno, "meter");
 		goto fail;
@@ -205,6 +215,21 @@ int meter_ncpus(const struct meter *m)
 	return m->ncpus;
 }
 
+const struct meter_cpus *meter_cpus(const struct meter *m)
+{
+	return &m->cpus;
+}
+
+double meter_quota(const struct meter *m)
+{
+	return m->quota.cpus;
+}
+
+const char *meter_quota_text(const struct meter *m)
+{
+	return m->quota_text;
+}
+
 int meter_soakers(const struct meter *m, int *pids, int max)
 {
 	int i;
@@ -214,9 +239,9 @@ int meter_soakers(const struct meter *m, int *pids, int max)
 	return i;
 }
 
-/* Each soaker's loop count and run time less system time, now. */
-static int read_soakers(struct meter *m, uint64_t *counts, int64_t *run,
-			char *err, size_t errlen)
+/* Each soaker's loop count, run time less system time and gaps, now. */
+static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t *run,
+			uint64_t *gap, char *err, size_t errlen)
 {
 	uint64_t run_ns, sys_ns;
 	int i;
@@ -225,6 +250,7 @@ static int read_soakers(struct meter *m, uint64_t *counts, int64_t *run,
 	if (soak_check(m->soak, err, errlen) < 0)
 		return -1;
 	soak_read(m->soak, counts);
+	soak_gaps(m->soak, now, gap);
 	for (i = 0; i < m->ncpus; i++) {
 		if (proc_task_ns(soak_pid(m->soak, i), &run_ns, &sys_ns, err, errlen) < 0) {
 			soak_check(m->soak, err, errlen);
@@ -242,40 +268,82 @@ static int read_soakers(struct meter *m, uint64_t *counts, int64_t *run,
 int meter_mark(struct meter *m, char *err, size_t errlen)
 {
 	m->t0 = now_ns();
-	return read_soakers(m, m->counts0, m->run0, err, errlen);
+	meter_throttle_mark(m, &m->periods0, &m->throttled0);
+	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, err, errlen);
+}
+
+/* What every soaker gained since the mark, into counts, run and gap; mark. */
+static int gained(struct meter *m, uint64_t now, char *err, size_t errlen)
+{
+	uint64_t c, g;
+	int64_t run;
+	int i;
+
+	if (read_soakers(m, now, m->counts, m->run, m->gap, err, errlen) < 0)
+		return -1;
+	for (i = 0; i < m->ncpus; i++) {
+		c = m->counts[i];
+		run = m->run[i];
+		g = m->gap[i];
+		m->counts[i] -= m->counts0[i];
+		m->run[i] -= m->run0[i];
+		m->gap[i] -= m->gap0[i];
+		m->counts0[i] = c;
+		m->run0[i] = run;
+		m->gap0[i] = g;
+	}
+	return 0;
 }
 
 int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t errlen)
 {
 	struct meter_delta d = {
-		.ncpus = m->ncpus,
-		.counts = m->counts,
-		.run_ns = m->run,
+		.counts = m->r_counts,
+		.run_ns = m->r_run,
 		.loops_per_sec = m->loops_per_sec,
+		.calib_ncpus = m->ncpus,
 	};
-	uint64_t t1 = now_ns(), c;
-	int64_t run;
-	int i;
+	uint64_t t1 = now_ns();
+	int i, n = 0, rc;
 
-	if (read_soakers(m, m->counts, m->run, err, errlen) < 0)
+	memset(r, 0, sizeof(*r));
+	/*
+	 * CPUs first: a soaker another copy of this meter (zcs's connection
+	 * process) parked is stopped, and must be known as parked before
+	 * soak_check would call it broken.
+	 */
+	rc = meter_hotplug(m, err, errlen);
+	if (rc < 0 || gained(m, t1, err, errlen) < 0)
 		return -1;
-	for (i = 0; i < m->ncpus; i++) {
-		c = m->counts[i];
-		run = m->run[i];
-		m->counts[i] -= m->counts0[i];
-		m->run[i] -= m->run0[i];
-		m->counts0[i] = c;
-		m->run0[i] = run;
-	}
 	d.secs = (double)(t1 - m->t0) / 1e9;
 	m->t0 = t1;
-	memset(r, 0, sizeof(*r));
+	meter_throttle_read(m, r);
+	if (rc > 0)
+		return 1;	/* the note is in err */
+	/* The soakers whose CPU is online; the gap index stays the soaker's. */
+	for (i = 0; i < m->ncpus; i++) {
+		if (soak_parked(m->soak, i))
+			continue;
+		m->r_counts[n] = m->counts[i];
+		m->r_run[n] = m->run[i];
+		m->r_cpu[n] = i;
+		n++;
+	}
+	if (n == 0)
+		return err_fill(err, errlen, 0, "every CPU the meter covers is offline");
+	d.ncpus = n;
+	d.share = m->quota.cpus > 0 ? m->quota.cpus / m->ncpus : 1;
 	meter_compute(&d, &r->load_counts, &r->load_runtime, m->cpu_counts, m->cpu_runtime);
+	r->unseen_steal = meter_unseen_steal(m, n, d.secs, d.share);
+	for (i = 0; i < n; i++)
+		m->r_cpu[i] = soak_cpu(m->soak, m->r_cpu[i]);
 	r->secs = d.secs;
-	r->ncpus = m->ncpus;
+	r->ncpus = n;
+	r->cpus = n * d.share;
+	r->cpu = m->r_cpu;
 	r->cpu_load = m->method == METER_COUNTS ? m->cpu_counts : m->cpu_runtime;
 	r->load = m->method == METER_COUNTS ? r->load_counts : r->load_runtime;
-	for (i = 0; i < m->ncpus; i++)
+	for (i = 0; i < n; i++)
 		m->cpu_free[i] = 1.0 - r->cpu_load[i];
 	r->cpu_free = m->cpu_free;
 	r->cpu_load_counts = m->cpu_counts;

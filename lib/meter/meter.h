@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sched.h>
+
 #include "meter/soak.h"
 
 enum meter_method {
@@ -50,6 +52,29 @@ struct meter_cfg {
 struct meter;			/* opaque */
 
 /*
+ * The CPUs the soakers cover: those this process may run on (its affinity
+ * mask, which taskset and a cpuset set; the kernel leaves offline CPUs
+ * out), or the first -N of them. text is what the using line says: "2
+ * CPUs" when that is every online CPU, else "1 of 2 CPUs (cpuset: 1)".
+ */
+struct meter_cpus {
+	int n;				/* soakers, one per CPU of cpu[] */
+	int online;			/* CPUs online */
+	int cpu[CPU_SETSIZE];
+	char list[256];			/* cpu[] as a kernel CPU list: "0-1,3" */
+	char text[600];
+};
+
+/*
+ * meter_cpus_pick - the CPUs cfg asks for into c. -1 with err filled when
+ * it asks for more than the mask holds ("2 CPUs asked for, but this
+ * process may use 1: CPU 0 is not in its CPU mask (cpuset: 1)"): a usage
+ * error for the program, which knows the option that asked.
+ */
+int meter_cpus_pick(const struct meter_cfg *cfg, struct meter_cpus *c,
+		    char *err, size_t errlen);
+
+/*
  * One reading: what the soakers lost between two samples. Loads are
  * fractions of the whole machine (0.25 = 25%) and may be slightly negative;
  * a method with nothing to say (loop counts without a calibration) has NAN.
@@ -59,7 +84,16 @@ struct meter_reading {
 	double load;		/* by the meter's method */
 	double load_counts;	/* loop counts; NAN without a calibration */
 	double load_runtime;	/* run time */
-	int ncpus;
+	int ncpus;		/* CPUs covered: less than meter_ncpus while
+				   one of them is offline */
+	double cpus;		/* what they can give, in CPUs: ncpus, or the
+				   CPU quota where that is less */
+	const int *cpu;		/* ncpus entries: which CPU each figure is of */
+	long long quota_periods;	/* under a quota, cpu.stat's periods and */
+	long long throttled;	/* those throttled, in this reading; else -1 */
+	double unseen_steal;	/* time the soakers were charged for but did
+				   not run (a host that took it without the
+				   kernel counting steal), share of cpus */
 	const double *cpu_load;	/* ncpus entries, by the meter's method */
 	const double *cpu_free;	/* ncpus entries: 1 - cpu_load */
 	const double *cpu_load_counts;	/* ncpus entries, each method (-d) */
@@ -81,6 +115,15 @@ enum meter_method meter_method(const struct meter *m);
 /* The method's name in every program's output: "run time" or "loop counts". */
 const char *meter_method_name(enum meter_method method);
 int meter_ncpus(const struct meter *m);
+/* The CPUs the soakers cover, and what the using line says of them. */
+const struct meter_cpus *meter_cpus(const struct meter *m);
+/*
+ * meter_quota - the group's CPU quota in CPUs where it is less than the
+ * CPUs covered (loads are then shares of what the quota allows), else 0;
+ * meter_quota_text the line that says so ("" when none).
+ */
+double meter_quota(const struct meter *m);
+const char *meter_quota_text(const struct meter *m);
 /* A warning about the calibration the loop counts use (a 2001 file that
  * does not say its CPU count), for the program to print; "" when none. */
 const char *meter_warning(const struct meter *m);
@@ -93,7 +136,10 @@ int meter_soakers(const struct meter *m, int *pids, int max);
  * meter_sample - fill r with what was lost since the last mark (or sample),
  * and mark again. -1 with err filled when a soaker died or was stopped
  * ("soaker for CPU 1 (PID 4321) was killed by SIGKILL"): no figure from
- * that period may be printed.
+ * that period may be printed. 1 with err filled when this period has no
+ * figure but the run goes on: a CPU went offline or came back ("CPU 1 went
+ * offline"), a soaker's pinning had to be mended. Each call checks every
+ * soaker's pinning, so a lost one is mended within a period.
  */
 int meter_mark(struct meter *m, char *err, size_t errlen);
 int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t errlen);
@@ -108,6 +154,14 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
  * NULL.
  */
 void meter_close(struct meter *m);
+
+/*
+ * meter_cpus_load - r's load as a share of the CPUs it covers (r->ncpus),
+ * whatever the quota: r->load where there is none, else r->load x the
+ * quota's CPUs / r->ncpus. What zcc's and zcs's "load X% of N CPUs" and
+ * their service demand take.
+ */
+double meter_cpus_load(const struct meter_reading *r);
 
 /*
  * A load over several readings, each weighted by its length (zcs's done

@@ -99,10 +99,16 @@ int meter_calibrate(const struct meter_cfg *cfg, unsigned sample_ms,
 {
 	struct soak_cfg scfg = { .bind = cfg->bind, .policy = cfg->policy };
 	const char *path = cfg->calib_path ? cfg->calib_path : CALIB_DEFAULT_PATH;
-	int ncpus = cfg->ncpus > 0 ? cfg->ncpus : cpu_online();
+	struct meter_cpus cpus;
 	struct soak *s;
-	int lock, rc, saved;
+	int lock, rc, saved, ncpus;
 
+	if (meter_cpus_pick(cfg, &cpus, err, errlen) < 0) {
+		errno = EDOM;
+		return -1;
+	}
+	ncpus = cpus.n;
+	scfg.cpus = cpus.cpu;
 	if (!sample_ms)
 		sample_ms = 1000;
 	if (calib_check_path(path, err, errlen) < 0)

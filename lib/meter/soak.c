@@ -28,6 +28,7 @@ struct soak {
 	int n;
 	pid_t *pids;
 	int *cpus;		/* the CPU soaker i is pinned to; -1: none */
+	char *parked;		/* soaker i stopped: its CPU is offline */
 	struct slot *slots;	/* MAP_SHARED: the parent sees the counts */
 	size_t maplen;
 };
@@ -99,10 +100,13 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->pids = calloc((size_t)ncpus, sizeof(pid_t))) ||
-	    !(s->cpus = calloc((size_t)ncpus, sizeof(int)))) {
+	    !(s->cpus = calloc((size_t)ncpus, sizeof(int))) ||
+	    !(s->parked = calloc((size_t)ncpus, 1))) {
 		err_fill(err, errlen, errno, "soakers");
-		if (s)
+		if (s) {
 			free(s->pids);
+			free(s->cpus);
+		}
 		free(s);
 		return NULL;
 	}
@@ -113,6 +117,7 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 		err_fill(err, errlen, errno, "soakers' shared memory");
 		free(s->pids);
 		free(s->cpus);
+		free(s->parked);
 		free(s);
 		return NULL;
 	}
@@ -125,7 +130,8 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 	n_allowed = cpu_allowed(allowed);
 	fflush(NULL);		/* nothing buffered gets written twice */
 	for (i = 0; i < ncpus; i++) {
-		s->cpus[i] = cfg->bind ? i : n_allowed ? allowed[i % n_allowed] : -1;
+		s->cpus[i] = cfg->cpus ? cfg->cpus[i] : cfg->bind ? i
+			   : n_allowed ? allowed[i % n_allowed] : -1;
 		s->pids[i] = fork();
 		if (s->pids[i] == 0)
 			soaker(&s->slots[i], parent, s->cpus[i], cfg->policy);
@@ -160,6 +166,31 @@ int soak_count(const struct soak *s)
 const volatile uint64_t *soak_counter(const struct soak *s, int i)
 {
 	return &s->slots[i].count;
+}
+
+int soak_cpu(const struct soak *s, int i)
+{
+	return i >= 0 && i < s->n ? s->cpus[i] : -1;
+}
+
+/*
+ * A gap is added when it ends; one going on now (a soaker starved, or
+ * parked) counts up to now, so a reading holds the gaps of its own period
+ * and not those of the periods before. Read again if the soaker added one
+ * meanwhile.
+ */
+void soak_gaps(const struct soak *s, uint64_t now, uint64_t *gap_ns)
+{
+	uint64_t gap, seen;
+	int i;
+
+	for (i = 0; i < s->n; i++) {
+		do {
+			gap = __atomic_load_n(&s->slots[i].gap_ns, __ATOMIC_ACQUIRE);
+			seen = __atomic_load_n(&s->slots[i].seen_ns, __ATOMIC_ACQUIRE);
+		} while (gap != __atomic_load_n(&s->slots[i].gap_ns, __ATOMIC_ACQUIRE));
+		gap_ns[i] = gap + (seen && now > seen + SOAK_GAP_NS ? now - seen : 0);
+	}
 }
 
 int soak_pid(const struct soak *s, int i)
@@ -288,9 +319,54 @@ int soak_check(const struct soak *s, char *err, size_t errlen)
 	int i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->pids[i] > 0 && soaker_broken(s, i, err, errlen) < 0)
+		if (s->pids[i] > 0 && !s->parked[i] && soaker_broken(s, i, err, errlen) < 0)
 			return -1;
 	return 0;
+}
+
+int soak_mend(struct soak *s, int i, char *was, size_t len, char *err, size_t errlen)
+{
+	char who[64];
+	int rc;
+
+	if (s->cpus[i] < 0 || s->parked[i])
+		return 0;
+	rc = cpu_pinned(s->pids[i], s->cpus[i], was, len);
+	if (rc != 0)
+		return rc > 0 ? 0 : soak_check(s, err, errlen);
+	if (cpu_pin(s->pids[i], s->cpus[i]) == 0)
+		return 1;
+	soaker_name(s, i, who, sizeof(who));
+	return err_fill(err, errlen, errno, "%s lost its pinning (now CPUs %s) "
+			"and cannot be pinned again", who, was);
+}
+
+void soak_park(struct soak *s, int i)
+{
+	if (s->parked[i] || s->pids[i] <= 0)
+		return;
+	s->parked[i] = 1;
+	kill(s->pids[i], SIGSTOP);
+}
+
+int soak_unpark(struct soak *s, int i, char *err, size_t errlen)
+{
+	char who[64];
+
+	if (!s->parked[i])
+		return 0;
+	if (cpu_pin(s->pids[i], s->cpus[i]) < 0) {
+		soaker_name(s, i, who, sizeof(who));
+		return err_fill(err, errlen, errno, "%s cannot be pinned again", who);
+	}
+	s->parked[i] = 0;
+	kill(s->pids[i], SIGCONT);
+	return 0;
+}
+
+int soak_parked(const struct soak *s, int i)
+{
+	return s->parked[i];
 }
 
 void soak_kill(struct soak *s)
@@ -309,6 +385,7 @@ void soak_forget(struct soak *s)
 	munmap(s->slots, s->maplen);
 	free(s->pids);
 	free(s->cpus);
+	free(s->parked);
 	free(s);
 }
 

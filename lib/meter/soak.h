@@ -28,6 +28,7 @@ struct soak_cfg {
 	int bind;		/* bind soaker i to CPU i (else: to the i-th CPU
 				   this process may use, modulo their count) */
 	enum soak_policy policy;
+	const int *cpus;	/* soaker i on cpus[i]; over bind when set */
 };
 
 /*
@@ -49,6 +50,9 @@ int soak_count(const struct soak *s);
 /* Process id of soaker i, for the curious and for tests. */
 int soak_pid(const struct soak *s, int i);
 
+/* The CPU soaker i is pinned to; -1: none. */
+int soak_cpu(const struct soak *s, int i);
+
 /* Current counter of each soaker into counts[soak_count(s)]. */
 void soak_read(const struct soak *s, uint64_t *counts);
 
@@ -62,6 +66,31 @@ uint64_t soak_total(const struct soak *s);
  * in the soakers' parent and in a process it forked later (from /proc).
  */
 int soak_check(const struct soak *s, char *err, size_t errlen);
+
+/*
+ * soak_gaps - the time each soaker spent away from its loop, in stretches
+ * over SOAK_GAP_NS (preempted, or the hypervisor ran something else), into
+ * gap_ns[soak_count(s)]: nanoseconds from its start to now (now_ns()).
+ */
+#define SOAK_GAP_NS 20000
+void soak_gaps(const struct soak *s, uint64_t now, uint64_t *gap_ns);
+
+/*
+ * CPUs that come and go. When a soaker's CPU goes offline the kernel moves
+ * it to another CPU, where it would take a second soaker's time: it is
+ * parked (stopped, and left out of soak_check) until its CPU returns. The
+ * kernel does not pin it back then: soak_mend does.
+ *
+ * soak_mend - soaker i pinned to its CPU again where the kernel dropped the
+ * pinning: 0 it was pinned, 1 it was not and is now (its old mask as a
+ * list in was), -1 with err filled when it cannot be.
+ * soak_park / soak_unpark - stop soaker i / pin it and let it go on;
+ * soak_parked says which.
+ */
+int soak_mend(struct soak *s, int i, char *was, size_t len, char *err, size_t errlen);
+void soak_park(struct soak *s, int i);
+int soak_unpark(struct soak *s, int i, char *err, size_t errlen);
+int soak_parked(const struct soak *s, int i);
 
 /* Kill and reap every soaker, free s. Safe on NULL. */
 void soak_stop(struct soak *s);

@@ -20,6 +20,8 @@
 
 struct slot {
 	uint64_t count;		/* bumped by the soaker, read by the parent */
+	uint64_t gap_ns;	/* time away from the loop, in long stretches */
+	uint64_t seen_ns;	/* its clock when it last looked (CLOCK_MONOTONIC) */
 	int err;		/* errno of a failed set-up, then the soaker exits */
 } __attribute__((aligned(SLOT_BYTES)));
 

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -27,14 +28,32 @@
 #define LINES_PER_COUNT 8
 
 /*
+ * Every CLOCK_EVERY counts (a few microseconds) the soaker reads the clock;
+ * a step over SOAK_GAP_NS means it was away from its loop: preempted (the
+ * scheduler then charges the time to another task) or descheduled by the
+ * hypervisor (charged to the soaker unless the kernel accounts steal). The
+ * meter sets the gaps against the scheduler's run time.
+ */
+#define CLOCK_EVERY 1024
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
  * The loop itself. The scratch writes and the counter store go through
  * volatile pointers and the counter store is atomic, so no -O level may drop
  * or merge them: every count really is LINES_PER_COUNT memory touches.
  */
 static void __attribute__((noreturn, noinline))
-spin(volatile uint64_t *count, volatile unsigned char *scratch)
+spin(volatile uint64_t *count, volatile uint64_t *gap_ns, volatile uint64_t *seen_ns,
+     volatile unsigned char *scratch)
 {
-	uint64_t n = 0;
+	uint64_t n = 0, gaps = 0, then = mono_ns(), now, chunk = 0;
 	size_t off = 0;
 	int i;
 
@@ -44,6 +63,21 @@ spin(volatile uint64_t *count, volatile unsigned char *scratch)
 			off = (off + LINE) & (SCRATCH_BYTES - 1);
 		}
 		__atomic_store_n(count, ++n, __ATOMIC_RELAXED);
+		if (n % CLOCK_EVERY)
+			continue;
+		/*
+		 * A gap holds the part of a chunk of counts done before it and
+		 * after: chunk, the usual step, is left out of it.
+		 */
+		now = mono_ns();
+		if (now - then > SOAK_GAP_NS && now - then > chunk) {
+			gaps += now - then - chunk;
+			__atomic_store_n(gap_ns, gaps, __ATOMIC_RELAXED);
+		} else {
+			chunk = chunk ? chunk + (now - then) / 16 - chunk / 16 : now - then;
+		}
+		then = now;
+		__atomic_store_n(seen_ns, now, __ATOMIC_RELAXED);
 	}
 }
 
@@ -106,7 +140,7 @@ void soaker(struct slot *slot, pid_t parent, int cpu, enum soak_policy policy)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (scratch == MAP_FAILED)
 		goto fail;
-	spin(&slot->count, scratch);
+	spin(&slot->count, &slot->gap_ns, &slot->seen_ns, scratch);
 fail:
 	slot->err = errno ? errno : EINVAL;
 	_exit(1);

@@ -17,6 +17,14 @@
 # while the rest of the run's 15 were within 0.5, seen on this project's
 # VM) moves a row, not the verdict. Every reading is printed.
 #
+# Then the meter where benchmarks run today (acc_today): under taskset -c 1
+# at 0 and 50% of that CPU against /proc/stat's CPU 1 over the same
+# period, in a cgroup with a quota of half a CPU at 25% of a CPU (half the
+# quota) against the group's own usage, both within 3 points; and each
+# half second across a CPU taken offline and brought back. Every reading
+# prints the host's unseen share ("taken"), which the figure counts as
+# idle.
+#
 # Then -W (where the CPU went): its own cost, paired rounds of an idle
 # `cyclesoak -r` with and without -W at the default period, the difference
 # per round (target: under 1 point); and its classes at loadgen -u 0, 25,
@@ -44,8 +52,9 @@ acc_background() {
 }
 
 # acc_level METHOD PCT CYCLESOAK-OPTIONS...: one reading; appends
-# "METHOD PCT LOADGEN BACKGROUND TRUTH READING ERROR BG-SPREAD CAL" to
-# $WORK/acc.rows (CAL: the calibration's round, $cal).
+# "METHOD PCT LOADGEN BACKGROUND TRUTH READING ERROR BG-SPREAD CAL TAKEN"
+# to $WORK/acc.rows (CAL: the calibration's round, $cal; TAKEN: the host's
+# unseen share, - where this cyclesoak does not say).
 acc_level() {
 	_m=$1 _pct=$2
 	shift 2
@@ -54,19 +63,24 @@ acc_level() {
 	run_metered "$WORK/acc.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON "$@" -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
 		"$WORK/acc.lg" "$ZC_TESTBIN/loadgen" -l "$_pct" -t $ACC_SECS \
 		>"$WORK/acc.out" || { cat "$WORK/acc.err" >&2; die "cyclesoak $* -- loadgen failed"; }
-	if is_json "$WORK/acc.out"; then
-		_read=$(json_get "$WORK/acc.out" command load_pct | tail -n 1)
-	else
-		_read=$(sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$WORK/acc.out" | tail -n 1)
-	fi
+	_read=$(acc_load "$WORK/acc.out")
+	_taken=$(acc_taken "$WORK/acc.out")
 	_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.lg" | tail -n 1)
 	acc_background $((ACC_BG_SAMPLES - ACC_BG_SAMPLES / 2))
 	stat_of "$WORK/acc.bg" bg_
 	# shellcheck disable=SC2154
 	_bg=$bg_median _bgs=$(calc "$bg_max - $bg_min")
 	need "$_read" "$_lg" "$_bg" "$_bgs"
-	echo "$_m $_pct $_lg $_bg $(calc "$_lg + $_bg") $_read $(calc "$_read - ($_lg + $_bg)") $_bgs $cal" >>"$WORK/acc.rows"
-	tail -n 1 "$WORK/acc.rows" | awk '{ printf "  %-8s %5s%% %9.2f %7.2f+-%-5.2f %8.2f %10.2f %+9.2f\n", $1, $2, $3, $4, $8 / 2, $5, $6, $7 }'
+	echo "$_m $_pct $_lg $_bg $(calc "$_lg + $_bg") $_read $(calc "$_read - ($_lg + $_bg)") $_bgs $cal $_taken" >>"$WORK/acc.rows"
+	tail -n 1 "$WORK/acc.rows" | awk '{ printf "  %-8s %5s%% %9.2f %7.2f+-%-5.2f %8.2f %10.2f %+9.2f %8s\n", $1, $2, $3, $4, $8 / 2, $5, $6, $7, $10 }'
+}
+
+# acc_taken FILE: the host's unseen share of a cyclesoak -J run over a
+# command, or - when it does not say.
+acc_taken() {
+	_t=
+	is_json "$1" && _t=$(json_get "$1" command unseen_steal_pct | tail -n 1)
+	echo "${_t:--}"
 }
 
 part_accuracy() {
@@ -87,7 +101,7 @@ part_accuracy() {
 		fi
 		grep -q warning "$WORK/cal.out" "$WORK/cal.err" && echo "    NOTE: calibration $cal was not clean: its errors below are suspect"
 		[ $cal = 1 ] && show "cyclesoak [-r | -L -f calN | -f calN] -- sh -c 'exec loadgen -l PCT -t $ACC_SECS >FILE'   (PCT: $ACC_LEVELS)"
-		printf '  %-8s %6s %9s %14s %8s %10s %9s\n' method level loadgen% background% truth% reading% error
+		printf '  %-8s %6s %9s %14s %8s %10s %9s %8s\n' method level loadgen% background% truth% reading% error taken%
 		for m in $acc_methods; do
 			_ar=1 _an=1
 			[ "$m" = default ] && _an=$ACC_DEFAULT_ROUNDS
@@ -112,6 +126,7 @@ part_accuracy() {
 	busy=$(awk '$4 > 10' "$WORK/acc.rows" | wc -l)
 	[ "$busy" -gt 0 ] && echo "  NOTE: in $busy of $(wc -l <"$WORK/acc.rows") readings others used over 10% of the machine just before: those errors are the machine's, not only the meter's"
 	acc_summary
+	acc_today
 	acc_where
 }
 
@@ -338,4 +353,205 @@ acc_where_classes() {
 	if is_true "$_wuser <= 2 && $_wsys < 2"; then _met=1; else _met=0; fi
 	verdict $_met "a user-space load reads as user within 2 points (worst $_wuser) and system under 2 points above the background's (worst $_wsys)"
 	csv accuracy where_classes user_target_met $_met bool
+}
+
+# --- the meter where benchmarks run today ------------------------------------
+# acc_cpus_ticks "CPU...": "BUSY TOTAL" jiffies of those CPUs from /proc/stat,
+# BUSY as cpu_ticks's OTHERS (the soakers' nice time left out).
+acc_cpus_ticks() {
+	awk -v l="$1" 'BEGIN { n = split(l, c, " "); for (i = 1; i <= n; i++) w["cpu" c[i]] = 1 }
+		$1 in w { b += $2 + $4 + $7 + $8 + $9; t += $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }
+		END { print b + 0, t + 0 }' /proc/stat
+}
+
+# acc_cpus_share T0 T1: percent busy between two acc_cpus_ticks samples.
+acc_cpus_share() {
+	echo "$1 $2" | awk '{ t = $4 - $2; printf "%.2f\n", (t > 0 ? 100 * ($3 - $1) / t : 0) }'
+}
+
+# acc_today_row WHAT PCT TRUTH PREFIX...: loadgen -n 1 -l PCT and
+# cyclesoak -r -J over one period of ACC_SECS, both started through PREFIX
+# (taskset, a cgroup). TRUTH "cpu N": /proc/stat's busy share of CPU N
+# over that same period (the soakers' nice time left out); "quota Q": the
+# share of what Q CPUs allow over the period that the group's soakers did
+# not get, by the group's own accounting (ACC_USAGE: its usage counter,
+# less loadgen's own CPU time). Prints and appends "WHAT PCT TRUTH READING
+# ERROR TAKEN" to $WORK/acc.today.
+acc_today_row() {
+	_w=$1 _pct=$2 _kind=${3% *} _arg=${3#* }
+	shift 3
+	_tries=0
+	while :; do
+		start_bg "$@" "$ZC_TESTBIN/loadgen" -n 1 -l "$_pct" -t $((ACC_SECS + 2)) >"$WORK/acc.lg"
+		_lgp=$!
+		start_bg "$@" "$ZC_BIN/cyclesoak" -r -J -m $((ACC_SECS * 1000)) >"$WORK/acc.out" 2>"$WORK/acc.err"
+		_csp=$!
+		wait_for "$WORK/acc.out" '"event":"method"' 50 && break
+		stop_bg "$_csp"
+		stop_bg "$_lgp"
+		grep -q 'another meter is running' "$WORK/acc.err" && [ $_tries -lt 60 ] ||
+			{ cat "$WORK/acc.err" >&2; die "$_w: cyclesoak did not start"; }
+		_tries=$((_tries + 1))
+		sleep 1
+	done
+	_t0=$(acc_cpus_ticks "$_arg") _u0=$(acc_usage_ns) _w0=$(date +%s.%N)
+	wait_for "$WORK/acc.out" '"event":"load"' $((ACC_SECS * 10 + 50)) || die "$_w: no load line"
+	_t1=$(acc_cpus_ticks "$_arg") _u1=$(acc_usage_ns) _w1=$(date +%s.%N)
+	stop_bg "$_csp"
+	wait "$_lgp"
+	forget_bg "$_lgp"
+	_read=$(json_get "$WORK/acc.out" load load_pct | head -n 1)
+	_taken=$(json_get "$WORK/acc.out" load unseen_steal_pct | head -n 1)
+	if [ "$_kind" = cpu ]; then
+		_truth=$(acc_cpus_share "$_t0" "$_t1")
+	else
+		_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.lg" | tail -n 1)
+		need "$_lg"
+		need "$_u0" "$_u1"
+		# soakers' CPU s = the group's - loadgen's; truth = 1 - that / (Q x period)
+		_truth=$(calc "100 * (1 - (($_u1 - $_u0) / 1e9 - $_lg / 100 * $(getconf _NPROCESSORS_ONLN) * ($_w1 - $_w0)) / ($_arg * ($_w1 - $_w0)))")
+		echo "    (loadgen: $(calc "$_lg * $(getconf _NPROCESSORS_ONLN)")% of a CPU; the group used $(calc "($_u1 - $_u0) / 1e7 / ($_w1 - $_w0)")% of a CPU)"
+	fi
+	need "$_read" "$_truth"
+	echo "$_w $_pct $_truth $_read $(calc "$_read - $_truth") ${_taken:--}" >>"$WORK/acc.today"
+	tail -n 1 "$WORK/acc.today" | awk '{ printf "  %-26s %5s%% %8.2f %9.2f %+8.2f %8s\n", $1, $2, $3, $4, $5, $6 }'
+}
+
+acc_today() {
+	section "accuracy: the meter under taskset, a CPU quota and a CPU going offline"
+	if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
+		echo "  skipped: needs 2 CPUs online"
+		return 0
+	fi
+	: >"$WORK/acc.today"
+	echo "  one period of $ACC_SECS s each, beside loadgen -n 1 at the level (% of one CPU); truth: /proc/stat's"
+	echo "  busy share of CPU 1 over the same period; under the quota, the share of what it allows that"
+	echo "  the soakers did not get by the group's own usage (cpuacct.usage or cpu.stat) less loadgen's"
+	echo "  CPU time; taken: the host's unseen share (unseen_steal_pct)"
+	printf '  %-26s %6s %8s %9s %8s %8s\n' case level truth% reading% error taken%
+	for pct in 0 50; do
+		acc_today_row taskset-c1 "$pct" "cpu 1" taskset -c 1
+	done
+	acc_today_quota
+	awk '{ print ($5 < 0 ? -$5 : $5) }' "$WORK/acc.today" >"$WORK/c"
+	stat_of "$WORK/c" td_
+	# shellcheck disable=SC2154
+	if is_true "$td_max <= 3"; then _met=1; else _met=0; fi
+	verdict $_met "the meter under taskset and a quota: worst error $(printf '%.2f' "$td_max") points over $(wc -l <"$WORK/acc.today") readings (target within 3)"
+	csv accuracy today worst_error "$td_max" points
+	acc_today_hotplug
+}
+
+# acc_today_quota: a v1 or v2 cgroup with a quota of half a CPU, made here
+# and removed when the bench ends; loadgen at 25% of a CPU inside it is
+# half the quota.
+acc_today_quota() {
+	_g= _kind=
+	_m=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+	_a=
+	if [ -n "$_m" ] && mkdir "$_m/zc-bench-$$" 2>/dev/null; then
+		_g=$_m/zc-bench-$$ _kind=v1
+		echo 100000 >"$_g/cpu.cfs_period_us"
+		echo 50000 >"$_g/cpu.cfs_quota_us"
+		ACC_USAGE="v1 $_g/cpuacct.usage"
+		if [ ! -f "$_g/cpuacct.usage" ]; then
+			# cpuacct mounted apart: a group there too, for the usage.
+			_am=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuacct(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+			[ -n "$_am" ] && mkdir "$_am/zc-bench-$$" 2>/dev/null && _a=$_am/zc-bench-$$
+			ACC_USAGE="v1 $_a/cpuacct.usage"
+		fi
+	else
+		_m=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+		if [ -n "$_m" ] && grep -qw cpu "$_m/cgroup.subtree_control" 2>/dev/null &&
+			mkdir "$_m/zc-bench-$$" 2>/dev/null; then
+			_g=$_m/zc-bench-$$ _kind=v2
+			echo "50000 100000" >"$_g/cpu.max"
+			ACC_USAGE="v2 $_g/cpu.stat"
+		fi
+	fi
+	if [ -z "$_g" ]; then
+		echo "  quota: skipped: cannot make a cgroup with a CPU quota here (not root, or no cpu controller)"
+		return 0
+	fi
+	ACC_QUOTA_GROUP="$_g $_a"
+	on_cleanup acc_quota_drop
+	_th0=$(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat")
+	acc_today_row "quota-0.5-$_kind" 25 "quota 0.5" \
+		sh -c 'for g in $0; do echo $$ >"$g/cgroup.procs" || exit 1; done; exec "$@"' "$_g $_a"
+	echo "    (the group was throttled in $(($(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat") - _th0)) of its periods)"
+}
+
+acc_quota_drop() {
+	for _d in $ACC_QUOTA_GROUP; do rmdir "$_d" 2>/dev/null; done
+	ACC_QUOTA_GROUP=
+}
+
+# acc_usage_ns: the quota group's CPU time so far (ACC_USAGE "v1 FILE":
+# cpuacct.usage, ns; "v2 FILE": cpu.stat's usage_usec), or nothing.
+acc_usage_ns() {
+	case $ACC_USAGE in
+	v1\ *) cat "${ACC_USAGE#v1 }" 2>/dev/null ;;
+	v2\ *) awk '$1 == "usage_usec" { print $2 * 1000 }' "${ACC_USAGE#v2 }" 2>/dev/null ;;
+	esac
+}
+
+# acc_today_hotplug: cyclesoak -r every half second beside loadgen at 50%
+# of a CPU while the highest CPU goes offline and comes back; each
+# period's figure beside /proc/stat's busy share of the CPUs online over
+# the same half second (sampled every tenth). Always brings the CPU back.
+acc_today_hotplug() {
+	_last=$(($(getconf _NPROCESSORS_ONLN) - 1))
+	ACC_ONLINE=/sys/devices/system/cpu/cpu$_last/online
+	if [ ! -w "$ACC_ONLINE" ]; then
+		echo "  hotplug: skipped: $ACC_ONLINE cannot be written (not root, or a CPU that cannot go offline)"
+		return 0
+	fi
+	on_cleanup acc_cpu_back
+	show "cyclesoak -r -J -m 500 & loadgen -n 1 -l 50 -t 6 &   CPU $_last offline at 2 s, back at 4 s"
+	: >"$WORK/acc.stat"
+	start_bg sh -c 'while :; do printf "%s " "$(date +%s.%N)"; awk "/^cpu[0-9]/ { printf \"%s %d %d \", \$1, \$2 + \$4 + \$7 + \$8 + \$9, \$2 + \$3 + \$4 + \$5 + \$6 + \$7 + \$8 + \$9 }" /proc/stat; echo; sleep 0.1; done' >"$WORK/acc.stat"
+	_sampler=$!
+	run_metered "$WORK/acc.err" "$ZC_BIN/cyclesoak" -r -1 -m 10 >/dev/null
+	start_bg "$ZC_BIN/cyclesoak" -r -J -m 500 >"$WORK/acc.hp" 2>"$WORK/acc.err"
+	_cs=$!
+	start_bg "$ZC_TESTBIN/loadgen" -n 1 -l 50 -t 6 >/dev/null
+	_lg=$!
+	sleep 2
+	echo 0 >"$ACC_ONLINE"
+	sleep 2
+	acc_cpu_back
+	sleep 2
+	stop_bg "$_cs"
+	stop_bg "$_lg"
+	stop_bg "$_sampler"
+	printf '  %-14s %-34s %9s\n' "time (s)" "cyclesoak" "/proc/stat"
+	# Each event's half second against the sampler's lines around it.
+	awk -v t0="$(head -n 1 "$WORK/acc.stat" | cut -d' ' -f1)" '
+		FNR == NR { n++; st[n] = $1; line[n] = $0; next }
+		/"event":"(load|nofigure)"/ {
+			match($0, /"time":[0-9.]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
+			a = 0; b = 0
+			for (i = 1; i <= n; i++) { if (st[i] <= t - 0.5) a = i; if (st[i] <= t) b = i }
+			share = "-"
+			if (a && b > a) {
+				nx = split(line[a], x, " "); ny = split(line[b], y, " "); bu = 0; to = 0
+				for (j = 2; j + 2 <= ny; j += 3)
+					for (k = 2; k + 2 <= nx; k += 3)
+						if (x[k] == y[j]) { bu += y[j + 1] - x[k + 1]; to += y[j + 2] - x[k + 2] }
+				if (to > 0) share = sprintf("%.1f%%", 100 * bu / to)
+			}
+			if ($0 ~ /"event":"load"/) {
+				match($0, /"load_pct":-?[0-9.]+/); what = "System load: " substr($0, RSTART + 11, RLENGTH - 11) "%"
+				if (match($0, /"ncpus":[0-9]+/)) what = what " over " substr($0, RSTART + 8, RLENGTH - 8) " CPU"
+			} else {
+				match($0, /"why":"[^"]*"/); what = "no figure: " substr($0, RSTART + 7, RLENGTH - 8)
+			}
+			printf "  %-14.2f %-34s %9s\n", t - t0, what, share
+		}' "$WORK/acc.stat" "$WORK/acc.hp"
+	[ -s "$WORK/acc.err" ] && sed 's/^/    stderr: /' "$WORK/acc.err" | head -n 3
+}
+
+acc_cpu_back() {
+	[ -n "$ACC_ONLINE" ] && echo 1 >"$ACC_ONLINE" 2>/dev/null
+	return 0
 }

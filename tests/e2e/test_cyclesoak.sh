@@ -78,7 +78,12 @@ else
 	skip "-N mismatch: needs 2 CPUs"
 fi
 run_cs -r -N 1 -1 -m 100 >"$TMP/out" 2>"$TMP/err"
-check "-N 1: 'using 1 CPUs' as without -N ($(head -n 1 "$TMP/out"))" grep -qx 'using 1 CPUs' "$TMP/out"
+if [ "$ncpus" -gt 1 ]; then
+	check "-N 1: 'using 1 of $ncpus CPUs (CPU 0 of cpuset ...)' ($(head -n 1 "$TMP/out"))" \
+		grep -Eqx "using 1 of $ncpus CPUs \(CPU [0-9]+ of cpuset [0-9,-]+\)" "$TMP/out"
+else
+	check "-N 1: 'using 1 CPU' ($(head -n 1 "$TMP/out"))" grep -qx 'using 1 CPU' "$TMP/out"
+fi
 run_cs -r -N 1 -1 -m 100 -J >"$TMP/out" 2>"$TMP/err"
 check "-N 1 -J: a using event with ncpus 1" \
 	eval '[ "$("$ZC_TESTBIN/jsoncheck" -E using -g ncpus "$TMP/out")" = 1 ]'

@@ -36,7 +36,7 @@ static void test_arithmetic(void)
 	uint64_t fast[2] = { 1100000, 1100000 };
 	int64_t run[2] = { 500000000, 125000000 }, irq[2] = { -1000000, 125000000 };
 	double cc[2], cr[2], lc, lr;
-	struct meter_delta d = { 2, 0.5, counts, run, 4e6 };
+	struct meter_delta d = { 2, 0.5, counts, run, 4e6, 0, 0 };
 
 	meter_compute(&d, &lc, &lr, cc, cr);
 	CHECK(near(cc[0], 0) && near(cc[1], 0.75) && near(lc, 0.375),

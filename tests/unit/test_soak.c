@@ -412,6 +412,60 @@ static void test_placement(void)
 	soak_stop(s);
 }
 
+/*
+ * A soaker whose pinning was dropped (the kernel does so when its CPU goes
+ * offline) is pinned again by soak_mend; a parked one is stopped, left out
+ * of soak_check, and goes on when unparked.
+ */
+static void test_mend_park(void)
+{
+	char err[256] = "", was[64], mask[64], want[16];
+	int cpus[CPU_SETSIZE], n = cpu_allowed(cpus), rc;
+	struct soak_cfg cfg = { .cpus = cpus };
+	cpu_set_t all;
+	struct soak *s;
+	uint64_t a, b;
+	char state = 0;
+	int status;
+
+	s = n > 0 ? soak_start_cfg(1, &cfg, err, sizeof(err)) : NULL;
+	if (!s) {
+		CHECK(0, "a soaker starts for mend and park (%s)", err);
+		return;
+	}
+	snprintf(want, sizeof(want), "%d", cpus[0]);
+	CHECK(soak_cpu(s, 0) == cpus[0], "soak_cpu: %d (want %d)", soak_cpu(s, 0), cpus[0]);
+	CHECK(soak_mend(s, 0, was, sizeof(was), err, sizeof(err)) == 0,
+	      "soak_mend on a soaker still pinned: nothing to do");
+	sched_getaffinity(0, sizeof(all), &all);
+	sched_setaffinity(soak_pid(s, 0), sizeof(all), &all);
+	rc = soak_mend(s, 0, was, sizeof(was), err, sizeof(err));
+	allowed_list(soak_pid(s, 0), mask);
+	CHECK(rc == 1 && strcmp(mask, want) == 0,
+	      "soak_mend on a soaker whose pinning was dropped (was %s): %d, now '%s'",
+	      was, rc, mask);
+
+	soak_park(s, 0);
+	CHECK(soak_parked(s, 0), "soak_park: parked");
+	for (rc = 0; rc < 200 && state != 'T'; rc++) {
+		sleep_until(now_ns() + 5000000u);
+		proc_task_state(soak_pid(s, 0), &state, &status);
+	}
+	CHECK(state == 'T' && soak_check(s, err, sizeof(err)) == 0,
+	      "parked: stopped ('%c') and soak_check says nothing (%s)", state, err);
+	CHECK(soak_unpark(s, 0, err, sizeof(err)) == 0 && !soak_parked(s, 0),
+	      "soak_unpark: going on");
+	soak_read(s, &a);
+	for (rc = 0, b = a; rc < 200 && b == a; rc++) {
+		sleep_until(now_ns() + 5000000u);
+		soak_read(s, &b);
+	}
+	CHECK(b > a && soak_check(s, err, sizeof(err)) == 0,
+	      "unparked: counting again (%llu -> %llu), healthy",
+	      (unsigned long long)a, (unsigned long long)b);
+	soak_stop(s);
+}
+
 /* The system time field, whatever the name in parentheses holds. */
 static void test_parse_stime(void)
 {
@@ -511,6 +565,7 @@ int main(void)
 	test_parse_stime();
 	test_proc_stat_field();
 	test_placement();
+	test_mend_park();
 	test_lift();
 	soak_stop(NULL);
 	return t_exit();

@@ -1,0 +1,37 @@
+/*
+ * The CPU quota of the cgroup this process runs in: v2 cpu.max, v1
+ * cpu.cfs_quota_us over cpu.cfs_period_us, the tightest along the path up
+ * to the hierarchy's root. Under a quota the soakers are throttled as soon
+ * as anything else in the group runs, and a subtractive meter would read
+ * the throttling as load: the meter measures within the quota instead.
+ */
+#ifndef ZC_CGROUP_H
+#define ZC_CGROUP_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cgroup_quota {
+	double cpus;		/* quota / period, in CPUs; 0: no quota */
+	char text[PATH_MAX + 96]; /* "cpu.max 50000 100000 in /sys/fs/cgroup/x" */
+	char stat[PATH_MAX];	/* that group's cpu.stat (nr_periods, nr_throttled) */
+};
+
+/*
+ * cgroup_quota_find - the quota of the group proc_cgroup (a
+ * /proc/self/cgroup) names, mounted as mountinfo (a /proc/self/mountinfo)
+ * says; NULL for either reads this process's own. 0 with q->cpus 0 when
+ * there is none or nothing can be read: a quota we cannot see we cannot
+ * report, and the figures' check against /proc/stat still stands.
+ */
+int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
+		      struct cgroup_quota *q);
+
+/*
+ * cgroup_throttled - the group's cpu.stat counters: periods with the quota
+ * in force and periods in which it throttled the group. -1 when unreadable.
+ */
+int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *throttled);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * lib/meter/cgroup.c and lib/meter/cpu.c's lists: a CPU quota found on
+ * made-up /proc/self/cgroup and mountinfo files for each layout (v1 with
+ * cpu alone or beside cpuacct, v2, a container's view, a parent's tighter
+ * quota, none), and the kernel's CPU lists both ways. Plus the meter's
+ * arithmetic within a quota.
+ */
+#include <ftw.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "meter/cgroup.h"
+#include "meter/cpu.h"
+#include "meter/meter_internal.h"
+#include "unit/t.h"
+
+static char top[64];
+
+/* Write text to top/rel, making the directories on the way. */
+static void put(const char *rel, const char *text)
+{
+	char path[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	for (p = path + strlen(top) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		perror(path);
+}
+
+/* The quota the made-up files give, into q. */
+static void find(const char *cgroup, const char *mounts, struct cgroup_quota *q)
+{
+	char pc[256], mi[256], text[1024];
+
+	snprintf(pc, sizeof(pc), "%s/proc_cgroup", top);
+	snprintf(mi, sizeof(mi), "%s/mountinfo", top);
+	put("proc_cgroup", cgroup);
+	snprintf(text, sizeof(text), mounts, top, top);
+	put("mountinfo", text);
+	cgroup_quota_find(pc, mi, q);
+}
+
+static void test_quota(void)
+{
+	const char *v1 = "31 30 0:28 / %s/cpu rw - cgroup cgroup rw,cpu\n"
+			 "40 30 0:37 / %s/unified rw - cgroup2 cgroup2 rw\n";
+	const char *v2 = "31 30 0:28 / %s/v2 rw - cgroup2 cgroup2 rw\n"
+			 "32 30 0:29 / %s/x rw - tmpfs tmpfs rw\n";
+	const char *v1both = "31 30 0:28 / %s/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+			     "32 30 0:29 /ctr %s/mem rw - cgroup cgroup rw,memory\n";
+	struct cgroup_quota q;
+	uint64_t periods = 0, throttled = 0;
+	char want[512];
+	int rc;
+
+	put("cpu/zc/cpu.cfs_quota_us", "50000\n");
+	put("cpu/zc/cpu.cfs_period_us", "100000\n");
+	put("cpu/zc/cpu.stat", "nr_periods 46\nnr_throttled 45\nthrottled_time 1\n");
+	find("3:cpuset:/\n1:cpu:/zc\n0::/\n", v1, &q);
+	snprintf(want, sizeof(want), "cpu.cfs_quota_us 50000 per cpu.cfs_period_us "
+		 "100000 in %s/cpu/zc", top);
+	CHECK(fabs(q.cpus - 0.5) < 1e-9 && strcmp(q.text, want) == 0,
+	      "v1 cpu: %.2f CPUs, '%s'", q.cpus, q.text);
+	rc = cgroup_throttled(&q, &periods, &throttled);
+	CHECK(rc == 0 && periods == 46 && throttled == 45,
+	      "v1 cpu.stat: %llu of %llu periods throttled",
+	      (unsigned long long)throttled, (unsigned long long)periods);
+
+	/* A parent's tighter quota limits the child. */
+	put("cpu/zc/in/cpu.cfs_quota_us", "-1\n");
+	put("cpu/zc/in/cpu.cfs_period_us", "100000\n");
+	find("1:cpu:/zc/in\n", v1, &q);
+	CHECK(fabs(q.cpus - 0.5) < 1e-9, "v1: the parent's quota holds the child: %.2f", q.cpus);
+
+	/* No quota anywhere. */
+	find("1:cpu:/\n", v1, &q);
+	CHECK(q.cpus == 0, "v1 root, no quota: %.2f", q.cpus);
+
+	/* cpu beside cpuacct in one hierarchy, under another name. */
+	put("cpu,cpuacct/box/cpu.cfs_quota_us", "150000\n");
+	put("cpu,cpuacct/box/cpu.cfs_period_us", "100000\n");
+	find("2:cpu,cpuacct:/box\n", v1both, &q);
+	CHECK(fabs(q.cpus - 1.5) < 1e-9, "v1 cpu,cpuacct: %.2f CPUs", q.cpus);
+
+	/* v2 cpu.max; "max" is none. */
+	put("v2/svc/cpu.max", "50000 100000\n");
+	put("v2/svc/cpu.stat", "usage_usec 10\nnr_periods 5\nnr_throttled 2\n");
+	find("0::/svc\n", v2, &q);
+	CHECK(fabs(q.cpus - 0.5) < 1e-9 && strstr(q.text, "cpu.max 50000 100000 in "),
+	      "v2 cpu.max: %.2f CPUs, '%s'", q.cpus, q.text);
+	rc = cgroup_throttled(&q, &periods, &throttled);
+	CHECK(rc == 0 && periods == 5 && throttled == 2, "v2 cpu.stat: %llu of %llu",
+	      (unsigned long long)throttled, (unsigned long long)periods);
+	put("v2/open/cpu.max", "max 100000\n");
+	find("0::/open\n", v2, &q);
+	CHECK(q.cpus == 0, "v2 'max': no quota (%.2f)", q.cpus);
+
+	/* A container sees its own group as the mount's root. */
+	put("v2/cpu.max", "25000 100000\n");
+	find("0::/\n", v2, &q);
+	CHECK(fabs(q.cpus - 0.25) < 1e-9, "v2 in a container (group /): %.2f", q.cpus);
+
+	/* Nothing mounted: no quota, no error. */
+	find("1:cpu:/zc\n", "", &q);
+	CHECK(q.cpus == 0, "no cgroup mounted: no quota");
+}
+
+static void test_lists(void)
+{
+	int cpus[CPU_SETSIZE], n;
+	char text[64];
+
+	n = cpu_list_parse("0-3,8,10-11\n", cpus);
+	cpu_list_text(cpus, n, text, sizeof(text));
+	CHECK(n == 7 && strcmp(text, "0-3,8,10-11") == 0, "'0-3,8,10-11': %d CPUs, '%s'", n, text);
+	n = cpu_list_parse("1", cpus);
+	CHECK(n == 1 && cpus[0] == 1, "'1': CPU 1");
+	CHECK(cpu_list_parse("1-", cpus) < 0 && cpu_list_parse("3-1", cpus) < 0 &&
+	      cpu_list_parse("x", cpus) < 0 && cpu_list_parse("99999", cpus) < 0,
+	      "'1-', '3-1', 'x', '99999': not lists");
+	n = cpu_online_list(cpus);
+	CHECK(n >= 1 && n == cpu_online(), "online list: %d CPUs (sysconf %d)", n, cpu_online());
+}
+
+static void test_within_quota(void)
+{
+	/* 2 CPUs under a quota of 0.5: each soaker may have a quarter of a CPU. */
+	uint64_t counts[2] = { 250000, 125000 };
+	int64_t run[2] = { 250000000, 125000000 };
+	struct meter_delta d = { 2, 1.0, counts, run, 2e6, 2, 0.25 };
+	double cc[2], cr[2], lc, lr;
+
+	meter_compute(&d, &lc, &lr, cc, cr);
+	CHECK(fabs(lr - 0.25) < 1e-9 && fabs(cr[0]) < 1e-9 && fabs(cr[1] - 0.5) < 1e-9,
+	      "run time within a quota: %.3f (want 0.25)", lr);
+	CHECK(fabs(lc - 0.25) < 1e-9, "loop counts within a quota: %.3f (want 0.25)", lc);
+
+	/* 25% of a half-CPU quota on 2 CPUs is 6.25% of the 2 CPUs' time. */
+	struct meter_reading r = { .load = 0.25, .ncpus = 2, .cpus = 0.5 };
+	CHECK(fabs(meter_cpus_load(&r) - 0.0625) < 1e-9,
+	      "a quota's share as a share of the CPUs: %.4f (want 0.0625)", meter_cpus_load(&r));
+	r.cpus = 2;
+	CHECK(fabs(meter_cpus_load(&r) - 0.25) < 1e-9, "no quota: the load as it is");
+}
+
+static int drop(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int main(void)
+{
+	snprintf(top, sizeof(top), "/tmp/zc-cgroup-XXXXXX");
+	if (!mkdtemp(top)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_quota();
+	test_lists();
+	test_within_quota();
+	if (nftw(top, drop, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		fprintf(stderr, "# could not remove %s\n", top);
+	return t_exit();
+}
