@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "meter/cgroup.h"
-#include "meter/cpu.h"
+#include "base/cpu.h"
 #include "meter/meter_internal.h"
 #include "unit/t.h"
 
