@@ -165,6 +165,10 @@ static void ref_line(FILE *f, const struct plot *p, const struct scale *ys)
 		WIDTH - RIGHT, sy(ys, p->ref));
 	put_text(f, p->ref_label);
 	fprintf(f, ": %g</title></line>\n", p->ref);
+	fprintf(f, "<text class=\"ref\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#666\">",
+		WIDTH - RIGHT - 4, sy(ys, p->ref) - 4);
+	put_text(f, p->ref_label);
+	fputs("</text>\n", f);
 }
 
 /* An error bar, centred on x, w wide at its ends. */
