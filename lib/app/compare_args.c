@@ -90,8 +90,13 @@ void compare_variants(struct variants *vs, const char *methods, const char *chun
 		error(1, errno, "memory");
 	nm = split_list(mlist, "-M", methods, mitem);
 	nc = split_list(clist, "-b", chunks ? chunks : "", citem);
-	for (unsigned j = 0; j < nc; j++)
+	for (unsigned j = 0; j < nc; j++) {
 		size[j] = chunks ? (size_t)opt_size('b', citem[j], 1, MAX_CHUNK) : DEFAULT_CHUNK;
+		for (unsigned k = 0; k < j; k++)
+			if (size[k] == size[j])
+				usage_error("-b: '%s' and '%s' are one size, %zu bytes", citem[k],
+					    citem[j], size[j]);
+	}
 	vs->n = 0;
 	vs->by_size = nc > 1;
 	for (unsigned i = 0; i < nm; i++) {
@@ -137,9 +142,15 @@ double compare_rate(const char *opt, const char *arg)
 		    "for 1000, 1000^2, 1000^3)", opt, show(arg, shown, sizeof(shown)), why);
 }
 
+/*
+ * The rate the receiver saw: the bytes over the time to the server's
+ * close, as the last send returns with up to a socket buffer not yet on
+ * the wire (at a low rate, a good part of a second).
+ */
 void compare_rate_short(const char *name, const struct send_result *r, double rate)
 {
-	double bits = r->rate * 1024 * 8;
+	uint64_t ns = r->ns_closed > r->ns ? r->ns_closed : r->ns;
+	double bits = ns ? (double)r->bytes * 8 / ((double)ns / 1e9) : 0;
 
 	if (rate <= 0 || r->interrupted || bits >= rate * 0.95)
 		return;
