@@ -140,12 +140,12 @@ fi
 # --- with -c: service demand decides ----------------------------------------
 # Another meter (another test run on this machine) is waited out.
 meter_slot
-for try in 1 2 3 4 5 6; do
+for try in $(seq 1 18); do
 	timeout 120 "$ZCC" -J -c -s 127.0.0.1 -p "$ZCS_PORT" -t 1 -R 2 -M sendfile,send "$TMP/f" \
 		>"$TMP/c" 2>"$TMP/cerr"
 	rc=$?
 	grep -q 'another meter' "$TMP/cerr" || break
-	echo "# another meter runs: try $try of 6, again in 10 s"
+	echo "# another meter runs: try $try of 18, again in 10 s"
 	sleep 10
 done
 meter_slot_free
@@ -158,7 +158,10 @@ check "-c: service demand decides" \
 	grep -q '"event":"compare".*"figure":"service_demand_us_per_kb"' "$TMP/c"
 
 # --- --rate ------------------------------------------------------------------
-# 80 Mbit/s is 9766 kbytes/sec; zcs's done line is what arrived.
+# 80 Mbit/s is 9766 kbytes/sec; zcs's done line is what arrived. How close
+# pacing holds the rate depends on how busy the machine is (timers fire
+# late): make bench judges that; here a generous 25% catches no pacing (on
+# loopback many times the rate) and a wrong unit (8 times off).
 stop_bg "$ZCS_PID"
 zcs_start || { not_ok "zcs started again"; finish; }
 timeout 60 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -t 2 --rate 80M "$TMP/f" >"$TMP/r" 2>"$TMP/rerr"
@@ -167,9 +170,16 @@ check "--rate 80M: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 # -t's probe runs come first: the last connection is the run.
 sleep 0.5
 got=$(sed -n 's/^done: .*, \([0-9]*\) kbytes\/sec$/\1/p' "$TMP/zcs.out" | tail -n 1)
-check "--rate 80M: zcs received 9766 kbytes/sec within 10% (got ${got:-none})" \
-	sh -c "[ ${got:-0} -ge 8789 ] && [ ${got:-0} -le 10742 ]"
-check "--rate 80M reached: no 'short' line" sh -c "! grep -q short '$TMP/rerr'"
+check "--rate 80M: zcs received 9766 kbytes/sec within 25% (got ${got:-none})" \
+	sh -c "[ ${got:-0} -ge 7324 ] && [ ${got:-0} -le 12207 ]"
+# -P 2: each stream paced to half the rate, the sum the rate.
+: >"$TMP/zcs.out"
+timeout 60 "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" -n 8 -P 2 --rate 80M "$TMP/f" >"$TMP/r" 2>"$TMP/rerr"
+rc=$?
+check "--rate 80M -P 2: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+got=$(json_get "$TMP/r" sent kbytes_per_sec)
+check "--rate 80M -P 2: the sum is the rate, 9766 kbytes/sec within 25% (got ${got:-none})" \
+	sh -c "[ ${got:-0} -ge 7324 ] && [ ${got:-0} -le 12207 ]"
 timeout 60 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 2 -R 2 -M sendfile,send --rate 1000G "$TMP/f" \
 	>"$TMP/r" 2>"$TMP/rerr"
 check "--rate out of reach: each variant named short, one line a run" \
