@@ -84,9 +84,9 @@ struct compare_row {
 	const struct variant *variant;	/* NULL: not one of this run's */
 	size_t rounds;
 	double rate, load, demand, own;	/* medians; load (0..1), demand NAN unmeasured */
-	int has_ratio;
-	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
 	long agree;
+	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
+	int has_ratio;
 	enum stats_verdict verdict;	/* LESS: cheaper, MORE: dearer */
 };
 

@@ -79,15 +79,22 @@ static void add(struct variants *vs, const struct tx_method *m, size_t chunk, in
 		snprintf(v->name, sizeof(v->name), "%s", m->name);
 }
 
+static char *copy_of(const char *s)
+{
+	char *c = strdup(s);
+
+	if (!c)
+		error(1, errno, "memory");
+	return c;
+}
+
 void compare_variants(struct variants *vs, const char *methods, const char *chunks)
 {
-	char *mlist = strdup(methods), *clist = strdup(chunks ? chunks : "64K");
+	char *mlist = copy_of(methods), *clist = copy_of(chunks ? chunks : "64K");
 	char *mitem[MAX_ITEMS], *citem[MAX_ITEMS];
-	size_t size[MAX_ITEMS];
+	size_t size[MAX_ITEMS] = { 0 };
 	unsigned nm, nc, chunked = 0;
 
-	if (!mlist || !clist)
-		error(1, errno, "memory");
 	nm = split_list(mlist, "-M", methods, mitem);
 	nc = split_list(clist, "-b", chunks ? chunks : "", citem);
 	for (unsigned j = 0; j < nc; j++) {

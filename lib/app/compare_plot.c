@@ -22,7 +22,8 @@ static void median_and_interval(const struct compare_figs *f, size_t rounds,
 
 	if (!v)
 		error(1, errno, "memory");
-	memcpy(v, f->measured ? f->demand : f->own, rounds * sizeof(*v));
+	for (size_t k = 0; k < rounds; k++)
+		v[k] = f->measured ? f->demand[k] : f->own[k];
 	*median = stats_median(v, rounds);	/* sorts v */
 	stats_median_interval(v, rounds, lo, hi);
 	free(v);
@@ -44,7 +45,7 @@ void compare_plot(const char *path, const struct variants *vs,
 		  const struct compare_figs *figs, const struct compare_row *rows,
 		  size_t rounds)
 {
-	static struct plot p;
+	struct plot p;
 	struct plot_point points[COMPARE_MAX];
 	struct plot_bar bars[COMPARE_MAX];
 	char title[256], err[4200];
