@@ -24,6 +24,11 @@ eval "$(printf '3 1\n2 1\n4 2\n1 2\n5 1\n' | "$stat" -r -s x_)"
 check "zcstat -r: median ratio, least..most at 93.75% for 5 rounds, 4 above 1 ($x_median [$x_lo, $x_hi] $x_conf, $x_above/$x_below)" \
 	[ "$x_median" = 2 ] && [ "$x_lo" = 0.5 ] && [ "$x_hi" = 5 ] && [ "$x_conf" = 0.9375 ] &&
 	[ "$x_above" = 4 ] && [ "$x_below" = 1 ]
+check "zcstat -r: the interval holds 1, unresolved; 4 rounds agree ($x_verdict, $x_agree)" \
+	[ "$x_verdict $x_agree" = "unresolved 4" ]
+eval "$(printf '3 1\n2 1\n4 2\n1.5 1\n5 1\n' | "$stat" -r -s x_)"
+check "zcstat -r: every ratio above 1 is 'more' ($x_verdict, $x_agree)" \
+	[ "$x_verdict $x_agree" = "more 5" ]
 "$stat" -c -r </dev/null >/dev/null 2>&1
 check "zcstat: -c with -r is a usage error" [ $? -eq 2 ]
 echo "1 x" | "$stat" >/dev/null 2>"$TMP/err"
