@@ -4,7 +4,8 @@
 #   make check      every test, plain and under ASan+UBSan; ends "N passed, N failed"
 #   make check-threads  zcc and zcs built with ThreadSanitizer, the -P stream
 #                   tests run against them; any report fails it (CI runs it)
-#   make demo       a short real measurement over loopback
+#   make demo       a short real measurement over loopback: every method against
+#                   sendfile, in rounds, with verdicts and a chart (zc-demo.svg)
 #   make bench      the full benchmark (PART=name runs one part)
 #   make lint       cppcheck and clang-tidy; groff and mandoc on the manual pages
 #   make install    PREFIX (default /usr/local) and DESTDIR honoured: the

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/compare.h"
 #include "app/fileset.h"
 #include "app/probe.h"
 #include "app/report.h"
@@ -38,10 +39,12 @@
 #include "wire/net.h"
 #include "wire/tx.h"
 
-#define MAX_CHUNK (1 << 30)	/* -b: 1 GiB; more is no longer a "chunk" */
 #define MAX_RUNS 10000		/* -R */
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 #define MAX_STREAMS 1024	/* -P */
+#define DEFAULT_ROUNDS 5	/* -R with several variants */
+
+enum { OPT_RATE = 300, OPT_PLOT };	/* long options only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -50,6 +53,10 @@ struct settings {
 	double secs;			/* -t; 0: -n */
 	unsigned runs;			/* -R */
 	const char *method_name;	/* -M */
+	const char *chunks;		/* -b; NULL: 64K */
+	struct variants variants;	/* -M x -b */
+	double rate;			/* --rate, bits/s; 0: none */
+	const char *plot;		/* --plot */
 	int copy_path, use_write;	/* -S, -w */
 	int cpu;			/* -B of one CPU; -1: none or a list */
 	int json;			/* -J */
@@ -86,11 +93,14 @@ static const struct optab options[] = {
 	  "time), then the real run announces as many loops as fill SECS. Each "
 	  "probe is a connection of its own: the server sees one or more short "
 	  "streams before the real one" },
-	{ 'M', "method", "METHOD", "how to send (default sendfile; the methods below)" },
+	{ 'M', "method", "METHOD",
+	  "how to send (default sendfile; the methods below); a comma list "
+	  "(sendfile,send) makes a variant of each, compared in rounds (-R)" },
 	{ 'S', "copy", NULL, "= -M send: pread() each chunk into a buffer, then send() it" },
 	{ 'w', "write", NULL, "with -S: write() instead of send() (= -M write)" },
 	{ 'b', "chunk-size", "BYTES",
-	  "chunk size of all methods but sendfile, 1 to 1G (default 64K)" },
+	  "chunk size of all methods but sendfile, 1 to 1G (default 64K); a comma "
+	  "list (256,4K,64K) makes a variant of each size, compared in rounds (-R)" },
 	{ 'k', "cork", NULL, "set TCP_CORK on the connection (checked)" },
 	{ 'i', "recv-buffer", "BYTES",
 	  "SO_RCVBUF, the socket receive buffer, 1 to 1G (default the kernel's)" },
@@ -107,7 +117,15 @@ static const struct optab options[] = {
 	{ 'R', "repeat", "N",
 	  "repeat the whole run N times (1..10000), a connection each, then print\n"
 	  "  summary: N runs, median RATE kbytes/sec\n"
-	  "           (min RATE, max RATE)" },
+	  "           (min RATE, max RATE)\n"
+	  "With several variants (-M or -b lists): N rounds (default 5), each "
+	  "running every variant once, on a fresh connection, the order rotated; "
+	  "then a table per variant: median rate (and load and service demand "
+	  "with -c), zcc's own us/KB, and its ratio to the first variant on "
+	  "service demand (-c) or zcc's own us/KB: the median of the rounds' "
+	  "ratios, its distribution-free interval, the rounds that agree, and "
+	  "cheaper, dearer, or ~ when the interval holds 1. -t is each "
+	  "variant's time in a round" },
 	{ 'T', "stall-timeout", "SECS",
 	  "give up (exit 1) when connecting takes SECS, when the server takes "
 	  "less than 1 KiB in the last SECS, or has not closed SECS after the last "
@@ -142,6 +160,15 @@ static const struct optab options[] = {
 	{ 'f', "calibration-file", "FILE",
 	  "the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")" },
 	{ 'N', "cpus", "CPUS", "CPUs for -c and -C (default: the online CPUs)" },
+	{ OPT_RATE, "rate", "RATE",
+	  "pace every connection with SO_MAX_PACING_RATE so the run moves RATE "
+	  "bits/s in all (K, M, G: 1000, 1000^2, 1000^3; split evenly over -P), "
+	  "so variants compare at one throughput; a run more than 5% short of "
+	  "RATE is named on one line" },
+	{ OPT_PLOT, "plot", "FILE",
+	  "with several variants: write the comparison as an SVG chart to FILE "
+	  "(per variant the deciding figure's median and interval; against the "
+	  "size on a log axis for a -b list)" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -158,7 +185,8 @@ static void usage(FILE *f, int status)
 	fprintf(f,
 "usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
-"           [-P streams] [-R runs] [-T secs] -s server file...\n"
+"           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
+"           -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -258,7 +286,9 @@ static void parse_args(int argc, char **argv)
 		case 'M': cfg.method_name = optarg; break;
 		case 'S': cfg.copy_path = 1; break;
 		case 'w': cfg.use_write = 1; break;
-		case 'b': cfg.send.chunk = (size_t)opt_size(opt, optarg, 1, MAX_CHUNK); break;
+		case 'b': cfg.chunks = optarg; break;
+		case OPT_RATE: cfg.rate = compare_rate("--rate", optarg); break;
+		case OPT_PLOT: cfg.plot = optarg; break;
 		case 'k': cfg.send.cork = 1; break;
 		case 'i': cfg.send.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'o': cfg.send.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
@@ -285,30 +315,22 @@ static void parse_args(int argc, char **argv)
 		cfg.names[cfg.n_names++] = argv[optind++];
 }
 
-/* The method from -M, -S and -w. */
+/* The methods from -M, -S and -w, with -b's sizes: the variants. */
 static void pick_method(void)
 {
 	const char *implied = cfg.use_write ? "write" : "send";
 
 	if (cfg.use_write && !cfg.copy_path)
 		usage_error("-w needs -S (write() replaces send() in -S mode)");
-	if (!cfg.method_name) {
-		cfg.send.method = cfg.copy_path ? tx_find(implied) : tx_methods[0];
-		return;
-	}
-	cfg.send.method = tx_find(cfg.method_name);
-	if (!cfg.send.method) {
-		char names[256] = "", shown[SHOW_LEN];
-
-		for (int i = 0; tx_methods[i]; i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-				 i ? ", " : "", tx_methods[i]->name);
-		usage_error("-M: '%s': unknown method (%s)",
-			    show(cfg.method_name, shown, sizeof(shown)), names);
-	}
-	if (cfg.copy_path && strcmp(cfg.send.method->name, implied) != 0)
-		usage_error("-S%s means -M %s, not -M %s", cfg.use_write ? " -w" : "",
-			    implied, cfg.send.method->name);
+	if (!cfg.method_name)
+		cfg.method_name = cfg.copy_path ? implied : tx_methods[0]->name;
+	compare_variants(&cfg.variants, cfg.method_name, cfg.chunks);
+	for (unsigned i = 0; cfg.copy_path && i < cfg.variants.n; i++)
+		if (strcmp(cfg.variants.v[i].method->name, implied) != 0)
+			usage_error("-S%s means -M %s, not -M %s", cfg.use_write ? " -w" : "",
+				    implied, cfg.variants.v[i].method->name);
+	cfg.send.method = cfg.variants.v[0].method;
+	cfg.send.chunk = cfg.variants.v[0].chunk;
 }
 
 /* What makes no sense together is refused before anything is done. */
@@ -325,6 +347,9 @@ static void check_args(void)
 		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
 			if (optab_given(&parser, *o))
 				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
+		if (cfg.rate > 0 || cfg.plot)
+			usage_error("-C calibrates and exits: --%s is for a transfer",
+				    cfg.rate > 0 ? "rate" : "plot");
 		if (cfg.n_names)
 			usage_error("-C calibrates and exits: it sends no files");
 		return;
@@ -340,9 +365,12 @@ static void check_args(void)
 	if (!*cfg.send.host)
 		usage_error("-s '': an empty host name");
 	pick_method();
-	if (optab_given(&parser, 'b') && !(cfg.send.method->flags & TX_CHUNKED))
-		usage_error("-b: the %s method sends whole files, not chunks",
-			    cfg.send.method->name);
+	if (cfg.plot && cfg.variants.n < 2)
+		usage_error("--plot draws a comparison: give -M or -b a list of variants");
+	if (cfg.plot && !*cfg.plot)
+		usage_error("--plot '': an empty file name");
+	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
+		cfg.runs = DEFAULT_ROUNDS;
 	if (optab_given(&parser, 'n') && cfg.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.n_names == 0)
@@ -350,6 +378,7 @@ static void check_args(void)
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
+	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -375,6 +404,12 @@ static int send_runs(void)
 		send_meter(&sender, app_meter_open(&cfg.meter, cfg.send.debug), cfg.where);
 	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
 		error(1, errno, "bind to CPU %d", cfg.cpu);
+	if (cfg.variants.n > 1) {
+		free(rs);
+		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
+			.rounds = cfg.runs, .loops = cfg.loops, .secs = cfg.secs,
+			.rate = cfg.rate, .plot = cfg.plot });
+	}
 	if (cfg.secs > 0)
 		loops = probe_loops(&sender, cfg.secs);
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
@@ -386,6 +421,7 @@ static int send_runs(void)
 		}
 		if (rs[i].interrupted)
 			break;
+		compare_rate_short(NULL, &rs[i], cfg.rate);
 	}
 	/* i runs ended whole; stopped during -R, they are summarised still. */
 	if (cfg.runs > 1 && i > 0)

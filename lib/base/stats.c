@@ -167,7 +167,7 @@ double stats_sign_coverage(size_t n, size_t k)
 void stats_ratios(const double *a, const double *b, size_t n, struct stats_ratio *r)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v));
-	size_t m = 0, k;
+	size_t m = 0;
 
 	*r = (struct stats_ratio){ .median = NAN, .lo = NAN, .hi = NAN };
 	if (!v)
@@ -184,11 +184,42 @@ void stats_ratios(const double *a, const double *b, size_t n, struct stats_ratio
 	r->n = m;
 	if (m) {
 		r->median = stats_median(v, m);	/* sorts v */
-		for (k = (m + 1) / 2; k > 1 && stats_sign_coverage(m, k) < 0.95; k--)
-			;
-		r->lo = v[k - 1];
-		r->hi = v[m - k];
-		r->conf = stats_sign_coverage(m, k);
+		r->conf = stats_median_interval(v, m, &r->lo, &r->hi);
 	}
 	free(v);
+}
+
+double stats_median_interval(const double *v, size_t n, double *lo, double *hi)
+{
+	size_t k;
+
+	if (n == 0) {
+		*lo = *hi = NAN;
+		return 0;
+	}
+	for (k = (n + 1) / 2; k > 1 && stats_sign_coverage(n, k) < 0.95; k--)
+		;
+	*lo = v[k - 1];
+	*hi = v[n - k];
+	return stats_sign_coverage(n, k);
+}
+
+enum stats_verdict stats_ratio_verdict(const struct stats_ratio *r)
+{
+	if (r->conf <= 0 || isnan(r->lo) || isnan(r->hi))
+		return STATS_UNRESOLVED;
+	if (r->hi < 1)
+		return STATS_LESS;
+	if (r->lo > 1)
+		return STATS_MORE;
+	return STATS_UNRESOLVED;
+}
+
+size_t stats_ratio_agree(const struct stats_ratio *r)
+{
+	if (r->median > 1)
+		return r->above;
+	if (r->median < 1)
+		return r->below;
+	return 0;
 }

@@ -92,4 +92,28 @@ void stats_ratios(const double *a, const double *b, size_t n, struct stats_ratio
  * X binomial (n, 1/2). 0 when k is 0 or above (n + 1) / 2. */
 double stats_sign_coverage(size_t n, size_t k);
 
+/*
+ * stats_median_interval - the distribution-free interval of the median of
+ * v[0..n), which must be sorted (stats_sort): *lo and *hi the order
+ * statistics k and n+1-k, k the largest whose coverage is 95% or more (the
+ * least and most value when n < 6). Returns the coverage, 0..1; NANs and 0
+ * when n is 0. stats_ratios' interval is this one, of the ratios.
+ */
+double stats_median_interval(const double *v, size_t n, double *lo, double *hi);
+
+/*
+ * stats_ratio_verdict - the word on a ratio summary of "a against b":
+ * STATS_LESS when its whole interval lies below 1 (a is the smaller in
+ * all but the rounds the interval leaves out), STATS_MORE when wholly
+ * above 1, STATS_UNRESOLVED when the interval holds 1 or there is no ratio.
+ */
+enum stats_verdict stats_ratio_verdict(const struct stats_ratio *r);
+
+/*
+ * stats_ratio_agree - how many of the rounds put a on the side of 1 the
+ * median ratio is on (above for a median above 1, below for one below 1);
+ * 0 when the median is 1 or missing.
+ */
+size_t stats_ratio_agree(const struct stats_ratio *r);
+
 #endif

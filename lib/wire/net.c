@@ -39,6 +39,20 @@ static int set_checked(int fd, int level, int name, const char *what, int want,
 	return 0;
 }
 
+/*
+ * The kernel takes the pacing rate as 32 bits, or as 64 where a long is
+ * (every 64-bit kernel since 4.20): the narrow form while it fits.
+ */
+static int set_pacing(int fd, uint64_t bytes_per_sec)
+{
+	uint32_t narrow = (uint32_t)bytes_per_sec;
+
+	if (bytes_per_sec < UINT32_MAX)
+		return setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &narrow, sizeof(narrow));
+	return setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &bytes_per_sec,
+			  sizeof(bytes_per_sec));
+}
+
 int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
 {
 	int one = 1;
@@ -53,6 +67,9 @@ int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
 		return -1;
 	if (o->debug && setsockopt(fd, SOL_SOCKET, SO_DEBUG, &one, sizeof(one)) < 0)
 		return err_fill(err, errlen, errno, "set SO_DEBUG");
+	if (o->pacing && set_pacing(fd, o->pacing) < 0)
+		return err_fill(err, errlen, errno, "set SO_MAX_PACING_RATE to %llu bytes/s",
+				(unsigned long long)o->pacing);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
@@ -22,6 +23,7 @@ struct net_opts {
 	int rcvbuf;	/* -i: SO_RCVBUF */
 	int sndbuf;	/* -o: SO_SNDBUF */
 	int debug;	/* -D: SO_DEBUG */
+	uint64_t pacing;	/* zcc --rate: SO_MAX_PACING_RATE, bytes/s */
 	double connect_secs;	/* net_connect gives up after this long in all
 				 * (zcc -T); 0: the kernel's own limit, minutes */
 	volatile sig_atomic_t *cancel;	/* set (by another thread): give up

@@ -24,6 +24,11 @@ eval "$(printf '3 1\n2 1\n4 2\n1 2\n5 1\n' | "$stat" -r -s x_)"
 check "zcstat -r: median ratio, least..most at 93.75% for 5 rounds, 4 above 1 ($x_median [$x_lo, $x_hi] $x_conf, $x_above/$x_below)" \
 	[ "$x_median" = 2 ] && [ "$x_lo" = 0.5 ] && [ "$x_hi" = 5 ] && [ "$x_conf" = 0.9375 ] &&
 	[ "$x_above" = 4 ] && [ "$x_below" = 1 ]
+check "zcstat -r: the interval holds 1, unresolved; 4 rounds agree ($x_verdict, $x_agree)" \
+	[ "$x_verdict $x_agree" = "unresolved 4" ]
+eval "$(printf '3 1\n2 1\n4 2\n1.5 1\n5 1\n' | "$stat" -r -s x_)"
+check "zcstat -r: every ratio above 1 is 'more' ($x_verdict, $x_agree)" \
+	[ "$x_verdict $x_agree" = "more 5" ]
 got=$(printf 'a 3 x\nb 5 y\na 1 z\na 4 w\n' | "$stat" -g median | tr '\n' ' ')
 check "zcstat -g median: per key, in the order keys came ($got)" [ "$got" = "a 3 b 5 " ]
 got=$(printf 'r1 64 3 9\nr1 128 4 8\nr2 64 5 7\n' | "$stat" -g min -k 3 | tr '\n' ' ')

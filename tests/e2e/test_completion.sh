@@ -49,6 +49,8 @@ offers "uring uring-zc" zcc -M u
 offers "--streams" zcc --str
 offers "discard" zcs -M d
 offers "uring uring-zc" zcc --method u
+offers "sendfile,uring sendfile,uring-zc" zcc -M sendfile,u
+offers "--rate" zcc --ra
 offers "uring uring-zc" zcc --meth=u
 offers "sendfile send splice" zcc -dM s
 offers "--cpu --cpu-load --cpus" zcc --cpu

@@ -1,8 +1,9 @@
 #!/bin/sh
 # needs: meter-long long
-# make demo, reduced (ZC_DEMO_QUICK=1: 8 small files, short runs, a fresh
-# calibration where the meter needs one): it prints the table with a row
-# per transmit method zcc has and their figures,
+# make demo, reduced (ZC_DEMO_QUICK=1: 8 small files, 3 short rounds, a
+# fresh calibration where the meter needs one): it prints zcc's comparison,
+# a row per transmit method zcc has with its figures and its verdict
+# against sendfile, says where its SVG chart is,
 # leaves no process and no temporary file behind, and cleans up the same
 # when interrupted. tests/tools/subreaper -s runs it as a subreaper, so anything
 # the demo orphaned is caught and reported (exit 125).
@@ -33,23 +34,36 @@ else
 		check "make demo on a fresh copy exits 0 (got $rc)" [ "$rc" -eq 0 ]
 	else
 		skip "make demo on a fresh copy: not a git checkout here; the demo runs from this tree"
-		TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" sh "$ZC_TOP/tests/demo.sh" \
+		TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib ZC_DEMO_PLOT=$TMP/demo.svg "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" sh "$ZC_TOP/tests/demo.sh" \
 			>"$TMP/out" 2>"$TMP/err"
 		rc=$?
 	fi
 	check "demo exits 0 (got $rc)" [ "$rc" -eq 0 ]
 	[ "$rc" -eq 0 ] || sed 's/^/# /' "$TMP/out" "$TMP/err" "$TMP/reap"
-	check "header: method, kbytes/sec, system load %, service demand us/KB, zcc itself us/KB" \
-		grep -Eq '^method +kbytes/sec +system load % +service demand us/KB +zcc itself us/KB$' "$TMP/out"
+	check "the comparison's header" \
+		grep -Eq '^variant +kbytes/sec +load % +demand us/KB +zcc us/KB +ratio +interval +agree +verdict$' "$TMP/out"
+	check "against sendfile, on service demand" \
+		grep -q '^compare: 3 rounds, each variant against sendfile on service demand' "$TMP/out"
 	methods=$(zcc_methods)
 	for m in $methods; do
-		row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +(-|-?[0-9]+\.[0-9]{3})\$" "$TMP/out")
-		check "row '$m' with rate, load and service demand" [ -n "$row" ]
+		if [ "$m" = sendfile ]; then
+			row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +1 +- +- +\(reference\)\$" "$TMP/out")
+		else
+			row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +[0-3]/3 +(cheaper|dearer|~)\$" "$TMP/out")
+		fi
+		check "row '$m' with rate, load, service demand and its verdict" [ -n "$row" ]
 		rate=$(echo "$row" | awk '{ print $2 }')
 		check "'$m' rate above 0 (got '$rate')" [ "${rate:-0}" -gt 0 ]
 	done
 	rows=$(grep -cE '^[a-z-]+ +[0-9]+ +-?[0-9]' "$TMP/out")
 	check "a row per method, $(echo $methods | wc -w) (got $rows)" [ "$rows" -eq "$(echo $methods | wc -w)" ]
+	plot=$(sed -n 's/^the chart: \(.*\) (any web browser opens it)$/\1/p' "$TMP/out")
+	check "says where the chart is (got '$plot')" [ -n "$plot" ]
+	if [ -e "$TMP/fresh" ]; then
+		check "the chart is zc-demo.svg where make ran" [ "$plot" = "$TMP/fresh/zc-demo.svg" ]
+	fi
+	check "the chart is an SVG with a bar per method" \
+		sh -c "grep -q '<svg xmlns' '$plot' && [ \$(grep -c '<rect x=.*<title>' '$plot') -eq $(echo $methods | wc -w) ]"
 	check "nothing left running ($(grep -c '^left' "$TMP/reap") found)" [ "$rc" -ne 125 ]
 	check "temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
 	if grep -q '^meter: run time' "$TMP/out"; then
@@ -73,7 +87,7 @@ fi
 kept=no
 [ -s "$TMP/calib" ] && kept=yes
 : >"$TMP/out2"
-bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
+bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" ZC_DEMO_PLOT="$TMP/demo2.svg" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out2" 2>"$TMP/err2"
 pid=$!
 # Up to 2 minutes: a fresh calibration in the sanitizer build on a busy

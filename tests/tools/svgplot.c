@@ -1,6 +1,7 @@
 /*
  * svgplot - draw the benchmark's figures as SVG images, so that they can be
- * looked at without any plotting tool.
+ * looked at without any plotting tool. The drawing is lib/app/plot.c's,
+ * the same zcc --plot uses; this reads the CSV and the options.
  *
  *     svgplot [-lpi] [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]
  *     svgplot -G [-o out.svg] [-t title] [-x xlabel] [-y ylabel] [file.csv]
@@ -35,16 +36,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/plot.h"
 #include "base/opt.h"
 
 #define MAX_POINTS 4096
-#define WIDTH 720
-#define HEIGHT 440
-#define LEFT 80			/* margins around the plot area */
-#define RIGHT 30
-#define TOP 50
-#define BOTTOM 70
-#define PAD 14			/* keeps the end points off the axes */
 
 static int cfg_log_x, cfg_scatter, cfg_ideal, cfg_bars;
 static const char *cfg_out;
@@ -56,30 +51,16 @@ static const char *cfg_in;
 #define MAX_SERIES 6
 #define MAX_GROUPS 32
 #define MAX_FIELDS 8
-#define NAME_LEN 64
+#define NAME_LEN PLOT_NAME_LEN
 
-struct point {
-	double x, y;
-	int series;
-};
-
-struct bar {
-	int group, series, has_err;
-	double v, lo, hi;
-};
-
-static struct point points[MAX_POINTS];
+static struct plot_point points[MAX_POINTS];
 static int n_points;
-static struct bar bars[MAX_POINTS];
+static struct plot_bar bars[MAX_POINTS];
 static int n_bars;
 static int n_series = 1, n_groups;
 static char header_x[NAME_LEN], header_y[NAME_LEN];
-static char series_name[MAX_SERIES][NAME_LEN];
-static char group_name[MAX_GROUPS][NAME_LEN];
-
-static const char *const colour[MAX_SERIES] = {
-	"#1f60c0", "#d04020", "#209040", "#9040b0", "#c08000", "#404040",
-};
+static char series_name[PLOT_MAX_SERIES][NAME_LEN];
+static char group_name[PLOT_MAX_GROUPS][NAME_LEN];
 
 static void usage(FILE *f)
 {
@@ -175,14 +156,14 @@ static void curve_line(char **f, int nf, int fields, const char *name, int linen
 			error(1, 0, "%s:%d: not a number: '%s'", name, lineno, f[i]);
 		if (n_points == MAX_POINTS)
 			error(1, 0, "%s:%d: more than %d points", name, lineno, MAX_POINTS);
-		points[n_points++] = (struct point){ x, y, i - 1 };
+		points[n_points++] = (struct plot_point){ .x = x, .y = y, .series = i - 1 };
 	}
 }
 
 /* One "group,series,value[,lo,hi]" line of a bar file. */
 static void bar_line(char **f, int nf, const char *name, int lineno)
 {
-	struct bar b = { 0 };
+	struct plot_bar b = { 0 };
 
 	if (nf != 3 && nf != 5)
 		error(1, 0, "%s:%d: want \"group,series,value[,lo,hi]\"", name, lineno);
@@ -254,293 +235,29 @@ static void read_data(FILE *f, const char *name)
 		error(1, 0, "%s: no data points", name);
 }
 
-/* Text into SVG: the five characters XML reserves. */
-static void put_text(FILE *f, const char *s)
+/* The chart from what was read and the options, drawn by lib/app/plot.c. */
+static void make_plot(struct plot *p)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-/* A round step (1, 2 or 5 times a power of ten) giving about n ticks. */
-static double nice_step(double span, int n)
-{
-	double raw = span / n, mag = pow(10, floor(log10(raw))), r = raw / mag;
-
-	if (r <= 1)
-		return mag;
-	if (r <= 2)
-		return 2 * mag;
-	if (r <= 5)
-		return 5 * mag;
-	return 10 * mag;
-}
-
-/* 256, 4K, 64K, 1M: how sizes are usually written. */
-static void size_label(char *buf, size_t len, double v)
-{
-	if (v >= 1048576 && fmod(v, 1048576) == 0)
-		snprintf(buf, len, "%.0fM", v / 1048576);
-	else if (v >= 1024 && fmod(v, 1024) == 0)
-		snprintf(buf, len, "%.0fK", v / 1024);
-	else
-		snprintf(buf, len, "%g", v);
-}
-
-struct scale {
-	double lo, hi;		/* data range mapped onto the plot area */
-	int log2;
-};
-
-static double sx(const struct scale *s, double x)
-{
-	double w = WIDTH - LEFT - RIGHT - 2 * PAD;
-
-	if (s->log2)
-		x = log2(x);
-	return LEFT + PAD + (x - s->lo) / (s->hi - s->lo) * w;
-}
-
-static double sy(const struct scale *s, double y)
-{
-	double h = HEIGHT - TOP - BOTTOM;
-
-	return HEIGHT - BOTTOM - (y - s->lo) / (s->hi - s->lo) * h;
-}
-
-/* The y range: round steps covering ymin..ymax (and 0). */
-static double y_scale(struct scale *ys, double ymin, double ymax)
-{
-	double step;
-
-	if (ymax == ymin)
-		ymax = ymin + 1;
-	step = nice_step(ymax - ymin, 5);
-	ys->lo = floor(ymin / step) * step;
-	ys->hi = ceil(ymax / step) * step;
-	return step;
-}
-
-/* Canvas, title, y grid with its labels, the axes and their names. */
-static void frame(FILE *f, const struct scale *ys, double step)
-{
-	int k, ticks;
-	double v;
-
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
-		WIDTH, HEIGHT, WIDTH, HEIGHT);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, HEIGHT);
-	fprintf(f, "<text x=\"%d\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">",
-		WIDTH / 2);
-	put_text(f, cfg_title);
-	fputs("</text>\n", f);
-
-	/* ticks counted in integers, so no rounding drift adds or drops one */
-	ticks = (int)lround((ys->hi - ys->lo) / step);
-	fputs("<g class=\"yaxis\" stroke=\"#ddd\">\n", f);
-	for (k = 0; k <= ticks; k++)
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n",
-			LEFT, sy(ys, ys->lo + k * step), WIDTH - RIGHT, sy(ys, ys->lo + k * step));
-	fputs("</g>\n<g text-anchor=\"end\">\n", f);
-	for (k = 0; k <= ticks; k++) {
-		v = ys->lo + k * step;
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\">%g</text>\n",
-			LEFT - 6, sy(ys, v) + 4, fabs(v) < step / 1e6 ? 0 : v);
-	}
-	fputs("</g>\n", f);
-	fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"black\"/>\n",
-		LEFT, TOP, HEIGHT - BOTTOM, WIDTH - RIGHT);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-		LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 20);
-	put_text(f, cfg_xlabel ? cfg_xlabel : header_x);
-	fputs("</text>\n", f);
-	fprintf(f, "<text transform=\"translate(20 %d) rotate(-90)\" text-anchor=\"middle\">",
-		TOP + (HEIGHT - TOP - BOTTOM) / 2);
-	put_text(f, cfg_ylabel ? cfg_ylabel : header_y);
-	fputs("</text>\n", f);
-}
-
-/* With more than one series: a box of their names in their colours. */
-static void legend(FILE *f)
-{
-	int i;
-
-	if (n_series < 2)
-		return;
-	fputs("<g class=\"legend\">\n", f);
-	for (i = 0; i < n_series; i++) {
-		int y = TOP + 6 + 16 * i;
-
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
-			WIDTH - RIGHT - 200, y, colour[i]);
-		fprintf(f, "<text x=\"%d\" y=\"%d\">", WIDTH - RIGHT - 185, y + 9);
-		put_text(f, series_name[i]);
-		fputs("</text>\n", f);
-	}
-	fputs("</g>\n", f);
-}
-
-/* x ticks: every data point's x on a log axis, round steps otherwise. */
-static void x_ticks(FILE *f, const struct scale *xs)
-{
-	char buf[64];
-	int i, k;
-
-	fputs("<g text-anchor=\"middle\">\n", f);
-	if (cfg_log_x) {
-		for (i = 0; i < n_points; i++) {
-			for (k = 0; k < i && points[k].x != points[i].x; k++)
-				;
-			if (k < i)
-				continue;	/* labelled already */
-			size_label(buf, sizeof(buf), points[i].x);
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n",
-				sx(xs, points[i].x), HEIGHT - BOTTOM + 18, buf);
-		}
-	} else {
-		double xstep = nice_step(xs->hi - xs->lo, 6);
-		int first = (int)lround(ceil(xs->lo / xstep - 1e-9));
-		int last = (int)lround(floor(xs->hi / xstep + 1e-9));
-
-		for (k = first; k <= last; k++)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\">%g</text>\n",
-				sx(xs, k * xstep), HEIGHT - BOTTOM + 18, k * xstep);
-	}
-	fputs("</g>\n", f);
-}
-
-/* Each series: its curve (unless -p), then a marked point per datum. */
-static void curves(FILE *f, const struct scale *xs, const struct scale *ys)
-{
-	int i, s, first;
-
-	for (s = 0; s < n_series; s++) {
-		if (!cfg_scatter) {
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-				colour[s]);
-			first = 1;
-			for (i = 0; i < n_points; i++) {
-				if (points[i].series != s)
-					continue;
-				fprintf(f, "%s%.1f,%.1f", first ? "" : " ",
-					sx(xs, points[i].x), sy(ys, points[i].y));
-				first = 0;
-			}
-			fputs("\"/>\n", f);
-		}
-		fprintf(f, "<g class=\"points\" fill=\"%s\">\n", colour[s]);
-		for (i = 0; i < n_points; i++)
-			if (points[i].series == s)
-				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\"><title>%g, %g</title></circle>\n",
-					sx(xs, points[i].x), sy(ys, points[i].y), points[i].x, points[i].y);
-		fputs("</g>\n", f);
-	}
-}
-
-static void write_curves(FILE *f)
-{
-	struct scale xs = { .log2 = cfg_log_x }, ys = { 0 };
-	double ymin = 0, ymax = 0, step;
-	int i;
-
-	xs.lo = xs.hi = cfg_log_x ? log2(points[0].x) : points[0].x;
-	for (i = 0; i < n_points; i++) {
-		double x = cfg_log_x ? log2(points[i].x) : points[i].x;
-
-		xs.lo = fmin(xs.lo, x);
-		xs.hi = fmax(xs.hi, x);
-		ymin = fmin(ymin, points[i].y);
-		ymax = fmax(ymax, points[i].y);
-	}
-	if (cfg_ideal) {	/* the whole ideal line in view */
-		ymin = fmin(ymin, points[0].x);
-		ymax = fmax(ymax, xs.hi);
-	}
-	if (xs.hi == xs.lo) {	/* one point, or all at one x: centre it */
-		xs.lo -= 1;
-		xs.hi += 1;
-	}
-	step = y_scale(&ys, ymin, ymax);
-	frame(f, &ys, step);
-	x_ticks(f, &xs);
-	if (cfg_ideal)
-		fprintf(f, "<line class=\"ideal\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			"stroke=\"#888\" stroke-dasharray=\"6 4\"><title>ideal: y = x</title></line>\n",
-			sx(&xs, xs.lo), sy(&ys, xs.lo), sx(&xs, xs.hi), sy(&ys, xs.hi));
-	curves(f, &xs, &ys);
-	legend(f);
-	fputs("</svg>\n", f);
-}
-
-/* Grouped bars: a cluster per group, a bar per series, error bars. */
-static void write_bars(FILE *f)
-{
-	struct scale ys = { 0 };
-	double ymin = 0, ymax = 0, step, gw, bw;
-	int i;
-
-	for (i = 0; i < n_bars; i++) {
-		ymin = fmin(ymin, bars[i].has_err ? fmin(bars[i].lo, bars[i].v) : bars[i].v);
-		ymax = fmax(ymax, bars[i].has_err ? fmax(bars[i].hi, bars[i].v) : bars[i].v);
-	}
-	step = y_scale(&ys, ymin, ymax);
-	frame(f, &ys, step);
-	gw = (double)(WIDTH - LEFT - RIGHT) / n_groups;
-	bw = gw * 0.8 / n_series;
-	fputs("<g text-anchor=\"middle\">\n", f);
-	for (i = 0; i < n_groups; i++) {
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\">", LEFT + gw * (i + 0.5), HEIGHT - BOTTOM + 18);
-		put_text(f, group_name[i]);
-		fputs("</text>\n", f);
-	}
-	fputs("</g>\n<g class=\"bars\">\n", f);
-	for (i = 0; i < n_bars; i++) {
-		const struct bar *b = &bars[i];
-		double x = LEFT + gw * b->group + gw * 0.1 + bw * b->series;
-		double y0 = sy(&ys, 0), y1 = sy(&ys, b->v);
-
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
-			"<title>", x, fmin(y0, y1), bw * 0.9, fabs(y0 - y1), colour[b->series]);
-		put_text(f, group_name[b->group]);
-		fputs(", ", f);
-		put_text(f, series_name[b->series]);
-		fprintf(f, ": %g", b->v);
-		if (b->has_err)
-			fprintf(f, " (%g to %g)", b->lo, b->hi);
-		fputs("</title></rect>\n", f);
-		if (b->has_err)
-			fprintf(f, "<path class=\"err\" d=\"M%.1f %.1f H%.1f M%.1f %.1f V%.1f M%.1f %.1f H%.1f\" "
-				"stroke=\"black\"/>\n",
-				x + bw * 0.25, sy(&ys, b->hi), x + bw * 0.65, x + bw * 0.45, sy(&ys, b->hi),
-				sy(&ys, b->lo), x + bw * 0.25, sy(&ys, b->lo), x + bw * 0.65);
-	}
-	fputs("</g>\n", f);
-	legend(f);
-	fputs("</svg>\n", f);
-}
-
-static void write_svg(FILE *f)
-{
-	/* f is never NULL: main's error(1, ...) does not return. */
-	if (cfg_bars)
-		write_bars(f);
-	else
-		write_curves(f);
+	p->title = cfg_title;
+	p->xlabel = cfg_xlabel ? cfg_xlabel : header_x;
+	p->ylabel = cfg_ylabel ? cfg_ylabel : header_y;
+	p->log_x = cfg_log_x;
+	p->scatter = cfg_scatter;
+	p->ideal = cfg_ideal;
+	p->n_series = n_series;
+	memcpy(p->series, series_name, sizeof(series_name));
+	p->n_groups = n_groups;
+	memcpy(p->group, group_name, sizeof(group_name));
+	p->points = points;
+	p->n_points = n_points;
+	p->bars = bars;
+	p->n_bars = n_bars;
 }
 
 int main(int argc, char **argv)
 {
-	char tmp[4096];
-	FILE *in = stdin, *out = stdout;
+	static struct plot plot;
+	FILE *in = stdin;
 	int c;
 
 	while ((c = getopt(argc, argv, "Ghilo:pt:x:y:")) != -1) {
@@ -576,34 +293,16 @@ int main(int argc, char **argv)
 	if (in != stdin)
 		fclose(in);
 
+	make_plot(&plot);
 	if (cfg_out) {
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%d", cfg_out, (int)getpid()) >= sizeof(tmp))
-			error(1, 0, "%s: name too long", cfg_out);
-		out = fopen(tmp, "w");
-		if (!out)
-			error(1, errno, "create %s", tmp);
-	}
-	write_svg(out);
-	if (fflush(out) != 0 || ferror(out)) {
-		int e = errno;
+		char err[4200];
 
-		if (cfg_out)
-			unlink(tmp);
-		error(1, e, "write %s", cfg_out ? cfg_out : "stdout");
+		if (plot_write(cfg_out, &plot, err, sizeof(err)) < 0)
+			error(1, 0, "%s", err);
+		return 0;
 	}
-	if (cfg_out) {
-		if (fclose(out) != 0) {
-			int e = errno;
-
-			unlink(tmp);
-			error(1, e, "write %s", cfg_out);
-		}
-		if (rename(tmp, cfg_out) != 0) {
-			int e = errno;
-
-			unlink(tmp);
-			error(1, e, "rename %s to %s", tmp, cfg_out);
-		}
-	}
+	plot_svg(stdout, &plot);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		error(1, errno, "write stdout");
 	return 0;
 }

@@ -26,7 +26,9 @@
  * median ratio: order statistics with 95% binomial coverage, or the least
  * and most ratio when there are too few rounds for that), conf (the
  * interval's coverage), above and below (rounds with a ratio above 1,
- * below 1).
+ * below 1), agree (the rounds on the median ratio's side of 1) and
+ * verdict: less or more when the whole interval is below or above 1, else
+ * unresolved (zcc's cheaper, dearer and ~).
  * With -g: field 1 of each line is a key, the value the field -k names
  * (default 2); per key, in the order keys first came, "KEY VALUE" with
  * VALUE the key's NAME: n, median, min, max, mean or sd.
@@ -72,7 +74,9 @@ static void __attribute__((noreturn)) usage(void)
 	       "            95%% intervals do not overlap, else unresolved\n"
 	       "  -r        \"A B\" per line, one per round: the rounds' ratios A/B, their\n"
 	       "            median, its distribution-free interval (lo, hi, conf) and\n"
-	       "            the rounds with a ratio above and below 1\n"
+	       "            the rounds with a ratio above and below 1, those that agree\n"
+	       "            with the median, and the verdict (less or more when the\n"
+	       "            interval is wholly below or above 1, else unresolved)\n"
 	       "  -g NAME   \"KEY VALUE\" per line: per key, \"KEY FIGURE\", FIGURE the\n"
 	       "            values' n, median, min, max, mean or sd\n"
 	       "  -k LIST   the numbers are fields LIST of each line (\"3\", \"4,10\")\n"
@@ -246,6 +250,7 @@ static void ratios(const double *v, size_t n)
 	static double a[MAX_VALUES / 2], b[MAX_VALUES / 2];
 	size_t rounds = n / 2;
 	struct stats_ratio r;
+	enum stats_verdict verdict;
 
 	if (n % 2)
 		error(1, 0, "%zu numbers: -r needs pairs, \"A B\" per round", n);
@@ -261,6 +266,10 @@ static void ratios(const double *v, size_t n)
 	put("", "conf", r.conf);
 	put("", "above", (double)r.above);
 	put("", "below", (double)r.below);
+	put("", "agree", (double)stats_ratio_agree(&r));
+	verdict = stats_ratio_verdict(&r);
+	put_text("verdict", verdict == STATS_LESS ? "less" :
+		 verdict == STATS_MORE ? "more" : "unresolved");
 }
 
 int main(int argc, char **argv)

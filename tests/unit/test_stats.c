@@ -154,6 +154,41 @@ static void paired(void)
 	CHECK(r.n == 0 && isnan(r.median) && isnan(r.lo), "no rounds: NAN");
 }
 
+/* The interval of one sample's median, the verdict word and the rounds
+ * that agree: what zcc's comparisons print. */
+static void median_interval_and_words(void)
+{
+	double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	double lo, hi, conf;
+	struct stats_ratio r;
+	double up[] = { 2.0, 1.8, 2.2, 1.9, 2.1 }, base[] = { 1, 1, 1, 1, 1 };
+	double mixed[] = { 0.9, 1.1, 0.95, 1.2, 1.0 };
+	double down[] = { 0.5, 0.6, 0.4, 0.55, 1.01 };
+
+	conf = stats_median_interval(v, 10, &lo, &hi);
+	CHECK(lo == 2 && hi == 9 && conf > 0.97 && conf < 0.98,
+	      "10 values: 2nd..9th, 97.9%% (got %g..%g, %g)", lo, hi, conf);
+	conf = stats_median_interval(v, 5, &lo, &hi);
+	CHECK(lo == 1 && hi == 5 && near(conf, 0.9375, 1e-12), "5 values: least..most, 93.75%%");
+	conf = stats_median_interval(v, 0, &lo, &hi);
+	CHECK(conf == 0 && isnan(lo) && isnan(hi), "no values: no interval");
+
+	stats_ratios(up, base, 5, &r);
+	CHECK(stats_ratio_verdict(&r) == STATS_MORE && stats_ratio_agree(&r) == 5,
+	      "every ratio above 1: more, 5 agree");
+	stats_ratios(base, up, 5, &r);
+	CHECK(stats_ratio_verdict(&r) == STATS_LESS && stats_ratio_agree(&r) == 5,
+	      "every ratio below 1: less, 5 agree");
+	stats_ratios(mixed, base, 5, &r);
+	CHECK(stats_ratio_verdict(&r) == STATS_UNRESOLVED, "an interval holding 1: unresolved");
+	CHECK(stats_ratio_agree(&r) == 0, "median ratio exactly 1: none agree");
+	stats_ratios(down, base, 5, &r);
+	CHECK(stats_ratio_verdict(&r) == STATS_UNRESOLVED && stats_ratio_agree(&r) == 4,
+	      "4 of 5 below 1: the interval holds 1, 4 agree (got %zu)", stats_ratio_agree(&r));
+	stats_ratios(up, base, 1, &r);
+	CHECK(stats_ratio_verdict(&r) == STATS_UNRESOLVED, "one round covers nothing: unresolved");
+}
+
 int main(void)
 {
 	medians();
@@ -163,5 +198,6 @@ int main(void)
 	summary();
 	verdicts();
 	paired();
+	median_interval_and_words();
 	return t_exit();
 }
