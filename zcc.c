@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/env_out.h"
 #include "app/fileset.h"
 #include "app/probe.h"
 #include "app/report.h"
@@ -369,6 +370,8 @@ static int send_runs(void)
 
 	if (!rs)
 		error(1, errno, "memory");
+	env_early();		/* before -B: the CPUs zcc was given */
+	sender.env_due = 1;
 	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.streams, cfg.send.debug);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	if (cfg.measure)

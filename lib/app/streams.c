@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/env_out.h"
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
@@ -349,6 +350,10 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	int mrc, e;
 
 	group_init(&g, sd, loops);
+	if (sd->env_due) {	/* before any stream connects: no interface yet */
+		env_print(ENV_CONN, -1, sd->cfg->debug);
+		sd->env_due = 0;
+	}
 	send_mark(sd, -1);
 	own0 = send_cpu_secs();
 	watch_start(&w, sd, NULL, &g);
