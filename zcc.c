@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/baseline.h"
 #include "app/env_out.h"
 #include "app/fileset.h"
 #include "app/probe.h"
@@ -43,6 +44,7 @@
 #define MAX_RUNS 10000		/* -R */
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 #define MAX_STREAMS 1024	/* -P */
+#define OPT_BASELINE (OPTAB_VERSION + 10)	/* --baseline, a long name only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -59,6 +61,7 @@ struct settings {
 	struct meter_cfg meter;		/* -N, -r or -L, -f */
 	const char **names;		/* the files */
 	int n_names;
+	const char *baseline;		/* --baseline */
 };
 
 static struct settings cfg = {
@@ -69,6 +72,9 @@ static struct settings cfg = {
 
 /* The sending, from cfg.send: the files and, with -c, the meter. */
 static struct sender sender = { .cfg = &cfg.send };
+
+/* --baseline: the earlier run, read before this one starts. */
+static struct baseline base;
 
 /* ---- the command line ------------------------------------------------------ */
 
@@ -146,6 +152,15 @@ static const struct optab options[] = {
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
+	{ OPT_BASELINE, "baseline", "FILE",
+	  "compare this run with an earlier one saved with -J, variant by variant: "
+	  "first every key of the environment record that differs (changed: mtu "
+	  "1500 -> 9000, ...), then per variant the ratio of this run's median to "
+	  "the baseline's (service demand when both ran -c, else zcc's own us/KB), "
+	  "a distribution-free interval from the two runs' rounds unpaired, and "
+	  "cheaper, dearer or ~ (the interval holds 1)\n"
+	  "  baseline VARIANT: FIGURE MEDIAN us/KB (N rounds) against MEDIAN (N):\n"
+	  "    ratio R, interval LO to HI (PCT%, unpaired), VERDICT" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcc and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -159,7 +174,7 @@ static void usage(FILE *f, int status)
 	fprintf(f,
 "usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
-"           [-P streams] [-R runs] [-T secs] -s server file...\n"
+"           [-P streams] [-R runs] [-T secs] [--baseline file] -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -278,6 +293,7 @@ static void parse_args(int argc, char **argv)
 				usage_error(METER_OPPOSITE);
 			break;
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case OPT_BASELINE: cfg.baseline = optarg; break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
@@ -328,6 +344,8 @@ static void check_args(void)
 				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
 		if (cfg.n_names)
 			usage_error("-C calibrates and exits: it sends no files");
+		if (cfg.baseline)
+			usage_error("-C calibrates and exits: --baseline is for a transfer");
 		return;
 	}
 	for (const char *o = "fN"; *o; o++)
@@ -351,6 +369,10 @@ static void check_args(void)
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
+	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
+		baseline_load(&base, cfg.baseline);
+		baseline_match(&base, &cfg.send.method->name, 1);
+	}
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -393,6 +415,8 @@ static int send_runs(void)
 	/* i runs ended whole; stopped during -R, they are summarised still. */
 	if (cfg.runs > 1 && i > 0)
 		report_summary(rs, i);
+	if (cfg.baseline && i > 0)
+		baseline_report_runs(&base, cfg.send.method->name, rs, i);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	free(rs);

@@ -39,14 +39,6 @@ static int machine_read;
 static struct env_record last;
 static int printed;
 
-int env_key_type(const char *key)
-{
-	for (size_t i = 0; i < N_KEYS; i++)
-		if (strcmp(keys[i].key, key) == 0)
-			return (int)keys[i].type;
-	return -1;
-}
-
 static struct env_field *field(struct env_record *r, const char *key)
 {
 	return (struct env_field *)env_field_find(r, key);
@@ -104,6 +96,23 @@ static void record_init(struct env_record *r, const char *stop)
 	for (size_t i = 0; i < N_KEYS && (!stop || strcmp(keys[i].key, stop) != 0); i++) {
 		r->f[r->n].key = keys[i].key;
 		r->f[r->n++].type = keys[i].type;
+	}
+}
+
+void env_from_json(struct env_record *r, const struct jsonl_obj *o)
+{
+	record_init(r, NULL);
+	for (int i = 0; i < r->n; i++) {
+		const struct jsonl_field *j = jsonl_get(o, r->f[i].key);
+
+		if (!j)
+			continue;
+		if (r->f[i].type == ENV_STR && j->type == JSONL_STR)
+			set_str(r, r->f[i].key, j->text);
+		else if (r->f[i].type == ENV_NUM && j->type == JSONL_NUM)
+			set_str(r, r->f[i].key, j->text);	/* as written */
+		else if (r->f[i].type == ENV_BOOL && j->type == JSONL_BOOL)
+			set_bool(r, r->f[i].key, j->boolean);
 	}
 }
 

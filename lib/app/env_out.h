@@ -11,6 +11,8 @@
 #ifndef ZC_APP_ENV_OUT_H
 #define ZC_APP_ENV_OUT_H
 
+#include "base/jsonl.h"
+
 #define ENV_MAX_FIELDS 40
 
 enum env_type { ENV_STR, ENV_NUM, ENV_BOOL };
@@ -60,9 +62,10 @@ const struct env_field *env_field_find(const struct env_record *r, const char *k
 const char *env_value(const struct env_field *f);
 
 /*
- * env_key_type - the type of a key of the record, for a reader; -1 for a
- * key the record does not have.
+ * env_from_json - the record an env event o holds (another run's, read
+ * back): every key of the record, unknown where o has it null or not at
+ * all or of another type.
  */
-int env_key_type(const char *key);
+void env_from_json(struct env_record *r, const struct jsonl_obj *o);
 
 #endif
