@@ -365,6 +365,7 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	if (g.failed)
 		group_failed(&g, &w);
 	r.interrupted = stop_signal != 0;
+	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);	/* -c or not */
 	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
 	report_result(sd, &r);
 	if (mrc < 0)
