@@ -250,10 +250,13 @@ void baseline_print_variant(const struct baseline *b, const char *name,
 	line_u64("rounds", n, " (%" PRIu64 " rounds)");
 	line_num("baseline_median", sum_then.median, 3, " against %.3f");
 	line_u64("baseline_rounds", v->n, " (%" PRIu64 ")");
-	line_num("ratio", r.median, 3, ": ratio %.3f");
-	line_num("ratio_lo", r.lo, 3, ", interval %.3f");
-	line_num("ratio_hi", r.hi, 3, " to %.3f");
-	line_num("conf_pct", r.conf * 100, 1, " (%.1f%%, unpaired)");
+	/* No round above 0 on a side (a figure not measured): no ratio. */
+	line_num("ratio", r.median, 3, r.n ? ": ratio %.3f" : NULL);
+	line_num("ratio_lo", r.lo, 3, r.n ? ", interval %.3f" : NULL);
+	line_num("ratio_hi", r.hi, 3, r.n ? " to %.3f" : NULL);
+	line_num("conf_pct", r.conf * 100, 1, r.n ? " (%.1f%%, unpaired)" : NULL);
+	if (!r.n)
+		line_text(": no ratio (a side has no round above 0)");
 	line_str("verdict", word(&r), ", %s");
 	line_end();
 }

@@ -70,6 +70,16 @@ check "against itself unchanged: nothing changed" \
 check "a verdict line after the summary" \
 	grep -Eq '^baseline sendfile: zcc itself [0-9.]+ us/KB \(5 rounds\) against [0-9.]+ \(5\): ratio [0-9.]+, interval [0-9.]+ to [0-9.]+ \([0-9.]+%, unpaired\), (cheaper|dearer|~)$' \
 	"$TMP/same.txt"
+# -P: the streams' own CPU is counted (it once read 0 without -c).
+zcc_ns p2.json -J -P 2
+zcc_ns p2.txt -P 2 --baseline "$TMP/p2.json"
+check "-P 2 against -P 2: a ratio $(grep '^baseline' "$TMP/p2.txt")" \
+	grep -Eq '^baseline sendfile: zcc itself [0-9.]*[1-9][0-9.]* us/KB .*: ratio [0-9.]+, ' "$TMP/p2.txt"
+printf '%s\n' '{"program":"zcc","event":"sent","time":1.0,"bytes":8,"method":"sendfile","interrupted":false,"own_us_per_kb":0}' \
+	>"$TMP/zero.json"
+zcc_ns zero.txt --baseline "$TMP/zero.json"
+check "a baseline whose figure is 0: no ratio, ~ ($(grep '^baseline' "$TMP/zero.txt"))" \
+	grep -q '^baseline sendfile: .*: no ratio (a side has no round above 0), ~$' "$TMP/zero.txt"
 old_mtu=$(ip netns exec "$ns" cat /sys/class/net/lo/mtu)
 ip -n "$ns" link set lo mtu 9000
 zcc_ns mtu.txt --baseline "$TMP/base.json"
