@@ -145,27 +145,32 @@ void baseline_load(struct baseline *b, const char *path)
 		refuse(b, "no whole run in it (its sent lines are missing or interrupted)");
 }
 
-/* "a, b, c" of the baseline's variants or of names, into buf. */
-static void list(char *buf, size_t len, const struct baseline *b, const char *const *names,
-		 unsigned n)
+/* "a, b, c" of names[0..n) into buf. */
+static void list(char *buf, size_t len, const char *const *names, unsigned n)
 {
 	buf[0] = '\0';
 	for (unsigned i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "",
-			 b ? b->v[i].name : names[i]);
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", names[i]);
 }
 
 void baseline_match(const struct baseline *b, const char *const *names, unsigned n)
 {
 	char theirs[1024], ours[1024];
+	const char **their_names;
 	int same = b->n == n;
 
 	for (unsigned i = 0; same && i < n; i++)
 		same = variant((struct baseline *)b, names[i], 0) != NULL;
 	if (same)
 		return;
-	list(theirs, sizeof(theirs), b, NULL, b->n);
-	list(ours, sizeof(ours), NULL, names, n);
+	their_names = calloc(b->n + 1, sizeof(*their_names));
+	if (!their_names)
+		error(1, errno, "memory");
+	for (unsigned i = 0; i < b->n; i++)
+		their_names[i] = b->v[i].name;
+	list(theirs, sizeof(theirs), their_names, b->n);
+	list(ours, sizeof(ours), names, n);
+	free(their_names);
 	refuse(b, "its variants (%s) are not this run's (%s)", theirs, ours);
 }
 
@@ -212,6 +217,20 @@ static int all_finite(const double *v, size_t n)
 	return v != NULL && n > 0;
 }
 
+/* The median of v[0..n), left as it is. */
+static double median_of(const double *v, size_t n)
+{
+	double *copy = calloc(n + 1, sizeof(*copy)), m;
+
+	if (!copy)
+		error(1, errno, "memory");
+	for (size_t i = 0; i < n; i++)
+		copy[i] = v[i];
+	m = stats_median(copy, n);
+	free(copy);
+	return m;
+}
+
 static const char *word(const struct stats_ratio *r)
 {
 	if (r->n == 0 || (r->lo <= 1 && r->hi >= 1))
@@ -225,30 +244,20 @@ void baseline_print_variant(const struct baseline *b, const char *name,
 	const struct baseline_variant *v = variant((struct baseline *)b, name, 0);
 	int by_demand = v && all_finite(demand, n) && all_finite(v->demand, v->n);
 	const double *now = by_demand ? demand : own, *then;
-	double *sorted;
 	struct stats_ratio r;
-	struct stats_sum sum_now, sum_then;
 
 	if (!v)
 		return;
 	then = by_demand ? v->demand : v->own;
 	stats_unpaired(now, n, then, v->n, &r);
-	sorted = malloc((n > v->n ? n : v->n) * sizeof(*sorted) + 1);
-	if (!sorted)
-		error(1, errno, "memory");
-	memcpy(sorted, now, n * sizeof(*sorted));
-	stats_summarise(sorted, n, &sum_now);
-	memcpy(sorted, then, v->n * sizeof(*sorted));
-	stats_summarise(sorted, v->n, &sum_then);
-	free(sorted);
 	line_begin("baseline");
 	line_str("variant", name, "baseline %s: ");
 	line_str("figure", by_demand ? "service_demand_us_per_kb" : "own_us_per_kb",
 		 NULL);
 	line_text("%s", by_demand ? "service demand" : "zcc itself");
-	line_num("median", sum_now.median, 3, " %.3f us/KB");
+	line_num("median", median_of(now, n), 3, " %.3f us/KB");
 	line_u64("rounds", n, " (%" PRIu64 " rounds)");
-	line_num("baseline_median", sum_then.median, 3, " against %.3f");
+	line_num("baseline_median", median_of(then, v->n), 3, " against %.3f");
 	line_u64("baseline_rounds", v->n, " (%" PRIu64 ")");
 	/* No round above 0 on a side (a figure not measured): no ratio. */
 	line_num("ratio", r.median, 3, r.n ? ": ratio %.3f" : NULL);

@@ -107,10 +107,10 @@ void env_from_json(struct env_record *r, const struct jsonl_obj *o)
 
 		if (!j)
 			continue;
-		if (r->f[i].type == ENV_STR && j->type == JSONL_STR)
+		/* A number is kept as written, as its text. */
+		if ((r->f[i].type == ENV_STR && j->type == JSONL_STR) ||
+		    (r->f[i].type == ENV_NUM && j->type == JSONL_NUM))
 			set_str(r, r->f[i].key, j->text);
-		else if (r->f[i].type == ENV_NUM && j->type == JSONL_NUM)
-			set_str(r, r->f[i].key, j->text);	/* as written */
 		else if (r->f[i].type == ENV_BOOL && j->type == JSONL_BOOL)
 			set_bool(r, r->f[i].key, j->boolean);
 	}

@@ -116,15 +116,15 @@ static int walk(const char *base, const char *path, int v2, char *out, size_t le
 
 int cgquota_read(const char *proc_cgroup, const char *root, char *out, size_t len)
 {
-	char line[4096], path[2048], v1[2048] = "", v2[2048] = "", base[2100];
+	char line[4096], found[2048], v1[2048] = "", v2[2048] = "", base[2100];
 	FILE *f = fopen(proc_cgroup, "re");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		switch (cgquota_line(line, path, sizeof(path))) {
-		case 1: memcpy(v1, path, sizeof(v1)); break;
-		case 2: memcpy(v2, path, sizeof(v2)); break;
+		switch (cgquota_line(line, found, sizeof(found))) {
+		case 1: memcpy(v1, found, sizeof(v1)); break;
+		case 2: memcpy(v2, found, sizeof(v2)); break;
 		}
 	}
 	fclose(f);

@@ -16,7 +16,10 @@ void textfile_tidy(char *s)
 
 		if (blank && w > s && w[-1] == ' ')
 			continue;
-		*w++ = blank ? ' ' : *r;
+		if (blank)
+			*w++ = ' ';
+		else
+			*w++ = *r;
 	}
 	while (w > s && w[-1] == ' ')
 		w--;

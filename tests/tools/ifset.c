@@ -31,17 +31,17 @@ int main(int argc, char **argv)
 {
 	struct ethtool_value v = { 0 };
 	struct ifreq ifr = { 0 };
-	unsigned i;
+	unsigned i, cmd = 0;
 	int sock;
 
 	if (argc != 4 || (strcmp(argv[3], "on") != 0 && strcmp(argv[3], "off") != 0))
 		error(2, 0, "usage: ifset IFNAME tso|gso|gro|sg|tx_csum|rx_csum on|off");
 	for (i = 0; i < sizeof(offloads) / sizeof(offloads[0]); i++)
 		if (strcmp(offloads[i].name, argv[2]) == 0)
-			break;
-	if (i == sizeof(offloads) / sizeof(offloads[0]))
+			cmd = offloads[i].set;
+	if (!cmd)
 		error(2, 0, "%s: not an offload of this tool", argv[2]);
-	v.cmd = offloads[i].set;
+	v.cmd = cmd;
 	v.data = strcmp(argv[3], "on") == 0;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[1]);
 	ifr.ifr_data = (void *)&v;
