@@ -159,8 +159,10 @@ static const struct optab options[] = {
 	  "the baseline's (service demand when both ran -c, else zcc's own us/KB), "
 	  "a distribution-free interval from the two runs' rounds unpaired, and "
 	  "cheaper, dearer or ~ (the interval holds 1)\n"
-	  "  baseline VARIANT: FIGURE MEDIAN us/KB (N rounds) against MEDIAN (N):\n"
-	  "    ratio R, interval LO to HI (PCT%, unpaired), VERDICT" },
+	  "  changed: KEY BEFORE -> NOW, ...\n"
+	  "  baseline VARIANT: FIGURE MEDIAN us/KB\n"
+	  "    (N rounds) against MEDIAN (N): ratio R,\n"
+	  "    interval LO to HI (PCT%, unpaired), VERDICT" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcc and its version" },
 	{ 0, NULL, NULL, NULL },
