@@ -166,16 +166,13 @@ static void fill_conn(struct env_record *r, int sock)
 	set_str(r, "xps_cpus", i.xps_cpus);
 }
 
-static void print_record(const struct env_record *r)
+/* The env event of -J. */
+static void print_json(const struct env_record *r)
 {
-	line_begin("env");
-	line_text("env:");
+	out_begin("env");
 	for (int i = 0; i < r->n; i++) {
 		const struct env_field *f = &r->f[i];
 
-		line_text("%s %s %s", i ? "," : "", f->key, env_value(f));
-		if (!out_json())
-			continue;
 		if (!f->known)
 			out_null(f->key);
 		else if (f->type == ENV_STR)
@@ -185,8 +182,20 @@ static void print_record(const struct env_record *r)
 		else
 			out_bool(f->key, strcmp(f->text, "on") == 0 || strcmp(f->text, "yes") == 0);
 	}
-	if (line_end() < 0 || out_failed())
+	if (out_end() < 0 || out_failed())
 		exit(1);	/* the at-exit check says why */
+}
+
+/* -d's line, on stderr with the other debug lines: stdout keeps the 2001 ones. */
+static void print_debug(const struct env_record *r)
+{
+	char line[4096];
+	size_t used = 0;
+
+	for (int i = 0; i < r->n && used < sizeof(line); i++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
+					 i ? "," : "", r->f[i].key, env_value(&r->f[i]));
+	fprintf(stderr, "%s: env:%s\n", program_invocation_short_name, line);
 }
 
 void env_print(enum env_parts parts, int sock, int debug)
@@ -201,8 +210,10 @@ void env_print(enum env_parts parts, int sock, int debug)
 	if (parts == ENV_CONN)
 		fill_conn(&last, sock);
 	printed = 1;
-	if (out_json() || debug)
-		print_record(&last);
+	if (out_json())
+		print_json(&last);
+	else if (debug)
+		print_debug(&last);
 }
 
 const struct env_record *env_last(void)

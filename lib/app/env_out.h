@@ -1,7 +1,8 @@
 /*
  * The environment record: what a figure depends on besides the method,
  * as the first JSON event of zcc, zcs and cyclesoak ("env"), and with -d
- * an "env: key value, ..." text line. The machine (lib/meter/env.h),
+ * a "PROG: env: key value, ..." line on stderr beside the other debug
+ * lines (stdout keeps the 2001 lines alone). The machine (lib/meter/env.h),
  * the network sysctls and, once a connection is known, its interface
  * (lib/wire/ifinfo.h). Each key is one field of the record; what could
  * not be read is null in JSON and "unknown" in text, never a guess.
@@ -47,8 +48,8 @@ void env_early(void);
 /*
  * env_print - the record of parts (sock: the connection, for ENV_CONN;
  * its interface from its local address) as the env event with -J, or
- * with debug the env: line; nothing else in text mode. The record is
- * kept: env_last. A failed stdout is exit 1.
+ * with debug the env: line on stderr; nothing else in text mode. The
+ * record is kept: env_last. A failed stdout is exit 1.
  */
 void env_print(enum env_parts parts, int sock, int debug);
 

@@ -62,12 +62,13 @@ allowed=$(env_of "$TMP/zcc.out" cpus_allowed)
 want=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
 check "zcc -B 0: cpus_allowed $allowed, the shell's $want" [ "$allowed" = "$want" ]
 
-# -d: the env: line in text.
+# -d: the env: line on stderr with the other debug lines; stdout keeps
+# the sent: line alone.
 zcs_start -1
 timeout 20 "$ZC_BIN/zcc" -d -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
-check "zcc -d: an env: line naming the interface" grep -q '^env: kernel .*, interface lo, ' "$TMP/zcc.out"
-check "zcc -d: the env: line before the sent: line" \
-	[ "$(cut -d: -f1 "$TMP/zcc.out" | tr '\n' ' ')" = "env sent " ]
+check "zcc -d: an env: line on stderr naming the interface" \
+	grep -q '^zcc: env: kernel .*, interface lo, ' "$TMP/zcc.err"
+check "zcc -d: stdout only the sent: line" [ "$(cut -d: -f1 "$TMP/zcc.out" | tr '\n' ' ')" = "sent " ]
 zcs_start -1
 timeout 20 "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>&1
 check "zcc without -d: no env: line" sh -c "! grep -q '^env:' '$TMP/zcc.out'"
