@@ -70,6 +70,16 @@ check "against itself unchanged: nothing changed" \
 check "a verdict line after the summary" \
 	grep -Eq '^baseline sendfile: zcc itself [0-9.]+ us/KB \(5 rounds\) against [0-9.]+ \(5\): ratio [0-9.]+, interval [0-9.]+ to [0-9.]+ \([0-9.]+%, unpaired\), (cheaper|dearer|~)$' \
 	"$TMP/same.txt"
+# A file with round events (a run of several variants, one of them here)
+# is read by its rounds; its sent events are not rounds of their own.
+: >"$TMP/r.json"
+for own in 0.5 0.6 0.7 0.8; do
+	printf '{"program":"zcc","event":"sent","time":1.0,"bytes":8,"method":"sendfile","interrupted":false,"own_us_per_kb":9}\n' >>"$TMP/r.json"
+	printf '{"program":"zcc","event":"round","time":1.0,"variant":"sendfile","own_us_per_kb":%s}\n' "$own" >>"$TMP/r.json"
+done
+zcc_ns r.txt --baseline "$TMP/r.json"
+check "round events: their 4 rounds, median 0.650 ($(grep '^baseline' "$TMP/r.txt"))" \
+	grep -q '^baseline sendfile: .* against 0\.650 (4): ' "$TMP/r.txt"
 # -P: the streams' own CPU is counted (it once read 0 without -c).
 zcc_ns p2.json -J -P 2
 zcc_ns p2.txt -P 2 --baseline "$TMP/p2.json"
