@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "app/exits.h"
+#include "app/env_out.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/clock.h"
@@ -563,6 +564,7 @@ int main(int argc, char **argv)
 	parse_options(argc, argv);
 	out_init("cyclesoak", cfg.json);
 	set_up_signals();
+	env_print(ENV_MACHINE, -1, cfg.debug);
 	if (cfg.calibrate)
 		return do_calibrate();
 	if (cfg.command)

@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/baseline.h"
 #include "app/compare.h"
+#include "app/env_out.h"
 #include "app/fileset.h"
 #include "app/probe.h"
 #include "app/report.h"
@@ -44,7 +46,7 @@
 #define MAX_STREAMS 1024	/* -P */
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
-enum { OPT_RATE = 300, OPT_PLOT };	/* long options only */
+enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE };	/* long options only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -65,6 +67,7 @@ struct settings {
 	struct meter_cfg meter;		/* -N, -r or -L, -f */
 	const char **names;		/* the files */
 	int n_names;
+	const char *baseline;		/* --baseline */
 };
 
 static struct settings cfg = {
@@ -75,6 +78,9 @@ static struct settings cfg = {
 
 /* The sending, from cfg.send: the files and, with -c, the meter. */
 static struct sender sender = { .cfg = &cfg.send };
+
+/* --baseline: the earlier run, read before this one starts. */
+static struct baseline base;
 
 /* ---- the command line ------------------------------------------------------ */
 
@@ -172,6 +178,17 @@ static const struct optab options[] = {
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
+	{ OPT_BASELINE, "baseline", "FILE",
+	  "compare this run with an earlier one saved with -J, variant by variant: "
+	  "first every key of the environment record that differs (changed: mtu "
+	  "1500 -> 9000, ...), then per variant the ratio of this run's median to "
+	  "the baseline's (service demand when both ran -c, else zcc's own us/KB), "
+	  "a distribution-free interval from the two runs' rounds unpaired, and "
+	  "cheaper, dearer or ~ (the interval holds 1)\n"
+	  "  changed: KEY BEFORE -> NOW, ...\n"
+	  "  baseline VARIANT: FIGURE MEDIAN us/KB\n"
+	  "    (N rounds) against MEDIAN (N): ratio R,\n"
+	  "    interval LO to HI (PCT%, unpaired), VERDICT" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcc and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -186,7 +203,7 @@ static void usage(FILE *f, int status)
 "usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
-"           -s server file...\n"
+"           [--baseline FILE] -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -307,6 +324,7 @@ static void parse_args(int argc, char **argv)
 				usage_error(APP_METHOD_OPPOSITE);
 			break;
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
+		case OPT_BASELINE: cfg.baseline = optarg; break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
@@ -352,6 +370,8 @@ static void check_args(void)
 				    cfg.rate > 0 ? "rate" : "plot");
 		if (cfg.n_names)
 			usage_error("-C calibrates and exits: it sends no files");
+		if (cfg.baseline)
+			usage_error("-C calibrates and exits: --baseline is for a transfer");
 		return;
 	}
 	for (const char *o = "fN"; *o; o++)
@@ -379,6 +399,14 @@ static void check_args(void)
 		usage_error("-B: a list of CPUs is for the streams of -P");
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
+	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
+		baseline_load(&base, cfg.baseline);
+		const char *names[COMPARE_MAX];
+
+		for (unsigned i = 0; i < cfg.variants.n; i++)
+			names[i] = cfg.variants.v[i].name;
+		baseline_match(&base, names, cfg.variants.n);
+	}
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -398,6 +426,8 @@ static int send_runs(void)
 
 	if (!rs)
 		error(1, errno, "memory");
+	env_early();		/* before -B: the CPUs zcc was given */
+	sender.env_due = 1;
 	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.streams, cfg.send.debug);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	if (cfg.measure)
@@ -408,7 +438,8 @@ static int send_runs(void)
 		free(rs);
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
 			.rounds = cfg.runs, .loops = cfg.loops, .secs = cfg.secs,
-			.rate = cfg.rate, .plot = cfg.plot });
+			.rate = cfg.rate, .plot = cfg.plot,
+			.base = cfg.baseline ? &base : NULL });
 	}
 	if (cfg.secs > 0)
 		loops = probe_loops(&sender, cfg.secs);
@@ -426,6 +457,8 @@ static int send_runs(void)
 	/* i runs ended whole; stopped during -R, they are summarised still. */
 	if (cfg.runs > 1 && i > 0)
 		report_summary(rs, i);
+	if (cfg.baseline && i > 0)
+		baseline_report_runs(&base, cfg.variants.v[0].name, rs, i);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	free(rs);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "app/conns.h"
+#include "app/env_out.h"
 #include "app/sampler.h"
 #include "app/serve.h"
 #include "app/session.h"
@@ -365,6 +366,18 @@ static void forget_parent(void)
 }
 
 /*
+ * The environment record again, with the first connection's interface
+ * (the one at start has none); later connections print none.
+ */
+static void conn_env(int fd)
+{
+	static int done;
+
+	if (!done++)
+		env_print(ENV_CONN, fd, cfg.conn.debug);
+}
+
+/*
  * Accept one connection and fork its process: serve, then exit; stopped
  * by a signal (passed on by the parent, or the parent's death), print the
  * done line and die of it.
@@ -384,6 +397,7 @@ static void accept_one(unsigned char *buf)
 		nanosleep(&pause, NULL);
 		return;
 	}
+	conn_env(fd);
 	if (conns_spawn(peer, forget_parent) == 0) {
 		rc = serve(&cfg.conn, fd, peer, buf);
 		if (stop_signal)
@@ -469,6 +483,7 @@ static int serve_one(unsigned char *buf)
 	if (fd < 0)
 		error(1, errno, "accept");
 	close(listen_sock);
+	conn_env(fd);
 	rc = serve(&cfg.conn, fd, peer, buf);
 	free(buf);
 	if (stop_signal)
@@ -500,6 +515,7 @@ int main(int argc, char **argv)
 		error(1, 0, "listen on %s port %u: %s",
 		      cfg.addr ? show(cfg.addr, shown, sizeof(shown)) : "*",
 		      cfg.port, err);
+	env_print(ENV_NET, -1, cfg.conn.debug);
 	line_begin("listening");
 	line_int("port", port, "listening on port %lld");
 	if (line_end() < 0 || out_failed())

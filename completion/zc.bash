@@ -2,9 +2,9 @@
 #
 # Completes options (short and long, also --opt=VALUE), the method names
 # of -M (zcc's -M takes a list: sendfile,send), CPU numbers for -B (zcc's
-# -B takes a list: 0,2,4-7), host names
-# for zcc -s, file names for zcc's files, -f and --plot, and the command of run_rr
-# and of cyclesoak after --. Installed as share/bash-completion/completions/zcc,
+# -B takes a list: 0,2,4-7), host names for zcc -s, file names for zcc's
+# files, -f, --plot and --baseline, and the command of run_rr and of
+# cyclesoak after --. Installed as share/bash-completion/completions/zcc,
 # with zcs, cyclesoak and run_rr as links to it; or source it by hand:
 #   . completion/zc.bash
 # tests/e2e/test_completion.sh checks the lists below against each program's -h
@@ -16,7 +16,7 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-B --cpu -D --so-debug -d --debug -I --interval -R --repeat
 	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
-	--rate --plot -h --help --version'
+	--rate --plot --baseline -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
@@ -30,7 +30,7 @@ _zc_opts_run_rr='-p --priority -l --rt-limit -h --help --version'
 _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	-b --chunk-size -i --recv-buffer -o --send-buffer -B --cpu -I --interval
 	-R --repeat -T --stall-timeout -f --calibration-file -N --cpus -P --streams
-	--rate --plot'
+	--rate --plot --baseline'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
 	-B --cpu -f --calibration-file -N --cpus'
@@ -93,7 +93,7 @@ _zc_value()
 		fi
 		mapfile -t COMPREPLY < <(compgen -P "$head" -W "$(_zc_cpus)" -- "$cur")
 		;;
-	-f | --calibration-file | --plot)
+	-f | --calibration-file | --plot | --baseline)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		;;

@@ -146,6 +146,12 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		compare_table(rows, vs->n, figs[0].measured, "the median of the rounds' ratios");
 		if (cc->plot)
 			compare_plot(cc->plot, vs, figs, rows, done);
+		if (cc->base) {
+			baseline_print_env(cc->base, env_last());
+			for (unsigned i = 0; i < vs->n; i++)
+				baseline_print_variant(cc->base, vs->v[i].name, figs[i].own,
+						       figs[i].measured ? figs[i].demand : NULL, done);
+		}
 	}
 	figs_free(figs, vs->n);
 	if (stop_signal)

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "app/baseline.h"
 #include "app/send.h"
 #include "base/stats.h"
 
@@ -61,6 +62,7 @@ struct compare_cfg {
 	double secs;		/* -t: each variant's time in a round; 0: -n */
 	double rate;		/* --rate, bits/s; 0: none */
 	const char *plot;	/* --plot FILE; NULL: none */
+	const struct baseline *base;	/* --baseline; NULL: none */
 };
 
 /*
@@ -68,7 +70,9 @@ struct compare_cfg {
  * and chunk each run sets), each run's lines as a single run prints them
  * and a round line after, then the table (and the chart of --plot). A stop
  * signal ends it with the table of the rounds that ran whole, then the
- * program by the signal. Returns 0.
+ * program by the signal. With --baseline, the environment's differences
+ * and each variant's rounds against the baseline's follow the table.
+ * Returns 0.
  */
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc);

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "app/env_out.h"
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
@@ -214,6 +215,10 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 		return r;
 	}
 	t.peer = peer;
+	if (sd->env_due) {	/* the first connection: its interface is known */
+		env_print(ENV_CONN, t.sock, cfg->debug);
+		sd->env_due = 0;
+	}
 	setup_method(sd, &t, set);
 	if (cfg->debug)
 		fprintf(stderr, "%s: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, %"

@@ -60,6 +60,7 @@ struct sender {
 	struct where_report where_rep;	/* -W: the run's, after it */
 	char where_if[IF_NAMESIZE];	/* the connection's interface; "": all */
 	int probing;			/* a -t probe run: no lines of its own */
+	int env_due;			/* the env record waits for a connection */
 };
 
 /*

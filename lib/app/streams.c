@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/env_out.h"
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
@@ -345,6 +346,10 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	int mrc, e;
 
 	group_init(&g, sd, loops);
+	if (sd->env_due) {	/* before any stream connects: no interface yet */
+		env_print(ENV_CONN, -1, sd->cfg->debug);
+		sd->env_due = 0;
+	}
 	send_mark(sd, -1);
 	own0 = send_cpu_secs();
 	watch_start(&w, sd, NULL, &g);
@@ -356,6 +361,7 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	if (g.failed)
 		group_failed(&g, &w);
 	r.interrupted = stop_signal != 0;
+	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);	/* -c or not */
 	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
 	report_result(sd, &r);
 	if (mrc < 0)

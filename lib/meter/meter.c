@@ -10,6 +10,7 @@
 #include "base/err.h"
 #include "base/stop.h"
 #include "meter/calib.h"
+#include "meter/env.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/meter_internal.h"
@@ -69,23 +70,9 @@ double cpu_us_per_kb(double cpu_secs, uint64_t bytes)
 /* Is "hypervisor" a word of a "flags" line of the cpuinfo file? */
 int meter_machine_is_virtual(void)
 {
-	const char *path = getenv("ZC_CPUINFO");
-	char line[4096], *p, *save;
-	FILE *f;
-	int found = 0;
+	char model[128];
 
-	f = fopen(path && *path ? path : "/proc/cpuinfo", "re");
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "flags", 5) != 0)
-			continue;
-		for (p = strtok_r(line, " \t\n", &save); p && !found;
-		     p = strtok_r(NULL, " \t\n", &save))
-			found = strcmp(p, "hypervisor") == 0;
-	}
-	fclose(f);
-	return found;
+	return env_cpuinfo(model, sizeof(model)) == 1;
 }
 
 /*

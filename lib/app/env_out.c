@@ -1,0 +1,222 @@
+/*
+ * The record's keys, in the order they print, and how each is filled from
+ * the machine's, the sysctls' and the interface's structs.
+ */
+#include <errno.h>
+#include <error.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/env_out.h"
+#include "base/out.h"
+#include "meter/env.h"
+#include "meter/where.h"
+#include "wire/ifinfo.h"
+
+/* Every key, once: its type. The order is the record's. */
+static const struct {
+	const char *key;
+	enum env_type type;
+} keys[] = {
+	{ "kernel", ENV_STR }, { "cpu_model", ENV_STR }, { "cpus_online", ENV_NUM },
+	{ "virtual", ENV_BOOL }, { "smt", ENV_BOOL }, { "governor", ENV_STR },
+	{ "cpus_allowed", ENV_STR }, { "cpu_quota", ENV_STR },
+	{ "tcp_congestion_control", ENV_STR }, { "tcp_rmem", ENV_STR },
+	{ "tcp_wmem", ENV_STR }, { "rmem_max", ENV_NUM }, { "wmem_max", ENV_NUM },
+	{ "interface", ENV_STR }, { "driver", ENV_STR }, { "mtu", ENV_NUM },
+	{ "speed_mbps", ENV_NUM }, { "tso", ENV_BOOL }, { "gso", ENV_BOOL },
+	{ "gro", ENV_BOOL }, { "sg", ENV_BOOL }, { "tx_csum", ENV_BOOL },
+	{ "rx_csum", ENV_BOOL }, { "qdisc", ENV_STR }, { "rps_cpus", ENV_STR },
+	{ "xps_cpus", ENV_STR },
+};
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+#define FIRST_NET "tcp_congestion_control"
+#define FIRST_CONN "interface"
+
+static struct env_machine machine;
+static int machine_read;
+static struct env_record last;
+static int printed;
+
+static struct env_field *field(struct env_record *r, const char *key)
+{
+	return (struct env_field *)env_field_find(r, key);
+}
+
+const struct env_field *env_field_find(const struct env_record *r, const char *key)
+{
+	for (int i = 0; i < r->n; i++)
+		if (strcmp(r->f[i].key, key) == 0)
+			return &r->f[i];
+	return NULL;
+}
+
+const char *env_value(const struct env_field *f)
+{
+	return f->known ? f->text : "unknown";
+}
+
+static void set_str(struct env_record *r, const char *key, const char *s)
+{
+	struct env_field *f = field(r, key);
+
+	if (f && s && *s) {
+		f->known = 1;
+		snprintf(f->text, sizeof(f->text), "%s", s);
+	}
+}
+
+static void set_num(struct env_record *r, const char *key, long long v)
+{
+	struct env_field *f = field(r, key);
+
+	if (f && v >= 0) {
+		f->known = 1;
+		snprintf(f->text, sizeof(f->text), "%lld", v);
+	}
+}
+
+static void set_bool(struct env_record *r, const char *key, int v)
+{
+	struct env_field *f = field(r, key);
+	int yes = strcmp(key, "virtual") == 0;
+
+	if (f && v >= 0) {
+		f->known = 1;
+		snprintf(f->text, sizeof(f->text), "%s", v ? (yes ? "yes" : "on") :
+			 (yes ? "no" : "off"));
+	}
+}
+
+/* The record's fields up to (not including) the key stop, all null. */
+static void record_init(struct env_record *r, const char *stop)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < N_KEYS && (!stop || strcmp(keys[i].key, stop) != 0); i++) {
+		r->f[r->n].key = keys[i].key;
+		r->f[r->n++].type = keys[i].type;
+	}
+}
+
+void env_from_json(struct env_record *r, const struct jsonl_obj *o)
+{
+	record_init(r, NULL);
+	for (int i = 0; i < r->n; i++) {
+		const struct jsonl_field *j = jsonl_get(o, r->f[i].key);
+
+		if (!j)
+			continue;
+		/* A number is kept as written, as its text. */
+		if ((r->f[i].type == ENV_STR && j->type == JSONL_STR) ||
+		    (r->f[i].type == ENV_NUM && j->type == JSONL_NUM))
+			set_str(r, r->f[i].key, j->text);
+		else if (r->f[i].type == ENV_BOOL && j->type == JSONL_BOOL)
+			set_bool(r, r->f[i].key, j->boolean);
+	}
+}
+
+void env_early(void)
+{
+	env_machine_read(&machine);
+	machine_read = 1;
+}
+
+static void fill_machine(struct env_record *r)
+{
+	set_str(r, "kernel", machine.kernel);
+	set_str(r, "cpu_model", machine.cpu_model);
+	set_num(r, "cpus_online", machine.cpus_online);
+	set_bool(r, "virtual", machine.virtual);
+	set_bool(r, "smt", machine.smt);
+	set_str(r, "governor", machine.governor);
+	set_str(r, "cpus_allowed", machine.cpus_allowed);
+	set_str(r, "cpu_quota", machine.cpu_quota);
+}
+
+static void fill_net(struct env_record *r)
+{
+	struct net_sysctls s;
+
+	net_sysctls_read(&s);
+	set_str(r, "tcp_congestion_control", s.congestion);
+	set_str(r, "tcp_rmem", s.tcp_rmem);
+	set_str(r, "tcp_wmem", s.tcp_wmem);
+	set_num(r, "rmem_max", s.rmem_max);
+	set_num(r, "wmem_max", s.wmem_max);
+}
+
+/* The interface of sock; every key null when it cannot be found. */
+static void fill_conn(struct env_record *r, int sock)
+{
+	char name[IF_NAMESIZE], err[256];
+	struct if_info i;
+
+	if (sock < 0 || where_ifname(sock, name, sizeof(name), err, sizeof(err)) < 0 ||
+	    ifinfo_read(name, &i, err, sizeof(err)) < 0)
+		return;
+	set_str(r, "interface", i.name);
+	set_str(r, "driver", i.driver);
+	set_num(r, "mtu", i.mtu);
+	set_num(r, "speed_mbps", i.speed_mbps);
+	for (int k = 0; k < IF_N_OFFLOADS; k++)
+		set_bool(r, ifinfo_offload_names[k], i.offload[k]);
+	set_str(r, "qdisc", i.qdisc);
+	set_str(r, "rps_cpus", i.rps_cpus);
+	set_str(r, "xps_cpus", i.xps_cpus);
+}
+
+/* The env event of -J. */
+static void print_json(const struct env_record *r)
+{
+	out_begin("env");
+	for (int i = 0; i < r->n; i++) {
+		const struct env_field *f = &r->f[i];
+
+		if (!f->known)
+			out_null(f->key);
+		else if (f->type == ENV_STR)
+			out_str(f->key, f->text);
+		else if (f->type == ENV_NUM)
+			out_int(f->key, strtoll(f->text, NULL, 10));
+		else
+			out_bool(f->key, strcmp(f->text, "on") == 0 || strcmp(f->text, "yes") == 0);
+	}
+	if (out_end() < 0 || out_failed())
+		exit(1);	/* the at-exit check says why */
+}
+
+/* -d's line, on stderr with the other debug lines: stdout keeps the 2001 ones. */
+static void print_debug(const struct env_record *r)
+{
+	char line[4096];
+	size_t used = 0;
+
+	for (int i = 0; i < r->n && used < sizeof(line); i++)
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
+					 i ? "," : "", r->f[i].key, env_value(&r->f[i]));
+	fprintf(stderr, "%s: env:%s\n", program_invocation_short_name, line);
+}
+
+void env_print(enum env_parts parts, int sock, int debug)
+{
+	if (!machine_read)
+		env_early();
+	record_init(&last, parts == ENV_CONN ? NULL : parts == ENV_NET ? FIRST_CONN :
+			   FIRST_NET);
+	fill_machine(&last);
+	if (parts & ENV_NET)
+		fill_net(&last);
+	if (parts == ENV_CONN)
+		fill_conn(&last, sock);
+	printed = 1;
+	if (out_json())
+		print_json(&last);
+	else if (debug)
+		print_debug(&last);
+}
+
+const struct env_record *env_last(void)
+{
+	return printed ? &last : NULL;
+}

@@ -1,0 +1,72 @@
+/*
+ * The environment record: what a figure depends on besides the method,
+ * as the first JSON event of zcc, zcs and cyclesoak ("env"), and with -d
+ * a "PROG: env: key value, ..." line on stderr beside the other debug
+ * lines (stdout keeps the 2001 lines alone). The machine (lib/meter/env.h),
+ * the network sysctls and, once a connection is known, its interface
+ * (lib/wire/ifinfo.h). Each key is one field of the record; what could
+ * not be read is null in JSON and "unknown" in text, never a guess.
+ * zcc --baseline (lib/app/baseline.h) reads an earlier run's record back
+ * into the same shape and names every key that differs.
+ */
+#ifndef ZC_APP_ENV_OUT_H
+#define ZC_APP_ENV_OUT_H
+
+#include "base/jsonl.h"
+
+#define ENV_MAX_FIELDS 40
+
+enum env_type { ENV_STR, ENV_NUM, ENV_BOOL };
+
+struct env_field {
+	const char *key;	/* the JSON key, also the name in text and diffs */
+	enum env_type type;
+	int known;		/* 0: null */
+	char text[160];		/* ENV_STR: the text; ENV_NUM: the digits;
+				 * ENV_BOOL: "on"/"off" ("yes"/"no" for virtual) */
+};
+
+struct env_record {
+	int n;
+	struct env_field f[ENV_MAX_FIELDS];
+};
+
+/* What to record: the machine always; the rest as the program has it. */
+enum env_parts {
+	ENV_MACHINE = 0,	/* cyclesoak */
+	ENV_NET = 1,		/* the sysctls: zcs before any connection */
+	ENV_CONN = 3,		/* the sysctls and the interface of a socket */
+};
+
+/*
+ * env_early - read the machine's part now, before the program binds
+ * itself to a CPU (-B), so that the allowed CPUs are the ones it was
+ * given. env_print calls it when nobody did.
+ */
+void env_early(void);
+
+/*
+ * env_print - the record of parts (sock: the connection, for ENV_CONN;
+ * its interface from its local address) as the env event with -J, or
+ * with debug the env: line on stderr; nothing else in text mode. The
+ * record is kept: env_last. A failed stdout is exit 1.
+ */
+void env_print(enum env_parts parts, int sock, int debug);
+
+/* env_last - the record env_print printed last; NULL before. */
+const struct env_record *env_last(void);
+
+/* env_field_find - r's field of key, or NULL. */
+const struct env_field *env_field_find(const struct env_record *r, const char *key);
+
+/* env_value - the field's value as text and diffs show it ("unknown": null). */
+const char *env_value(const struct env_field *f);
+
+/*
+ * env_from_json - the record an env event o holds (another run's, read
+ * back): every key of the record, unknown where o has it null or not at
+ * all or of another type.
+ */
+void env_from_json(struct env_record *r, const struct jsonl_obj *o);
+
+#endif

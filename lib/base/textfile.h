@@ -1,0 +1,20 @@
+/*
+ * The one-line files of /proc and /sys (a sysctl, a governor, a cgroup's
+ * cpu.max): their first line, tidied, or a sign that there is none.
+ */
+#ifndef ZC_TEXTFILE_H
+#define ZC_TEXTFILE_H
+
+#include <stddef.h>
+
+/*
+ * textfile_line - the first line of path into buf, its runs of spaces and
+ * tabs made one space, its ends trimmed; -1 with errno when it cannot be
+ * read, and -1 with errno ENODATA when it is empty (buf is "" then).
+ */
+int textfile_line(const char *path, char *buf, size_t len);
+
+/* textfile_tidy - what textfile_line does to a line, in place. */
+void textfile_tidy(char *s);
+
+#endif
