@@ -21,6 +21,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/err.h"
 #include "wire/tx_int.h"
 
@@ -39,10 +40,23 @@ static size_t min_size(uint64_t a, size_t b)
 struct tx_pipe {
 	int rd, wr;
 	size_t size;		/* its capacity in bytes */
+	size_t piece;		/* sendfile: the next call past the pipe */
 };
 
 /* The pipe sendfile asks for: pipe-max-size's default, 1 MiB (256 pages). */
 #define SENDFILE_PIPE (1u << 20)
+
+/*
+ * A file longer than the pipe goes on in pieces, each one sendfile() that
+ * returns only when the piece is in the socket. A piece grows while calls
+ * return within PIECE_FAST_NS and shrinks when one takes PIECE_SLOW_NS, so
+ * on a slow link a call lasts some tens of ms (the -I lines and -T see
+ * progress) and on a fast one it moves up to TX_PIECE_MAX (a system call
+ * per 4 MiB costs nothing measurable).
+ */
+#define PIECE_MIN (64u << 10)
+#define PIECE_FAST_NS 10000000u
+#define PIECE_SLOW_NS 40000000u
 
 static struct tx_pipe *pipe_open(int flags, char *err, size_t errlen, const char *name)
 {
@@ -61,6 +75,7 @@ static struct tx_pipe *pipe_open(int flags, char *err, size_t errlen, const char
 	p->rd = fds[0];
 	p->wr = fds[1];
 	p->size = 0;
+	p->piece = PIECE_MIN;
 	return p;
 }
 
@@ -135,6 +150,16 @@ static int pipe_words(struct tx *t, struct tx_pipe *p, char *err, size_t errlen)
 	return 0;
 }
 
+/* The size of the next piece after a call moved n bytes in ns. */
+static size_t piece_next(size_t piece, size_t n, uint64_t ns)
+{
+	if (ns >= PIECE_SLOW_NS && piece > PIECE_MIN)
+		return piece / 2;
+	if (ns < PIECE_FAST_NS && n == piece && piece < TX_PIECE_MAX)
+		return piece * 2;
+	return piece;
+}
+
 /*
  * The words are written into the pipe, the file is sendfile()d in behind
  * them (page cache to pipe, no copy) and the pipe is spliced to the socket:
@@ -152,6 +177,7 @@ static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_
 {
 	struct tx_pipe *p = t->priv;
 	size_t held = t->hdr_len;
+	uint64_t t0;
 	off_t off = 0;
 	ssize_t n;
 
@@ -177,13 +203,16 @@ static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_
 	while (off < (off_t)f->size) {
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
-		n = sendfile(t->sock, f->fd, &off, f->size - (size_t)off);
-		if (n > 0)
+		t0 = now_ns();
+		n = sendfile(t->sock, f->fd, &off, min_size(f->size - (size_t)off, p->piece));
+		if (n > 0) {
 			tx_account(t, (uint64_t)n);
-		else if (n == 0)
+			p->piece = piece_next(p->piece, (size_t)n, now_ns() - t0);
+		} else if (n == 0) {
 			return tx_shrank(f, (uint64_t)off, err, errlen);
-		else if (errno != EINTR || *t->stop)
+		} else if (errno != EINTR || *t->stop) {
 			return tx_fail(t, f, "sendfile", err, errlen);
+		}
 	}
 	return 0;
 }
