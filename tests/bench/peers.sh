@@ -61,8 +61,10 @@ port_taken() {
 }
 
 # A TCP port nobody listens on, for iperf3 (which cannot be told "any port").
+# Below the kernel's ephemeral range (32768 and up by default), where no
+# other program's outgoing connection may hold it when iperf3 binds.
 free_port() {
-	_p=$((20000 + $$ % 20000))
+	_p=$((20000 + $$ % 10000))
 	while port_taken "$_p"; do _p=$((_p + 1)); done
 	echo $_p
 }
@@ -91,7 +93,10 @@ side_iperf() {
 	# shellcheck disable=SC2086
 	start_bg $_pfs taskset -c 1 iperf3 -s -1 -p "$IPERF_PORT" >"$WORK/pi.srv" 2>&1
 	_spid=$!
-	port_listening "$IPERF_PORT" || { stop_bg $_spid; die "iperf3 -s did not start"; }
+	if ! port_listening "$IPERF_PORT"; then
+		stop_bg $_spid
+		die "iperf3 -s -p $IPERF_PORT did not start: $(tail -n 1 "$WORK/pi.srv")"
+	fi
 	[ -z "${QUIET:-}" ] && show "taskset -c 0 iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: taskset -c 1 iperf3 -s -1)"
 	_m0=$(machine_busy)
 	# shellcheck disable=SC2086
@@ -269,7 +274,7 @@ row() {
 	# shellcheck disable=SC2046
 	set -- "$@" $(cat "$WORK/$1.calls")
 	# shellcheck disable=SC2154
-	printf '  %-28s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d  %5.2f %d/%d\n' \
+	printf '  %-37s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d  %5.2f %d/%d\n' \
 		"$2 / $3" "$(calc "$_ma / 1024")" "$(calc "$_mb / 1024")" \
 		"$rr_median" "$rr_lo" "$rr_hi" "$rr_above" "$rr_n" \
 		"$_ca" "$_cb" "$rc_median" "$rc_lo" "$rc_hi" "$rc_below" "$rc_n" \
@@ -327,7 +332,7 @@ judge_level() {
 }
 
 header() {
-	printf '  %-28s %9s %9s  %-22s   %-13s  %-22s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
+	printf '  %-37s %9s %9s  %-22s   %-13s  %-22s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
 		"rate a/b [interval] >1" "own us/KB a b" "cpu a/b [interval] <1" "both ends <1"
 }
 
@@ -367,7 +372,7 @@ netperf_row() {
 	stop_bg $_nspid
 	ratio_of "$WORK/np.rate" rn_
 	# shellcheck disable=SC2154
-	printf '  %-28s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
+	printf '  %-37s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
 		"sendfile / netperf" "$rn_median" "$rn_lo" "$rn_hi" "$rn_above" "$rn_n"
 	csv peers netperf_sendfile rate_ratio "$rn_median" a/b
 }
