@@ -85,7 +85,7 @@ field_of() {
 # sender's own us/KB), MACH, TX and RX (each side's CPU, % of one, over
 # the transfer), BYTES. With CALLS set, both run under perf stat.
 side_iperf() {
-	_pfs= _pfc=
+	_pfs='' _pfc=''
 	if [ -n "${CALLS:-}" ]; then
 		_pfs="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/rx.calls --"
 		_pfc="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/tx.calls --"
@@ -136,9 +136,9 @@ side_zcc() {
 	_m1=$(machine_busy)
 	_z1=$(zcs_ticks)
 	if [ -n "${CALLS:-}" ]; then
-		kill -INT $_pfr 2>/dev/null	# perf stat -p writes its count on SIGINT
-		reap_pid $_pfr 50
-		forget_bg $_pfr
+		kill -INT "$_pfr" 2>/dev/null	# perf stat -p writes its count on SIGINT
+		reap_pid "$_pfr" 50
+		forget_bg "$_pfr"
 	fi
 	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS"
 	RATE=$SENT_RATE CPU=$SENT_OWN BYTES=$SENT_BYTES
@@ -361,7 +361,7 @@ netperf_row() {
 		warm "$WORK/peer/f0"
 		side_zcc -M sendfile -n "$L128" "$WORK/peer/f0"
 		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
-			-l $PEER_SECS -P 0 -- -m 128K -M 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
+			-l "$PEER_SECS" -P 0 -- -m 128K -M 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
 		# -P 0: one line, the last field the throughput in 10^6 bits/s.
 		_nr=$(awk 'NF { v = $NF } END { print v }' "$WORK/np")
 		need "$_nr"
@@ -421,9 +421,9 @@ part_peers() {
 
 	# zcs reading 128 KiB a call, as iperf3's server does for -l 128K.
 	peers_zcs 131072
-	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/f0"
+	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/f0"
 	L128=$LOOPS
-	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/large"
+	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/large"
 	LLARGE=$LOOPS
 	echo
 	echo "  against iperf3 -Z: one 128 KiB file sent over and over; one $_lm MiB file"
@@ -494,7 +494,7 @@ part_peers() {
 	peers_zcs_done
 
 	peers_zcs 358400
-	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK"/big/f*
+	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK"/big/f*
 	L63=$LOOPS
 	echo
 	echo "  the 63 files of about 350 KB against iperf3 -Z -l 350K (one file of 350 KB)"

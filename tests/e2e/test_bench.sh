@@ -97,6 +97,5 @@ want=$(($(echo $methods | wc -w) * 2))
 check "the CSV has the sender's and receiver's copy share per method ($want, got ${n:-none})" \
 	[ "${n:-0}" -eq "$want" ]
 check "the CSV's header line" sh -c "head -n 1 '$TMP/out/bench.csv' | grep -qx 'part,case,metric,value,unit'"
-
 check "nothing left in the work directory" sh -c "[ -z \"\$(ls -A '$TMP/tmp')\" ]"
 finish

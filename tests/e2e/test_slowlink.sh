@@ -57,6 +57,7 @@ for m in $(zcc_methods); do
 	# The intervals: how many, how many empty, and their bytes summed.
 	sums=$(sed -n 's/.*"event":"interval".*"bytes":\([0-9]*\).*/\1/p' "$TMP/out" |
 		awk '{ n++; s += $1; if ($1 == 0) z++ } END { printf "%d %d %d", n, z, s }')
+	# shellcheck disable=SC2086	# three numbers, split on purpose
 	set -- $sums
 	check "-M $m, 12 MiB at 40 Mbit/s, -T 1 -I 0.25: exit $rc, $1 intervals, $2 empty, their sum $3 of $sent sent ($(cat "$TMP/err"))" \
 		awk -v rc="$rc" -v n="$1" -v z="$2" -v s="$3" -v sent="${sent:-0}" \
