@@ -438,12 +438,13 @@ part_peers() {
 	row large "zcc sendfile ${_lm}M" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
 	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
 	judge_cpu large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.03
-	# What the 2001 protocol itself costs a file: its words and a call for
-	# them, found as the difference in zcc's own CPU per KB between 128 KiB
-	# files and one large file, times 128 KiB.
+	# What a file costs zcc beyond its bytes: the 2001 protocol's words and
+	# the call that sends them, and the end of each file's sendfile() (the
+	# push of its last segment), found as the difference in zcc's own CPU
+	# per KB between 128 KiB files and one large file, times 128 KiB.
 	_pf=$(calc "($_cpu_small - $_ca) * 128")
 	echo "  the protocol's cost: $(printf '%.2f' "$_pf") us a 128 KiB file (zcc's own us/KB, 128 KiB files less one"
-	echo "  $_lm MiB file, x 128; the words of every file and the call that sends them)"
+	echo "  $_lm MiB file, x 128: the words, the call that sends them, each file's own sendfile() and push)"
 	csv peers protocol us_per_file "$_pf" us
 	netperf_row
 
