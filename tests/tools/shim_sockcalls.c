@@ -43,7 +43,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 	ssize_t (*f)(int, const void *, size_t, int);
 
 	*(void **)&f = real("send");
-	count(fd, flags & MSG_MORE ? HELD : len);
+	count(fd, (flags & MSG_MORE) ? HELD : len);
 	return f(fd, buf, len, flags);
 }
 
@@ -53,7 +53,7 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags,
 	ssize_t (*f)(int, const void *, size_t, int, const struct sockaddr *, socklen_t);
 
 	*(void **)&f = real("sendto");
-	count(fd, flags & MSG_MORE ? HELD : len);
+	count(fd, (flags & MSG_MORE) ? HELD : len);
 	return f(fd, buf, len, flags, to, tolen);
 }
 
