@@ -114,12 +114,15 @@ static int look_each(struct watcher *w, uint64_t now)
 	return 0;
 }
 
+/* -W: where the current interval began (the watcher thread's, then
+ * watch_stop's). */
+static struct where_snap mark;
+
 /* The watcher thread: it sleeps until a look is due, so the send loop
  * never pays for -I or -T. */
 static void *watch_run(void *arg)
 {
 	struct watcher *w = arg;
-	static struct where_snap mark;
 	struct watch_news news;
 	struct timespec ts;
 	uint64_t due, now;
@@ -200,6 +203,14 @@ void watch_stop(struct watcher *w)
 	pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
+	/* The run's last, partial interval: the lines add up to sent:. */
+	if (w->watch.line_ns > 0 && !w->stalled) {
+		uint64_t now = now_ns(), b = watched_bytes(w);
+
+		if (b > w->watch.line_bytes && now > w->watch.line_t)
+			print_interval(w, b - w->watch.line_bytes, now - w->watch.line_t,
+				       &mark);
+	}
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
 	free(w->each);

@@ -23,6 +23,8 @@ const struct tx_method *tx_find(const char *name)
 int tx_open(const struct tx_method *m, struct tx *t, struct tx_file *files,
 	    uint32_t n_files, char *err, size_t errlen)
 {
+	if (t->chunk > TX_PIECE_MAX)
+		t->chunk = TX_PIECE_MAX;
 	if (m->setup && m->setup(t, err, errlen) < 0)
 		return -1;
 	for (uint32_t i = 0; m->open_file && i < n_files; i++)

@@ -5,10 +5,11 @@
  * data (never as a segment of their own):
  *   send, write  copied in front of the first chunk in the one buffer;
  *   mmap         the first sendmsg() has two iovecs, the words and the chunk;
- *   sendfile,    written into the pipe, the file's data put in behind
- *   splice       them, and the pipe spliced to the socket: one operation
- *                on the socket carries the words and the data (see
- *                sendfile_file for why this way).
+ *   sendfile     send() with MSG_MORE, held for the file's first page (see
+ *                sendfile_file for why this way);
+ *   splice       written into the pipe, the file's data put in behind
+ *                them, and the pipe spliced to the socket: one operation
+ *                on the socket carries the words and the data.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/err.h"
 #include "wire/tx_int.h"
 
@@ -29,161 +31,82 @@ static size_t min_size(uint64_t a, size_t b)
 	return a < b ? (size_t)a : b;
 }
 
-/* ---- sendfile ---------------------------------------------------------- */
+/* ---- sendfile: the words by send(MSG_MORE), the file in pieces --------- */
 
 /*
- * The pipe of sendfile and splice. sendfile() to a socket is the kernel
- * moving the file through a pipe of its own; here the pipe is ours, so the
- * words can go in first and leave with the data.
+ * A file goes on in pieces, each one sendfile() straight to the socket that
+ * returns only when the piece is in the socket. A piece grows while calls
+ * return within PIECE_FAST_NS and shrinks when one takes PIECE_SLOW_NS, so
+ * on a slow link a call lasts some tens of ms (the -I lines and -T see
+ * progress) and on a fast one it moves up to TX_PIECE_MAX (a system call
+ * per 4 MiB costs nothing measurable).
  */
-struct tx_pipe {
-	int rd, wr;
-	size_t size;		/* its capacity in bytes */
-};
+#define PIECE_MIN (64u << 10)
+#define PIECE_FAST_NS 10000000u
+#define PIECE_SLOW_NS 40000000u
 
-/* The pipe sendfile asks for: pipe-max-size's default, 1 MiB (256 pages). */
-#define SENDFILE_PIPE (1u << 20)
-
-static struct tx_pipe *pipe_open(int flags, char *err, size_t errlen, const char *name)
+static int sendfile_setup(struct tx *t, char *err, size_t errlen)
 {
-	struct tx_pipe *p = malloc(sizeof(*p));
-	int fds[2];
+	size_t *piece = malloc(sizeof(*piece));
 
-	if (!p) {
-		err_fill(err, errlen, errno, "%s: memory", name);
-		return NULL;
-	}
-	if (pipe2(fds, O_CLOEXEC | flags) < 0) {
-		err_fill(err, errlen, errno, "%s: pipe", name);
-		free(p);
-		return NULL;
-	}
-	p->rd = fds[0];
-	p->wr = fds[1];
-	p->size = 0;
-	return p;
+	if (!piece)
+		return err_fill(err, errlen, errno, "sendfile: memory");
+	*piece = PIECE_MIN;
+	t->priv = piece;
+	return 0;
 }
 
-static void pipe_cleanup(struct tx *t, struct tx_file *files, uint32_t n)
+static void sendfile_cleanup(struct tx *t, struct tx_file *files, uint32_t n)
 {
-	struct tx_pipe *p = t->priv;
-
 	(void)files;
 	(void)n;
-	if (!p)
-		return;
-	close(p->rd);
-	close(p->wr);
-	free(p);
+	free(t->priv);
 	t->priv = NULL;
 }
 
-/* Non-blocking: a file page more than the pipe holds returns short rather
- * than waiting for a reader that is us. Smaller than asked is fine. */
-static int sendfile_setup(struct tx *t, char *err, size_t errlen)
+/* The size of the next piece after a call moved n bytes in ns. */
+static size_t piece_next(size_t piece, size_t n, uint64_t ns)
 {
-	struct tx_pipe *p = pipe_open(O_NONBLOCK, err, errlen, "sendfile");
-	long size;
-
-	if (!p)
-		return -1;
-	t->priv = p;
-	fcntl(p->wr, F_SETPIPE_SZ, (int)SENDFILE_PIPE);
-	size = fcntl(p->wr, F_GETPIPE_SZ);
-	if (size < (long)TX_WORDS_MAX * 2)
-		return err_fill(err, errlen, errno, "sendfile: pipe size");
-	p->size = (size_t)size;
-	return 0;
-}
-
-/* Move len bytes from the pipe to the socket; more: data follows at once. */
-static int pipe_out(struct tx *t, struct tx_pipe *p, size_t len, int more,
-		    char *err, size_t errlen)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = splice(p->rd, NULL, t->sock, NULL, len,
-			   SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0));
-		if (n < 0 && errno == EINTR && !*t->stop)
-			continue;
-		if (n <= 0)
-			return tx_fail(t, NULL, "splice", err, errlen);
-		tx_account(t, (uint64_t)n);
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Put the pending words into the pipe (a copy: vmsplice() would lend the
- * socket our buffer's page, which the next file's words overwrite). */
-static int pipe_words(struct tx *t, struct tx_pipe *p, char *err, size_t errlen)
-{
-	const unsigned char *w = t->hdr;
-	size_t left = t->hdr_len;
-	ssize_t n;
-
-	while (left > 0) {
-		n = write(p->wr, w, left);
-		if (n < 0 && errno == EINTR && !*t->stop)
-			continue;
-		if (n <= 0)
-			return tx_fail(t, NULL, "write to a pipe", err, errlen);
-		w += n;
-		left -= (size_t)n;
-	}
-	return 0;
+	if (ns >= PIECE_SLOW_NS && piece > PIECE_MIN)
+		return piece / 2;
+	if (ns < PIECE_FAST_NS && n == piece && piece < TX_PIECE_MAX)
+		return piece * 2;
+	return piece;
 }
 
 /*
- * The words are written into the pipe, the file is sendfile()d in behind
- * them (page cache to pipe, no copy) and the pipe is spliced to the socket:
- * three system calls a file, none of them the words' alone on the socket.
- * What the pipe cannot hold of a long file goes by sendfile() straight to
- * the socket, the kernel's own pipe doing the rest.
- * Measured against the other ways on loopback, one 128 KiB file sent
- * 20000 times, zcc and zcs pinned, 8 alternating rounds: zcc's own CPU per
- * KB 0.92x that of send(words) then sendfile() (the 2001 way, an 8-byte
- * segment of their own), throughput 1.06x; TCP_CORK around each file 0.95x;
- * send(MSG_MORE) then sendfile() was the dearest (1.1-1.2x, more segments,
- * not fewer). README.zc's Results has the figures.
+ * Two system calls a file, the fewest sendfile() allows (it takes no
+ * header: Linux's has no hdtr): send() of the words with MSG_MORE, which
+ * holds them in the socket for the data, then sendfile() of the file,
+ * whose first page joins them in one segment. Measured against the way
+ * before (the words written into a pipe, the file sendfile()d in behind
+ * them, the pipe spliced to the socket: three calls), and against
+ * batching several files through that pipe with one splice() for all
+ * (2.14 calls a file), on loopback: README.zc has the figures.
  */
 static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {
-	struct tx_pipe *p = t->priv;
-	size_t held = t->hdr_len;
+	size_t *piece = t->priv;
 	off_t off = 0;
+	uint64_t t0;
 	ssize_t n;
 
-	if (held) {
-		if (pipe_words(t, p, err, errlen) < 0)
-			return -1;
-		t->hdr_len = 0;
-		/* A pipe holds pages: the words fill one of their own. */
-		do {
-			n = sendfile(p->wr, f->fd, &off,
-				     min_size(f->size, p->size - TX_WORDS_MAX));
-		} while (n < 0 && errno == EINTR && !*t->stop);
-		if (n < 0 && errno == EAGAIN)
-			n = 0;	/* full: send what is in it */
-		else if (n == 0)
-			return tx_shrank(f, 0, err, errlen);
-		else if (n < 0)
-			return tx_fail(t, f, "sendfile", err, errlen);
-		if (pipe_out(t, p, held + (size_t)n, off < (off_t)f->size, err, errlen) < 0)
-			return -1;
-	}
-	/* The rest of a file longer than the pipe: straight to the socket. */
+	if (t->hdr_len && tx_put(t, t->hdr, t->hdr_len, MSG_MORE, 0, "send", err, errlen) < 0)
+		return -1;
+	t->hdr_len = 0;
 	while (off < (off_t)f->size) {
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
-		n = sendfile(t->sock, f->fd, &off, f->size - (size_t)off);
-		if (n > 0)
+		t0 = now_ns();
+		n = sendfile(t->sock, f->fd, &off, min_size(f->size - (size_t)off, *piece));
+		if (n > 0) {
 			tx_account(t, (uint64_t)n);
-		else if (n == 0)
+			*piece = piece_next(*piece, (size_t)n, now_ns() - t0);
+		} else if (n == 0) {
 			return tx_shrank(f, (uint64_t)off, err, errlen);
-		else if (errno != EINTR || *t->stop)
+		} else if (errno != EINTR || *t->stop) {
 			return tx_fail(t, f, "sendfile", err, errlen);
+		}
 	}
 	return 0;
 }
@@ -323,9 +246,86 @@ static int mmap_file(struct tx *t, const struct tx_file *f, char *err, size_t er
 
 /* ---- splice: file -> pipe -> socket ------------------------------------ */
 
+/* The pipe of splice: the words go in first and leave with the data. */
+struct tx_pipe {
+	int rd, wr;
+};
+
+static struct tx_pipe *pipe_open(char *err, size_t errlen, const char *name)
+{
+	struct tx_pipe *p = malloc(sizeof(*p));
+	int fds[2];
+
+	if (!p) {
+		err_fill(err, errlen, errno, "%s: memory", name);
+		return NULL;
+	}
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		err_fill(err, errlen, errno, "%s: pipe", name);
+		free(p);
+		return NULL;
+	}
+	p->rd = fds[0];
+	p->wr = fds[1];
+	return p;
+}
+
+static void pipe_cleanup(struct tx *t, struct tx_file *files, uint32_t n)
+{
+	struct tx_pipe *p = t->priv;
+
+	(void)files;
+	(void)n;
+	if (!p)
+		return;
+	close(p->rd);
+	close(p->wr);
+	free(p);
+	t->priv = NULL;
+}
+
+/* Move len bytes from the pipe to the socket; more: data follows at once. */
+static int pipe_out(struct tx *t, struct tx_pipe *p, size_t len, int more,
+		    char *err, size_t errlen)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = splice(p->rd, NULL, t->sock, NULL, len,
+			   SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0));
+		if (n < 0 && errno == EINTR && !*t->stop)
+			continue;
+		if (n <= 0)
+			return tx_fail(t, NULL, "splice", err, errlen);
+		tx_account(t, (uint64_t)n);
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Put the pending words into the pipe (a copy: vmsplice() would lend the
+ * socket our buffer's page, which the next file's words overwrite). */
+static int pipe_words(struct tx *t, struct tx_pipe *p, char *err, size_t errlen)
+{
+	const unsigned char *w = t->hdr;
+	size_t left = t->hdr_len;
+	ssize_t n;
+
+	while (left > 0) {
+		n = write(p->wr, w, left);
+		if (n < 0 && errno == EINTR && !*t->stop)
+			continue;
+		if (n <= 0)
+			return tx_fail(t, NULL, "write to a pipe", err, errlen);
+		w += n;
+		left -= (size_t)n;
+	}
+	return 0;
+}
+
 static int splice_setup(struct tx *t, char *err, size_t errlen)
 {
-	struct tx_pipe *p = pipe_open(0, err, errlen, "splice");
+	struct tx_pipe *p = pipe_open(err, errlen, "splice");
 
 	if (!p)
 		return -1;
@@ -373,10 +373,10 @@ static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t 
 
 const struct tx_method tx_sendfile = {
 	.name = "sendfile",
-	.how = "sendfile() from the file (no copy), through a pipe with the words",
+	.how = "sendfile() from the file (no copy), the words ahead by send(MSG_MORE)",
 	.setup = sendfile_setup,
 	.send_file = sendfile_file,
-	.cleanup = pipe_cleanup,
+	.cleanup = sendfile_cleanup,
 };
 
 const struct tx_method tx_send = {

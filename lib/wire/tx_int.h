@@ -14,6 +14,14 @@
  * way); a chunked method keeps this much room in front of its buffer. */
 #define TX_WORDS_MAX 4096
 
+/*
+ * The most one system call moves (sendfile, splice, send, a uring request):
+ * a file of any size then shows progress as it goes, so -T never takes a
+ * moving transfer for a stall and the -I lines add up. A larger -b is
+ * sent in calls of this size (tx_open caps t->chunk).
+ */
+#define TX_PIECE_MAX (4u << 20)
+
 /* The methods behind tx_methods[], one file each (tx_basic.c, ...). */
 extern const struct tx_method tx_sendfile, tx_send, tx_write, tx_mmap, tx_splice;
 

@@ -161,6 +161,11 @@ static unsigned ur_reap(struct tx *t, struct ur *u)
 			if ((uint32_t)cqe->res & IORING_NOTIF_USAGE_ZC_COPIED)
 				t->zc_copied++;
 		} else {
+			/* Counted as it completes, not when the chain has: a
+			 * chain of large sends on a slow link shows progress
+			 * at each wake (WAIT_MS). */
+			if (cqe->res > 0)
+				tx_account(t, (uint64_t)cqe->res);
 			if (cqe->user_data < URING_DEPTH)
 				u->res[cqe->user_data] = cqe->res;
 			if ((cqe->flags & IORING_CQE_F_MORE) ||
@@ -259,7 +264,7 @@ static unsigned ur_queue(struct tx *t, struct ur *u, const struct tx_file *f,
 }
 
 /*
- * Account for a completed chain of n sends, in order, into *pos. A short
+ * Settle a completed chain of n sends, in order, into *pos. A short
  * send ends the accounting (what follows it was cancelled, never sent, and
  * is queued again from *pos); an error is the method's error.
  */
@@ -271,10 +276,8 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 
 	for (i = 0; i < n; i++) {
 		res = u->res[i];
-		if (res > 0) {
-			tx_account(t, (uint64_t)res);
-			*pos += (uint64_t)res;
-		}
+		if (res > 0)
+			*pos += (uint64_t)res;	/* counted by ur_reap */
 		if (res == (int)u->len[i])
 			continue;
 		if (res < 0 && res != -EINTR && res != -EAGAIN)

@@ -2,15 +2,23 @@
 # same run, by paired rounds. Sourced by run.sh.
 #
 #   sendfile           iperf3 -Z (sendfile() of one buffer-sized file)
+#   one large file     zcc sendfile of one 256 MiB file against iperf3 -Z:
+#                      the protocol's words vanish, the instrument's own
+#                      cost remains
 #   send, write        iperf3 -F FILE (read() from the file, then write()),
 #                      the same file and the same chunk size (-b / -l)
 #   the 63-file set    zcc sendfile against iperf3 -Z of one such file
 #   mmap, splice, zerocopy, uring, uring-zc
-#                      zcc's own send and sendfile in the same rounds (no
+#                      zcc's own send or sendfile in the same rounds (no
 #                      packaged peer does their work); uring against mmap
-#                      (send() from the same mapping), uring-zc against
-#                      zerocopy
+#                      (send() from the same mapping) and uring-zc against
+#                      zerocopy are level by design: judged as equivalence
 #   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
+#
+# Both receivers do the same work: in every row against iperf3, zcs reads
+# what iperf3's server reads, the client's -l a call (strace of iperf3 3.12
+# -s: 131072-byte reads for -l 128K, 358400 for -l 350K), and the row says
+# so. zcs's own default, 16 KiB reads as in 2001, gets a row of its own.
 #
 # Both figures are compared: throughput, and the sender's own CPU per KB
 # (zcc's getrusage from its -J line; iperf3's cpu_utilization_percent
@@ -20,18 +28,26 @@
 # receive work between the two CPUs: a saving in the sender's column that
 # only moved to the receiver's shows there.
 #
-# zcs reads as a user runs it, 16 KiB at a time (its default, as in
-# 2001). The two iperf3 rows are then run again with zcs reading what
-# iperf3's server reads (its -l), with no verdict: what the receiver's
-# read size does to the sender's figures.
+# Each row says why it came out as it did: each side's CPU time over the
+# transfer's wall time, sender and receiver (zcc's own CPU; zcs's from
+# /proc/PID/stat; iperf3's host_total and remote_total), and which was
+# saturated (90% or more of its CPU): that side bounded the rate. And
+# each end's system calls per MiB, counted by perf stat (the
+# raw_syscalls:sys_enter tracepoint) in one more run of each side after
+# the rounds, so that counting never touches the timed figures.
 #
 # Every round runs both sides back to back (which goes first alternates),
 # the round's ratio is the figure, and a verdict rests on the median
 # ratio, its distribution-free interval and the rounds that agree in sign
 # (zcstat -r, lib/base/stats.c). The senders run on CPU 0, the receivers
 # on CPU 1.
+#
+# ZC_BENCH_PEER_SECS (whole seconds a side, default 2) and ZC_BENCH_PEER_MIB
+# (the copy rows' file, MiB, default 3072; the large file is 256 MiB or
+# this, the smaller) make a short run for the bench's own test.
 
-PEER_SECS=2
+PEER_SECS=${ZC_BENCH_PEER_SECS:-2}
+PEER_MIB=${ZC_BENCH_PEER_MIB:-3072}
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 
 # port_listening PORT: wait (up to 5 s) until something listens on PORT.
@@ -45,8 +61,10 @@ port_taken() {
 }
 
 # A TCP port nobody listens on, for iperf3 (which cannot be told "any port").
+# Below the kernel's ephemeral range (32768 and up by default), where no
+# other program's outgoing connection may hold it when iperf3 binds.
 free_port() {
-	_p=$((20000 + $$ % 20000))
+	_p=$((20000 + $$ % 10000))
 	while port_taken "$_p"; do _p=$((_p + 1)); done
 	echo $_p
 }
@@ -63,38 +81,93 @@ field_of() {
 }
 
 # side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
-# one-shot server on CPU 1; sets RATE (KiB/s, sender side) and CPU (the
-# sender's own us/KB).
+# one-shot server on CPU 1; sets RATE (KiB/s, sender side), CPU (the
+# sender's own us/KB), MACH, TX and RX (each side's CPU, % of one, over
+# the transfer), BYTES. With CALLS set, both run under perf stat.
 side_iperf() {
-	start_bg taskset -c 1 iperf3 -s -1 -p "$IPERF_PORT" >"$WORK/pi.srv" 2>&1
+	_pfs='' _pfc=''
+	if [ -n "${CALLS:-}" ]; then
+		_pfs="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/rx.calls --"
+		_pfc="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/tx.calls --"
+	fi
+	# shellcheck disable=SC2086
+	start_bg $_pfs taskset -c 1 iperf3 -s -1 -p "$IPERF_PORT" >"$WORK/pi.srv" 2>&1
 	_spid=$!
-	port_listening "$IPERF_PORT" || { stop_bg $_spid; die "iperf3 -s did not start"; }
+	if ! port_listening "$IPERF_PORT"; then
+		stop_bg $_spid
+		die "iperf3 -s -p $IPERF_PORT did not start: $(tail -n 1 "$WORK/pi.srv")"
+	fi
 	[ -z "${QUIET:-}" ] && show "taskset -c 0 iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: taskset -c 1 iperf3 -s -1)"
 	_m0=$(machine_busy)
-	run_fg taskset -c 0 iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
+	# shellcheck disable=SC2086
+	run_fg $_pfc taskset -c 0 iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
 	_rc=$?
 	_m1=$(machine_busy)
-	stop_bg $_spid
+	# The one-shot server ends by itself (perf stat writes its count then).
+	reap_pid $_spid 50
+	forget_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
 	_sum=$(flat_of "$WORK/pi" sum_sent)
 	_b=$(field_of "$_sum" bytes)
 	_s=$(field_of "$_sum" seconds)
-	_cpu=$(field_of "$(flat_of "$WORK/pi" cpu_utilization_percent)" host_total)
-	need "$_b" "$_s" "$_cpu"
+	_cu=$(flat_of "$WORK/pi" cpu_utilization_percent)
+	_cpu=$(field_of "$_cu" host_total)
+	RX=$(field_of "$_cu" remote_total)
+	need "$_b" "$_s" "$_cpu" "$RX"
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
+	TX=$_cpu BYTES=$_b
 }
 
 # side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU,
-# MACH.
+# MACH, TX, RX, BYTES as side_iperf's. With CALLS set, zcc runs under perf
+# stat and another perf stat watches zcs meanwhile.
 side_zcc() {
+	_pfz=
+	if [ -n "${CALLS:-}" ]; then
+		start_bg perf stat -e raw_syscalls:sys_enter -x, -o "$WORK/rx.calls" -p "$ZCS_PID"
+		_pfr=$!
+		_pfz="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/tx.calls --"
+	fi
+	_z0=$(zcs_ticks)
 	_m0=$(machine_busy)
-	run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
+	ZCC_PREFIX=$_pfz run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
 	_m1=$(machine_busy)
-	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES"
-	RATE=$SENT_RATE CPU=$SENT_OWN
+	_z1=$(zcs_ticks)
+	if [ -n "${CALLS:-}" ]; then
+		kill -INT "$_pfr" 2>/dev/null	# perf stat -p writes its count on SIGINT
+		reap_pid "$_pfr" 50
+		forget_bg "$_pfr"
+	fi
+	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS"
+	RATE=$SENT_RATE CPU=$SENT_OWN BYTES=$SENT_BYTES
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$SENT_BYTES")
+	TX=$(calc "$SENT_OWN * $SENT_BYTES / 1024 / 1e6 / $SENT_SECS * 100")
+	RX=$(calc "($_z1 - $_z0) / $CLK_TCK / $SENT_SECS * 100")
+}
+
+# zcs_ticks: zcs's CPU time so far, user and system, in clock ticks, its
+# connections' included: each connection is a process of its own, whose
+# time /proc/PID/stat adds to zcs's once zcs has reaped it (waited for
+# here, up to 2 s).
+zcs_ticks() {
+	within 20 no_children "$ZCS_PID"
+	_st=$(cat "/proc/$ZCS_PID/stat" 2>/dev/null) || { echo 0; return 0; }
+	echo "${_st##*) }" | awk '{ print $12 + $13 + $14 + $15 }'
+}
+
+# no_children PID: PID has no child process now.
+no_children() {
+	[ -z "$(cat "/proc/$1/task/$1/children" 2>/dev/null)" ]
+}
+
+# calls_of FILE BYTES: system calls per MiB from a perf stat -x, file ("-"
+# when perf could not count).
+calls_of() {
+	awk -F, -v b="$2" '$3 == "raw_syscalls:sys_enter" && $1 ~ /^[0-9]+$/ {
+		printf "%.1f\n", $1 / (b / 1048576); found = 1 }
+		END { if (!found) print "-" }' "$1" 2>/dev/null || echo -
 }
 
 # machine_busy: the busy ticks of all CPUs so far (user, nice, system, irq,
@@ -114,35 +187,51 @@ machine_per_kb() {
 
 # paired NAME "A-COMMAND" "B-COMMAND" [FILE...]: PEER_REPS rounds of both,
 # back to back, A first in odd rounds; "rateA rateB" lines into
-# $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu. Each command is a side_
-# call. The FILEs are read into the page cache before each side (outside
-# its figures): a cached file does not stay cached for minutes. On this
-# project's VM, with 20 GB free and no reclaim counted (pgsteal 0), a 3 GiB
-# file read whole was 2.4 GiB cached 30 s later (fincore), and the round
-# that met it cold read 0.19-0.27x in rate and 3.6-4.6x in CPU per KB in
-# three runs of the part (by hand: 610 MiB/s and 1.59 us/KB cold against
-# 1788 and 0.53 cached).
+# $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu, both ends' into .mach,
+# the senders' and receivers' CPU shares into .tx and .rx. Each command is
+# a side_ call. Then one more run of each side with CALLS set, its calls
+# per MiB into $WORK/NAME.calls ("txA rxA txB rxB"). The FILEs are read
+# into the page cache before each side (outside its figures): a cached
+# file does not stay cached for minutes. On this project's VM, with 20 GB
+# free and no reclaim counted (pgsteal 0), a 3 GiB file read whole was 2.4
+# GiB cached 30 s later (fincore), and the round that met it cold read
+# 0.19-0.27x in rate and 3.6-4.6x in CPU per KB in three runs of the part
+# (by hand: 610 MiB/s and 1.59 us/KB cold against 1788 and 0.53 cached).
 paired() {
 	_pn=$1 _pa=$2 _pb=$3
 	shift 3
-	: >"$WORK/$_pn.rate"
-	: >"$WORK/$_pn.cpu"
-	: >"$WORK/$_pn.mach"
+	for _f in rate cpu mach tx rx; do : >"$WORK/$_pn.$_f"; done
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
 		if [ $((_r % 2)) = 1 ]; then
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX
 		else
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX
 		fi
 		echo "$_ra $_rb" >>"$WORK/$_pn.rate"
 		echo "$_ca $_cb" >>"$WORK/$_pn.cpu"
 		echo "$_xa $_xb" >>"$WORK/$_pn.mach"
+		echo "$_ta $_tb" >>"$WORK/$_pn.tx"
+		echo "$_va $_vb" >>"$WORK/$_pn.rx"
 		_r=$((_r + 1))
 	done
+	QUIET=1
+	if [ -n "$PERF" ]; then
+		CALLS=1
+		rm -f "$WORK/tx.calls" "$WORK/rx.calls"
+		warm "$@"; eval "$_pa"
+		_ka="$(calls_of "$WORK/tx.calls" "$BYTES") $(calls_of "$WORK/rx.calls" "$BYTES")"
+		rm -f "$WORK/tx.calls" "$WORK/rx.calls"
+		warm "$@"; eval "$_pb"
+		_kb="$(calls_of "$WORK/tx.calls" "$BYTES") $(calls_of "$WORK/rx.calls" "$BYTES")"
+		echo "$_ka $_kb" >"$WORK/$_pn.calls"
+		CALLS=
+	else
+		echo "- - - -" >"$WORK/$_pn.calls"
+	fi
 	QUIET=
 }
 
@@ -151,22 +240,50 @@ warm() {
 	[ $# = 0 ] || cat "$@" >/dev/null || die "cannot read $*"
 }
 
-# row NAME LABEL-A LABEL-B: the table line of a paired comparison, and its
+# median_of FILE N: the median of column N.
+median_of() {
+	column "$1" "$2" | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p'
+}
+
+# bound_of TX RX: the side whose CPU was saturated (90% of one or more):
+# what bounded the rate.
+bound_of() {
+	awk -v t="$1" -v r="$2" 'BEGIN {
+		if (t >= 90 && r >= 90) print "both"; else if (t >= 90) print "sender";
+		else if (r >= 90) print "receiver"; else print "neither" }'
+}
+
+# row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
+# comparison (the figures, then why: each side's CPU, what bounded the
+# rate, the calls per MiB; RECEIVER says how the receivers read), and its
 # CSV rows; leaves the ratios in rr_ (rate) and rc_ (CPU).
 row() {
 	ratio_of "$WORK/$1.rate" rr_
 	ratio_of "$WORK/$1.cpu" rc_
 	ratio_of "$WORK/$1.mach" rm_
-	_ma=$(column "$WORK/$1.rate" 1 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
-	_mb=$(column "$WORK/$1.rate" 2 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
-	_ca=$(column "$WORK/$1.cpu" 1 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
-	_cb=$(column "$WORK/$1.cpu" 2 | "$ZC_TESTBIN/zcstat" -s x_ | sed -n 's/^x_median=//p')
+	_ma=$(median_of "$WORK/$1.rate" 1)
+	_mb=$(median_of "$WORK/$1.rate" 2)
+	_ca=$(median_of "$WORK/$1.cpu" 1)
+	_cb=$(median_of "$WORK/$1.cpu" 2)
+	_ta=$(median_of "$WORK/$1.tx" 1)
+	_tb=$(median_of "$WORK/$1.tx" 2)
+	_va=$(median_of "$WORK/$1.rx" 1)
+	_vb=$(median_of "$WORK/$1.rx" 2)
+	_ba=$(bound_of "$_ta" "$_va")
+	_bb=$(bound_of "$_tb" "$_vb")
+	# shellcheck disable=SC2046
+	set -- "$@" $(cat "$WORK/$1.calls")
 	# shellcheck disable=SC2154
-	printf '  %-28s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d  %5.2f %d/%d\n' \
+	printf '  %-37s %9.0f %9.0f  %5.2f [%4.2f,%4.2f] %d/%d   %6.3f %6.3f  %5.2f [%4.2f,%4.2f] %d/%d  %5.2f %d/%d\n' \
 		"$2 / $3" "$(calc "$_ma / 1024")" "$(calc "$_mb / 1024")" \
 		"$rr_median" "$rr_lo" "$rr_hi" "$rr_above" "$rr_n" \
 		"$_ca" "$_cb" "$rc_median" "$rc_lo" "$rc_hi" "$rc_below" "$rc_n" \
 		"$rm_median" "$rm_below" "$rm_n"
+	[ -n "${4:-}" ] && echo "      receivers: $4"
+	printf '      why: a: sender %.0f%% receiver %.0f%% of a CPU (%s bound); b: sender %.0f%% receiver %.0f%% (%s bound)\n' \
+		"$_ta" "$_va" "$_ba" "$_tb" "$_vb" "$_bb"
+	printf '      calls per MiB: a: sender %s receiver %s; b: sender %s receiver %s\n' \
+		"${5:--}" "${6:--}" "${7:--}" "${8:--}"
 	csv peers "$1" rate_a "$_ma" KiB/s
 	csv peers "$1" rate_b "$_mb" KiB/s
 	csv peers "$1" rate_ratio "$rr_median" a/b
@@ -178,6 +295,16 @@ row() {
 	csv peers "$1" cpu_ratio_lo "$rc_lo" a/b
 	csv peers "$1" cpu_ratio_hi "$rc_hi" a/b
 	csv peers "$1" machine_cpu_ratio "$rm_median" a/b
+	csv peers "$1" sender_cpu_a "$_ta" pct
+	csv peers "$1" receiver_cpu_a "$_va" pct
+	csv peers "$1" sender_cpu_b "$_tb" pct
+	csv peers "$1" receiver_cpu_b "$_vb" pct
+	csv peers "$1" bound_a "$_ba" side
+	csv peers "$1" bound_b "$_bb" side
+	csv peers "$1" sender_calls_a "${5:--}" per_MiB
+	csv peers "$1" receiver_calls_a "${6:--}" per_MiB
+	csv peers "$1" sender_calls_b "${7:--}" per_MiB
+	csv peers "$1" receiver_calls_b "${8:--}" per_MiB
 }
 
 # judge_rate NAME WHAT MIN: the verdict "throughput ratio at least MIN".
@@ -196,8 +323,16 @@ judge_cpu() {
 	csv peers "$1" cpu_target_met $_met bool
 }
 
+# judge_level NAME WHAT: the verdict on a pair level by design: the rate
+# ratio's interval lies within 5% of 1 (equivalence, not "at least").
+judge_level() {
+	if is_true "$rr_lo >= 0.95 && $rr_hi <= 1.05"; then _met=1; else _met=0; fi
+	verdict $_met "$2 throughput $(printf '%.2f' "$rr_median")x [$(printf '%.2f-%.2f' "$rr_lo" "$rr_hi"), $(calc "$rr_conf * 100")%] (target: level, the interval within 0.95-1.05)"
+	csv peers "$1" level_target_met $_met bool
+}
+
 header() {
-	printf '  %-28s %9s %9s  %-22s   %-13s  %-22s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
+	printf '  %-37s %9s %9s  %-22s   %-13s  %-22s  %s\n' "a / b" "a MiB/s" "b MiB/s" \
 		"rate a/b [interval] >1" "own us/KB a b" "cpu a/b [interval] <1" "both ends <1"
 }
 
@@ -217,15 +352,16 @@ netperf_row() {
 	port_listening "$NETPERF_PORT" || { stop_bg $_nspid; echo "  netperf: skipped: netserver did not start"; return 0; }
 	# -W 1: a ring of one 128 KiB send from the file, as zcc sends it (by
 	# default netperf wants a file as long as several sends and refuses this one).
-	show "taskset -c 0 $_np -H 127.0.0.1 -p $NETPERF_PORT -t TCP_SENDFILE -F FILE -l $PEER_SECS -c -- -m 128K -W 1"
+	# -M 128K: netserver reads as zcs -b 128K does.
+	show "taskset -c 0 $_np -H 127.0.0.1 -p $NETPERF_PORT -t TCP_SENDFILE -F FILE -l $PEER_SECS -c -- -m 128K -M 128K -W 1"
 	: >"$WORK/np.rate"
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=1
 		warm "$WORK/peer/f0"
-		side_zcc -M sendfile -n "$LOOPS" "$WORK/peer/f0"
+		side_zcc -M sendfile -n "$L128" "$WORK/peer/f0"
 		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
-			-l $PEER_SECS -P 0 -- -m 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
+			-l "$PEER_SECS" -P 0 -- -m 128K -M 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
 		# -P 0: one line, the last field the throughput in 10^6 bits/s.
 		_nr=$(awk 'NF { v = $NF } END { print v }' "$WORK/np")
 		need "$_nr"
@@ -236,7 +372,7 @@ netperf_row() {
 	stop_bg $_nspid
 	ratio_of "$WORK/np.rate" rn_
 	# shellcheck disable=SC2154
-	printf '  %-28s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
+	printf '  %-37s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
 		"sendfile / netperf" "$rn_median" "$rn_lo" "$rn_hi" "$rn_above" "$rn_n"
 	csv peers netperf_sendfile rate_ratio "$rn_median" a/b
 }
@@ -251,6 +387,16 @@ part_peers() {
 		echo "  skipped: pinning each end to a CPU of its own needs 2 CPUs"
 		return 0
 	fi
+	reps_ok ZC_BENCH_PEER_SECS "$PEER_SECS" 1
+	reps_ok ZC_BENCH_PEER_MIB "$PEER_MIB" 64
+	[ "$PEER_MIB" -lt 4096 ] || die "ZC_BENCH_PEER_MIB must be under 4096 (a 2001 length word; got $PEER_MIB)"
+	PERF=
+	if perf stat -e raw_syscalls:sys_enter -x, -o "$WORK/perf.try" -- true >/dev/null 2>&1 &&
+		grep -q raw_syscalls "$WORK/perf.try"; then
+		PERF=1
+	else
+		echo "  calls per MiB: not counted: perf stat cannot count raw_syscalls:sys_enter here"
+	fi
 	make_files "$WORK/peer" 1 131072
 	# The copy methods' peer reads the file to its end: 3 GiB, a second or
 	# two of sending, read once beforehand into the page cache. A 1 GiB
@@ -258,113 +404,123 @@ part_peers() {
 	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
 	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
 	# (Under 4 GiB: a 2001 header word holds a file's size.)
-	head -c $((3 * 1024 * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/big"
-	[ "$(wc -c <"$WORK/peer/big")" = $((3 * 1024 * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
+	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/big"
+	[ "$(wc -c <"$WORK/peer/big")" = $((PEER_MIB * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
+	_lm=$([ "$PEER_MIB" -lt 256 ] && echo "$PEER_MIB" || echo 256)
+	head -c $((_lm * 1024 * 1024)) "$WORK/peer/big" >"$WORK/peer/large"
 	warm "$WORK/peer/big"
 	big_files
-	# zcs as a user starts it: reads of 16 KiB, its default as in 2001.
-	# How much the receiver's read size moves the sender's figures on
-	# loopback is shown after the verdicts, with zcs reading as iperf3's
-	# server does.
-	zcs_up peer -B 1 -t 3600
-	show "zcs -p 0 -B 1 -t 3600   (port $ZCS_PORT; reads of 16 KiB, the default)"
 	IPERF_PORT=$(free_port)
 	NETPERF_PORT=$((IPERF_PORT + 1))
 	while port_taken "$NETPERF_PORT"; do NETPERF_PORT=$((NETPERF_PORT + 1)); done
-	# shellcheck disable=SC2034	# counted by run_zcc, read by byte_check
-	SENT_TOTAL=0 SENT_RUNS=0
 	echo "  $PEER_REPS rounds each; a round runs both sides back to back, the first side alternating."
 	echo "  a/b: medians of the rounds; the ratios are the rounds' own, median [interval] and"
-	echo "  how many rounds agree (rate: a above b; cpu: a below b) of all"
+	echo "  how many rounds agree (rate: a above b; cpu: a below b) of all. Under each row: how"
+	echo "  the receivers read, each side's CPU over the transfer (90% or more: it bounded the"
+	echo "  rate) and each end's system calls per MiB (perf stat, one more run of each side)"
 
-	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/f0"
+	# zcs reading 128 KiB a call, as iperf3's server does for -l 128K.
+	peers_zcs 131072
+	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/f0"
 	L128=$LOOPS
-	probe_loops $PEER_SECS -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK"/big/f*
-	L63=$LOOPS
+	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/large"
+	LLARGE=$LOOPS
 	echo
-	echo "  against iperf3: one 128 KiB file sent over and over; a 3 GiB file read once;"
-	echo "  the 63 files of about 350 KB (iperf3 -Z: one file of 350 KB)"
+	echo "  against iperf3 -Z: one 128 KiB file sent over and over; one $_lm MiB file"
 	header
 	paired sf "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
-	row sf "zcc sendfile" "iperf3 -Z"
-	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file:" 1.0
-	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file:" 1.05
-	for m in send write; do
-		paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
-			"$WORK/peer/big"
-		row "$m" "zcc $m" "iperf3 -F"
-		judge_rate "$m" "zcc $m against iperf3 -F, the same 3 GiB file, 64 KiB chunks:" 1.0
-		judge_cpu "$m" "zcc $m against iperf3 -F, the same 3 GiB file, 64 KiB chunks:" 1.05
-	done
-	paired set63 "side_zcc -M sendfile -n $L63 $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
-	row set63 "zcc sendfile 63" "iperf3 -Z"
-	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z:" 1.0
+	row sf "zcc sendfile" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
+	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.0
+	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.05
+	_cpu_small=$_ca
+	paired large "side_zcc -M sendfile -n $LLARGE $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
+		"$WORK/peer/large"
+	row large "zcc sendfile ${_lm}M" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
+	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
+	judge_cpu large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.03
+	# What a file costs zcc beyond its bytes: the 2001 protocol's words and
+	# the call that sends them, and the end of each file's sendfile() (the
+	# push of its last segment), found as the difference in zcc's own CPU
+	# per KB between 128 KiB files and one large file, times 128 KiB.
+	_pf=$(calc "($_cpu_small - $_ca) * 128")
+	echo "  the protocol's cost: $(printf '%.2f' "$_pf") us a 128 KiB file (zcc's own us/KB, 128 KiB files less one"
+	echo "  $_lm MiB file, x 128: the words, the call that sends them, each file's own sendfile() and push)"
+	csv peers protocol us_per_file "$_pf" us
 	netperf_row
 
 	echo
-	echo "  zcc's own methods, one 128 KiB file, 64 KiB chunks, against its send and sendfile"
+	echo "  zcc's own methods, one 128 KiB file, 64 KiB chunks, against its send or sendfile"
 	header
-	for m in mmap splice zerocopy uring uring-zc; do
+	for pair in mmap:send splice:sendfile zerocopy:send uring:mmap uring-zc:zerocopy; do
+		m=${pair%%:*} base=${pair#*:}
 		case " $(zcc_methods) " in
 		*" $m "*) ;;
 		*) continue ;;
 		esac
-		for base in send sendfile; do
-			paired "$m-$base" "side_zcc -M $m -n $L128 $WORK/peer/f0" "side_zcc -M $base -n $L128 $WORK/peer/f0" \
-				"$WORK/peer/f0"
-			row "$m-$base" "$m" "$base"
-		done
+		paired "$m-$base" "side_zcc -M $m -n $L128 $WORK/peer/f0" "side_zcc -M $base -n $L128 $WORK/peer/f0" \
+			"$WORK/peer/f0"
+		row "$m-$base" "$m" "$base" "zcs -b 128K for both"
 	done
-	if zcc_methods | grep -q uring-zc; then
+	if [ -f "$WORK/uring-mmap.rate" ]; then
 		# uring sends from a mapping of the file: send() from the same
-		# mapping is zcc's mmap.
-		paired uring-mmap "side_zcc -M uring -n $L128 $WORK/peer/f0" "side_zcc -M mmap -n $L128 $WORK/peer/f0" \
-			"$WORK/peer/f0"
-		row uring-mmap uring mmap
-		paired uring-zerocopy "side_zcc -M uring-zc -n $L128 $WORK/peer/f0" "side_zcc -M zerocopy -n $L128 $WORK/peer/f0" \
-			"$WORK/peer/f0"
-		row uring-zerocopy uring-zc zerocopy
+		# mapping is zcc's mmap. Each pair makes the same tcp_sendmsg()
+		# calls on the same CPU: level by design, judged as equivalence.
 		ratio_of "$WORK/uring-mmap.rate" rr_
-		judge_rate uring-mmap "uring against send() from the same mapping (mmap), loopback:" 1.0
-		ratio_of "$WORK/uring-zerocopy.rate" rr_
-		judge_rate uring-zerocopy "uring-zc against zerocopy, loopback:" 1.0
-		echo "  (on loopback each pair makes the same tcp_sendmsg() calls on the same CPU; README.zc,"
-		echo "  methods, gives the figures: io_uring saves a system call a file, well under the rounds'"
-		echo "  spread, and uring-zc pays a second completion a send: level at best, either side of 1)"
+		judge_level uring-mmap "uring against send() from the same mapping (mmap), loopback:"
+		ratio_of "$WORK/uring-zc-zerocopy.rate" rr_
+		judge_level uring-zc-zerocopy "uring-zc against zerocopy, loopback:"
 	fi
-	byte_check peer
-	stop_bg "$ZCS_PID"
-	peers_read_size
-	rm -f "$WORK/peer/big"
-}
+	peers_zcs_done
 
-# peers_read_size: the verdicts' two iperf3 rows again, with zcs reading
-# what iperf3's server reads (its -l: 128 KiB and 64 KiB). On loopback the
-# receiving process's pace decides how much of TCP's receive work (the
-# softirq, the ACKs, the wake-ups) runs on the sender's CPU, so the
-# receiver's read size moves the sender's own figure; the last column says
-# whether the whole machine paid more or less.
-peers_read_size() {
+	# zcs as a user starts it: reads of 16 KiB, its default as in 2001.
+	peers_zcs
 	echo
-	echo "  the same, zcs reading as iperf3's server does (-b as iperf3's -l; no verdict)"
+	echo "  the 2001 default receiver: zcs reading 16 KiB a call (iperf3's server still reads 128 KiB)"
 	header
-	read_size_row 131072 sf128 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" \
-		"side_iperf -Z -l 128K -t $PEER_SECS" "sendfile, zcs -b 128K" "iperf3 -Z" "$WORK/peer/f0"
-	read_size_row 65536 send64 "side_zcc -M send -b 65536 -n 1 $WORK/peer/big" \
-		"side_iperf -F $WORK/peer/big -l 64K -t 30" "send, zcs -b 64K" "iperf3 -F" "$WORK/peer/big"
+	paired sf16 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
+	row sf16 "zcc sendfile" "iperf3 -Z -l 128K" "zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB: not the same work"
+	peers_zcs_done
+
+	peers_zcs 65536
+	echo
+	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks"
+	header
+	for m in send write; do
+		paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
+			"$WORK/peer/big"
+		row "$m" "zcc $m" "iperf3 -F -l 64K" "zcs -b 64K, iperf3 -s reads 64 KiB"
+		judge_rate "$m" "zcc $m against iperf3 -F, the same $PEER_MIB MiB file, 64 KiB chunks:" 1.0
+		judge_cpu "$m" "zcc $m against iperf3 -F, the same $PEER_MIB MiB file, 64 KiB chunks:" 1.05
+	done
+	peers_zcs_done
+
+	peers_zcs 358400
+	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK"/big/f*
+	L63=$LOOPS
+	echo
+	echo "  the 63 files of about 350 KB against iperf3 -Z -l 350K (one file of 350 KB)"
+	header
+	paired set63 "side_zcc -M sendfile -n $L63 $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
+	row set63 "zcc sendfile 63" "iperf3 -Z -l 350K" "zcs -b 350K, iperf3 -s reads 350 KiB"
+	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.0
+	judge_cpu set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.05
+	peers_zcs_done
+	rm -f "$WORK/peer/big" "$WORK/peer/large"
 }
 
-# read_size_row BYTES NAME "A-COMMAND" "B-COMMAND" LABEL-A LABEL-B FILE: a
-# zcs of its own reading BYTES at a time, the paired rounds against it
-# (FILE kept cached), the row and the byte check.
-read_size_row() {
+# peers_zcs [BYTES]: a zcs of its own on CPU 1, reading BYTES a call (none:
+# its default, 16 KiB); the byte count starts again.
+peers_zcs() {
 	# counted by run_zcc, read by byte_check
 	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
-	zcs_up "$2" -B 1 -b "$1" -t 3600
-	show "zcs -p 0 -B 1 -b $1 -t 3600   (port $ZCS_PORT)"
-	paired "$2" "$3" "$4" "$7"
-	row "$2" "$5" "$6"
-	byte_check "$2"
+	PEER_ZCS=zcs${1:-16k}
+	zcs_up "$PEER_ZCS" -B 1 -t 3600 ${1:+-b "$1"}
+	show "zcs -p 0 -B 1 -t 3600 ${1:+-b $1 }  (port $ZCS_PORT; reads of ${1:-16384} bytes)"
+}
+
+# peers_zcs_done: every byte zcc sent to it counted, then it goes.
+peers_zcs_done() {
+	byte_check "$PEER_ZCS"
 	stop_bg "$ZCS_PID"
 }

@@ -4,6 +4,7 @@
 # bad parts, bad repetition counts and bad link rates stop the bench at once
 # with one line; one cheap part runs for real end to end (a table with a
 # row per method, its CSV rows, every byte counted, nothing left behind).
+# The peers part's short run is test_bench_peers.sh.
 . "$ZC_TOP/tests/lib.sh"
 
 bench=$ZC_TOP/tests/bench/run.sh

@@ -2,8 +2,9 @@
 # The protocol's header words never cost zcc a socket call of their own:
 # counted by tests/shim_sockcalls.so, every method that zcc drives through
 # the C library makes per file just the calls its data needs (sendfile:
-# one splice of words and file from the pipe; the chunked methods: one per
-# chunk), and no call on the socket carries fewer than 16 bytes. The
+# the words by send(MSG_MORE), held for the file, and one sendfile(); the
+# chunked methods: one per chunk), and no call on the socket carries fewer
+# than 16 bytes unless held by MSG_MORE for the data behind it. The
 # io_uring methods send from inside the kernel, out of a shim's sight.
 . "$ZC_TOP/tests/lib.sh"
 
@@ -46,7 +47,7 @@ counted() {
 	fi
 }
 
-counted sendfile 2
+counted sendfile 4
 counted send 6
 counted write 6
 counted mmap 6
@@ -54,9 +55,9 @@ counted splice 6
 counted zerocopy 6
 
 # --- the bytes on the wire ------------------------------------------------------
-# A file longer than sendfile's pipe (its first part goes through the pipe
-# with the words, the rest straight to the socket), between two small ones
-# and an empty one, two loops, byte for byte through tests/sink.
+# A file of several of sendfile's pieces and of splice's pipefuls, between
+# two small ones and an empty one, two loops, byte for byte through
+# tests/sink.
 SINK=$ZC_TESTBIN/sink
 printf 'abc' >"$TMP/w1"
 : >"$TMP/w2"

@@ -5,7 +5,7 @@
 
 #include "base/err.h"
 #include "t.h"
-#include "wire/tx.h"
+#include "wire/tx_int.h"
 
 static int setups, opens, cleanups, fail_setup, fail_open_at = -1;
 static uint32_t cleaned_n;
@@ -89,5 +89,13 @@ int main(void)
 	CHECK(tx_open(&bare, &t, f, 3, err, sizeof(err)) == 0, "no hooks: tx_open has nothing to do");
 	tx_close(&bare, &t, f, 3);
 	CHECK(setups == 0 && opens == 0 && cleanups == 0, "no hooks: none called");
+
+	/* A -b over the piece a call may move is sent in pieces of it. */
+	t.chunk = (size_t)1 << 30;
+	CHECK(tx_open(&bare, &t, f, 3, err, sizeof(err)) == 0 && t.chunk == TX_PIECE_MAX,
+	      "-b 1G: calls of at most %u bytes", TX_PIECE_MAX);
+	t.chunk = 65536;
+	CHECK(tx_open(&bare, &t, f, 3, err, sizeof(err)) == 0 && t.chunk == 65536,
+	      "-b 64K: calls of 64K");
 	return t_exit();
 }

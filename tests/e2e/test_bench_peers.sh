@@ -1,0 +1,53 @@
+#!/bin/sh
+# needs: long
+# make bench PART=peers, short (1 round of 1 s a side, a 64 MiB file): every
+# row against iperf3 with the receivers reading alike and saying so, the
+# 2001 default receiver's row named, each row's why (each side's CPU, what
+# bounded the rate, the calls per MiB), the protocol's cost a file, the
+# level pairs judged as equivalence, every byte counted, the CSV's new
+# columns. Skipped where iperf3 is not installed.
+. "$ZC_TOP/tests/lib.sh"
+
+bench=$ZC_TOP/tests/bench/run.sh
+mkdir -p "$TMP/tmp" "$TMP/out"
+if [ "$ZC_PASS" != plain ]; then
+	skip "bench peers run: only in the plain pass (this is '$ZC_PASS'; it measures, not checks memory)"
+	finish
+fi
+if ! command -v iperf3 >/dev/null 2>&1; then
+	skip "bench peers run: iperf3 is not installed (Debian package iperf3; .ci/run does not need it)"
+else
+	TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_PEER_REPS=1 ZC_BENCH_PEER_SECS=1 \
+		ZC_BENCH_PEER_MIB=64 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
+		timeout 600 sh "$bench" peers >"$TMP/peers.txt" 2>&1
+	rc=$?
+	check "bench peers, 1 round of 1 s: exit 0 (got $rc)" [ $rc -eq 0 ]
+	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/peers.txt"
+	for r in "zcc sendfile / iperf3 -Z -l 128K" "zcc sendfile 64M / iperf3 -Z -l 128K" \
+		"zcc send / iperf3 -F -l 64K" "zcc write / iperf3 -F -l 64K" \
+		"zcc sendfile 63 / iperf3 -Z -l 350K"; do
+		check "peers: a row '$r'" grep -qF "  $r " "$TMP/peers.txt"
+	done
+	check "peers: the 2001 default receiver's row, named" \
+		grep -q 'receivers: zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB' "$TMP/peers.txt"
+	check "peers: the receivers read alike in the rows against iperf3" \
+		sh -c "grep -c 'receivers: zcs -b \(128K\|64K\|350K\), iperf3 -s reads' '$TMP/peers.txt' | grep -qx 5"
+	n_rows=$(grep -c '^      receivers: ' "$TMP/peers.txt")
+	check "peers: every row ($n_rows) says why: each side's CPU and what bounded it, calls per MiB" \
+		sh -c "[ \$(grep -Ec '^      why: a: sender [0-9]+% receiver [0-9]+% of a CPU \((sender|receiver|both|neither) bound\); b: ' '$TMP/peers.txt') -eq $n_rows ] &&
+			[ \$(grep -c '^      calls per MiB: a: sender ' '$TMP/peers.txt') -eq $n_rows ] && [ $n_rows -ge 6 ]"
+	check "peers: the protocol's cost a file" grep -Eq "the protocol's cost: -?[0-9.]+ us a 128 KiB file" "$TMP/peers.txt"
+	if zcc_methods | grep -q uring-zc; then
+		check "peers: the pairs level by design are judged as equivalence" \
+			sh -c "grep -q '^  -> .*uring against send() from the same mapping.*(target: level, the interval within 0.95-1.05)' '$TMP/peers.txt' &&
+				grep -q '^  -> .*uring-zc against zerocopy.*(target: level, the interval within 0.95-1.05)' '$TMP/peers.txt'"
+	fi
+	check "peers: every byte counted, 4 receivers" \
+		sh -c "[ \$(grep -c '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' '$TMP/peers.txt') -eq 4 ]"
+	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b; do
+		check "peers: the CSV's $k column for the sendfile row" grep -q "^peers,sf,$k," "$TMP/out/bench.csv"
+	done
+	check "peers: the CSV's protocol cost" grep -q '^peers,protocol,us_per_file,' "$TMP/out/bench.csv"
+fi
+check "nothing left in the work directory" sh -c "[ -z \"\$(ls -A '$TMP/tmp')\" ]"
+finish
