@@ -85,6 +85,17 @@ zcc_ns p2.json -J -P 2
 zcc_ns p2.txt -P 2 --baseline "$TMP/p2.json"
 check "-P 2 against -P 2: a ratio $(grep '^baseline' "$TMP/p2.txt")" \
 	grep -Eq '^baseline sendfile: zcc itself [0-9.]*[1-9][0-9.]* us/KB .*: ratio [0-9.]+, ' "$TMP/p2.txt"
+# Several variants (-M sendfile,send, 4 rounds): after the table, each
+# variant against the baseline's rounds of the same name.
+zcc_ns v.json -J -M sendfile,send -R 4
+zcc_ns v.txt -M send,sendfile -R 4 --baseline "$TMP/v.json"
+check "variants against variants: exit 0 $(cat "$TMP/v.txt.err")" [ $? -eq 0 ]
+check "variants: a verdict for each, after the table ($(grep -c '^baseline' "$TMP/v.txt"))" \
+	sh -c "grep -q '^baseline send: zcc itself .* (4 rounds) against .* (4): ' '$TMP/v.txt' &&
+		grep -q '^baseline sendfile: zcc itself .* (4 rounds) against .* (4): ' '$TMP/v.txt' &&
+		[ \$(grep -n '^baseline' '$TMP/v.txt' | head -n 1 | cut -d: -f1) -gt \$(grep -n 'verdict' '$TMP/v.txt' | head -n 1 | cut -d: -f1) ]"
+WHY="its variants (sendfile, send) are not this run's (sendfile, mmap)" \
+	refused "variants that differ" -M sendfile,mmap --baseline "$TMP/v.json"
 printf '%s\n' '{"program":"zcc","event":"sent","time":1.0,"bytes":8,"method":"sendfile","interrupted":false,"own_us_per_kb":0}' \
 	>"$TMP/zero.json"
 zcc_ns zero.txt --baseline "$TMP/zero.json"
