@@ -106,6 +106,7 @@ static const struct pattern kinds[] = {
 	{ "__x86_indirect_*", WHERE_KSYSCALL }, { "__x86_return_thunk", WHERE_KSYSCALL },
 	{ "*_fpregs_*", WHERE_KSYSCALL }, { "switch_fpu_*", WHERE_KSYSCALL },
 	{ "strncpy_from_user", WHERE_KSYSCALL }, { "strnlen_user", WHERE_KSYSCALL },
+	{ "*_permission", WHERE_KSYSCALL },
 
 	/* scheduling, and the clocks, timers and interrupts between CPUs it uses */
 	{ "schedule*", WHERE_KSCHED }, { "__schedule", WHERE_KSCHED },
@@ -134,6 +135,10 @@ static const struct pattern kinds[] = {
 	{ "*_ipi*", WHERE_KSCHED }, { "flush_smp_call_function*", WHERE_KSCHED },
 	{ "preempt_schedule*", WHERE_KSCHED }, { "__cond_resched", WHERE_KSCHED },
 	{ "*nohz*", WHERE_KSCHED }, { "*clocksource*", WHERE_KSCHED },
+	/* RCU: its callbacks mostly free memory; its grace periods are
+	 * tracked at context switches and ticks */
+	{ "rcu_core", WHERE_KMEM }, { "rcu_do_batch", WHERE_KMEM },
+	{ "rcu_*", WHERE_KSCHED },
 
 	/* netdevice: the device layer, queueing disciplines, NAPI, drivers */
 	{ "dev_*", WHERE_KDEVICE }, { "__dev_*", WHERE_KDEVICE },
@@ -209,6 +214,7 @@ static const struct pattern kinds[] = {
 	{ "free_pgtables", WHERE_KMEM }, { "free_pgd_range", WHERE_KMEM },
 	{ "copy_page_range", WHERE_KMEM },
 	{ "percpu_counter_*", WHERE_KMEM }, { "kvfree_call_rcu", WHERE_KMEM },
+	{ "vma_*", WHERE_KMEM }, { "__vma_*", WHERE_KMEM }, { "mas_*", WHERE_KMEM },
 	{ "memset*", WHERE_KMEM }, { "__memset*", WHERE_KMEM },
 
 	/* an interrupt's entry, reached from where interrupts came back on:

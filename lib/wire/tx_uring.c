@@ -180,11 +180,14 @@ static unsigned ur_reap(struct tx *t, struct ur *u)
 static int ur_wait(struct tx *t, struct ur *u, unsigned want, char *err, size_t errlen)
 {
 	unsigned got = 0;
+	int n;
 
 	do {
-		if (uring_enter(&u->ring, want > got ? want - got : 1, WAIT_MS) < 0 &&
-		    errno != EINTR && errno != ETIME)
+		n = uring_enter(&u->ring, want > got ? want - got : 1, WAIT_MS);
+		if (n < 0 && errno != EINTR && errno != ETIME)
 			return err_fill(err, errlen, errno, "%s: io_uring_enter", u->name);
+		if (n > 0)
+			tx_count_call(t);	/* it submitted sends */
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
 		got += ur_reap(t, u);
@@ -272,7 +275,7 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 	for (i = 0; i < n; i++) {
 		res = u->res[i];
 		if (res > 0) {
-			tx_account(t, (uint64_t)res);
+			tx_account_bytes(t, (uint64_t)res);	/* the call was the submission */
 			*pos += (uint64_t)res;
 		}
 		if (res == (int)u->len[i])
