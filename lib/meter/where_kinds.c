@@ -107,6 +107,12 @@ static const struct pattern kinds[] = {
 	{ "*_fpregs_*", WHERE_KSYSCALL }, { "switch_fpu_*", WHERE_KSYSCALL },
 	{ "strncpy_from_user", WHERE_KSYSCALL }, { "strnlen_user", WHERE_KSYSCALL },
 	{ "*_permission", WHERE_KSYSCALL },
+	/* finding what a call names: a path through the dentry cache */
+	{ "*d_lookup*", WHERE_KSYSCALL }, { "lookup_*", WHERE_KSYSCALL },
+	{ "link_path_walk*", WHERE_KSYSCALL }, { "path_*", WHERE_KSYSCALL },
+	{ "walk_component", WHERE_KSYSCALL }, { "step_into", WHERE_KSYSCALL },
+	{ "getname*", WHERE_KSYSCALL }, { "putname", WHERE_KSYSCALL },
+	{ "dput", WHERE_KSYSCALL }, { "do_filp_open", WHERE_KSYSCALL },
 
 	/* scheduling, and the clocks, timers and interrupts between CPUs it uses */
 	{ "schedule*", WHERE_KSCHED }, { "__schedule", WHERE_KSCHED },
@@ -138,7 +144,8 @@ static const struct pattern kinds[] = {
 	/* RCU: its callbacks mostly free memory; its grace periods are
 	 * tracked at context switches and ticks */
 	{ "rcu_core", WHERE_KMEM }, { "rcu_do_batch", WHERE_KMEM },
-	{ "rcu_*", WHERE_KSCHED },
+	{ "rcu_*", WHERE_KSCHED }, { "task_sched_runtime", WHERE_KSCHED },
+	{ "pid_task", WHERE_KSCHED },
 
 	/* netdevice: the device layer, queueing disciplines, NAPI, drivers */
 	{ "dev_*", WHERE_KDEVICE }, { "__dev_*", WHERE_KDEVICE },
@@ -215,6 +222,10 @@ static const struct pattern kinds[] = {
 	{ "copy_page_range", WHERE_KMEM },
 	{ "percpu_counter_*", WHERE_KMEM }, { "kvfree_call_rcu", WHERE_KMEM },
 	{ "vma_*", WHERE_KMEM }, { "__vma_*", WHERE_KMEM }, { "mas_*", WHERE_KMEM },
+	{ "lock_vma*", WHERE_KMEM }, { "anon_vma_*", WHERE_KMEM },
+	/* a program's start: mostly building its address space */
+	{ "elf_load", WHERE_KMEM }, { "load_elf_*", WHERE_KMEM },
+	{ "begin_new_exec", WHERE_KMEM }, { "setup_arg_pages", WHERE_KMEM },
 	{ "memset*", WHERE_KMEM }, { "__memset*", WHERE_KMEM },
 
 	/* an interrupt's entry, reached from where interrupts came back on:

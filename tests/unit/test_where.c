@@ -328,7 +328,7 @@ static const struct {
 	{ "default_idle_call", WHERE_KIDLE }, { "do_idle", WHERE_KIDLE },
 	{ "acpi_idle_enter", WHERE_KIDLE }, { "pvm_safe_halt_hc", WHERE_KIDLE },
 	{ "write_null", WHERE_KOTHER }, { "copy_creds", WHERE_KOTHER },
-	{ "elf_load", WHERE_KOTHER },
+	{ "elf_load", WHERE_KMEM }, { "__d_lookup_rcu", WHERE_KSYSCALL },
 };
 
 /* Names by their role in a sample's walk, from several paravirt layers. */
