@@ -153,7 +153,7 @@ static int find_netns(struct netns *ns, struct where_snap *s)
 	struct stat st;
 	struct dirent *d;
 	DIR *dir;
-	char path[300], link[64];
+	char path[300], link[64], *end;
 	unsigned long long ino;
 	int n = 0;
 
@@ -183,7 +183,10 @@ static int find_netns(struct netns *ns, struct where_snap *s)
 		if (len <= 0)
 			continue;
 		link[len] = 0;
-		if (sscanf(link, "net:[%llu]", &ino) != 1 || known(ns, n, (ino_t)ino))
+		if (strncmp(link, "net:[", 5) != 0)
+			continue;
+		ino = strtoull(link + 5, &end, 10);
+		if (end == link + 5 || *end != ']' || known(ns, n, (ino_t)ino))
 			continue;
 		ns[n].ino = (ino_t)ino;
 		snprintf(ns[n].name, sizeof(ns[n].name), "pid%.28s", d->d_name);

@@ -52,7 +52,7 @@ static uint64_t chain_addr(struct chainfile *f, const char *name)
 	unsigned h = chain_hash(name);
 	int i;
 
-	for (i = f->bucket[h]; i >= 0; i = f->next[i])
+	for (i = f->bucket[h]; i >= 0 && f->next; i = f->next[i])
 		if (strcmp(where_sym_name(&f->syms, (size_t)i), name) == 0)
 			return f->syms.sym[i].addr;
 	if (f->syms.n == f->next_cap) {

@@ -138,8 +138,10 @@ int main(int argc, char **argv)
 	}
 	if (perf)
 		return perf_to_lines(in);
-	if (chain_load(&f, in, path) < 0)
+	if (chain_load(&f, in, path) < 0) {
+		chain_free(&f);
 		return 1;
+	}
 	summary(&f);
 	chain_free(&f);
 	return 0;
