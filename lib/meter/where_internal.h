@@ -65,16 +65,21 @@ enum where_role { WHERE_RWORK, WHERE_RIRQON, WHERE_RPASS };
 enum where_role where_role_of(const char *name);
 
 /*
- * The kernel's text symbols as (address, kind, role, name), sorted by
- * address. where_syms_load reads a /proc/kallsyms-format file; -1 with err
- * when it cannot be read or every address is 0 (hidden: kptr_restrict, not
- * root). where_syms_add adds one (tests, tools: names without addresses).
+ * The kernel's text symbols as (address, name), sorted by address, each
+ * one's kind and role found the first time a sample needs it (matching
+ * every symbol at load took seconds; a run meets a few thousand).
+ * where_syms_load reads a /proc/kallsyms-format file; -1 with err when it
+ * cannot be read or every address is 0 (hidden: kptr_restrict, not root).
+ * where_syms_add adds one (tests, tools: names without addresses). Not
+ * for two threads at once: the sampler's drainer alone uses them.
  */
 struct where_sym {
 	uint64_t addr;
 	uint32_t name;		/* offset into where_syms.names */
-	unsigned char kind;	/* enum where_kind */
-	unsigned char role;	/* enum where_role */
+	unsigned char kind;	/* enum where_kind, once known */
+	unsigned char role;	/* enum where_role, once known */
+	unsigned char known;	/* kind and role are set */
+	unsigned char module;	/* it lives in a module */
 };
 struct where_syms {
 	struct where_sym *sym;
@@ -88,8 +93,10 @@ void where_syms_sort(struct where_syms *t);
 void where_syms_free(struct where_syms *t);
 
 /* The index of the symbol holding ip (the last at or below it); t->n: none. */
-size_t where_syms_find(const struct where_syms *t, uint64_t ip);
-enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip);
+size_t where_syms_find(struct where_syms *t, uint64_t ip);
+/* Symbol i (< t->n), its kind and role known. */
+const struct where_sym *where_sym_at(struct where_syms *t, size_t i);
+enum where_kind where_syms_kind(struct where_syms *t, uint64_t ip);
 
 /* Kernel frames a sample keeps: enough for the deepest walk seen (7 frames
  * on Linux 6.18: an irq-enable thunk, an unlock, the softirq run at a
@@ -108,16 +115,16 @@ enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip);
  * interrupt-enable point): then the first caller that is not such a point.
  * *sym: the index of the symbol charged (or a WHERE_SYM_ value).
  */
-enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips,
+enum where_kind where_chain_kind(struct where_syms *t, const uint64_t *ips,
 				 size_t n, size_t *sym);
-const char *where_sym_name(const struct where_syms *t, size_t sym);
+const char *where_sym_name(struct where_syms *t, size_t sym);
 
 /*
  * where_sample_kind - a kernel-mode sample's kind: the idle task's (pid 0)
  * is idle whatever it ran (the idle loop, a guest's halt, what it served
  * from there), any other's is its chain's.
  */
-enum where_kind where_sample_kind(const struct where_syms *t, uint32_t pid,
+enum where_kind where_sample_kind(struct where_syms *t, uint32_t pid,
 				  const uint64_t *ips, size_t n, size_t *sym);
 
 /*
@@ -125,7 +132,7 @@ enum where_kind where_sample_kind(const struct where_syms *t, uint32_t pid,
  * the rings into counts by kind. Soakers' user-mode samples are dropped.
  */
 struct where_sampler;
-struct where_sampler *where_sampler_open(const struct where_syms *syms,
+struct where_sampler *where_sampler_open(struct where_syms *syms,
 					 const int *soakers, int nsoakers,
 					 char *why, size_t whylen);
 /*

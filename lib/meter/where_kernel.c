@@ -38,7 +38,7 @@ struct ring {
 };
 
 struct where_sampler {
-	const struct where_syms *syms;
+	struct where_syms *syms;
 	const int *soakers;
 	int nsoakers;
 	pid_t owner;		/* the process whose thread drains */
@@ -214,7 +214,7 @@ static int open_ring(struct where_sampler *s, int cpu, struct ring *r,
 	return 0;
 }
 
-struct where_sampler *where_sampler_open(const struct where_syms *syms,
+struct where_sampler *where_sampler_open(struct where_syms *syms,
 					 const int *soakers, int nsoakers,
 					 char *why, size_t whylen)
 {

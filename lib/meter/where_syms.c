@@ -70,8 +70,7 @@ int where_syms_add(struct where_syms *t, uint64_t addr, const char *name, const 
 	t->sym[t->n] = (struct where_sym){
 		.addr = addr,
 		.name = (uint32_t)t->names_len,
-		.kind = (unsigned char)where_kind_of(name, module),
-		.role = (unsigned char)where_role_of(name),
+		.module = module && *module,
 	};
 	t->names_len += len;
 	t->n++;
@@ -122,7 +121,7 @@ int where_syms_load(const char *path, struct where_syms *t, char *err, size_t er
 	return 0;
 }
 
-size_t where_syms_find(const struct where_syms *t, uint64_t ip)
+size_t where_syms_find(struct where_syms *t, uint64_t ip)
 {
 	size_t lo = 0, hi = t->n, mid;
 
@@ -137,14 +136,27 @@ size_t where_syms_find(const struct where_syms *t, uint64_t ip)
 	return lo ? lo - 1 : t->n;
 }
 
-enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip)
+const struct where_sym *where_sym_at(struct where_syms *t, size_t i)
+{
+	struct where_sym *s = &t->sym[i];
+
+	if (!s->known) {
+		s->kind = (unsigned char)where_kind_of(t->names + s->name,
+						       s->module ? "module" : NULL);
+		s->role = (unsigned char)where_role_of(t->names + s->name);
+		s->known = 1;
+	}
+	return s;
+}
+
+enum where_kind where_syms_kind(struct where_syms *t, uint64_t ip)
 {
 	size_t i = where_syms_find(t, ip);
 
-	return i < t->n ? (enum where_kind)t->sym[i].kind : WHERE_KOTHER;
+	return i < t->n ? (enum where_kind)where_sym_at(t, i)->kind : WHERE_KOTHER;
 }
 
-const char *where_sym_name(const struct where_syms *t, size_t sym)
+const char *where_sym_name(struct where_syms *t, size_t sym)
 {
 	if (sym == WHERE_SYM_CUT)
 		return "[call chain cut short]";
@@ -153,7 +165,7 @@ const char *where_sym_name(const struct where_syms *t, size_t sym)
 	return t->names + t->sym[sym].name;
 }
 
-enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips,
+enum where_kind where_chain_kind(struct where_syms *t, const uint64_t *ips,
 				 size_t n, size_t *sym)
 {
 	size_t frame[WHERE_CHAIN_MAX + 4], nf = 0, i, start = 0;
@@ -166,14 +178,14 @@ enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips
 	if (!nf || frame[0] >= t->n)
 		return WHERE_KOTHER;
 	/* A helper of no known kind just below an irq-enable point is part of it. */
-	if (t->sym[frame[0]].kind == WHERE_KOTHER)
+	if (where_sym_at(t, frame[0])->kind == WHERE_KOTHER)
 		for (i = 1; i < nf && i <= IRQON_REACH && frame[i] < t->n; i++)
-			if (t->sym[frame[i]].role == WHERE_RIRQON) {
+			if (where_sym_at(t, frame[i])->role == WHERE_RIRQON) {
 				start = i;
 				break;
 			}
 	for (i = start; i < nf && frame[i] < t->n; i++) {
-		s = &t->sym[frame[i]];
+		s = where_sym_at(t, frame[i]);
 		if (s->role == WHERE_RWORK) {
 			*sym = frame[i];
 			return (enum where_kind)s->kind;
@@ -183,7 +195,7 @@ enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips
 	return WHERE_KOTHER;
 }
 
-enum where_kind where_sample_kind(const struct where_syms *t, uint32_t pid,
+enum where_kind where_sample_kind(struct where_syms *t, uint32_t pid,
 				  const uint64_t *ips, size_t n, size_t *sym)
 {
 	*sym = WHERE_SYM_NONE;

@@ -54,7 +54,7 @@ static int perf_to_lines(FILE *in)
 }
 
 /* Where in the chain the walk charged the sample (frames from the leaf). */
-static size_t depth_of(const struct chainfile *f, const struct chain *c, size_t sym)
+static size_t depth_of(struct chainfile *f, const struct chain *c, size_t sym)
 {
 	size_t i;
 
@@ -64,7 +64,7 @@ static size_t depth_of(const struct chainfile *f, const struct chain *c, size_t 
 	return c->n;
 }
 
-static void summary(const struct chainfile *f)
+static void summary(struct chainfile *f)
 {
 	unsigned long kinds[WHERE_KINDS + 1] = { 0 }, n = 0, deep = 0, *other;
 	size_t i, sym, depth, maxdepth = 0, top[TOP], j, k;

@@ -516,7 +516,7 @@ static void test_real_chains(void)
 			continue;
 		kernel += c->count;
 		other += k == WHERE_KOTHER ? c->count : 0;
-		if (f.syms.sym[where_syms_find(&f.syms, c->ip[0])].role == WHERE_RIRQON) {
+		if (where_sym_at(&f.syms, where_syms_find(&f.syms, c->ip[0]))->role == WHERE_RIRQON) {
 			irqon += c->count;
 			irqon_other += k == WHERE_KOTHER ? c->count : 0;
 		}
