@@ -57,7 +57,7 @@ enum where_kind {
 	WHERE_KPAGECACHE,	/* the page cache, files' read path, splice */
 	WHERE_KLOCK,		/* lock/unlock: spin locks, mutexes, socket lock */
 	WHERE_KSCHED,		/* scheduling: switches, wakeups, timers, IPIs */
-	WHERE_KSYSCALL,		/* system-call entry and exit, fd lookup */
+	WHERE_KSYSCALL,		/* system-call entry and exit, fd and path lookup */
 	WHERE_KOTHER,		/* etc.: none of the above */
 	WHERE_KUSER,		/* user mode (not a kernel kind) */
 	WHERE_KINDS,
