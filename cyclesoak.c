@@ -248,6 +248,8 @@ static void open_where(struct meter *m)
 	where = where_open_meter(m, err, sizeof(err));
 	if (!where)
 		broken(err);
+	where_every_netns(where);
+	where_show_other(cfg.debug);
 	if (where_sampling_why(where))
 		fprintf(stderr, "cyclesoak: -W: kernel work not sampled: %s\n",
 			where_sampling_why(where));

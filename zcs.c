@@ -331,6 +331,7 @@ static void open_meter(void)
 	cfg.conn.where = where_open_meter(cfg.conn.meter, err, sizeof(err));
 	if (!cfg.conn.where)
 		error(1, 0, "%s", err);
+	where_show_other(cfg.conn.debug);
 	if (where_sampling_why(cfg.conn.where))
 		fprintf(stderr, "zcs: -W: kernel work not sampled: %s\n",
 			where_sampling_why(cfg.conn.where));

@@ -32,13 +32,14 @@ void send_meter(struct sender *sd, struct meter *m, int where)
 	sd->where = where_open_meter(m, err, sizeof(err));
 	if (!sd->where)
 		error(1, 0, "%s", err);
+	where_show_other(sd->cfg->debug);
 	if (where_sampling_why(sd->where))
 		fprintf(stderr, "%s: -W: kernel work not sampled: %s\n",
 			program_invocation_short_name, where_sampling_why(sd->where));
 }
 
 /* -W: from the run's mark to now, into the sender's report. */
-static void where_read(struct sender *sd, double load, uint64_t bytes)
+static void where_read(struct sender *sd, double load, uint64_t bytes, uint64_t calls)
 {
 	static struct where_snap now;
 	char err[512];
@@ -46,6 +47,7 @@ static void where_read(struct sender *sd, double load, uint64_t bytes)
 	if (where_take(sd->where, &now, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	where_compute(&sd->where_mark, &now, load, bytes, sd->where_if, &sd->where_rep);
+	where_calls(&sd->where_rep, bytes, calls);
 }
 
 void send_mark(struct sender *sd, int sock)
@@ -94,7 +96,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
 	if (sd->where)
-		where_read(sd, r->load, r->bytes);
+		where_read(sd, r->load, r->bytes, r->calls);
 	return 0;
 }
 
@@ -234,6 +236,7 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	r.ns = now_ns() - t0;
 	watch_stop(&w);
 	r.bytes = t.bytes;
+	r.calls = t.calls;
 	r.rate = kbytes_per_sec(r.bytes, r.ns);
 	r.zc_sends = t.zc_sends;
 	r.zc_copied = t.zc_copied;

@@ -39,6 +39,7 @@ struct send_cfg {
 /* What one run measured. */
 struct send_result {
 	uint64_t bytes, ns;
+	uint64_t calls;		/* system calls that moved the data (-W) */
 	uint64_t ns_closed;	/* from the first byte to the server's close */
 	double rate;		/* kbytes/sec */
 	int interrupted;

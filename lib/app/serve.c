@@ -33,6 +33,7 @@ struct conn {
 	struct where_snap where_conn, where_last;	/* -W: its start, the last line */
 	struct where_report where_rep;
 	char where_if[IF_NAMESIZE];	/* the interface its socket uses */
+	uint64_t where_calls;		/* receive calls at the last where line */
 };
 
 /* How a connection's receiving ended. */
@@ -95,6 +96,7 @@ static void where_start(struct conn *c)
 	if (where_take(w, &c->where_conn, err, sizeof(err)) < 0)
 		where_failed(c, err);
 	c->where_last = c->where_conn;
+	c->where_calls = c->rx.calls;
 }
 
 static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
@@ -106,7 +108,9 @@ static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
 		where_failed(c, err);
 	where_compute(whole ? &c->where_conn : &c->where_last, &now, load, bytes,
 		      c->where_if, &c->where_rep);
+	where_calls(&c->where_rep, bytes, whole ? c->rx.calls : c->rx.calls - c->where_calls);
 	c->where_last = now;
+	c->where_calls = c->rx.calls;
 }
 
 /*

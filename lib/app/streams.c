@@ -318,6 +318,7 @@ static void group_sum(const struct group *g, struct send_result *r)
 		if (!s->connected)
 			continue;
 		r->bytes += s->t.bytes;
+		r->calls += s->t.calls;
 		r->zc_sends += s->t.zc_sends;
 		r->zc_copied += s->t.zc_copied;
 		first = s->t0 < first ? s->t0 : first;

@@ -1,7 +1,9 @@
 /*
  * -W: a snapshot of the counters, and a period's report from two of them
- * (lib/meter/where.h). The parsers are in where_parse.c, the sampler in
- * where_kernel.c, the printing in where_out.c.
+ * (lib/meter/where.h). The parsers are in where_parse.c, the symbols and
+ * the call chains' walk in where_syms.c, the sampler in where_kernel.c,
+ * the interfaces of every namespace in where_net.c, the printing in
+ * where_out.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,9 @@
 #include "meter/where_internal.h"
 
 
+/* NET_RX softirqs a second that mean packets moved (a quiet machine: a few). */
+#define RX_UNSEEN_PER_SEC 100
+
 /* /proc/stat, /proc/softirqs with many CPUs and interrupts: tens of KB. */
 #define TEXT_MAX ((size_t)512 * 1024)
 
@@ -32,6 +37,7 @@ struct where {
 	int nsoakers;
 	char ifname[IF_NAMESIZE];	/* "": every interface that moved */
 	int sample;
+	int every_netns;		/* other namespaces' interfaces too */
 	struct where_syms syms;
 	struct where_sampler *sampler;
 	char why[256];			/* why kernel work is not sampled */
@@ -81,10 +87,10 @@ static void compute_cpus(const struct where_snap *a, const struct where_snap *b,
 }
 
 static void compute_net(const struct where_snap *a, const struct where_snap *b,
-			const char *ifname, struct where_report *r)
+			const char *ifname, double busy_us, struct where_report *r)
 {
-	double secs = r->secs > 0 ? r->secs : 1;
-	uint64_t rx, tx;
+	double secs = r->secs > 0 ? r->secs : 1, net_rx = 0;
+	uint64_t rx, tx, packets = 0;
 	int i, j;
 
 	r->intr_per_sec = (double)gained(a->intr, b->intr) / secs;
@@ -98,11 +104,19 @@ static void compute_net(const struct where_snap *a, const struct where_snap *b,
 		tx = j < a->nifs ? gained(a->ifs[j].tx, b->ifs[i].tx) : 0;
 		if (!(ifname && *ifname) && !rx && !tx)
 			continue;
-		memcpy(r->ifs[r->nifs].name, b->ifs[i].name, IF_NAMESIZE);
+		memcpy(r->ifs[r->nifs].name, b->ifs[i].name, WHERE_IF_NAME);
 		r->ifs[r->nifs].rx_per_sec = (double)rx / secs;
 		r->ifs[r->nifs].tx_per_sec = (double)tx / secs;
+		r->ifs[r->nifs].super = b->ifs[i].super;
 		r->nifs++;
+		packets += rx + tx;
 	}
+	r->us_per_packet = packets ? busy_us / (double)packets : NAN;
+	for (i = 0; i < b->ncpus; i++)
+		net_rx += r->cpu[i].net_rx_per_sec;
+	/* Receive softirqs at a rate no counter we read explains. */
+	r->rx_unseen = !r->nifs && net_rx >= RX_UNSEEN_PER_SEC;
+	snprintf(r->unseen, sizeof(r->unseen), "%s", b->unseen);
 }
 
 /* Samples by kind from a to b into pct, idle left out; their count. */
@@ -120,21 +134,56 @@ static uint64_t kinds_of(const uint64_t *a, const uint64_t *b, double *pct)
 	return n;
 }
 
-static void compute_kinds(const struct where_snap *a, const struct where_snap *b,
+/* Other's biggest symbols over the period, biggest first. */
+static void compute_other(const struct where_snap *a, const struct where_snap *b,
 			  struct where_report *r)
 {
-	int i;
+	uint64_t d, top[WHERE_OTHER_TOP] = { 0 };
+	int i, j, k;
+
+	r->nother = 0;
+	for (i = 0; i < WHERE_OTHER_SLOTS && r->samples; i++) {
+		if (!b->other[i].name)
+			continue;
+		d = gained(a->other[i].name == b->other[i].name ? a->other[i].n : 0,
+			   b->other[i].n);
+		for (j = 0; j < r->nother && top[j] >= d; j++)
+			;
+		if (!d || j == WHERE_OTHER_TOP)
+			continue;
+		if (r->nother < WHERE_OTHER_TOP)
+			r->nother++;
+		for (k = r->nother - 1; k > j; k--) {
+			top[k] = top[k - 1];
+			r->other_top[k] = r->other_top[k - 1];
+		}
+		top[j] = d;
+		snprintf(r->other_top[j].name, sizeof(r->other_top[j].name), "%s",
+			 b->other[i].name);
+		r->other_top[j].pct = 100.0 * (double)d / (double)r->samples;
+	}
+}
+
+static void compute_kinds(const struct where_snap *a, const struct where_snap *b,
+			  double busy_us, uint64_t bytes, struct where_report *r)
+{
+	int i, k;
 
 	r->samples = kinds_of(a->kind, b->kind, r->kind_pct);
 	for (i = 0; i < b->ncpus && i < WHERE_MAX_CPUS; i++)
 		r->cpu[i].samples = kinds_of(a->kind_cpu[i], b->kind_cpu[i], r->cpu[i].kind_pct);
+	/* Each kind's share of the busy time, per KB: they add up to the load's. */
+	for (k = 0; k < WHERE_KINDS; k++)
+		r->kind_us_per_kb[k] = bytes && r->samples ?
+			cpu_us_per_kb(r->kind_pct[k] / 100 * busy_us / 1e6, bytes) : NAN;
+	compute_other(a, b, r);
 }
 
 void where_compute(const struct where_snap *a, const struct where_snap *b,
 		   double load, uint64_t bytes, const char *ifname,
 		   struct where_report *r)
 {
-	double cls[WHERE_CLASSES] = { 0 }, total = 0, sum = 0, cpus = 0;
+	double cls[WHERE_CLASSES] = { 0 }, total = 0, sum = 0, cpus = 0, busy_us;
 	int i, k;
 
 	memset(r, 0, sizeof(*r));
@@ -155,9 +204,17 @@ void where_compute(const struct where_snap *a, const struct where_snap *b,
 							     r->secs, bytes) : NAN;
 	r->unattributed_us_per_kb = bytes ? cpu_us_per_kb(r->unattributed_pct / 100 *
 							  cpus * r->secs, bytes) : NAN;
-	compute_net(a, b, ifname, r);
+	/* The machine's busy CPU time: the meter's load, or /proc/stat's. */
+	busy_us = (isnan(r->load_pct) ? sum : r->load_pct) / 100 * cpus * r->secs * 1e6;
+	compute_net(a, b, ifname, busy_us, r);
+	r->bytes_per_call = NAN;
 	r->sampled = a->lost != UINT64_MAX && b->lost != UINT64_MAX;
-	compute_kinds(a, b, r);
+	compute_kinds(a, b, busy_us, bytes, r);
+}
+
+void where_calls(struct where_report *r, uint64_t bytes, uint64_t calls)
+{
+	r->bytes_per_call = calls ? (double)bytes / (double)calls : NAN;
 }
 
 /* A whole /proc file into w->text, NUL-terminated. */
@@ -209,11 +266,15 @@ static int take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 		if (where_parse_task(line, &s->soak_user[i], &s->soak_cpu[i]) < 0)
 			return err_fill(err, errlen, 0, "%s: not as expected", path);
 	}
+	where_net_take(s, w->every_netns);
 	memset(s->kind, 0, sizeof(s->kind));
 	memset(s->kind_cpu, 0, sizeof(s->kind_cpu));
+	memset(s->other, 0, sizeof(s->other));
 	s->lost = UINT64_MAX;		/* not sampled */
-	if (w->sampler)
+	if (w->sampler) {
 		where_sampler_counts(w->sampler, s->kind, s->kind_cpu, WHERE_MAX_CPUS, &s->lost);
+		where_sampler_other(w->sampler, s);
+	}
 	return 0;
 }
 
@@ -268,6 +329,7 @@ struct where *where_open(const struct where_cfg *cfg, char *err, size_t errlen)
 	if (cfg->ifname)
 		snprintf(w->ifname, sizeof(w->ifname), "%s", cfg->ifname);
 	w->sample = cfg->sample;
+	w->every_netns = cfg->every_netns;
 	if (w->sample)
 		start_sampling(w);
 	return w;
@@ -280,6 +342,11 @@ struct where *where_open_meter(const struct meter *m, char *err, size_t errlen)
 
 	cfg.nsoakers = meter_soakers(m, pids, WHERE_MAX_CPUS);
 	return where_open(&cfg, err, errlen);
+}
+
+void where_every_netns(struct where *w)
+{
+	w->every_netns = 1;
 }
 
 const char *where_sampling_why(const struct where *w)

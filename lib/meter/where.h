@@ -29,7 +29,8 @@
 #include <stdint.h>
 
 #define WHERE_MAX_CPUS 256
-#define WHERE_MAX_IFS 32
+#define WHERE_MAX_IFS 64
+#define WHERE_IF_NAME 48	/* "NAMESPACE/ifname" for another namespace's */
 
 /* The load's classes, as /proc/stat splits CPU time. */
 enum where_class {
@@ -41,20 +42,31 @@ enum where_class {
 	WHERE_CLASSES
 };
 
-/* Kernel work by kind; WHERE_KUSER is user mode, for the sum to be 100. */
+/*
+ * Kernel work by kind: the eight of "Understanding Host Network Stack
+ * Overheads" (Cai et al., SIGCOMM 2021), named beside each, and four more.
+ * WHERE_KUSER is user mode, for the sum to be 100.
+ */
 enum where_kind {
-	WHERE_KCOPY,		/* copies to and from user space, memcpy */
-	WHERE_KCSUM,		/* checksums */
-	WHERE_KTCPIP,		/* TCP, UDP, IP, sockets, skbs */
-	WHERE_KDEVICE,		/* network devices, NAPI, drivers, modules */
-	WHERE_KSYSCALL,		/* system-call entry and exit */
-	WHERE_KSCHED,		/* the scheduler, context switches */
-	WHERE_KMEM,		/* page cache, page and slab allocation */
-	WHERE_KOTHER,
+	WHERE_KCOPY,		/* data copy: to and from user space, memcpy */
+	WHERE_KCSUM,		/* checksums (the paper counts them in tcp/ip) */
+	WHERE_KTCPIP,		/* tcp/ip: TCP, UDP, IP, sockets, netfilter */
+	WHERE_KDEVICE,		/* netdevice: devices, qdiscs, NAPI, drivers */
+	WHERE_KSKB,		/* skb management: build, clone, free skbs */
+	WHERE_KMEM,		/* memory alloc/dealloc: pages, slab, faults */
+	WHERE_KPAGECACHE,	/* the page cache, files' read path, splice */
+	WHERE_KLOCK,		/* lock/unlock: spin locks, mutexes, socket lock */
+	WHERE_KSCHED,		/* scheduling: switches, wakeups, timers, IPIs */
+	WHERE_KSYSCALL,		/* system-call entry and exit, fd and path lookup */
+	WHERE_KOTHER,		/* etc.: none of the above */
 	WHERE_KUSER,		/* user mode (not a kernel kind) */
 	WHERE_KINDS,
 	WHERE_KIDLE = WHERE_KINDS	/* the idle loop: no load, not shown */
 };
+
+/* The symbols that fell into other, by samples: -W -d names the top few. */
+#define WHERE_OTHER_SLOTS 509	/* a prime: an open-addressed table */
+#define WHERE_OTHER_TOP 5
 
 extern const char *const where_class_name[WHERE_CLASSES];	/* "user"... */
 extern const char *const where_kind_name[WHERE_KINDS];		/* "copy"... */
@@ -71,10 +83,18 @@ struct where_snap {
 	uint64_t intr;				/* device interrupts so far */
 	uint64_t net_rx[WHERE_MAX_CPUS], net_tx[WHERE_MAX_CPUS];
 	int nifs;
-	struct { char name[IF_NAMESIZE]; uint64_t rx, tx; } ifs[WHERE_MAX_IFS];
+	struct {
+		char name[WHERE_IF_NAME];
+		uint64_t rx, tx;
+		int super;		/* TSO, GSO or GRO on: super-packets */
+	} ifs[WHERE_MAX_IFS];
+	char unseen[160];	/* namespaces whose counters could not be read */
 	uint64_t kind[WHERE_KINDS + 1];		/* samples by kind, idle last */
 	uint64_t kind_cpu[WHERE_MAX_CPUS][WHERE_KINDS + 1];	/* the same by CPU */
 	uint64_t lost;				/* samples the ring dropped */
+	/* Cumulative samples of each symbol charged to other; a slot keeps
+	 * its symbol for the sampler's life, so two snapshots subtract. */
+	struct { const char *name; uint64_t n; } other[WHERE_OTHER_SLOTS];
 };
 
 /* One CPU's figures over a period. */
@@ -90,8 +110,9 @@ struct where_cpu {
 
 /* Packets on one interface over a period. */
 struct where_if {
-	char name[IF_NAMESIZE];
+	char name[WHERE_IF_NAME];
 	double rx_per_sec, tx_per_sec;
+	int super;			/* counts super-packets (TSO, GSO, GRO) */
 };
 
 struct where_report {
@@ -106,9 +127,19 @@ struct where_report {
 	double intr_per_sec;		/* device interrupts */
 	int nifs;
 	struct where_if ifs[WHERE_MAX_IFS];
+	double us_per_packet;		/* busy CPU time per packet; NAN: none */
+	double bytes_per_call;		/* where_calls; NAN: not given */
+	int rx_unseen;			/* NET_RX ran, yet no packets seen */
+	char unseen[160];		/* namespaces not read, and why; "" */
 	int sampled;			/* kernel figures below are set */
 	uint64_t samples;		/* non-idle, non-soaker samples */
 	double kind_pct[WHERE_KINDS];	/* of samples */
+	double kind_us_per_kb[WHERE_KINDS];	/* NAN: no bytes given */
+	int nother;			/* symbols in other_top */
+	struct {
+		char name[64];
+		double pct;		/* of samples */
+	} other_top[WHERE_OTHER_TOP];	/* other's biggest, biggest first */
 };
 
 struct where_cfg {
@@ -117,6 +148,8 @@ struct where_cfg {
 	const char *ifname;	/* the one interface to show; NULL: every one
 				   that moved packets */
 	int sample;		/* sample kernel work (perf_event_open) */
+	int every_netns;	/* also the interfaces of the other network
+				   namespaces (ifname NULL) */
 };
 
 struct where;			/* opaque */
@@ -136,6 +169,12 @@ struct where *where_open(const struct where_cfg *cfg, char *err, size_t errlen);
  */
 struct meter;
 struct where *where_open_meter(const struct meter *m, char *err, size_t errlen);
+
+/*
+ * where_every_netns - from now on snapshots also count the interfaces of
+ * every other network namespace this process can see (cyclesoak).
+ */
+void where_every_netns(struct where *w);
 
 /* NULL when kernel work is sampled, else why not (one line, no newline). */
 const char *where_sampling_why(const struct where *w);
@@ -166,6 +205,12 @@ void where_compute(const struct where_snap *a, const struct where_snap *b,
 		   struct where_report *r);
 
 /*
+ * where_calls - the period's data moved in calls system calls (an io_uring
+ * submission is one): bytes_per_call, after where_compute.
+ */
+void where_calls(struct where_report *r, uint64_t bytes, uint64_t calls);
+
+/*
  * where_since - take a snapshot, compute the report since *mark, and make
  * the new snapshot the mark. -1 with err when /proc fails.
  */
@@ -179,6 +224,12 @@ int where_since(struct where *w, struct where_snap *mark, double load,
  */
 void where_print(const struct where_report *r);
 void where_json(const struct where_report *r);
+
+/*
+ * where_show_other - with on (-d), the kernel lines gain "other:", the
+ * symbols that fell into other with their shares (JSON: kernel_other).
+ */
+void where_show_other(int on);
 
 /*
  * where_line - the report as part of the line being described (base/out.h

@@ -30,7 +30,6 @@
 #define SAMPLE_NS 3001000	/* a sample per 3 ms of CPU time */
 #define RING_PAGES 16		/* 64 KiB: seconds of samples per CPU */
 #define DRAIN_MS 100
-#define CHAIN_MAX 8		/* kernel frames kept per sample */
 
 struct ring {
 	int fd;
@@ -39,7 +38,7 @@ struct ring {
 };
 
 struct where_sampler {
-	const struct where_syms *syms;
+	struct where_syms *syms;
 	const int *soakers;
 	int nsoakers;
 	pid_t owner;		/* the process whose thread drains */
@@ -52,115 +51,10 @@ struct where_sampler {
 	int ncpus;		/* rows of kind: sysconf's configured CPUs */
 	uint64_t (*kind)[WHERE_KINDS + 1];	/* samples by CPU, by kind */
 	uint64_t lost;
+	/* Samples charged to other, by symbol index (the key; t->n and up:
+	 * the WHERE_SYM_ values folded in); a slot once taken keeps its key. */
+	struct { size_t sym; uint64_t n; } other[WHERE_OTHER_SLOTS];
 };
-
-static int by_addr(const void *a, const void *b)
-{
-	const struct where_sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* "ffffffff81000000 T name": a text symbol's address and name. */
-static int parse_sym(char *line, uint64_t *addr, char **name)
-{
-	char *end;
-
-	*addr = strtoull(line, &end, 16);
-	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
-		return -1;
-	if (end[1] != 't' && end[1] != 'T')
-		return -1;	/* not text */
-	*name = end + 3;
-	(*name)[strcspn(*name, "\t\n")] = 0;
-	return 0;
-}
-
-int where_syms_load(const char *path, struct where_syms *t, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "re");
-	char line[512], *name, *module;
-	size_t cap = 0, nonzero = 0;
-	struct where_sym *grown;
-	uint64_t addr;
-
-	memset(t, 0, sizeof(*t));
-	if (!f)
-		return err_fill(err, errlen, errno, "%s", path);
-	while (fgets(line, sizeof(line), f)) {
-		/* A module symbol's line ends "\t[module]"; see it before cutting. */
-		char *tab = strchr(line, '\t');
-
-		module = NULL;
-		if (tab && tab[1] == '[') {
-			*tab = 0;
-			module = tab + 2;
-			module[strcspn(module, "]")] = 0;
-		}
-		if (parse_sym(line, &addr, &name) < 0)
-			continue;
-		if (t->n == cap) {
-			cap = cap ? 2 * cap : 65536;
-			grown = realloc(t->sym, cap * sizeof(*t->sym));
-			if (!grown) {
-				fclose(f);
-				where_syms_free(t);
-				return err_fill(err, errlen, ENOMEM, "%s", path);
-			}
-			t->sym = grown;
-		}
-		t->sym[t->n].addr = addr;
-		t->sym[t->n].kind = where_kind_of(name, module);
-		nonzero += addr != 0;
-		t->n++;
-	}
-	fclose(f);
-	if (!nonzero) {
-		where_syms_free(t);
-		return err_fill(err, errlen, 0, "%s: every address is 0 (hidden by "
-				"kptr_restrict, or not root)", path);
-	}
-	qsort(t->sym, t->n, sizeof(*t->sym), by_addr);
-	return 0;
-}
-
-enum where_kind where_syms_kind(const struct where_syms *t, uint64_t ip)
-{
-	size_t lo = 0, hi = t->n, mid;
-
-	/* The last symbol at or below ip. */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (t->sym[mid].addr <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? t->sym[lo - 1].kind : WHERE_KOTHER;
-}
-
-enum where_kind where_chain_kind(const struct where_syms *t, const uint64_t *ips, size_t n)
-{
-	enum where_kind k;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
-			continue;	/* a marker: kernel, user, guest */
-		k = where_syms_kind(t, ips[i]);
-		if (k == WHERE_KENTRY)
-			break;
-		if (k != WHERE_KCALLER)
-			return k;
-	}
-	return WHERE_KOTHER;
-}
-
-void where_syms_free(struct where_syms *t)
-{
-	free(t->sym);
-	memset(t, 0, sizeof(*t));
-}
 
 static int is_soaker(const struct where_sampler *s, uint32_t pid)
 {
@@ -172,6 +66,20 @@ static int is_soaker(const struct where_sampler *s, uint32_t pid)
 	return 0;
 }
 
+static void count_other(struct where_sampler *s, size_t sym)
+{
+	size_t h = (sym * 2654435761u) % WHERE_OTHER_SLOTS, i;
+
+	for (i = 0; i < WHERE_OTHER_SLOTS; i++, h = (h + 1) % WHERE_OTHER_SLOTS) {
+		if (s->other[h].n && s->other[h].sym != sym)
+			continue;
+		s->other[h].sym = sym;
+		s->other[h].n++;
+		return;
+	}
+	/* Full: hundreds of symbols in other, the top few are named anyway. */
+}
+
 /*
  * One sample: ip, pid and tid, then the kernel call chain's length and
  * addresses (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN).
@@ -179,33 +87,39 @@ static int is_soaker(const struct where_sampler *s, uint32_t pid)
 static void count_sample(struct where_sampler *s, uint64_t *kind, uint16_t misc,
 			 const unsigned char *body, size_t len)
 {
-	uint64_t ip, nr, chain[CHAIN_MAX + 4];
+	uint64_t ip, nr, chain[WHERE_CHAIN_MAX + 4];
 	uint32_t pid;
 	int mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	enum where_kind k;
+	size_t sym = WHERE_SYM_NONE;
 
 	memcpy(&ip, body, 8);
 	memcpy(&pid, body + 8, 4);
 	memcpy(&nr, body + 16, 8);
-	if (nr > CHAIN_MAX + 4 || 24 + nr * 8 > len)
+	if (nr > WHERE_CHAIN_MAX + 4 || 24 + nr * 8 > len)
 		nr = 0;
 	memcpy(chain, body + 24, nr * 8);
-	if (mode == PERF_RECORD_MISC_USER) {
+	if (mode == PERF_RECORD_MISC_USER && pid) {
 		/* A soaker's own spinning is not load; its interrupts are. */
 		if (!is_soaker(s, pid))
 			kind[WHERE_KUSER]++;
 		return;
 	}
-	if (mode == PERF_RECORD_MISC_KERNEL)
-		kind[nr ? where_chain_kind(s->syms, chain, nr) : where_chain_kind(s->syms, &ip, 1)]++;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_USER)
+		k = nr ? where_sample_kind(s->syms, pid, chain, nr, &sym)
+		       : where_sample_kind(s->syms, pid, &ip, 1, &sym);
 	else
-		kind[WHERE_KOTHER]++;
+		k = pid ? WHERE_KOTHER : WHERE_KIDLE;	/* a hypervisor's, a guest's */
+	kind[k]++;
+	if (k == WHERE_KOTHER)
+		count_other(s, sym);
 }
 
 /* Every record the ring holds; under s->lock. */
 static void drain(struct where_sampler *s, struct ring *r)
 {
 	struct perf_event_mmap_page *pg = r->base;
-	unsigned char *data = (unsigned char *)r->base + s->page, rec[256];
+	unsigned char *data = (unsigned char *)r->base + s->page, rec[512];
 	uint64_t size = (uint64_t)RING_PAGES * s->page, head, tail, lost;
 	struct perf_event_header h;
 	uint64_t at, i;
@@ -279,7 +193,7 @@ static int open_ring(struct where_sampler *s, int cpu, struct ring *r,
 		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN,
 		.exclude_hv = 1,
 		.exclude_callchain_user = 1,
-		.sample_max_stack = CHAIN_MAX,
+		.sample_max_stack = WHERE_CHAIN_MAX,
 	};
 	long fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
@@ -300,7 +214,7 @@ static int open_ring(struct where_sampler *s, int cpu, struct ring *r,
 	return 0;
 }
 
-struct where_sampler *where_sampler_open(const struct where_syms *syms,
+struct where_sampler *where_sampler_open(struct where_syms *syms,
 					 const int *soakers, int nsoakers,
 					 char *why, size_t whylen)
 {
@@ -367,6 +281,20 @@ void where_sampler_counts(struct where_sampler *s, uint64_t *kind,
 			memcpy(kind_cpu[cpu], s->kind[cpu], sizeof(s->kind[cpu]));
 	}
 	*lost = s->lost;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void where_sampler_other(struct where_sampler *s, struct where_snap *snap)
+{
+	int i;
+
+	drain_all(s);
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < WHERE_OTHER_SLOTS; i++) {
+		snap->other[i].n = s->other[i].n;
+		snap->other[i].name = s->other[i].n ? where_sym_name(s->syms, s->other[i].sym)
+						    : NULL;
+	}
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -1,9 +1,22 @@
+<<<<<<< HEAD
 /* The report of where.c as text lines or JSON keys (lib/base/out.h). */
+=======
+/* The report of lib/meter/where.c as text lines or JSON keys (base/out.h). */
+>>>>>>> where
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/out.h"
 #include "meter/where.h"
+
+/* -d: name the symbols that fell into other. */
+static int show_other;
+
+void where_show_other(int on)
+{
+	show_other = on;
+}
 
 static void print_classes(const struct where_report *r, const char *prefix)
 {
@@ -50,15 +63,28 @@ static void print_cpus(const struct where_report *r, const char *prefix)
 
 static void print_net(const struct where_report *r, const char *prefix)
 {
-	int i;
+	int i, super = 0;
 
 	out_text("%snet: %.0f interrupts/s", prefix, r->intr_per_sec);
-	for (i = 0; i < r->nifs; i++)
+	for (i = 0; i < r->nifs; i++) {
 		out_text("%s %s rx %.0f tx %.0f packets/s", i ? "," : ";", r->ifs[i].name,
 			 r->ifs[i].rx_per_sec, r->ifs[i].tx_per_sec);
+		super |= r->ifs[i].super;
+	}
 	if (!r->nifs)
 		out_text("; no packets");
+	if (!isnan(r->us_per_packet))
+		out_text("; %.2f us/packet", r->us_per_packet);
+	if (!isnan(r->bytes_per_call))
+		out_text(", %.0f bytes/call", r->bytes_per_call);
+	if (super)
+		out_text(" (TSO/GSO/GRO on: super-packets, not frames on the wire)");
 	out_text("\n");
+	if (r->rx_unseen)
+		out_text("%snet: NET_RX ran but no interface this process sees moved "
+			 "packets: traffic in a namespace it cannot see is likely\n", prefix);
+	if (r->unseen[0])
+		out_text("%snet: cannot read: %s\n", prefix, r->unseen);
 }
 
 static void print_kind_line(const char *prefix, const char *label, const double *pct,
@@ -72,15 +98,22 @@ static void print_kind_line(const char *prefix, const char *label, const double 
 	out_text(" of %llu samples\n", (unsigned long long)samples);
 }
 
-/* The machine's kinds, then (more than one CPU) each CPU's: whose work ran where. */
+/* The machine's kinds (and per KB), each CPU's (more than one): whose work ran where. */
 static void print_kinds(const struct where_report *r, const char *prefix)
 {
 	char label[32];
-	int i, online = 0;
+	int i, k, online = 0;
 
 	if (!r->sampled)
 		return;		/* where_sampling_why said why, once */
 	print_kind_line(prefix, "kernel", r->kind_pct, r->samples);
+	if (!isnan(r->kind_us_per_kb[0])) {
+		out_text("%skernel us/KB:", prefix);
+		for (k = 0; k < WHERE_KINDS; k++)
+			out_text("%s %s %.4f", k ? "," : "", where_kind_name[k],
+				 r->kind_us_per_kb[k]);
+		out_text("\n");
+	}
 	for (i = 0; i < r->ncpus; i++)
 		online += r->cpu[i].online;
 	for (i = 0; i < r->ncpus && online > 1; i++) {
@@ -89,22 +122,52 @@ static void print_kinds(const struct where_report *r, const char *prefix)
 		snprintf(label, sizeof(label), "kernel cpu%d", i);
 		print_kind_line(prefix, label, r->cpu[i].kind_pct, r->cpu[i].samples);
 	}
+	if (!show_other)
+		return;
+	out_text("%sother:", prefix);
+	for (i = 0; i < r->nother; i++)
+		out_text("%s %s %.1f%%", i ? "," : "", r->other_top[i].name, r->other_top[i].pct);
+	out_text("%s\n", r->nother ? "" : " none");
+}
+
+static void json_kind_object(const char *key, const double *v, int decimals)
+{
+	int k;
+
+	out_object(key);
+	for (k = 0; k < WHERE_KINDS; k++)
+		out_num(where_kind_name[k], v[k], decimals);
+	out_object_end();
 }
 
 static void json_kinds(const char *key, const char *count_key, int sampled,
 		       const double *pct, uint64_t samples)
 {
-	int k;
-
-	if (!sampled) {
+	if (!sampled)
 		out_null(key);
-	} else {
-		out_object(key);
-		for (k = 0; k < WHERE_KINDS; k++)
-			out_num(where_kind_name[k], pct[k], 1);
+	else
+		json_kind_object(key, pct, 1);
+	out_u64(count_key, samples);
+}
+
+/* The machine's kinds: shares, per KB, and with -d other's symbols. */
+static void json_machine_kinds(const struct where_report *r)
+{
+	int i;
+
+	json_kinds("kernel_pct", "kernel_samples", r->sampled, r->kind_pct, r->samples);
+	if (r->sampled && !isnan(r->kind_us_per_kb[0]))
+		json_kind_object("kernel_us_per_kb", r->kind_us_per_kb, 4);
+	if (!r->sampled || !show_other)
+		return;
+	out_array("kernel_other");
+	for (i = 0; i < r->nother; i++) {
+		out_object(NULL);
+		out_str("symbol", r->other_top[i].name);
+		out_num("pct", r->other_top[i].pct, 1);
 		out_object_end();
 	}
-	out_u64(count_key, samples);
+	out_array_end();
 }
 
 void where_print_prefixed(const struct where_report *r, const char *prefix)
@@ -165,11 +228,17 @@ void where_json(const struct where_report *r)
 		out_str("name", r->ifs[i].name);
 		out_num("rx_packets_per_sec", r->ifs[i].rx_per_sec, 0);
 		out_num("tx_packets_per_sec", r->ifs[i].tx_per_sec, 0);
+		out_bool("super_packets", r->ifs[i].super);
 		out_object_end();
 	}
 	out_array_end();
+	out_num("us_per_packet", r->us_per_packet, 2);
+	out_num("bytes_per_call", r->bytes_per_call, 0);
+	out_bool("rx_unseen", r->rx_unseen);
+	if (r->unseen[0])
+		out_str("unseen", r->unseen);
 	out_object_end();
-	json_kinds("kernel_pct", "kernel_samples", r->sampled, r->kind_pct, r->samples);
+	json_machine_kinds(r);
 }
 
 static void nested_json(const void *r)

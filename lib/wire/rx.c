@@ -95,8 +95,13 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen)
 {
+	ssize_t n;
+
 	if (m->take)
-		return m->take(r, p, err, errlen);
-	/* The read method reads whole buffers, headers and data alike. */
-	return rx_read_feed(r, p, 0, err, errlen);
+		n = m->take(r, p, err, errlen);
+	else	/* the read method reads whole buffers, headers and data alike */
+		n = rx_read_feed(r, p, 0, err, errlen);
+	if (n > 0)
+		__atomic_store_n(&r->calls, r->calls + 1, __ATOMIC_RELAXED);
+	return n;
 }

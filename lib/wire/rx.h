@@ -26,6 +26,7 @@ struct rx {
 	size_t bufsize;
 	/* Zero-copy receive: bytes the kernel mapped, and bytes it copied. */
 	uint64_t zc_mapped, zc_copied;
+	uint64_t calls;		/* receive steps that took data (-W: bytes per call) */
 	void *priv;		/* the method's own state */
 };
 

@@ -44,6 +44,10 @@ struct tx {
 	 * with tx_account() and read by zcc's interval reporter thread. */
 	uint64_t bytes;
 
+	/* System calls that handed data to the socket (an io_uring
+	 * submission is one), for -W's bytes per call. */
+	uint64_t calls;
+
 	/* Zero-copy methods: completions the kernel reported, and how many of
 	 * them it had to copy after all (loopback, another namespace). */
 	uint64_t zc_sends, zc_copied;
@@ -78,10 +82,23 @@ extern const struct tx_method *const tx_methods[];
 /* tx_find - the method called name, or NULL. */
 const struct tx_method *tx_find(const char *name);
 
-/* tx_account - n more bytes are on the connection. */
-static inline void tx_account(struct tx *t, uint64_t n)
+/* tx_account_bytes - n more bytes are on the connection. */
+static inline void tx_account_bytes(struct tx *t, uint64_t n)
 {
 	__atomic_store_n(&t->bytes, t->bytes + n, __ATOMIC_RELAXED);
+}
+
+/* tx_count_call - one more system call moved data (an io_uring submission). */
+static inline void tx_count_call(struct tx *t)
+{
+	__atomic_store_n(&t->calls, t->calls + 1, __ATOMIC_RELAXED);
+}
+
+/* tx_account - one system call put n more bytes on the connection. */
+static inline void tx_account(struct tx *t, uint64_t n)
+{
+	tx_account_bytes(t, n);
+	tx_count_call(t);
 }
 
 /*

@@ -165,7 +165,7 @@ static unsigned ur_reap(struct tx *t, struct ur *u)
 			 * chain of large sends on a slow link shows progress
 			 * at each wake (WAIT_MS). */
 			if (cqe->res > 0)
-				tx_account(t, (uint64_t)cqe->res);
+				tx_account_bytes(t, (uint64_t)cqe->res);	/* the call was the submission */
 			if (cqe->user_data < URING_DEPTH)
 				u->res[cqe->user_data] = cqe->res;
 			if ((cqe->flags & IORING_CQE_F_MORE) ||
@@ -185,11 +185,14 @@ static unsigned ur_reap(struct tx *t, struct ur *u)
 static int ur_wait(struct tx *t, struct ur *u, unsigned want, char *err, size_t errlen)
 {
 	unsigned got = 0;
+	int n;
 
 	do {
-		if (uring_enter(&u->ring, want > got ? want - got : 1, WAIT_MS) < 0 &&
-		    errno != EINTR && errno != ETIME)
+		n = uring_enter(&u->ring, want > got ? want - got : 1, WAIT_MS);
+		if (n < 0 && errno != EINTR && errno != ETIME)
 			return err_fill(err, errlen, errno, "%s: io_uring_enter", u->name);
+		if (n > 0)
+			tx_count_call(t);	/* it submitted sends */
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
 		got += ur_reap(t, u);

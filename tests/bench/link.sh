@@ -450,6 +450,8 @@ link_where() {
 	done
 	# shellcheck disable=SC2046
 	where_softirq_note $(for m in $methods; do echo "$WORK/$1.$m.w"; done)
+	# shellcheck disable=SC2086
+	where_other_judge link "over a veth pair at $rate, zcs -M read" "$WORK/$1.%.w" $methods
 	echo
 	echo "  Network counters at $rate, medians: packets on the sender's interface ($vt: rx the"
 	echo "  acknowledgements, tx the data); interrupts: the machine's devices (veth raises none)."

@@ -5,7 +5,9 @@
 # as user, a loop of one-byte system calls as system, a loopback transfer
 # shows softirq work and NET_RX on some CPU; the classes add up to the load;
 # sampling refused to a user without the right (nobody, perf_event_paranoid
-# 2 or more) costs one line and the rest still prints; the JSON keys.
+# 2 or more) costs one line and the rest still prints; the JSON keys;
+# -d names other's symbols; the net: line's us/packet and bytes/call;
+# cyclesoak's view of other network namespaces (read, or named when not).
 #
 # The classes are of the whole machine: other work running beside this
 # test (a compiler) is in them too. So the burner checks need a quiet
@@ -61,7 +63,11 @@ if grep -q 'kernel work not sampled' "$TMP/err"; then
 	skip "cyclesoak -W: kernel: line: sampling refused here: $(cat "$TMP/err")"
 else
 	check "cyclesoak -W: a kernel: line with each kind and the sample count" \
-		grep -Eq '^kernel: copy [0-9.]+%, checksum [0-9.]+%, tcp_ip [0-9.]+%, device [0-9.]+%, syscall [0-9.]+%, scheduler [0-9.]+%, memory [0-9.]+%, other [0-9.]+%, user [0-9.]+% of [0-9]+ samples$' "$TMP/out"
+		grep -Eq '^kernel: copy [0-9.]+%, checksum [0-9.]+%, tcp_ip [0-9.]+%, device [0-9.]+%, skb [0-9.]+%, memory [0-9.]+%, page_cache [0-9.]+%, lock [0-9.]+%, scheduler [0-9.]+%, syscall [0-9.]+%, other [0-9.]+%, user [0-9.]+% of [0-9]+ samples$' "$TMP/out"
+	check "cyclesoak -W without -d: no other: line" sh -c "! grep -q '^other:' '$TMP/out'"
+	run_cs -r -W -d -1 >"$TMP/outd" 2>"$TMP/err"
+	check "cyclesoak -W -d: an other: line naming symbols with shares, or none: $(grep '^other:' "$TMP/outd")" \
+		grep -Eq '^other:( none| [^ ,]+ [0-9.]+%(, [^ ,]+ [0-9.]+%){0,4})$' "$TMP/outd"
 	if [ "$ncpus" -gt 1 ]; then
 		check "cyclesoak -W: a kernel cpuN: line for each of the $ncpus CPUs" \
 			[ "$(grep -Ec '^kernel cpu[0-9]+: copy [0-9.]+%, .*, user [0-9.]+% of [0-9]+ samples$' "$TMP/out")" -eq "$ncpus" ]
@@ -186,6 +192,9 @@ if zcs_metered -1 -c -W -J; then
 	check "zcs -c -W -J -1: exit 0 ($rc)" [ "$rc" -eq 0 ]
 	check "zcs -W -J: the done event has the -W keys and class_us_per_kb" \
 		"$jc" -E done -k load_pct -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcs.out"
+	net=$(json_get "$TMP/zcs.out" done net)
+	check "zcs -W -J: net has us_per_packet and bytes_per_call (receive calls): $net" \
+		sh -c "echo '$net' | grep -Eq '\"us_per_packet\":[0-9.]+,\"bytes_per_call\":[1-9][0-9]*,'"
 	cls=$(json_get "$TMP/zcs.out" done class_pct)
 	check "loopback receive: softirq work shows: $cls" above "$(field "$cls" softirq)" 0.5
 	cpus=$(json_get "$TMP/zcs.out" done cpus)
@@ -237,12 +246,29 @@ check "zcc -c -W -I: exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "zcc -c -W: where: (with us/KB) after cpu:, then cpus:, net: on lo" \
 	sh -c "grep -A3 '^cpu: load' '$TMP/zcc.out' | grep -q '^where: .*; us/KB: user ' &&
 		grep -A3 '^cpu: load' '$TMP/zcc.out' | grep -q '^net: .*; lo rx '"
+check "zcc -c -W: net: gives us/packet and bytes/call: $(grep '^net:' "$TMP/zcc.out" | tail -n 1)" \
+	sh -c "grep '^net:' '$TMP/zcc.out' | tail -n 1 | grep -Eq '; [0-9.]+ us/packet, [0-9]+ bytes/call'"
+if grep -q '^kernel:' "$TMP/zcc.out"; then
+	check "zcc -c -W: kernel us/KB: after kernel:, each kind" \
+		sh -c "grep -A1 '^kernel:' '$TMP/zcc.out' | grep -Eq '^kernel us/KB: copy [0-9.]+, .*, other [0-9.]+, user [0-9.]+$'"
+fi
 check "zcc -W -I: a where: line after an interval line: $(grep -c 'kbytes/sec$' "$TMP/zcc.out") of them" \
 	sh -c "grep -A1 -E '^[0-9]+ kbytes/sec$' '$TMP/zcc.out' | grep -q '^where: '"
-run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -W -s 127.0.0.1 -p "$ZCS_PORT" -n 20 \
+run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -W -d -s 127.0.0.1 -p "$ZCS_PORT" -n 20 \
 	"$TMP"/files/f* >"$TMP/zcc.js"
 check "zcc -c -W -J: the cpu event has the -W keys" \
 	"$jc" -E cpu -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcc.js"
+net=$(json_get "$TMP/zcc.js" cpu net)
+check "zcc -c -W -J: net has us_per_packet, bytes_per_call, super_packets: $net" \
+	sh -c "echo '$net' | grep -q '\"super_packets\":' &&
+		echo '$net' | grep -Eq '\"us_per_packet\":[0-9.]+,\"bytes_per_call\":[1-9][0-9]*,'"
+if [ "$(json_get "$TMP/zcc.js" cpu kernel_pct)" != null ]; then
+	check "zcc -c -W -d -J: kernel_us_per_kb and kernel_other" \
+		"$jc" -E cpu -k kernel_us_per_kb -k kernel_other "$TMP/zcc.js"
+	keys=$(json_get "$TMP/zcc.js" cpu kernel_pct | grep -o '"[a-z_]*":' | tr -d '":' | tr '\n' ' ')
+	check "zcc -c -W -J: kernel_pct has the twelve kinds: $keys" \
+		[ "$keys" = "copy checksum tcp_ip device skb memory page_cache lock scheduler syscall other user " ]
+fi
 # Each CPU's kinds: their samples add up to the machine's.
 cpus=$(json_get "$TMP/zcc.js" cpu cpus)
 if [ "$(json_get "$TMP/zcc.js" cpu kernel_pct)" = null ]; then
@@ -264,6 +290,54 @@ usum=$(sed -n 's/^where: .*; us\/KB: //p' "$TMP/zcc.out" |
 check "zcc -c -W -P 2: the classes' us/KB add up to the service demand ($usum, $demand)" \
 	within_pts "$usum" "$demand" "$(awk -v d="$demand" 'BEGIN { print d / 4 + 0.05 }')"
 stop_bg "$ZCS_PID"
+
+# --- other network namespaces ---------------------------------------------------------
+
+# Traffic between two namespaces of the test's own (a veth pair between
+# them): cyclesoak -W in this one reads their interfaces; as nobody, who
+# may not enter them, it names them as unread.
+nsa=zcw$$a
+nsb=zcw$$b
+drop_ns() {
+	ip netns del "$nsa" 2>/dev/null
+	ip netns del "$nsb" 2>/dev/null
+}
+if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null || ! ip netns add "$nsa" 2>/dev/null; then
+	skip "other namespaces: needs root and ip netns"
+else
+	on_cleanup drop_ns
+	ip netns add "$nsb" && ip link add "${nsa}v" type veth peer name "${nsb}v" &&
+		ip link set "${nsa}v" netns "$nsa" && ip link set "${nsb}v" netns "$nsb" &&
+		ip -n "$nsa" addr add 10.199.0.1/24 dev "${nsa}v" &&
+		ip -n "$nsb" addr add 10.199.0.2/24 dev "${nsb}v" &&
+		ip -n "$nsa" link set "${nsa}v" up && ip -n "$nsb" link set "${nsb}v" up
+	ZCS_PREFIX="ip netns exec $nsa" zcs_up nszcs -a 10.199.0.1
+	start_bg ip netns exec "$nsb" "$ZC_BIN/zcc" -s 10.199.0.1 -p "$ZCS_PORT" -t 60 \
+		"$TMP"/files/f* >"$TMP/nszcc.out" 2>&1
+	nszcc=$!
+	run_cs -W -1 >"$TMP/ns" 2>"$TMP/nserr"
+	check "cyclesoak -W: the other namespaces' interfaces, by name: $(grep '^net:' "$TMP/ns")" \
+		grep -Eq "^net: .*$nsa/${nsa}v rx [1-9][0-9]* tx [1-9]" "$TMP/ns"
+	if command -v setpriv >/dev/null; then
+		n=0
+		while :; do
+			(cd / && exec timeout 60 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+				"$cs" -W -1) >"$TMP/nsnb" 2>"$TMP/nsnberr"
+			rc=$?
+			[ "$rc" -eq 1 ] && [ $n -lt 30 ] && grep -q 'another meter is running' "$TMP/nsnberr" ||
+				break
+			n=$((n + 1))
+			sleep 1
+		done
+		check "cyclesoak -W as nobody: the namespaces it cannot enter, named: $(grep 'cannot' "$TMP/nsnb")" \
+			grep -Eq "^net: cannot read: .*$nsa \(" "$TMP/nsnb"
+	else
+		skip "cyclesoak -W as nobody: needs setpriv"
+	fi
+	stop_bg "$nszcc"
+	stop_bg "$ZCS_PID"
+	drop_ns
+fi
 
 # --- sampling refused ---------------------------------------------------------------
 
