@@ -1,8 +1,4 @@
-<<<<<<< HEAD
 /* The report of where.c as text lines or JSON keys (lib/base/out.h). */
-=======
-/* The report of lib/meter/where.c as text lines or JSON keys (base/out.h). */
->>>>>>> where
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
