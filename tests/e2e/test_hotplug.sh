@@ -33,7 +33,7 @@ if ! wait_for "$TMP/out" '^System load' 100; then
 fi
 echo 0 >"$online"
 check "CPU $last offline: 'no figure: CPU $last went offline' within a period" \
-	wait_for "$TMP/out" "^no figure: CPU $last went offline\$" 20
+	wait_for "$TMP/out" "^no figure: CPU $last went offline\$" 50
 check "then figures over the CPUs left" \
 	wait_for "$TMP/out" "^System load: -?[0-9]+\\.[0-9]% over $last CPUs? online" 20
 bring_back
