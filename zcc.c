@@ -10,9 +10,9 @@
  *
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per
- * mode: calibrate (-C), or send runs (a probe run first with -t; -R runs).
+ * mode: calibrate (-C), or send runs (-R runs, each of -n loops or -t secs).
  * How a run is sent, watched, measured and printed lives in lib/app
- * (send.h; streams.h for -P, probe.h for -t, report.h for the lines).
+ * (send.h; streams.h for -P, deadline.h for -t, report.h for the lines).
  */
 #include <errno.h>
 #include <error.h>
@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "app/fileset.h"
-#include "app/probe.h"
 #include "app/report.h"
 #include "app/send.h"
 #include "app/session.h"
@@ -45,9 +44,8 @@
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
-	struct send_cfg send;		/* -s -p -M -b -k -i -o -D -I -T -P -B -d */
+	struct send_cfg send;		/* -s -p -M -b -k -i -o -D -I -T -P -B -d -t */
 	uint32_t loops;			/* -n */
-	double secs;			/* -t; 0: -n */
 	unsigned runs;			/* -R */
 	const char *method_name;	/* -M */
 	int copy_path, use_write;	/* -S, -w */
@@ -81,11 +79,10 @@ static const struct optab options[] = {
 	{ 'p', "port", "PORT", "TCP port, 1..65535 (default 2222)" },
 	{ 'n', "loops", "N", "send the whole file set N times, 1..4294967295 (default 1)" },
 	{ 't', "time", "SECS",
-	  "send for about SECS seconds instead: a probe run times a loop (one loop, "
-	  "or a 64 MiB sample of a bigger one; again, longer, when too short to "
-	  "time), then the real run announces as many loops as fill SECS. Each "
-	  "probe is a connection of its own: the server sees one or more short "
-	  "streams before the real one" },
+	  "send for SECS seconds instead (each run of -R; with -P all streams "
+	  "together): the stream announces a ceiling of loops, sizes each loop "
+	  "to the time left, and at the deadline ends with loops of 0 files, so "
+	  "the run lasts SECS within about one file's send time" },
 	{ 'M', "method", "METHOD", "how to send (default sendfile; the methods below)" },
 	{ 'S', "copy", NULL, "= -M send: pread() each chunk into a buffer, then send() it" },
 	{ 'w', "write", NULL, "with -S: write() instead of send() (= -M write)" },
@@ -251,7 +248,7 @@ static void parse_args(int argc, char **argv)
 		case 's': cfg.send.host = optarg; break;
 		case 'p': cfg.send.port = (unsigned)opt_num(opt, optarg, 1, 65535); break;
 		case 'n': cfg.loops = (uint32_t)opt_num(opt, optarg, 1, UINT32_MAX); break;
-		case 't': cfg.secs = opt_secs(opt, optarg, 0.001, MAX_SECS); break;
+		case 't': cfg.send.secs = opt_secs(opt, optarg, 0.001, MAX_SECS); break;
 		case 'I': cfg.send.interval = opt_secs(opt, optarg, 0.01, MAX_SECS); break;
 		case 'R': cfg.runs = (unsigned)opt_num(opt, optarg, 1, MAX_RUNS); break;
 		case 'T': cfg.send.stall = opt_secs(opt, optarg, 0, MAX_SECS); break;
@@ -343,7 +340,7 @@ static void check_args(void)
 	if (optab_given(&parser, 'b') && !(cfg.send.method->flags & TX_CHUNKED))
 		usage_error("-b: the %s method sends whole files, not chunks",
 			    cfg.send.method->name);
-	if (optab_given(&parser, 'n') && cfg.secs > 0)
+	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
@@ -360,7 +357,7 @@ static int calibrate(void)
 	return app_calibrate(&cfg.meter, 0);
 }
 
-/* The runs (-R), each of the loops -n gives or -t finds, then -R's summary. */
+/* The runs (-R), each of the loops of -n or the time of -t, then -R's summary. */
 static int send_runs(void)
 {
 	struct send_result *rs = calloc(cfg.runs, sizeof(*rs));
@@ -375,8 +372,6 @@ static int send_runs(void)
 		send_meter(&sender, app_meter_open(&cfg.meter, cfg.send.debug), cfg.where);
 	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
 		error(1, errno, "bind to CPU %d", cfg.cpu);
-	if (cfg.secs > 0)
-		loops = probe_loops(&sender, cfg.secs);
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
 		if (cfg.send.streams > 1) {
 			rs[i] = send_streams(&sender, loops);	/* it prints its own lines */

@@ -45,18 +45,14 @@ echo "file set: $n_files files, $total bytes"
 zcs_up zcs -t 3600
 echo "zcs listening on port $ZCS_PORT (pid $ZCS_PID)"
 
-# Short runs of each method first, to see how fast it is on this machine,
-# so that each then runs about secs_per_method seconds.
-echo "each method sends the set for about $secs_per_method s with load measurement (zcc -c)"
+# zcc -t: each method sends for secs_per_method seconds, however fast it is.
+echo "each method sends the set for $secs_per_method s with load measurement (zcc -c)"
 echo
 
 : >"$WORK/rows"
 for m in $methods; do
 	# shellcheck disable=SC2046
-	probe_loops "$secs_per_method" -s 127.0.0.1 -p "$ZCS_PORT" $(method_flags "$m") "$@"
-	loops=$LOOPS
-	# shellcheck disable=SC2046
-	run_zcc "$WORK/$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$loops" -c $(method_flags "$m") "$@" ||
+	run_zcc "$WORK/$m" -s 127.0.0.1 -p "$ZCS_PORT" -t "$secs_per_method" -c $(method_flags "$m") "$@" ||
 		die "zcc -M $m failed"
 	if [ -z "$CPU_LOAD" ] || [ -z "$CPU_SD" ]; then
 		sed 's/^/  /' "$WORK/$m" "$WORK/$m.err" >&2

@@ -1,6 +1,5 @@
 /*
- * zcc's files: opened once, each sent whole every loop of every run, and
- * the sample of one loop a -t probe sends.
+ * zcc's files: opened once, each sent whole every loop of every run.
  */
 #include <errno.h>
 #include <error.h>
@@ -76,34 +75,4 @@ void fileset_open(struct file_set *files, const char *const *names, int n_names,
 	}
 	if (files->n == 0)
 		error(1, 0, "no files to send");
-}
-
-/*
- * Every s-th file from the first, then every s-th from the second and so
- * on, so that the sample holds the loop's mix of small and big files
- * wherever they stand (sorted names put like files together); the file it
- * ends in is cut short.
- */
-const struct file_set *fileset_sample(const struct file_set *files, uint64_t budget,
-				      struct file_set *probe)
-{
-	uint64_t left = budget, s = files->bytes / (budget ? budget : 1) + 1;
-	uint32_t stride = s < files->n ? (uint32_t)s : files->n, start, i, n = 0;
-
-	if (budget >= files->bytes)
-		return NULL;
-	probe->bytes = 0;
-	for (start = 0; start < stride && left > 0; start++) {
-		for (i = start; i < files->n && left > 0; i += stride) {
-			probe->f[n] = files->f[i];
-			probe->f[n].map = NULL;
-			if (probe->f[n].size > left)
-				probe->f[n].size = (uint32_t)left;
-			left -= probe->f[n].size;
-			probe->bytes += probe->f[n].size;
-			n++;
-		}
-	}
-	probe->n = n;
-	return probe;
 }

@@ -27,12 +27,4 @@ struct file_set {
 void fileset_open(struct file_set *files, const char *const *names, int n_names,
 		  unsigned streams, int debug);
 
-/*
- * fileset_sample - about budget bytes of one loop of files, into probe
- * (room for files->n entries), for a -t probe; NULL when a whole loop is no
- * more than budget.
- */
-const struct file_set *fileset_sample(const struct file_set *files, uint64_t budget,
-				      struct file_set *probe);
-
 #endif

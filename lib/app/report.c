@@ -72,7 +72,7 @@ void report_result(const struct sender *sd, const struct send_result *r)
 		fprintf(stderr, "%s: zero-copy: %" PRIu64 " sends, %" PRIu64
 			" copied by the kernel\n", program_invocation_short_name,
 			r->zc_sends, r->zc_copied);
-	if (sd->cfg->debug && !sd->probing)
+	if (sd->cfg->debug)
 		report_tcp("", &r->tcp);
 	if (r->measured && !r->interrupted && r->ns < 1000000000u)
 		error(0, 0, "warning: a transfer of %.3f s is too short for "

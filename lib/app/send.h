@@ -31,6 +31,7 @@ struct send_cfg {
 	double interval;		/* -I; 0: none */
 	double stall;			/* -T; 0: wait for ever */
 	unsigned streams;		/* -P */
+	double secs;			/* -t: each run lasts this long; 0: -n */
 	int *cpus;			/* -B: the CPUs of the list */
 	int n_cpus;
 	int debug;			/* -d */
@@ -59,7 +60,6 @@ struct sender {
 	struct where_snap where_mark;	/* -W: the counters at the run's start */
 	struct where_report where_rep;	/* -W: the run's, after it */
 	char where_if[IF_NAMESIZE];	/* the connection's interface; "": all */
-	int probing;			/* a -t probe run: no lines of its own */
 };
 
 /*
@@ -70,9 +70,10 @@ struct sender {
 void send_meter(struct sender *sd, struct meter *m, int where);
 
 /*
- * send_once - the whole stream of loops of set once, on a connection of
- * its own, seen closed by the server. Prints nothing but on failure (and
- * then exits 1); a stop signal makes the result interrupted.
+ * send_once - the whole stream of loops of set once (with -t: for the
+ * time, lib/app/deadline.h), on a connection of its own, seen closed by
+ * the server. Prints nothing but on failure (and then exits 1); a stop
+ * signal makes the result interrupted.
  */
 struct send_result send_once(struct sender *sd, const struct file_set *set,
 			     uint32_t loops);

@@ -374,8 +374,8 @@ case_connect() {
 }
 together connect case_connect
 
-# Stopped during the -t probe: the probe's bytes are reported, not lost.
-case_probe_stopped() {
+# Stopped during a -t run: what was sent is reported, not lost.
+case_timed_stopped() {
 	sink_start -g "$WORK/never"
 	bg "$ZCC" -t 30 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
 	zpid=$!
@@ -385,10 +385,10 @@ case_probe_stopped() {
 	wait $zpid
 	RC=$?
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
-	check "-t, SIGTERM in the probe: exit 143 and the probe's sent: line ($RC: $(cat "$TMP/out" "$TMP/err"))" \
+	check "-t, SIGTERM mid-run: exit 143 and the sent: line ($RC: $(cat "$TMP/out" "$TMP/err"))" \
 		eval '[ "$RC" -eq 143 ] && grep -Eq "^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)\$" "$TMP/out"'
 }
-together probe-stopped case_probe_stopped
+together timed-stopped case_timed_stopped
 
 # Stopped during -R: the runs that ended whole still get their summary.
 case_repeat_stopped() {
@@ -461,44 +461,29 @@ if zcs_start; then
 	# What others hold of the CPUs, in the half second before (the run's
 	# own share cannot be told from theirs while it runs).
 	k0=$(cpu_ticks); sleep 0.5; held=$(cpu_share "$k0" "$(cpu_ticks)")
+	n0=$(grep -c '^done: ' "$TMP/zcs.out")
 	t0=$(date +%s%N)
 	run_zcc -t 3 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	n_int=$(grep -c '^[0-9]* kbytes/sec$' "$TMP/out")
-	# The probe's streams come first: the last done line is the real run's.
 	sleep 0.3
 	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
 	done_=$(grep '^done: ' "$TMP/zcs.out" | tail -n 1 | sed 's/^done: \([0-9]*\) bytes.*/\1/')
-	if [ "$RC" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$done_" ]; then
-		ok "-t 3: sent $sent = done $done_"
+	n=$(($(grep -c '^done: ' "$TMP/zcs.out") - n0))
+	if [ "$RC" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$done_" ] && [ "$n" -eq 1 ]; then
+		ok "-t 3: one whole stream, no probe before it: sent $sent = done $done_"
 	else
-		not_ok "-t 3: exit $RC, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
+		not_ok "-t 3: exit $RC, $n streams, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
 	fi
-	# -t 3: 2-6 s in all, probes included; -I 0.5: one line a half second.
-	# A rate that moves because others took the CPUs moves the length too,
-	# and a test that starts after the probe is not in its measure.
-	if [ "$ms" -ge 2000 ] && [ "$ms" -le 6000 ] && [ "$n_int" -ge $((ms / 500 - 3)) ] \
-	   && [ "$n_int" -le $((ms / 500 + 1)) ]; then
-		ok "-t 3 -I 0.5: $ms ms, $n_int interval lines"
+	# -t 3: the whole zcc lasts 3 s; -I 0.5: one line a half second. The
+	# bounds are wide (the CPUs are shared); make bench holds the 2% target.
+	if [ "$ms" -ge 2900 ] && [ "$ms" -le 3600 ] && [ "$n_int" -ge 5 ] && [ "$n_int" -le 7 ]; then
+		ok "-t 3 -I 0.5: $ms ms (2900..3600), $n_int interval lines"
 	elif [ "${held%.*}" -ge 25 ]; then
 		skip "-t 3 -I 0.5: $ms ms, $n_int interval lines while others held $held% of the CPUs"
 	else
-		not_ok "-t 3 -I 0.5: $ms ms, $n_int interval lines (others held $held% of the CPUs)"
+		not_ok "-t 3 -I 0.5: $ms ms (2900..3600), $n_int interval lines (others held $held% of the CPUs)"
 	fi
-	# A loop bigger than 64 MiB: the first probe sends only its first
-	# 64 MiB (zcs sees a stream of one loop of a 64 MiB file).
-	truncate -s 100M "$TMP/big"
-	: >"$TMP/zcs.out.before"; cp "$TMP/zcs.out" "$TMP/zcs.out.before"
-	run_zcc -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/big"
-	sleep 0.3
-	first=$(grep '^done: ' "$TMP/zcs.out" | sed -n "$(($(grep -c '^done: ' "$TMP/zcs.out.before") + 1))p" \
-		| sed 's/^done: \([0-9]*\) bytes.*/\1/')
-	if [ "$RC" -eq 0 ] && [ "$first" = $((67108864 + 12)) ]; then
-		ok "-t 1 of a 100 MiB file: the first probe is its first 64 MiB ($first bytes)"
-	else
-		not_ok "-t 1 of a 100 MiB file: exit $RC, first probe '$first' bytes: $(cat "$TMP/err")"
-	fi
-	rm -f "$TMP/big"
 	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
 	   && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 3 ] \
@@ -536,6 +521,24 @@ if zcs_start; then
 else
 	not_ok "zcs did not start: $(cat "$TMP/zcs.err")"
 fi
+
+# -t's stream, its loops sized to the time and its loops of 0 files at the
+# end, is a whole 2001 stream: zcs -1 exits 0 only for one, and counts the
+# bytes zcc says it sent. An empty file and a file of 3 bytes ride along.
+: >"$TMP/empty"
+for m in sendfile send mmap; do
+	zcs_start -1 || { not_ok "zcs -1 did not start"; continue; }
+	run_zcc -t 0.5 -M "$m" -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/empty" "$TMP/b"
+	wait "$ZCS_PID"
+	zrc=$?
+	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
+	if [ "$RC" -eq 0 ] && [ "$zrc" -eq 0 ] && [ -n "$sent" ] &&
+	   grep -q "^done: $sent bytes" "$TMP/zcs.out"; then
+		ok "-t 0.5 -M $m: zcs -1 takes the stream whole, $sent bytes both ends"
+	else
+		not_ok "-t 0.5 -M $m: zcc $RC, zcs -1 $zrc, sent '$sent': $(cat "$TMP/out" "$TMP/err" "$TMP/zcs.out" "$TMP/zcs.err")"
+	fi
+done
 
 # --help and --version; K/M/G on byte sizes.
 run_zcc --help
