@@ -70,6 +70,14 @@ if [ "$RC" -eq 0 ] && "$J" -k program -k event -k time "$TMP/out" &&
 else
 	not_ok "-J -P 3: exit $RC: $(cat "$TMP/out" "$TMP/err")"
 fi
+# zcc's own CPU per KB, without -c too (getrusage, not the meter).
+zcc_run -J -P 2 -n 200 "$TMP/a"
+own=$("$J" -E sent -g own_us_per_kb "$TMP/out")
+if [ "$RC" -eq 0 ] && awk -v o="$own" 'BEGIN { exit !(o > 0) }'; then
+	ok "-J -P 2 without -c: own_us_per_kb $own"
+else
+	not_ok "-J -P 2 without -c: own_us_per_kb '$own': exit $RC: $(cat "$TMP/out" "$TMP/err")"
+fi
 zcc_run -J -n 1 "$TMP/a"
 if [ "$RC" -eq 0 ] && "$J" -E sent -k retransmits -k rtt_us -k cwnd_bytes "$TMP/out" &&
    [ "$("$J" -E sent -g rtt_us "$TMP/out")" -gt 0 ]; then
