@@ -201,6 +201,20 @@ elif [ "$RC" -eq 0 ] && "$J" -E total -k bytes -k seconds -k kbytes_per_sec -k c
 else
 	not_ok "zcs -c -J total: exit $RC: $(cat "$TMP/zcs.out" "$TMP/zcs.err" | tail -n 5)"
 fi
+# Three connections at once: each done line's us/KB is the machine's CPU
+# over the bytes all of them received, as the total lines' are, not the
+# whole machine charged to its own third of the bytes (three times as much).
+if ! grep -q 'another meter is running' "$TMP/zcs.err"; then
+	"$J" -E done -g service_demand_us_per_kb "$TMP/zcs.out" >"$TMP/done.sd"
+	"$J" -E total -g service_demand_us_per_kb "$TMP/zcs.out" >"$TMP/total.sd"
+	if [ "$(grep -c '' "$TMP/done.sd")" -eq 3 ] && [ -s "$TMP/total.sd" ] &&
+	   awk 'NR == FNR { t += $1; n++; next } { if ($1 > 1.8 * t / n) bad++ }
+		END { exit bad > 0 || n == 0 }' "$TMP/total.sd" "$TMP/done.sd"; then
+		ok "zcs -c, three at once: done us/KB $(tr '\n' ' ' <"$TMP/done.sd")near the totals' $(tr '\n' ' ' <"$TMP/total.sd")"
+	else
+		not_ok "zcs -c, three at once: done us/KB $(tr '\n' ' ' <"$TMP/done.sd")against the totals' $(tr '\n' ' ' <"$TMP/total.sd")"
+	fi
+fi
 
 # zcs -c serving three streams: its parent alone samples the meter, so a
 # soaker stopped mid-run is said once, not once per connection's process.
