@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "app/fileset.h"
+#include "app/limits.h"
 #include "app/report.h"
 #include "app/send.h"
 #include "app/session.h"
@@ -41,6 +42,7 @@
 #define MAX_RUNS 10000		/* -R */
 #define MAX_SECS 1e7		/* -t, -I, -T: about four months */
 #define MAX_STREAMS 1024	/* -P */
+#define OPT_FILES_FROM 320	/* --files-from: a long option only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -56,6 +58,7 @@ struct settings {
 	struct meter_cfg meter;		/* -N, -r or -L, -f */
 	const char **names;		/* the files */
 	int n_names;
+	const char *files_from;		/* --files-from */
 };
 
 static struct settings cfg = {
@@ -139,6 +142,11 @@ static const struct optab options[] = {
 	{ 'f', "calibration-file", "FILE",
 	  "the calibration file of -c and -C (default ./" CALIB_DEFAULT_PATH ")" },
 	{ 'N', "cpus", "CPUS", "CPUs for -c and -C (default: the online CPUs)" },
+	{ OPT_FILES_FROM, "files-from", "FILE",
+	  "also send the files named in FILE, one a line (- for standard input), "
+	  "after those given as arguments: for sets larger than a command line "
+	  "holds. zcc keeps every file open: it raises its open-file limit to the "
+	  "hard one, and refuses, before connecting, a set (or -P) beyond it" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -264,6 +272,7 @@ static void parse_args(int argc, char **argv)
 		case 'D': cfg.send.sockopts.debug = 1; break;
 		case 'd': cfg.send.debug++; break;
 		case 'J': cfg.json = 1; break;
+		case OPT_FILES_FROM: cfg.files_from = optarg; break;
 		case 'c': cfg.measure = 1; break;
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
@@ -322,7 +331,7 @@ static void check_args(void)
 		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
 			if (optab_given(&parser, *o))
 				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
-		if (cfg.n_names)
+		if (cfg.n_names || cfg.files_from)
 			usage_error("-C calibrates and exits: it sends no files");
 		return;
 	}
@@ -342,7 +351,9 @@ static void check_args(void)
 			    cfg.send.method->name);
 	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
-	if (cfg.n_names == 0)
+	if (cfg.files_from)
+		fileset_names_from(cfg.files_from, &cfg.names, &cfg.n_names);
+	else if (cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
@@ -366,7 +377,8 @@ static int send_runs(void)
 
 	if (!rs)
 		error(1, errno, "memory");
-	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.streams, cfg.send.debug);
+	limits_check((unsigned long)cfg.n_names, cfg.send.streams);
+	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.debug);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	if (cfg.measure)
 		send_meter(&sender, app_meter_open(&cfg.meter, cfg.send.debug), cfg.where);

@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,7 +25,8 @@ static int open_one(const char *name, struct tx_file *f, int debug)
 
 	if (fd < 0) {
 		if (errno == EMFILE || errno == ENFILE)
-			error(1, errno, "%s", show(name, shown, sizeof(shown)));
+			error(1, errno, "%s (zcc keeps every file open: ulimit -n)",
+			      show(name, shown, sizeof(shown)));
 		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
 		return 0;
 	}
@@ -52,21 +53,43 @@ static int open_one(const char *name, struct tx_file *f, int debug)
 	return 1;
 }
 
-void fileset_open(struct file_set *files, const char *const *names, int n_names,
-		  unsigned streams, int debug)
+void fileset_names_from(const char *path, const char ***names, int *n)
 {
-	struct rlimit rl;
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *line = NULL, shown[SHOW_LEN];
+	size_t cap = 0, room = (size_t)*n;
+	ssize_t len;
 
+	if (!f)
+		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if ((size_t)*n == room) {
+			room = room ? 2 * room : 64;
+			*names = realloc(*names, room * sizeof(**names));
+			if (!*names)
+				error(1, errno, "memory");
+		}
+		(*names)[(*n)++] = strdup(line);
+		if (!(*names)[*n - 1])
+			error(1, errno, "memory");
+	}
+	if (ferror(f))
+		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+	free(line);
+	if (f != stdin)
+		fclose(f);
+}
+
+void fileset_open(struct file_set *files, const char *const *names, int n_names,
+		  int debug)
+{
 	files->f = calloc((size_t)n_names + 1, sizeof(*files->f));
 	if (!files->f)
 		error(1, errno, "memory");
-	/* Every file stays open for all loops, and -P wants sockets (and a
-	 * method's pipes) per stream: allow as many as the hard limit. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
-	    rl.rlim_cur < (rlim_t)n_names + 16 + 4 * (rlim_t)streams) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
 	for (int i = 0; i < n_names; i++) {
 		if (open_one(names[i], &files->f[files->n], debug)) {
 			files->bytes += files->f[files->n].size;

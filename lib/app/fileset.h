@@ -20,11 +20,17 @@ struct file_set {
  * fileset_open - open the n_names files into files. One that cannot be
  * opened or is not a regular file is skipped with a warning; one of 4 GiB
  * or more (the protocol's length word has 32 bits), no file left, or no
- * descriptor left is one line and exit 1. The descriptor limit is raised
- * to the hard limit when the files and streams (-P) need it. debug > 1:
- * each file's size on stderr.
+ * descriptor left is one line and exit 1 (lib/app/limits.h checks the
+ * limit first). debug > 1: each file's size on stderr.
  */
 void fileset_open(struct file_set *files, const char *const *names, int n_names,
-		  unsigned streams, int debug);
+		  int debug);
+
+/*
+ * fileset_names_from - the file names in path, one a line ("-": standard
+ * input; empty lines skipped), added after the *n names of *names, which
+ * is realloc'ed. A file that cannot be read is one line, exit 1.
+ */
+void fileset_names_from(const char *path, const char ***names, int *n);
 
 #endif

@@ -375,6 +375,8 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	watch_start(&w, sd, NULL, &g);
 	e = group_run(&g, &started);
 	watch_stop(&w);
+	if (e == EAGAIN)
+		error(1, e, "a thread for stream %u (RLIMIT_NPROC: ulimit -u)", started + 1);
 	if (e)
 		error(1, e, "a thread for stream %u", started + 1);
 	group_sum(&g, &r);

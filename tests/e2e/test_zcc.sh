@@ -565,6 +565,55 @@ else
 	not_ok "-b 1K -o 64K -i 64K: exit $RC, $(cat "$TMP/err" "$TMP/sink.out")"
 fi
 
+# --- --files-from and the limits ---------------------------------------------
+# 300 files named in a list (a line each; an empty line skipped), from a
+# file and from standard input, after the names given as arguments.
+mkdir "$TMP/many"
+i=0
+while [ $i -lt 300 ]; do printf x >"$TMP/many/f$i"; echo "$TMP/many/f$i"; i=$((i + 1)); done >"$TMP/list"
+echo >>"$TMP/list"
+want=$((4 + 4 + 301 * 4 + 3 + 300))
+sink_start
+(ulimit -Sn 100; exec timeout 20 "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" "$TMP/b" --files-from "$TMP/list") \
+	>"$TMP/out" 2>"$TMP/err"
+RC=$?
+wait "$SINK_PID"
+check "--files-from, a soft limit of 100 raised to the hard one: 301 files, $want bytes ($RC: $(cat "$TMP/out" "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^received: $want bytes" "$TMP/sink.out" && [ ! -s "$TMP/err" ]'
+sink_start
+run_zcc -s 127.0.0.1 -p "$SINK_PORT" --files-from - "$TMP/b" <"$TMP/list"
+wait "$SINK_PID"
+check "--files-from -: the names from standard input ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^received: $want bytes" "$TMP/sink.out"'
+runtime_fails "--files-from a missing file" "^zcc: --files-from $TMP/nonesuch: No such file or directory\$" \
+	-s 127.0.0.1 -p 1 --files-from "$TMP/nonesuch"
+usage_fails "-C --files-from" -C --files-from "$TMP/list"
+# Beyond the open-file limit (a set, or -P's sockets and pipes): refused
+# before connecting (port 1: a connect would fail otherwise), naming the
+# limit, what is needed and the ulimit.
+(ulimit -n 100; exec timeout 20 "$ZCC" -s 127.0.0.1 -p 1 --files-from "$TMP/list") >"$TMP/out" 2>"$TMP/err"
+RC=$?
+check "301 files, ulimit -n 100: refused before connecting ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
+	grep -q "^zcc: 300 files and 1 stream need about [0-9]* open files.*the limit is 100 (RLIMIT_NOFILE, hard limit 100): raise it with ulimit -n\$" "$TMP/err"'
+(ulimit -n 256; exec timeout 20 "$ZCC" -s 127.0.0.1 -p 1 -P 1024 "$TMP/a") >"$TMP/out" 2>"$TMP/err"
+RC=$?
+check "-P 1024, ulimit -n 256: refused before connecting ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
+	grep -q "^zcc: 1 file and 1024 streams need about [0-9]* open files.*RLIMIT_NOFILE.*ulimit -n\$" "$TMP/err"'
+# Beyond the threads a user may run (the kernel exempts root: a user
+# that is not).
+if [ "$(id -u)" -eq 0 ] && command -v prlimit >/dev/null && command -v setpriv >/dev/null; then
+	prlimit --nproc=20 -- setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		timeout 20 "$ZCC" -s 127.0.0.1 -p 1 -P 50 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	check "-P 50 with 20 threads allowed: refused before connecting ($RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
+		grep -q "^zcc: 50 streams need 51 threads .*the limit is 20 (RLIMIT_NPROC): raise it with ulimit -u\$" "$TMP/err"'
+else
+	skip "-P beyond RLIMIT_NPROC: needs root, prlimit and setpriv (to run as another user)"
+fi
+
 # --- -c without a usable calibration ------------------------------------------
 mkdir "$TMP/cal" && cd "$TMP/cal" || exit 1
 runtime_fails "-c -L without counts_per_sec" "zcc -C" -c -L -s 127.0.0.1 -p 1 "$TMP/a"

@@ -38,7 +38,7 @@ static void open_set(void)
 	names[0] = a;
 	names[1] = dir;
 	names[2] = b;
-	fileset_open(&set, names, 3, 1, 0);
+	fileset_open(&set, names, 3, 0);
 	CHECK(set.n == 2 && set.bytes == 5, "two files of 5 and 0 bytes, the directory "
 	      "skipped (%u files, %llu bytes)", set.n, (unsigned long long)set.bytes);
 	CHECK(set.n == 2 && set.f[0].size == 5 && set.f[1].size == 0 && set.f[0].fd >= 0,
