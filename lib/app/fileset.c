@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -53,6 +54,49 @@ static int open_one(const char *name, struct tx_file *f, int debug)
 	return 1;
 }
 
+/*
+ * f's pages that hold data (a hole reads as zeros from no disk: SEEK_DATA
+ * and SEEK_HOLE find them), into *all, and how many of them are in the
+ * page cache (mincore), into *in. Nothing when the kernel does not say.
+ */
+static void resident(const struct tx_file *f, uint64_t *in, uint64_t *all)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t pages = ((size_t)f->size + page - 1) / page;
+	off_t data, hole = 0;
+	unsigned char *vec;
+	void *map;
+
+	if (pages == 0)
+		return;
+	map = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+	vec = map == MAP_FAILED ? NULL : malloc(pages);
+	if (vec && mincore(map, f->size, vec) == 0) {
+		while (hole < (off_t)f->size &&
+		       (data = lseek(f->fd, hole, SEEK_DATA)) >= 0) {
+			hole = lseek(f->fd, data, SEEK_HOLE);
+			if (hole < 0 || hole > (off_t)f->size)
+				hole = (off_t)f->size;
+			for (size_t i = (size_t)data / page; i < (size_t)(hole + (off_t)page - 1) / page; i++) {
+				*in += vec[i] & 1;
+				(*all)++;
+			}
+		}
+	}
+	free(vec);
+	if (map != MAP_FAILED)
+		munmap(map, f->size);
+}
+
+double fileset_resident(const struct file_set *files)
+{
+	uint64_t in = 0, all = 0;
+
+	for (uint32_t i = 0; i < files->n; i++)
+		resident(&files->f[i], &in, &all);
+	return all ? (double)in / (double)all : 1;
+}
+
 void fileset_names_from(const char *path, const char ***names, int *n)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
@@ -87,6 +131,8 @@ void fileset_names_from(const char *path, const char ***names, int *n)
 void fileset_open(struct file_set *files, const char *const *names, int n_names,
 		  int debug)
 {
+	double share;
+
 	files->f = calloc((size_t)n_names + 1, sizeof(*files->f));
 	if (!files->f)
 		error(1, errno, "memory");
@@ -98,4 +144,13 @@ void fileset_open(struct file_set *files, const char *const *names, int n_names,
 	}
 	if (files->n == 0)
 		error(1, 0, "no files to send");
+	/* A user timing the disk rather than the network should know. */
+	share = fileset_resident(files);
+	if (debug)
+		fprintf(stderr, "%s: page cache: %.1f%% of the files' bytes resident\n",
+			program_invocation_short_name, share * 100);
+	if (share < FILESET_RESIDENT_WARN)
+		error(0, 0, "warning: only %.0f%% of the files' bytes are in the page cache: "
+		      "the figures include reading them from the disk (send them once "
+		      "first, or cat them to /dev/null)", share * 100);
 }

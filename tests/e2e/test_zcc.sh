@@ -565,6 +565,28 @@ else
 	not_ok "-b 1K -o 64K -i 64K: exit $RC, $(cat "$TMP/err" "$TMP/sink.out")"
 fi
 
+# --- the page cache ------------------------------------------------------------
+# A set not in the page cache (dropped by tests/tools/evict) gets one
+# warning line: the run times the disk too. -d says the share resident.
+head -c 4194304 /dev/urandom >"$TMP/cold"
+sink_start
+run_zcc -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/cold"
+wait "$SINK_PID"
+check "a set in the page cache: no warning, -d says 100.0% ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^zcc: page cache: 100.0% of the files. bytes resident\$" "$TMP/err" &&
+	! grep -q warning "$TMP/err"'
+"$ZC_TESTBIN/evict" "$TMP/cold"
+sink_start
+run_zcc -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/cold" "$TMP/b"
+wait "$SINK_PID"
+share=$(sed -n 's/^zcc: page cache: \([0-9]*\)\..*/\1/p' "$TMP/err")
+if [ -n "$share" ] && [ "$share" -ge 90 ]; then
+	skip "a cold page cache: the file system kept $share% of the file cached (tmpfs?)"
+else
+	check "a cold page cache: one warning line ($RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && [ "$(grep -c "^zcc: warning: only [0-9]*% of the files. bytes are in the page cache: the figures include reading them from the disk" "$TMP/err")" -eq 1 ]'
+fi
+
 # --- --files-from and the limits ---------------------------------------------
 # 300 files named in a list (a line each; an empty line skipped), from a
 # file and from standard input, after the names given as arguments.
