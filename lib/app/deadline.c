@@ -1,4 +1,5 @@
 #include <linux/sockios.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 
 #include "app/deadline.h"
@@ -52,25 +53,46 @@ static uint64_t unacked(const struct tx *t)
 	return (uint64_t)q;
 }
 
+/*
+ * The files the loop that begins can send: none once the deadline has
+ * come. Before it, what the socket still holds may fill the time left by
+ * the rate so far; that rate may be too slow (a receiver that was starved
+ * for a while), so then the socket is watched drain, a millisecond at a
+ * time, until a file fits, the socket is empty, or the deadline comes.
+ */
+static uint32_t plan_now(struct deadline *d, struct tx *t, uint32_t loops_left)
+{
+	uint64_t now = now_ns(), bytes = __atomic_load_n(&t->bytes, __ATOMIC_RELAXED);
+	uint64_t queued, delivered;
+	struct pollfd gone = { .fd = t->sock };	/* no events: POLLERR, POLLHUP */
+	double spb, left;
+	uint32_t m;
+
+	if (d->t0 == 0)
+		d->t0 = now;
+	for (;;) {
+		if (now >= d->end)
+			return 0;
+		queued = unacked(t);
+		delivered = bytes > queued ? bytes - queued : 0;
+		spb = delivered > 0 && now > d->t0 ?
+			(double)(now - d->t0) / 1e9 / (double)delivered : 0;
+		left = (double)(d->end - now) / 1e9 - (double)queued * spb;
+		m = deadline_plan(d->set, d->next, left, spb, loops_left);
+		if (m > 0 || queued == 0 || poll(&gone, 1, 1) != 0)
+			return m;
+		if (t->stop && *t->stop)
+			return 1;	/* the stream's loop sees the stop before it */
+		now = now_ns();
+	}
+}
+
 /* lib/wire/tx.h's loop_files: plan the loop that begins, count its bytes. */
 static uint32_t loop_files(struct tx *t, uint32_t loops_left)
 {
 	struct deadline *d = t->loop_arg;
-	uint64_t now = now_ns(), bytes = __atomic_load_n(&t->bytes, __ATOMIC_RELAXED);
-	uint64_t queued, delivered;
-	double spb = 0, left;
-	uint32_t m = 0;
+	uint32_t m = plan_now(d, t, loops_left);
 
-	if (d->t0 == 0)
-		d->t0 = now;
-	if (now < d->end) {
-		queued = unacked(t);
-		delivered = bytes > queued ? bytes - queued : 0;
-		if (delivered > 0 && now > d->t0)
-			spb = (double)(now - d->t0) / 1e9 / (double)delivered;
-		left = (double)(d->end - now) / 1e9 - (double)queued * spb;
-		m = deadline_plan(d->set, d->next, left, spb, loops_left);
-	}
 	d->bytes += PROTO_WORD;
 	d->files += m;
 	d->loops += m > 0;

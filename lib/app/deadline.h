@@ -19,8 +19,8 @@
 
 /* Loops a second the ceiling allows: what is left of them at the deadline
  * goes out as 4-byte words. */
-#define DEADLINE_LOOPS_PER_SEC 100
-#define DEADLINE_LOOPS_MIN 256
+#define DEADLINE_LOOPS_PER_SEC 1000
+#define DEADLINE_LOOPS_MIN 1024
 
 /* One stream's plan. */
 struct deadline {
