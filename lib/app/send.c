@@ -16,6 +16,7 @@
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
+#include "app/stopped.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
@@ -214,10 +215,12 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	struct deadline dl;
 	struct watcher w;
 	char err[256], peer[300], merr[512];
-	uint64_t start = now_ns(), t0, planned;
+	uint64_t start = now_ns(), t0, planned, stopped0;
 	double own0;
 	int rc, mrc;
 
+	stopped_start();
+	stopped0 = stopped_ns();
 	t.sock = connect_server(sd, peer, sizeof(peer));
 	if (t.sock < 0) {	/* stopped while connecting: nothing sent */
 		r.interrupted = 1;
@@ -266,6 +269,7 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	}
 	r.interrupted = rc < 0;
 	r.ns_closed = now_ns() - t0;
+	r.stopped_ns = stopped_ns() - stopped0;
 	tcpinfo_read(t.sock, &r.tcp);
 	close(t.sock);
 	if (mrc < 0) {		/* no cpu figure from this run */

@@ -41,6 +41,7 @@ struct send_cfg {
 struct send_result {
 	uint64_t bytes, ns;
 	uint64_t ns_closed;	/* from the first byte to the server's close */
+	uint64_t stopped_ns;	/* zcc itself was stopped (lib/app/stopped.h) */
 	double rate;		/* kbytes/sec */
 	int interrupted;
 	uint64_t zc_sends, zc_copied;	/* zero-copy methods */

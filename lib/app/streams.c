@@ -19,6 +19,7 @@
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
+#include "app/stopped.h"
 #include "app/streams.h"
 #include "base/clock.h"
 #include "base/err.h"
@@ -366,8 +367,11 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	char merr[512];
 	unsigned started;
 	double own0;
+	uint64_t stopped0;
 	int mrc, e;
 
+	stopped_start();
+	stopped0 = stopped_ns();
 	group_init(&g, sd, loops);
 	send_mark(sd, -1);
 	own0 = send_cpu_secs();
@@ -383,6 +387,7 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	if (g.failed)
 		group_failed(&g, &w);
 	r.interrupted = stop_signal != 0;
+	r.stopped_ns = stopped_ns() - stopped0;
 	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);
 	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
 	report_result(sd, &r);

@@ -351,6 +351,29 @@ case_stopped() {
 }
 together stopped case_stopped
 
+# Stopped for 1.5 s in a -t 3 run: the sent: line says so after its 2001
+# fields (still parsed as before), and JSON has stopped_seconds.
+case_stopped_said() {
+	zcs_start -T 0
+	bg "$ZCC" -t 3 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	sleep 0.5
+	kill -STOP $zpid
+	sleep 1.5
+	kill -CONT $zpid
+	wait $zpid
+	RC=$?
+	bg "$ZCC" -J -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/json" 2>>"$TMP/err"
+	wait $!
+	kill "$ZCS_PID" 2>/dev/null; wait "$ZCS_PID" 2>/dev/null
+	said=$(sed -n 's/^sent: [0-9]* bytes in [0-9.]* s, [0-9]* kbytes\/sec (\([0-9.]*\) s stopped)$/\1/p' "$TMP/out")
+	check "stopped 1.5 s: the sent: line says ($said s, 1.3..2.2; exit $RC: $(cat "$TMP/out" "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && [ -n "$said" ] && awk -v s="$said" "BEGIN { exit !(s >= 1.3 && s <= 2.2) }"'
+	check "not stopped: no word of it, JSON stopped_seconds 0 ($(cat "$TMP/json"))" \
+		eval '[ "$("$ZC_TESTBIN/jsoncheck" -E sent -k stopped_seconds -g stopped_seconds "$TMP/json")" = 0.000 ]'
+}
+together stopped-said case_stopped_said
+
 # -T bounds connecting: in a namespace of our own, a neighbour whose MAC
 # nobody owns (the other end of a veth pair, with no address) never
 # answers a SYN (the kernel alone would give up after about two minutes).
