@@ -7,13 +7,13 @@
 #include "base/clock.h"
 
 static uint64_t total;			/* stopped so far, ns */
-static volatile sig_atomic_t conts;	/* SIGCONTs so far */
+static unsigned conts;			/* SIGCONTs so far (lock-free atomics) */
 static int started;
 
 static void on_cont(int sig)
 {
 	(void)sig;
-	conts++;
+	__atomic_add_fetch(&conts, 1, __ATOMIC_RELAXED);
 }
 
 /* The ticker: a pause that a SIGCONT came with (before or just after it
@@ -21,7 +21,7 @@ static void on_cont(int sig)
 static void *tick(void *arg)
 {
 	uint64_t last = now_ns(), now, pause = 0, pause_end = 0;
-	sig_atomic_t seen = conts;
+	unsigned seen = __atomic_load_n(&conts, __ATOMIC_RELAXED), c;
 
 	(void)arg;
 	for (;;) {
@@ -32,11 +32,12 @@ static void *tick(void *arg)
 			pause = now - last - STOPPED_TICK_NS / 2;
 			pause_end = now;
 		}
-		if (conts != seen && pause) {
+		c = __atomic_load_n(&conts, __ATOMIC_RELAXED);
+		if (c != seen && pause) {
 			__atomic_add_fetch(&total, pause, __ATOMIC_RELAXED);
 			pause = 0;
 		}
-		seen = conts;
+		seen = c;
 		if (pause && now - pause_end > 10 * STOPPED_TICK_NS)
 			pause = 0;	/* no SIGCONT with it: starved, not stopped */
 		last = now;
