@@ -207,12 +207,14 @@ fi
 if ! grep -q 'another meter is running' "$TMP/zcs.err"; then
 	"$J" -E done -g service_demand_us_per_kb "$TMP/zcs.out" >"$TMP/done.sd"
 	"$J" -E total -g service_demand_us_per_kb "$TMP/zcs.out" >"$TMP/total.sd"
-	if [ "$(grep -c '' "$TMP/done.sd")" -eq 3 ] && [ -s "$TMP/total.sd" ] &&
-	   awk 'NR == FNR { t += $1; n++; next } { if ($1 > 1.8 * t / n) bad++ }
-		END { exit bad > 0 || n == 0 }' "$TMP/total.sd" "$TMP/done.sd"; then
-		ok "zcs -c, three at once: done us/KB $(tr '\n' ' ' <"$TMP/done.sd")near the totals' $(tr '\n' ' ' <"$TMP/total.sd")"
+	# The totals' median: a period the streams only began or ended in
+	# (mostly others' load over few bytes) is no summary of them.
+	med=$(sort -n "$TMP/total.sd" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+	if [ "$(grep -c '' "$TMP/done.sd")" -eq 3 ] && [ -n "$med" ] &&
+	   awk -v m="$med" '{ if ($1 > 1.8 * m) bad++ } END { exit bad > 0 }' "$TMP/done.sd"; then
+		ok "zcs -c, three at once: done us/KB $(tr '\n' ' ' <"$TMP/done.sd")near the totals' median $med"
 	else
-		not_ok "zcs -c, three at once: done us/KB $(tr '\n' ' ' <"$TMP/done.sd")against the totals' $(tr '\n' ' ' <"$TMP/total.sd")"
+		not_ok "zcs -c, three at once: done us/KB $(tr '\n' ' ' <"$TMP/done.sd")against the totals' median $med ($(tr '\n' ' ' <"$TMP/total.sd"))"
 	fi
 fi
 
