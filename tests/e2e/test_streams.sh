@@ -152,6 +152,42 @@ else
 	not_ok "-P 8 -t 2: exit $RC, $ms ms (2000..3500), sent '$sent', zcs $(($1 - before)) in $(($2 - nbefore)): $(cat "$TMP/out" "$TMP/err")"
 fi
 
+# -t on a slow link (50 Mbit/s, tc tbf on a veth between two namespaces
+# of our own): what the sockets hold at the deadline is part of the time,
+# so the run still lasts SECS (a 1 MB file takes 0.7 s a stream here: the
+# bound is one file's time).
+LINK_NS=zcs-tl$$
+link_gone() { ip netns delete "$LINK_NS" 2>/dev/null; ip netns delete "$LINK_NS-r" 2>/dev/null; }
+if ip netns add "$LINK_NS" 2>/dev/null && ip netns add "$LINK_NS-r"; then
+	on_cleanup link_gone
+	head -c 1000000 /dev/urandom >"$TMP/m1"
+	ip -n "$LINK_NS" link add v0 type veth peer name v1 netns "$LINK_NS-r" &&
+		ip -n "$LINK_NS" link set v0 up && ip -n "$LINK_NS-r" link set v1 up &&
+		ip -n "$LINK_NS" addr add 192.0.2.1/24 dev v0 &&
+		ip -n "$LINK_NS-r" addr add 192.0.2.2/24 dev v1 &&
+		ip netns exec "$LINK_NS" tc qdisc add dev v0 root tbf rate 50mbit burst 64kb latency 50ms
+	: >"$TMP/zl.out"
+	bg ip netns exec "$LINK_NS-r" "$ZC_BIN/zcs" -a 192.0.2.2 -p 0 -t 3600 >"$TMP/zl.out" 2>"$TMP/zl.err"
+	zl=$!
+	if wait_for "$TMP/zl.out" '^listening on port [0-9]+'; then
+		port=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zl.out")
+		t0=$(date +%s%N)
+		timeout 30 ip netns exec "$LINK_NS" "$ZCC" -s 192.0.2.2 -p "$port" -P 4 -t 2 "$TMP/m1" \
+			>"$TMP/out" 2>"$TMP/err"
+		RC=$?
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		rate=$(sed -n 's/^sent: .* \([0-9]*\) kbytes\/sec.*/\1/p' "$TMP/out")
+		check "-P 4 -t 2 at 50 Mbit/s: $ms ms (1900..3500; exit $RC: $(cat "$TMP/out" "$TMP/err"))" \
+			eval '[ "$RC" -eq 0 ] && [ "$ms" -ge 1900 ] && [ "$ms" -le 3500 ] && [ "${rate:-0}" -lt 7000 ]'
+	else
+		not_ok "zcs in $LINK_NS did not start: $(cat "$TMP/zl.err")"
+	fi
+	stop_bg "$zl"
+	link_gone
+else
+	skip "-t on a slow link: cannot make a network namespace (not root, or no ip)"
+fi
+
 # --- -B: a list for the streams -------------------------------------------------
 last=$(($(getconf _NPROCESSORS_ONLN) - 1))
 zcc_run -B "0,$last" -P 2 -n 1 "$TMP/a"
