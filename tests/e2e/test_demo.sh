@@ -50,6 +50,13 @@ else
 	done
 	rows=$(grep -cE '^[a-z-]+ +[0-9]+ +-?[0-9]' "$TMP/out")
 	check "a row per method, $(echo $methods | wc -w) (got $rows)" [ "$rows" -eq "$(echo $methods | wc -w)" ]
+	# Each method runs what the demo says (zcc -t): 4 s over the methods.
+	per=$(awk -v n="$(echo $methods | wc -w)" 'BEGIN { print 4 / n }')
+	times=$(sed -n 's/^Run times (s)://p' "$TMP/out")
+	check "each method sent for the demo's $per s (0.7..1.3 times; got$times)" \
+		awk -v p="$per" -v t="$times" 'BEGIN { n = split(t, a, " ")
+			for (i = 1; i <= n; i++) if (a[i] < 0.7 * p || a[i] > 1.3 * p) exit 1
+			exit n == 0 }'
 	check "nothing left running ($(grep -c '^left' "$TMP/reap") found)" [ "$rc" -ne 125 ]
 	check "temporary files removed" [ -z "$(ls -A "$TMP/work")" ]
 	if grep -q '^meter: run time' "$TMP/out"; then
