@@ -104,8 +104,10 @@ void fileset_names_from(const char *path, const char ***names, int *n)
 	size_t cap = 0, room = (size_t)*n;
 	ssize_t len;
 
-	if (!f)
+	if (!f) {
 		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+		return;
+	}
 	while ((len = getline(&line, &cap, f)) > 0) {
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';

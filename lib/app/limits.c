@@ -3,6 +3,7 @@
 #include <error.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -42,10 +43,13 @@ static unsigned long user_tasks(void)
 		mine = 0;
 		threads = 0;
 		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "Uid: %lu", &uid) == 1)
+			if (strncmp(line, "Uid:", 4) == 0) {
+				uid = strtoul(line + 4, NULL, 10);
 				mine = uid == (unsigned long)getuid();
-			else if (sscanf(line, "Threads: %lu", &threads) == 1)
+			} else if (strncmp(line, "Threads:", 8) == 0) {
+				threads = strtoul(line + 8, NULL, 10);
 				break;
+			}
 		}
 		fclose(f);
 		if (mine)

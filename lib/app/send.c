@@ -212,7 +212,7 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	const struct send_cfg *cfg = sd->cfg;
 	struct tx t = { .chunk = cfg->chunk, .stop = &stop_signal };
 	struct send_result r = { 0 };
-	struct deadline dl;
+	struct deadline dl = { 0 };
 	struct watcher w;
 	char err[256], peer[300], merr[512];
 	uint64_t start = now_ns(), t0, planned, stopped0;

@@ -19,8 +19,10 @@ int main(int argc, char **argv)
 		error(2, 0, "usage: evict FILE...");
 	for (int i = 1; i < argc; i++) {
 		fd = open(argv[i], O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			error(1, errno, "%s", argv[i]);
+		if (fd < 0) {
+			error(0, errno, "%s", argv[i]);
+			return 1;
+		}
 		if (fdatasync(fd) < 0)
 			error(1, errno, "%s: fdatasync", argv[i]);
 		e = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
