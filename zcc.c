@@ -10,9 +10,9 @@
  *
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per
- * mode: calibrate (-C), or send runs (a probe run first with -t; -R runs).
+ * mode: calibrate (-C), or send runs (-R runs, each of -n loops or -t secs).
  * How a run is sent, watched, measured and printed lives in lib/app
- * (send.h; streams.h for -P, probe.h for -t, report.h for the lines).
+ * (send.h; streams.h for -P, deadline.h for -t, report.h for the lines).
  */
 #include <errno.h>
 #include <error.h>
@@ -24,7 +24,7 @@
 #include "app/compare.h"
 #include "app/env_out.h"
 #include "app/fileset.h"
-#include "app/probe.h"
+#include "app/limits.h"
 #include "app/report.h"
 #include "app/send.h"
 #include "app/session.h"
@@ -46,13 +46,12 @@
 #define MAX_STREAMS 1024	/* -P */
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
-enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE };	/* long options only */
+enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM };	/* long options only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
-	struct send_cfg send;		/* -s -p -M -b -k -i -o -D -I -T -P -B -d */
+	struct send_cfg send;		/* -s -p -M -b -k -i -o -D -I -T -P -B -d -t */
 	uint32_t loops;			/* -n */
-	double secs;			/* -t; 0: -n */
 	unsigned runs;			/* -R */
 	const char *method_name;	/* -M */
 	const char *chunks;		/* -b; NULL: 64K */
@@ -68,6 +67,7 @@ struct settings {
 	const char **names;		/* the files */
 	int n_names;
 	const char *baseline;		/* --baseline */
+	const char *files_from;		/* --files-from */
 };
 
 static struct settings cfg = {
@@ -94,11 +94,10 @@ static const struct optab options[] = {
 	{ 'p', "port", "PORT", "TCP port, 1..65535 (default 2222)" },
 	{ 'n', "loops", "N", "send the whole file set N times, 1..4294967295 (default 1)" },
 	{ 't', "time", "SECS",
-	  "send for about SECS seconds instead: a probe run times a loop (one loop, "
-	  "or a 64 MiB sample of a bigger one; again, longer, when too short to "
-	  "time), then the real run announces as many loops as fill SECS. Each "
-	  "probe is a connection of its own: the server sees one or more short "
-	  "streams before the real one" },
+	  "send for SECS seconds instead (each run of -R, each variant of a round; with -P all streams "
+	  "together): the stream announces a ceiling of loops, sizes each loop "
+	  "to the time left, and at the deadline ends with loops of 0 files, so "
+	  "the run lasts SECS within about one file's send time" },
 	{ 'M', "method", "METHOD",
 	  "how to send (default sendfile; the methods below); a comma list "
 	  "(sendfile,send) makes a variant of each, compared in rounds (-R)" },
@@ -175,6 +174,11 @@ static const struct optab options[] = {
 	  "with several variants: write the comparison as an SVG chart to FILE "
 	  "(per variant the deciding figure's median and interval; against the "
 	  "size on a log axis for a -b list)" },
+	{ OPT_FILES_FROM, "files-from", "FILE",
+	  "also send the files named in FILE, one a line (- for standard input), "
+	  "after those given as arguments: for sets larger than a command line "
+	  "holds. zcc keeps every file open: it raises its open-file limit to the "
+	  "hard one, and refuses, before connecting, a set (or -P) beyond it" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -296,7 +300,7 @@ static void parse_args(int argc, char **argv)
 		case 's': cfg.send.host = optarg; break;
 		case 'p': cfg.send.port = (unsigned)opt_num(opt, optarg, 1, 65535); break;
 		case 'n': cfg.loops = (uint32_t)opt_num(opt, optarg, 1, UINT32_MAX); break;
-		case 't': cfg.secs = opt_secs(opt, optarg, 0.001, MAX_SECS); break;
+		case 't': cfg.send.secs = opt_secs(opt, optarg, 0.001, MAX_SECS); break;
 		case 'I': cfg.send.interval = opt_secs(opt, optarg, 0.01, MAX_SECS); break;
 		case 'R': cfg.runs = (unsigned)opt_num(opt, optarg, 1, MAX_RUNS); break;
 		case 'T': cfg.send.stall = opt_secs(opt, optarg, 0, MAX_SECS); break;
@@ -314,6 +318,7 @@ static void parse_args(int argc, char **argv)
 		case 'D': cfg.send.sockopts.debug = 1; break;
 		case 'd': cfg.send.debug++; break;
 		case 'J': cfg.json = 1; break;
+		case OPT_FILES_FROM: cfg.files_from = optarg; break;
 		case 'c': cfg.measure = 1; break;
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
@@ -368,7 +373,7 @@ static void check_args(void)
 		if (cfg.rate > 0 || cfg.plot)
 			usage_error("-C calibrates and exits: --%s is for a transfer",
 				    cfg.rate > 0 ? "rate" : "plot");
-		if (cfg.n_names)
+		if (cfg.n_names || cfg.files_from)
 			usage_error("-C calibrates and exits: it sends no files");
 		if (cfg.baseline)
 			usage_error("-C calibrates and exits: --baseline is for a transfer");
@@ -391,9 +396,11 @@ static void check_args(void)
 		usage_error("--plot '': an empty file name");
 	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
 		cfg.runs = DEFAULT_ROUNDS;
-	if (optab_given(&parser, 'n') && cfg.secs > 0)
+	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
-	if (cfg.n_names == 0)
+	if (cfg.files_from)
+		fileset_names_from(cfg.files_from, &cfg.names, &cfg.n_names);
+	else if (cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
@@ -417,7 +424,7 @@ static int calibrate(void)
 	return app_calibrate(&cfg.meter, 0);
 }
 
-/* The runs (-R), each of the loops -n gives or -t finds, then -R's summary. */
+/* The runs (-R), each of the loops of -n or the time of -t, then -R's summary. */
 static int send_runs(void)
 {
 	struct send_result *rs = calloc(cfg.runs, sizeof(*rs));
@@ -428,7 +435,8 @@ static int send_runs(void)
 		error(1, errno, "memory");
 	env_early();		/* before -B: the CPUs zcc was given */
 	sender.env_due = 1;
-	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.streams, cfg.send.debug);
+	limits_check((unsigned long)cfg.n_names, cfg.send.streams);
+	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.debug);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	if (cfg.measure)
 		send_meter(&sender, app_meter_open(&cfg.meter, cfg.send.debug), cfg.where);
@@ -437,12 +445,10 @@ static int send_runs(void)
 	if (cfg.variants.n > 1) {
 		free(rs);
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
-			.rounds = cfg.runs, .loops = cfg.loops, .secs = cfg.secs,
+			.rounds = cfg.runs, .loops = cfg.loops,
 			.rate = cfg.rate, .plot = cfg.plot,
 			.base = cfg.baseline ? &base : NULL });
 	}
-	if (cfg.secs > 0)
-		loops = probe_loops(&sender, cfg.secs);
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
 		if (cfg.send.streams > 1) {
 			rs[i] = send_streams(&sender, loops);	/* it prints its own lines */

@@ -13,7 +13,6 @@
 
 #include "app/compare.h"
 #include "app/compare_int.h"
-#include "app/probe.h"
 #include "app/report.h"
 #include "app/stop.h"
 #include "app/streams.h"
@@ -31,20 +30,6 @@ static struct send_result run_variant(struct sender *sd, struct send_cfg *cfg,
 	r = send_once(sd, &sd->files, loops);
 	report_result(sd, &r);
 	return r;
-}
-
-/* -t: each variant's own count of loops, found before the first round. */
-static void find_loops(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
-		       const struct compare_cfg *cc, uint32_t *loops)
-{
-	for (unsigned i = 0; i < vs->n; i++) {
-		loops[i] = cc->loops;
-		if (cc->secs <= 0)
-			continue;
-		cfg->method = vs->v[i].method;
-		cfg->chunk = vs->v[i].chunk;
-		loops[i] = probe_loops(sd, cc->secs);
-	}
 }
 
 /* The deciding figure: service demand when measured, else zcc's own. */
@@ -119,15 +104,13 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 {
 	struct compare_figs *figs = figs_alloc(vs->n, cc->rounds);
 	struct compare_row rows[COMPARE_MAX];
-	uint32_t loops[COMPARE_MAX];
 	unsigned done = 0;
 	int stopped = 0;
 
-	find_loops(sd, cfg, vs, cc, loops);
 	for (unsigned round = 0; round < cc->rounds && !stopped; round++) {
 		for (unsigned j = 0; j < vs->n && !stopped; j++) {
 			unsigned i = (round + j) % vs->n;	/* rotated */
-			struct send_result r = run_variant(sd, cfg, &vs->v[i], loops[i]);
+			struct send_result r = run_variant(sd, cfg, &vs->v[i], cc->loops);
 
 			if (r.interrupted || stop_signal) {
 				stopped = 1;

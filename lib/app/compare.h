@@ -58,8 +58,7 @@ void compare_rate_short(const char *name, const struct send_result *r, double ra
 /* How to run the comparison. */
 struct compare_cfg {
 	unsigned rounds;	/* -R */
-	uint32_t loops;		/* -n */
-	double secs;		/* -t: each variant's time in a round; 0: -n */
+	uint32_t loops;		/* -n; with -t (cfg->secs) each run ends itself */
 	double rate;		/* --rate, bits/s; 0: none */
 	const char *plot;	/* --plot FILE; NULL: none */
 	const struct baseline *base;	/* --baseline; NULL: none */

@@ -1,6 +1,5 @@
 /*
- * zcc's files: opened once, each sent whole every loop of every run, and
- * the sample of one loop a -t probe sends.
+ * zcc's files: opened once, each sent whole every loop of every run.
  */
 #include <errno.h>
 #include <error.h>
@@ -8,7 +7,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,7 +26,8 @@ static int open_one(const char *name, struct tx_file *f, int debug)
 
 	if (fd < 0) {
 		if (errno == EMFILE || errno == ENFILE)
-			error(1, errno, "%s", show(name, shown, sizeof(shown)));
+			error(1, errno, "%s (zcc keeps every file open: ulimit -n)",
+			      show(name, shown, sizeof(shown)));
 		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
 		return 0;
 	}
@@ -53,21 +54,90 @@ static int open_one(const char *name, struct tx_file *f, int debug)
 	return 1;
 }
 
-void fileset_open(struct file_set *files, const char *const *names, int n_names,
-		  unsigned streams, int debug)
+/*
+ * f's pages that hold data (a hole reads as zeros from no disk: SEEK_DATA
+ * and SEEK_HOLE find them), into *all, and how many of them are in the
+ * page cache (mincore), into *in. Nothing when the kernel does not say.
+ */
+static void resident(const struct tx_file *f, uint64_t *in, uint64_t *all)
 {
-	struct rlimit rl;
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t pages = ((size_t)f->size + page - 1) / page;
+	off_t data, hole = 0;
+	unsigned char *vec;
+	void *map;
+
+	if (pages == 0)
+		return;
+	map = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->fd, 0);
+	vec = map == MAP_FAILED ? NULL : malloc(pages);
+	if (vec && mincore(map, f->size, vec) == 0) {
+		while (hole < (off_t)f->size &&
+		       (data = lseek(f->fd, hole, SEEK_DATA)) >= 0) {
+			hole = lseek(f->fd, data, SEEK_HOLE);
+			if (hole < 0 || hole > (off_t)f->size)
+				hole = (off_t)f->size;
+			for (size_t i = (size_t)data / page; i < (size_t)(hole + (off_t)page - 1) / page; i++) {
+				*in += vec[i] & 1;
+				(*all)++;
+			}
+		}
+	}
+	free(vec);
+	if (map != MAP_FAILED)
+		munmap(map, f->size);
+}
+
+double fileset_resident(const struct file_set *files)
+{
+	uint64_t in = 0, all = 0;
+
+	for (uint32_t i = 0; i < files->n; i++)
+		resident(&files->f[i], &in, &all);
+	return all ? (double)in / (double)all : 1;
+}
+
+void fileset_names_from(const char *path, const char ***names, int *n)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
+	char *line = NULL, shown[SHOW_LEN];
+	size_t cap = 0, room = (size_t)*n;
+	ssize_t len;
+
+	if (!f) {
+		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+		return;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if ((size_t)*n == room) {
+			room = room ? 2 * room : 64;
+			*names = realloc(*names, room * sizeof(**names));
+			if (!*names)
+				error(1, errno, "memory");
+		}
+		(*names)[(*n)++] = strdup(line);
+		if (!(*names)[*n - 1])
+			error(1, errno, "memory");
+	}
+	if (ferror(f))
+		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+	free(line);
+	if (f != stdin)
+		fclose(f);
+}
+
+void fileset_open(struct file_set *files, const char *const *names, int n_names,
+		  int debug)
+{
+	double share;
 
 	files->f = calloc((size_t)n_names + 1, sizeof(*files->f));
 	if (!files->f)
 		error(1, errno, "memory");
-	/* Every file stays open for all loops, and -P wants sockets (and a
-	 * method's pipes) per stream: allow as many as the hard limit. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max &&
-	    rl.rlim_cur < (rlim_t)n_names + 16 + 4 * (rlim_t)streams) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
 	for (int i = 0; i < n_names; i++) {
 		if (open_one(names[i], &files->f[files->n], debug)) {
 			files->bytes += files->f[files->n].size;
@@ -76,34 +146,13 @@ void fileset_open(struct file_set *files, const char *const *names, int n_names,
 	}
 	if (files->n == 0)
 		error(1, 0, "no files to send");
-}
-
-/*
- * Every s-th file from the first, then every s-th from the second and so
- * on, so that the sample holds the loop's mix of small and big files
- * wherever they stand (sorted names put like files together); the file it
- * ends in is cut short.
- */
-const struct file_set *fileset_sample(const struct file_set *files, uint64_t budget,
-				      struct file_set *probe)
-{
-	uint64_t left = budget, s = files->bytes / (budget ? budget : 1) + 1;
-	uint32_t stride = s < files->n ? (uint32_t)s : files->n, start, i, n = 0;
-
-	if (budget >= files->bytes)
-		return NULL;
-	probe->bytes = 0;
-	for (start = 0; start < stride && left > 0; start++) {
-		for (i = start; i < files->n && left > 0; i += stride) {
-			probe->f[n] = files->f[i];
-			probe->f[n].map = NULL;
-			if (probe->f[n].size > left)
-				probe->f[n].size = (uint32_t)left;
-			left -= probe->f[n].size;
-			probe->bytes += probe->f[n].size;
-			n++;
-		}
-	}
-	probe->n = n;
-	return probe;
+	/* A user timing the disk rather than the network should know. */
+	share = fileset_resident(files);
+	if (debug)
+		fprintf(stderr, "%s: page cache: %.1f%% of the files' bytes resident\n",
+			program_invocation_short_name, share * 100);
+	if (share < FILESET_RESIDENT_WARN)
+		error(0, 0, "warning: only %.0f%% of the files' bytes are in the page cache: "
+		      "the figures include reading them from the disk (send them once "
+		      "first, or cat them to /dev/null)", share * 100);
 }

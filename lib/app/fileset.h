@@ -10,6 +10,9 @@
 
 #include "wire/tx.h"
 
+/* The share of a set's bytes in the page cache below which zcc warns. */
+#define FILESET_RESIDENT_WARN 0.9
+
 struct file_set {
 	struct tx_file *f;
 	uint32_t n;
@@ -20,19 +23,23 @@ struct file_set {
  * fileset_open - open the n_names files into files. One that cannot be
  * opened or is not a regular file is skipped with a warning; one of 4 GiB
  * or more (the protocol's length word has 32 bits), no file left, or no
- * descriptor left is one line and exit 1. The descriptor limit is raised
- * to the hard limit when the files and streams (-P) need it. debug > 1:
- * each file's size on stderr.
+ * descriptor left is one line and exit 1 (lib/app/limits.h checks the
+ * limit first). A set less than FILESET_RESIDENT_WARN in the page cache
+ * gets one warning line (the run would time the disk too); debug: the
+ * share resident; debug > 1: each file's size on stderr.
  */
 void fileset_open(struct file_set *files, const char *const *names, int n_names,
-		  unsigned streams, int debug);
+		  int debug);
+
+/* fileset_resident - the share of files' pages in the page cache now
+ * (mincore); 1 for a set of empty files. */
+double fileset_resident(const struct file_set *files);
 
 /*
- * fileset_sample - about budget bytes of one loop of files, into probe
- * (room for files->n entries), for a -t probe; NULL when a whole loop is no
- * more than budget.
+ * fileset_names_from - the file names in path, one a line ("-": standard
+ * input; empty lines skipped), added after the *n names of *names, which
+ * is realloc'ed. A file that cannot be read is one line, exit 1.
  */
-const struct file_set *fileset_sample(const struct file_set *files, uint64_t budget,
-				      struct file_set *probe);
+void fileset_names_from(const char *path, const char ***names, int *n);
 
 #endif

@@ -23,6 +23,9 @@ static void print_sent(const struct sender *sd, const struct send_result *r)
 	line_num("kbytes_per_sec", kbytes_per_sec(r->bytes, r->ns), 0, ", %.0f kbytes/sec");
 	line_str("method", sd->cfg->method->name, NULL);
 	line_bool("interrupted", r->interrupted, " (interrupted)");
+	/* After the 2001 fields, so that a line of theirs still parses. */
+	line_num("stopped_seconds", (double)r->stopped_ns / 1e9, 3,
+		 r->stopped_ns >= 50000000u ? " (%.1f s stopped)" : NULL);
 	line_num("own_us_per_kb", r->own, 3, NULL);
 	if (sd->cfg->streams > 1)
 		line_int("streams", sd->cfg->streams, NULL);
@@ -72,7 +75,7 @@ void report_result(const struct sender *sd, const struct send_result *r)
 		fprintf(stderr, "%s: zero-copy: %" PRIu64 " sends, %" PRIu64
 			" copied by the kernel\n", program_invocation_short_name,
 			r->zc_sends, r->zc_copied);
-	if (sd->cfg->debug && !sd->probing)
+	if (sd->cfg->debug)
 		report_tcp("", &r->tcp);
 	if (r->measured && !r->interrupted && r->ns < 1000000000u)
 		error(0, 0, "warning: a transfer of %.3f s is too short for "

@@ -16,6 +16,8 @@ struct ledger {
 	uint64_t seq, asked;
 	double load_secs, secs;
 	int ncpus;
+	int counted;		/* all_bytes is kept (sampler_count) */
+	uint64_t all_bytes;	/* received by every connection, at the reading */
 };
 
 static struct ledger *ledger;
@@ -25,6 +27,7 @@ static int req_pipe[2] = { -1, -1 };
 static int child, failed;
 static uint64_t answered;		/* sampler: asked, at its last reading */
 static void (*fail_fn)(void);
+static uint64_t (*count_all)(void);	/* sampler: every connection's bytes */
 
 static void fail(const char *err)
 {
@@ -40,11 +43,12 @@ static void sample(void)
 {
 	struct meter_reading r;
 	char err[512];
-	uint64_t s = ledger->seq;
+	uint64_t s = ledger->seq, all;
 	double load_secs, secs;
 
 	if (meter_sample(meter, &r, err, sizeof(err)) != 0)
 		fail(err);	/* 1: a CPU came or went, no figure either */
+	all = count_all ? count_all() : 0;
 	load_secs = ledger->load_secs + meter_cpus_load(&r) * r.secs;
 	secs = ledger->secs + r.secs;
 	/* Release on each figure, acquire on each read of one: a reader that
@@ -54,6 +58,7 @@ static void sample(void)
 	__atomic_store(&ledger->load_secs, &load_secs, __ATOMIC_RELEASE);
 	__atomic_store(&ledger->secs, &secs, __ATOMIC_RELEASE);
 	__atomic_store_n(&ledger->ncpus, r.ncpus, __ATOMIC_RELEASE);
+	__atomic_store_n(&ledger->all_bytes, all, __ATOMIC_RELEASE);
 	__atomic_store_n(&ledger->seq, s + 2, __ATOMIC_RELEASE);
 }
 
@@ -73,6 +78,15 @@ void sampler_open(struct meter *m, void (*on_fail)(void))
 	ledger->ncpus = meter_ncpus(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		fail(err);
+}
+
+void sampler_count(uint64_t (*all_bytes)(void))
+{
+	if (!ledger || child)
+		return;
+	count_all = all_bytes;
+	__atomic_store_n(&ledger->all_bytes, all_bytes(), __ATOMIC_RELEASE);
+	__atomic_store_n(&ledger->counted, 1, __ATOMIC_RELEASE);
 }
 
 int sampler_fd(void)
@@ -114,6 +128,8 @@ static void read_ledger(struct sampler_mark *mk)
 		__atomic_load(&ledger->load_secs, &mk->load_secs, __ATOMIC_ACQUIRE);
 		__atomic_load(&ledger->secs, &mk->secs, __ATOMIC_ACQUIRE);
 		mk->ncpus = __atomic_load_n(&ledger->ncpus, __ATOMIC_ACQUIRE);
+		mk->all_bytes = __atomic_load_n(&ledger->all_bytes, __ATOMIC_ACQUIRE);
+		mk->counted = __atomic_load_n(&ledger->counted, __ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(&ledger->seq, __ATOMIC_RELAXED);
 	} while ((s1 & 1) || s1 != s2);
 }
@@ -147,7 +163,7 @@ int sampler_read(struct sampler_mark *mk)
 	return 0;
 }
 
-struct app_load sampler_since(struct sampler_mark *mk, uint64_t bytes)
+struct app_load sampler_since(struct sampler_mark *mk, uint64_t *bytes)
 {
 	struct app_load l = { 0 };
 	struct sampler_mark now;
@@ -156,9 +172,11 @@ struct app_load sampler_since(struct sampler_mark *mk, uint64_t bytes)
 	if (sampler_read(&now) < 0)
 		return l;
 	secs = now.secs - mk->secs;
+	if (now.counted && mk->counted)
+		*bytes = now.all_bytes - mk->all_bytes;
 	if (secs > 0)
 		l = app_load_of((now.load_secs - mk->load_secs) / secs, now.ncpus, secs,
-				bytes);
+				*bytes);
 	*mk = now;
 	return l;
 }

@@ -8,6 +8,11 @@
  * ledger, time-weighted as one reading over it would be. So the rate,
  * done and total lines take their load from one series of readings, and a
  * soaker that died is seen and said in one place.
+ *
+ * The ledger also keeps, at each reading, the bytes every connection had
+ * received (sampler_count): the machine's CPU over a stretch is divided
+ * by all the bytes received in it, so connections that overlap do not
+ * each charge the whole machine to their own bytes.
  */
 #ifndef ZC_APP_SAMPLER_H
 #define ZC_APP_SAMPLER_H
@@ -22,6 +27,8 @@ struct sampler_mark {
 	double load_secs;	/* the sum of load x seconds */
 	double secs;
 	int ncpus;
+	int counted;		/* all_bytes is kept */
+	uint64_t all_bytes;	/* every connection's bytes received so far */
 };
 
 /*
@@ -31,6 +38,12 @@ struct sampler_mark {
  * one line and exit 1.
  */
 void sampler_open(struct meter *m, void (*on_fail)(void));
+
+/*
+ * sampler_count - in the sampler's process: all_bytes says what every
+ * connection has received so far (monotonic), read at each reading.
+ */
+void sampler_count(uint64_t (*all_bytes)(void));
 
 /* sampler_fd - the pipe's end the sampler's process polls for requests;
  * -1 before sampler_open. */
@@ -52,10 +65,12 @@ void sampler_answer(void);
 int sampler_read(struct sampler_mark *mk);
 
 /*
- * sampler_since - the load from *mk to a fresh reading, over bytes moved
- * in that time; *mk moves to the new reading. Not valid when nothing
- * answered or no time passed.
+ * sampler_since - the load from *mk to a fresh reading, per KB of *bytes;
+ * where every connection's bytes are counted (sampler_count), *bytes
+ * becomes what all of them received in that time, the figure's bytes.
+ * *mk moves to the new reading. Not valid when nothing answered or no
+ * time passed.
  */
-struct app_load sampler_since(struct sampler_mark *mk, uint64_t bytes);
+struct app_load sampler_since(struct sampler_mark *mk, uint64_t *bytes);
 
 #endif

@@ -17,6 +17,7 @@
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
+#include "app/stopped.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
@@ -198,6 +199,14 @@ static void setup_method(const struct sender *sd, struct tx *t,
 		error(1, 0, "%s", err);
 }
 
+/* -t -d: how the stream's loops were spent. */
+void debug_deadline(const char *what, const struct deadline *dl, uint32_t ceiling)
+{
+	fprintf(stderr, "%s: %s-t: %" PRIu64 " files in %" PRIu32 " loops, then %" PRIu32
+		" loops of 0 files\n", program_invocation_short_name, what, dl->files,
+		dl->loops, ceiling - dl->loops);
+}
+
 /* Send the whole stream of loops of set once on a fresh connection. */
 struct send_result send_once(struct sender *sd, const struct file_set *set,
 			     uint32_t loops)
@@ -205,12 +214,15 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	const struct send_cfg *cfg = sd->cfg;
 	struct tx t = { .chunk = cfg->chunk, .stop = &stop_signal };
 	struct send_result r = { 0 };
+	struct deadline dl = { 0 };
 	struct watcher w;
 	char err[256], peer[300], merr[512], why[128];
-	uint64_t t0;
+	uint64_t start = now_ns(), t0, planned, stopped0;
 	double own0;
 	int rc, mrc;
 
+	stopped_start();
+	stopped0 = stopped_ns();
 	t.sock = connect_server(sd, peer, sizeof(peer));
 	if (t.sock < 0) {	/* stopped while connecting: nothing sent */
 		r.interrupted = 1;
@@ -222,7 +234,14 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 		sd->env_due = 0;
 	}
 	setup_method(sd, &t, set);
-	if (cfg->debug)
+	if (cfg->secs > 0)	/* the run, connecting included, lasts -t */
+		loops = deadline_arm(&dl, &t, set, start + (uint64_t)(cfg->secs * 1e9));
+	if (cfg->debug && cfg->secs > 0)
+		fprintf(stderr, "%s: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, "
+			"for %g s: at most %" PRIu32 " loops\n", program_invocation_short_name,
+			cfg->method->name, set->n, set->n == 1 ? "" : "s", set->bytes,
+			cfg->secs, loops);
+	else if (cfg->debug)
 		fprintf(stderr, "%s: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, %"
 			PRIu32 " loop%s, %" PRIu64 " bytes on the connection\n",
 			program_invocation_short_name, cfg->method->name, set->n,
@@ -255,14 +274,18 @@ struct send_result send_once(struct sender *sd, const struct file_set *set,
 	}
 	r.interrupted = rc < 0;
 	r.ns_closed = now_ns() - t0;
+	r.stopped_ns = stopped_ns() - stopped0;
 	tcpinfo_read(t.sock, &r.tcp);
 	close(t.sock);
 	if (mrc < 0) {		/* no cpu figure from this run */
 		report_result(sd, &r);
 		error(1, 0, "%s", merr);
 	}
-	if (!r.interrupted && r.bytes != proto_stream_bytes(loops, set->n, set->bytes))
+	planned = cfg->secs > 0 ? dl.bytes : proto_stream_bytes(loops, set->n, set->bytes);
+	if (!r.interrupted && r.bytes != planned)
 		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
-		      PRIu64, r.bytes, proto_stream_bytes(loops, set->n, set->bytes));
+		      PRIu64, r.bytes, planned);
+	if (cfg->debug && cfg->secs > 0)
+		debug_deadline("", &dl, loops);
 	return r;
 }

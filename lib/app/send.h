@@ -31,6 +31,7 @@ struct send_cfg {
 	double interval;		/* -I; 0: none */
 	double stall;			/* -T; 0: wait for ever */
 	unsigned streams;		/* -P */
+	double secs;			/* -t: each run lasts this long; 0: -n */
 	int *cpus;			/* -B: the CPUs of the list */
 	int n_cpus;
 	int debug;			/* -d */
@@ -41,6 +42,7 @@ struct send_result {
 	uint64_t bytes, ns;
 	uint64_t calls;		/* system calls that moved the data (-W) */
 	uint64_t ns_closed;	/* from the first byte to the server's close */
+	uint64_t stopped_ns;	/* zcc itself was stopped (lib/app/stopped.h) */
 	double rate;		/* kbytes/sec */
 	int interrupted;
 	uint64_t zc_sends, zc_copied;	/* zero-copy methods */
@@ -60,7 +62,6 @@ struct sender {
 	struct where_snap where_mark;	/* -W: the counters at the run's start */
 	struct where_report where_rep;	/* -W: the run's, after it */
 	char where_if[IF_NAMESIZE];	/* the connection's interface; "": all */
-	int probing;			/* a -t probe run: no lines of its own */
 	int env_due;			/* the env record waits for a connection */
 };
 
@@ -72,9 +73,10 @@ struct sender {
 void send_meter(struct sender *sd, struct meter *m, int where);
 
 /*
- * send_once - the whole stream of loops of set once, on a connection of
- * its own, seen closed by the server. Prints nothing but on failure (and
- * then exits 1); a stop signal makes the result interrupted.
+ * send_once - the whole stream of loops of set once (with -t: for the
+ * time, lib/app/deadline.h), on a connection of its own, seen closed by
+ * the server. Prints nothing but on failure (and then exits 1); a stop
+ * signal makes the result interrupted.
  */
 struct send_result send_once(struct sender *sd, const struct file_set *set,
 			     uint32_t loops);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "app/deadline.h"
 #include "app/send.h"
 #include "app/watch.h"
 
@@ -26,6 +27,7 @@ struct stream {
 	char err[512];
 	int sending;		/* the -T watch of the stream runs */
 	uint32_t loops;
+	struct deadline dl;	/* -t: its plan */
 	int connected, interrupted;
 	uint64_t t0, t_end;	/* connected, closed */
 	struct tcp_figures tcp;
@@ -38,6 +40,7 @@ struct group {
 	struct stream *s;
 	unsigned n;
 	int stop;			/* a signal or a failure: the streams end */
+	uint64_t end;			/* -t: every stream's deadline, now_ns() */
 	/*
 	 * Every stream's t.stop, never set: a stream thread has every signal
 	 * blocked, so no send of its returns EINTR; the main thread ends them
@@ -106,6 +109,10 @@ double send_cpu_secs(void);
  */
 int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 		    char *err, size_t errlen);
+
+/* debug_deadline - -t -d: the files and loops a stream of ceiling loops
+ * sent, after what on stderr. */
+void debug_deadline(const char *what, const struct deadline *dl, uint32_t ceiling);
 
 /* report_tcp - -d: TCP's own account, "tcp: ..." after what on stderr. */
 void report_tcp(const char *what, const struct tcp_figures *tcp);

@@ -160,7 +160,7 @@ static void *watch_run(void *arg)
 void watch_start(struct watcher *w, struct sender *sd, struct tx *t, struct group *g)
 {
 	const struct send_cfg *cfg = sd->cfg;
-	double interval = sd->probing ? 0 : cfg->interval;
+	double interval = cfg->interval;
 	pthread_condattr_t ca;
 	sigset_t all, old;
 	int e;

@@ -126,7 +126,7 @@ static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 		return l;
 	if (whole)
 		c->last = c->first;
-	l = sampler_since(&c->last, bytes);
+	l = sampler_since(&c->last, &bytes);	/* every connection's bytes */
 	if (l.valid && c->cfg->where)
 		where_read(c, l.load, bytes, whole);
 	return l;

@@ -20,11 +20,13 @@
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
+#include "app/stopped.h"
 #include "app/streams.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/out.h"
 #include "base/rate.h"
+#include "base/cpu.h"
 #include "wire/proto.h"
 
 /*
@@ -98,6 +100,8 @@ static void *stream_run(void *arg)
 		shutdown(sock, SHUT_RDWR);
 	pthread_mutex_unlock(&g->lock);
 	rc = tx_open(g->sd->cfg->method, &s->t, s->set.f, s->set.n, err, sizeof(err));
+	if (g->sd->cfg->secs > 0)
+		s->loops = deadline_arm(&s->dl, &s->t, &s->set, g->end);
 	s->t0 = now_ns();
 	if (rc < 0 && stream_stopped(g))
 		s->interrupted = 1;
@@ -154,6 +158,8 @@ static void debug_streams(const struct group *g)
 			snprintf(what, sizeof(what), "stream %u: ", s->idx);
 			report_tcp(what, &s->tcp);
 		}
+		if (g->sd->cfg->debug > 1 && g->sd->cfg->secs > 0)
+			debug_deadline(what, &s->dl, s->loops);
 	}
 	fprintf(stderr, "%s: streams: slowest/fastest %.3f (stream %u, stream %u)\n",
 		program_invocation_short_name,
@@ -246,7 +252,12 @@ static void group_init(struct group *g, struct sender *sd, uint32_t loops)
 			error(1, errno, "memory");
 		memcpy(s->set.f, files->f, files->n * sizeof(*files->f));
 	}
-	if (cfg->debug)
+	if (cfg->debug && cfg->secs > 0)
+		fprintf(stderr, "%s: %u streams, %s, %" PRIu32 " file%s of %" PRIu64
+			" bytes in all, for %g s\n", program_invocation_short_name, g->n,
+			cfg->method->name, files->n, files->n == 1 ? "" : "s", files->bytes,
+			cfg->secs);
+	else if (cfg->debug)
 		fprintf(stderr, "%s: %u streams, %s, %" PRIu32 " file%s of %" PRIu64
 			" bytes in all, %" PRIu32 " loop%s, %" PRIu64 " bytes on each\n",
 			program_invocation_short_name, g->n, cfg->method->name, files->n,
@@ -334,6 +345,16 @@ static void group_sum(const struct group *g, struct send_result *r)
 	r->rate = kbytes_per_sec(r->bytes, r->ns);
 }
 
+/* What g's streams should have sent: each of -n, or as -t planned. */
+static uint64_t planned_bytes(const struct group *g, uint64_t each)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < g->n; i++)
+		sum += g->sd->cfg->secs > 0 ? g->s[i].dl.bytes : each;
+	return sum;
+}
+
 struct send_result send_streams(struct sender *sd, uint32_t loops)
 {
 	const struct file_set *files = &sd->files;
@@ -344,8 +365,11 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	char merr[512];
 	unsigned started;
 	double own0;
+	uint64_t stopped0;
 	int mrc, e;
 
+	stopped_start();
+	stopped0 = stopped_ns();
 	group_init(&g, sd, loops);
 	if (sd->env_due) {	/* before any stream connects: no interface yet */
 		env_print(ENV_CONN, -1, sd->cfg->debug);
@@ -353,15 +377,19 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	}
 	send_mark(sd, -1);
 	own0 = send_cpu_secs();
+	g.end = now_ns() + (uint64_t)(sd->cfg->secs * 1e9);	/* -t: one deadline */
 	watch_start(&w, sd, NULL, &g);
 	e = group_run(&g, &started);
 	watch_stop(&w);
+	if (e == EAGAIN)
+		error(1, e, "a thread for stream %u (RLIMIT_NPROC: ulimit -u)", started + 1);
 	if (e)
 		error(1, e, "a thread for stream %u", started + 1);
 	group_sum(&g, &r);
 	if (g.failed)
 		group_failed(&g, &w);
 	r.interrupted = stop_signal != 0;
+	r.stopped_ns = stopped_ns() - stopped0;
 	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);	/* -c or not */
 	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
 	report_result(sd, &r);
@@ -370,9 +398,9 @@ struct send_result send_streams(struct sender *sd, uint32_t loops)
 	print_streams(&g);
 	if (sd->cfg->debug)
 		debug_streams(&g);
-	if (!r.interrupted && r.bytes != g.n * each)
-		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %u x %"
-		      PRIu64, r.bytes, g.n, each);
+	if (!r.interrupted && r.bytes != planned_bytes(&g, each))
+		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
+		      PRIu64, r.bytes, planned_bytes(&g, each));
 	group_free(&g);
 	return r;
 }

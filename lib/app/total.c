@@ -20,6 +20,7 @@ static unsigned nslots;
 static uint64_t *count_seen;		/* parent: each slot's bytes at the last look */
 static unsigned char *slot_used;	/* parent: a live child has it */
 static struct count_slot *my_count;	/* child: its slot */
+static uint64_t retired;		/* parent: bytes of the children reaped */
 
 static struct sampler_mark period_mark;	/* -c: the ledger as the period began */
 static int metered;
@@ -31,6 +32,17 @@ static struct {
 	unsigned movers;		/* those of them that moved data in it */
 	int overlap;			/* two connections were active at once */
 } period;
+
+/* Every connection's bytes so far: the meter's us/KB are over them. */
+static uint64_t all_received(void)
+{
+	uint64_t sum = retired;
+
+	for (unsigned i = 0; i < nslots; i++)
+		if (slot_used[i])
+			sum += __atomic_load_n(&counts[i].bytes, __ATOMIC_RELAXED);
+	return sum;
+}
 
 void total_open(unsigned max_conns, double period_s, int with_meter)
 {
@@ -44,8 +56,10 @@ void total_open(unsigned max_conns, double period_s, int with_meter)
 	if (!count_seen || !slot_used)
 		error(1, errno, "allocate the child table");
 	metered = with_meter;
-	if (metered)
+	if (metered) {
+		sampler_count(all_received);
 		sampler_read(&period_mark);
+	}
 	period.step = (uint64_t)(period_s * 1e9);
 	period.start = now_ns();
 	period.next = period.start + period.step;
@@ -93,6 +107,7 @@ void total_release(unsigned slot)
 		period.bytes += now - count_seen[slot];
 		period.movers++;
 	}
+	retired += now;
 	slot_used[slot] = 0;
 }
 
@@ -163,7 +178,7 @@ static void report(uint64_t now)
 
 	look(&bytes, &movers);
 	if (metered)
-		l = sampler_since(&period_mark, bytes);
+		l = sampler_since(&period_mark, &(uint64_t){ bytes });
 	period.start = now;
 	period.bytes = 0;
 	period.movers = 0;

@@ -7,7 +7,7 @@
  * connections" (with -c the whole machine's load and us/KB over it). A
  * slot is active from the accept until its stream has ended (before the
  * close that lets a client connect again), so connections one after
- * another (zcc's -t probes and its run) are never taken for several at
+ * another (zcc's -R runs) are never taken for several at
  * once. The parent alone calls what is not marked "child".
  */
 #ifndef ZC_APP_TOTAL_H

@@ -135,6 +135,7 @@ int tx_send_stream(const struct tx_method *m, struct tx *t,
 		   char *err, size_t errlen)
 {
 	unsigned char words[TX_WORDS_MAX];
+	uint32_t next = 0, in_loop;
 	int rc = 0;
 
 	t->hdr = words;
@@ -142,15 +143,19 @@ int tx_send_stream(const struct tx_method *m, struct tx *t,
 	if (put_word(t, n_loops, err, errlen) < 0)
 		goto out;
 	for (uint32_t loop = 0; loop < n_loops; loop++) {
-		if (put_word(t, n_files, err, errlen) < 0)
+		in_loop = t->loop_files ? t->loop_files(t, n_loops - loop) : n_files;
+		if (put_word(t, in_loop, err, errlen) < 0)
 			goto out;
-		for (uint32_t i = 0; i < n_files; i++) {
+		for (uint32_t j = 0; j < in_loop; j++) {
+			const struct tx_file *f = &files[next];
+
+			next = next + 1 < n_files ? next + 1 : 0;
 			if (t->stop && *t->stop) {
 				tx_stopped(t, err, errlen);
 				goto out;
 			}
-			if (put_word(t, files[i].size, err, errlen) < 0 ||
-			    (files[i].size && m->send_file(t, &files[i], err, errlen) < 0))
+			if (put_word(t, f->size, err, errlen) < 0 ||
+			    (f->size && m->send_file(t, f, err, errlen) < 0))
 				goto out;
 		}
 	}

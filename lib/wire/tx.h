@@ -53,6 +53,15 @@ struct tx {
 	uint64_t zc_sends, zc_copied;
 
 	void *priv;		/* the method's own state */
+
+	/*
+	 * NULL: every loop sends every file. Else asked as each loop begins
+	 * (loops_left counts it) how many files it sends: 0 or more, taken in
+	 * turn round the set from where the loop before stopped. zcc -t ends
+	 * a stream at its deadline so, the stream still whole.
+	 */
+	uint32_t (*loop_files)(struct tx *t, uint32_t loops_left);
+	void *loop_arg;		/* loop_files's own */
 };
 
 #define TX_CHUNKED 1u		/* -b is the size of each send */
@@ -119,8 +128,9 @@ int tx_flush_words(struct tx *t, char *err, size_t errlen);
 
 /*
  * tx_send_stream - the whole protocol stream on t by method m: n_loops,
- * then per loop n_files and per file its length and data, the header words
- * going out with the data that follows them. t->hdr is set here. -1 with
+ * then per loop n_files (or what t->loop_files says) and per file its
+ * length and data, the header words going out with the data that follows
+ * them. t->hdr is set here. -1 with
  * err filled (EINTR: *t->stop was set; t->bytes says how far it got).
  * Between tx_open and tx_close.
  */

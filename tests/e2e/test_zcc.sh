@@ -351,6 +351,29 @@ case_stopped() {
 }
 together stopped case_stopped
 
+# Stopped for 1.5 s in a -t 3 run: the sent: line says so after its 2001
+# fields (still parsed as before), and JSON has stopped_seconds.
+case_stopped_said() {
+	zcs_start -T 0
+	bg "$ZCC" -t 3 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	sleep 0.5
+	kill -STOP $zpid
+	sleep 1.5
+	kill -CONT $zpid
+	wait $zpid
+	RC=$?
+	bg "$ZCC" -J -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/json" 2>>"$TMP/err"
+	wait $!
+	kill "$ZCS_PID" 2>/dev/null; wait "$ZCS_PID" 2>/dev/null
+	said=$(sed -n 's/^sent: [0-9]* bytes in [0-9.]* s, [0-9]* kbytes\/sec (\([0-9.]*\) s stopped)$/\1/p' "$TMP/out")
+	check "stopped 1.5 s: the sent: line says ($said s, 1.3..2.2; exit $RC: $(cat "$TMP/out" "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && [ -n "$said" ] && awk -v s="$said" "BEGIN { exit !(s >= 1.3 && s <= 2.2) }"'
+	check "not stopped: no word of it, JSON stopped_seconds 0 ($(cat "$TMP/json"))" \
+		eval '[ "$("$ZC_TESTBIN/jsoncheck" -E sent -k stopped_seconds -g stopped_seconds "$TMP/json")" = 0.000 ]'
+}
+together stopped-said case_stopped_said
+
 # -T bounds connecting: in a namespace of our own, a neighbour whose MAC
 # nobody owns (the other end of a veth pair, with no address) never
 # answers a SYN (the kernel alone would give up after about two minutes).
@@ -374,8 +397,8 @@ case_connect() {
 }
 together connect case_connect
 
-# Stopped during the -t probe: the probe's bytes are reported, not lost.
-case_probe_stopped() {
+# Stopped during a -t run: what was sent is reported, not lost.
+case_timed_stopped() {
 	sink_start -g "$WORK/never"
 	bg "$ZCC" -t 30 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
 	zpid=$!
@@ -385,10 +408,10 @@ case_probe_stopped() {
 	wait $zpid
 	RC=$?
 	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
-	check "-t, SIGTERM in the probe: exit 143 and the probe's sent: line ($RC: $(cat "$TMP/out" "$TMP/err"))" \
+	check "-t, SIGTERM mid-run: exit 143 and the sent: line ($RC: $(cat "$TMP/out" "$TMP/err"))" \
 		eval '[ "$RC" -eq 143 ] && grep -Eq "^sent: [1-9][0-9]* bytes in [0-9.]+ s, [0-9]+ kbytes/sec \(interrupted\)\$" "$TMP/out"'
 }
-together probe-stopped case_probe_stopped
+together timed-stopped case_timed_stopped
 
 # Stopped during -R: the runs that ended whole still get their summary.
 case_repeat_stopped() {
@@ -458,44 +481,32 @@ kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 
 # --- -t, -I, -R against zcs --------------------------------------------------------
 if zcs_start; then
+	# What others hold of the CPUs, in the half second before (the run's
+	# own share cannot be told from theirs while it runs).
+	k0=$(cpu_ticks); sleep 0.5; held=$(cpu_share "$k0" "$(cpu_ticks)")
+	n0=$(grep -c '^done: ' "$TMP/zcs.out")
 	t0=$(date +%s%N)
 	run_zcc -t 3 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	n_int=$(grep -c '^[0-9]* kbytes/sec$' "$TMP/out")
-	# The probe's streams come first: the last done line is the real run's.
 	sleep 0.3
 	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
 	done_=$(grep '^done: ' "$TMP/zcs.out" | tail -n 1 | sed 's/^done: \([0-9]*\) bytes.*/\1/')
-	if [ "$RC" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$done_" ]; then
-		ok "-t 3: sent $sent = done $done_"
+	n=$(($(grep -c '^done: ' "$TMP/zcs.out") - n0))
+	if [ "$RC" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$done_" ] && [ "$n" -eq 1 ]; then
+		ok "-t 3: one whole stream, no probe before it: sent $sent = done $done_"
 	else
-		not_ok "-t 3: exit $RC, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
+		not_ok "-t 3: exit $RC, $n streams, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
 	fi
-	# -t 3: 2-6 s in all, probes included; -I 0.5: one line a half second.
-	# A rate that moves because others took the CPUs moves the length too,
-	# and a test that starts after the probe is not in its measure.
-	if [ "$ms" -ge 2000 ] && [ "$ms" -le 6000 ] && [ "$n_int" -ge $((ms / 500 - 3)) ] \
-	   && [ "$n_int" -le $((ms / 500 + 1)) ]; then
-		ok "-t 3 -I 0.5: $ms ms, $n_int interval lines"
-	# Others' share is taken after the run (the run's own cannot be told
-	# from theirs while it runs).
-	elif ! busy_skip "-t 3 -I 0.5: $ms ms, $n_int interval lines"; then
-		not_ok "-t 3 -I 0.5: $ms ms, $n_int interval lines"
-	fi
-	# A loop bigger than 64 MiB: the first probe sends only its first
-	# 64 MiB (zcs sees a stream of one loop of a 64 MiB file).
-	truncate -s 100M "$TMP/big"
-	: >"$TMP/zcs.out.before"; cp "$TMP/zcs.out" "$TMP/zcs.out.before"
-	run_zcc -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/big"
-	sleep 0.3
-	first=$(grep '^done: ' "$TMP/zcs.out" | sed -n "$(($(grep -c '^done: ' "$TMP/zcs.out.before") + 1))p" \
-		| sed 's/^done: \([0-9]*\) bytes.*/\1/')
-	if [ "$RC" -eq 0 ] && [ "$first" = $((67108864 + 12)) ]; then
-		ok "-t 1 of a 100 MiB file: the first probe is its first 64 MiB ($first bytes)"
+	# -t 3: the whole zcc lasts 3 s; -I 0.5: one line a half second. The
+	# bounds are wide (the CPUs are shared); make bench holds the 2% target.
+	if [ "$ms" -ge 2900 ] && [ "$ms" -le 3600 ] && [ "$n_int" -ge 5 ] && [ "$n_int" -le 7 ]; then
+		ok "-t 3 -I 0.5: $ms ms (2900..3600), $n_int interval lines"
+	elif [ "${held%.*}" -ge 25 ]; then
+		skip "-t 3 -I 0.5: $ms ms, $n_int interval lines while others held $held% of the CPUs"
 	else
-		not_ok "-t 1 of a 100 MiB file: exit $RC, first probe '$first' bytes: $(cat "$TMP/err")"
+		not_ok "-t 3 -I 0.5: $ms ms (2900..3600), $n_int interval lines (others held $held% of the CPUs)"
 	fi
-	rm -f "$TMP/big"
 	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
 	   && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 3 ] \
@@ -534,6 +545,24 @@ else
 	not_ok "zcs did not start: $(cat "$TMP/zcs.err")"
 fi
 
+# -t's stream, its loops sized to the time and its loops of 0 files at the
+# end, is a whole 2001 stream: zcs -1 exits 0 only for one, and counts the
+# bytes zcc says it sent. An empty file and a file of 3 bytes ride along.
+: >"$TMP/empty"
+for m in sendfile send mmap; do
+	zcs_start -1 || { not_ok "zcs -1 did not start"; continue; }
+	run_zcc -t 0.5 -M "$m" -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/empty" "$TMP/b"
+	wait "$ZCS_PID"
+	zrc=$?
+	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
+	if [ "$RC" -eq 0 ] && [ "$zrc" -eq 0 ] && [ -n "$sent" ] &&
+	   grep -q "^done: $sent bytes" "$TMP/zcs.out"; then
+		ok "-t 0.5 -M $m: zcs -1 takes the stream whole, $sent bytes both ends"
+	else
+		not_ok "-t 0.5 -M $m: zcc $RC, zcs -1 $zrc, sent '$sent': $(cat "$TMP/out" "$TMP/err" "$TMP/zcs.out" "$TMP/zcs.err")"
+	fi
+done
+
 # --help and --version; K/M/G on byte sizes.
 run_zcc --help
 if [ "$RC" -eq 0 ] && grep -q '^usage: zcc' "$TMP/out"; then
@@ -557,6 +586,77 @@ if [ "$RC" -eq 0 ] && grep -q "^received: $((4 + 8 + 100000)) bytes" "$TMP/sink.
 	ok "-b 1K -o 64K -i 64K: accepted, the file sent"
 else
 	not_ok "-b 1K -o 64K -i 64K: exit $RC, $(cat "$TMP/err" "$TMP/sink.out")"
+fi
+
+# --- the page cache ------------------------------------------------------------
+# A set not in the page cache (dropped by tests/tools/evict) gets one
+# warning line: the run times the disk too. -d says the share resident.
+head -c 4194304 /dev/urandom >"$TMP/cold"
+sink_start
+run_zcc -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/cold"
+wait "$SINK_PID"
+check "a set in the page cache: no warning, -d says 100.0% ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^zcc: page cache: 100.0% of the files. bytes resident\$" "$TMP/err" &&
+	! grep -q warning "$TMP/err"'
+"$ZC_TESTBIN/evict" "$TMP/cold"
+sink_start
+run_zcc -d -s 127.0.0.1 -p "$SINK_PORT" "$TMP/cold" "$TMP/b"
+wait "$SINK_PID"
+share=$(sed -n 's/^zcc: page cache: \([0-9]*\)\..*/\1/p' "$TMP/err")
+if [ -n "$share" ] && [ "$share" -ge 90 ]; then
+	skip "a cold page cache: the file system kept $share% of the file cached (tmpfs?)"
+else
+	check "a cold page cache: one warning line ($RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && [ "$(grep -c "^zcc: warning: only [0-9]*% of the files. bytes are in the page cache: the figures include reading them from the disk" "$TMP/err")" -eq 1 ]'
+fi
+
+# --- --files-from and the limits ---------------------------------------------
+# 300 files named in a list (a line each; an empty line skipped), from a
+# file and from standard input, after the names given as arguments.
+mkdir "$TMP/many"
+i=0
+while [ $i -lt 300 ]; do printf x >"$TMP/many/f$i"; echo "$TMP/many/f$i"; i=$((i + 1)); done >"$TMP/list"
+echo >>"$TMP/list"
+want=$((4 + 4 + 301 * 4 + 3 + 300))
+sink_start
+(ulimit -Sn 100; exec timeout 20 "$ZCC" -s 127.0.0.1 -p "$SINK_PORT" "$TMP/b" --files-from "$TMP/list") \
+	>"$TMP/out" 2>"$TMP/err"
+RC=$?
+wait "$SINK_PID"
+check "--files-from, a soft limit of 100 raised to the hard one: 301 files, $want bytes ($RC: $(cat "$TMP/out" "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^received: $want bytes" "$TMP/sink.out" && [ ! -s "$TMP/err" ]'
+sink_start
+run_zcc -s 127.0.0.1 -p "$SINK_PORT" --files-from - "$TMP/b" <"$TMP/list"
+wait "$SINK_PID"
+check "--files-from -: the names from standard input ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^received: $want bytes" "$TMP/sink.out"'
+runtime_fails "--files-from a missing file" "^zcc: --files-from $TMP/nonesuch: No such file or directory\$" \
+	-s 127.0.0.1 -p 1 --files-from "$TMP/nonesuch"
+usage_fails "-C --files-from" -C --files-from "$TMP/list"
+# Beyond the open-file limit (a set, or -P's sockets and pipes): refused
+# before connecting (port 1: a connect would fail otherwise), naming the
+# limit, what is needed and the ulimit.
+(ulimit -n 100; exec timeout 20 "$ZCC" -s 127.0.0.1 -p 1 --files-from "$TMP/list") >"$TMP/out" 2>"$TMP/err"
+RC=$?
+check "301 files, ulimit -n 100: refused before connecting ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
+	grep -q "^zcc: 300 files and 1 stream need about [0-9]* open files.*the limit is 100 (RLIMIT_NOFILE, hard limit 100): raise it with ulimit -n\$" "$TMP/err"'
+(ulimit -n 256; exec timeout 20 "$ZCC" -s 127.0.0.1 -p 1 -P 1024 "$TMP/a") >"$TMP/out" 2>"$TMP/err"
+RC=$?
+check "-P 1024, ulimit -n 256: refused before connecting ($RC: $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
+	grep -q "^zcc: 1 file and 1024 streams need about [0-9]* open files.*RLIMIT_NOFILE.*ulimit -n\$" "$TMP/err"'
+# Beyond the threads a user may run (the kernel exempts root: a user
+# that is not).
+if [ "$(id -u)" -eq 0 ] && command -v prlimit >/dev/null && command -v setpriv >/dev/null; then
+	prlimit --nproc=20 -- setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		timeout 20 "$ZCC" -s 127.0.0.1 -p 1 -P 50 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	check "-P 50 with 20 threads allowed: refused before connecting ($RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
+		grep -q "^zcc: 50 streams need 51 threads .*the limit is 20 (RLIMIT_NPROC): raise it with ulimit -u\$" "$TMP/err"'
+else
+	skip "-P beyond RLIMIT_NPROC: needs root, prlimit and setpriv (to run as another user)"
 fi
 
 # --- -c without a usable calibration ------------------------------------------

@@ -1,0 +1,35 @@
+/* lib/app/deadline.c: how many files a loop of a -t stream sends. */
+#include "app/deadline.h"
+#include "t.h"
+
+/* Four files of 996 bytes: with its length word, 1000 bytes each. */
+static struct tx_file four[4] = {
+	{ .size = 996 }, { .size = 996 }, { .size = 996 }, { .size = 996 },
+};
+static const struct file_set set = { .f = four, .n = 4, .bytes = 3984 };
+
+int main(void)
+{
+	const double spb = 1e-6;	/* a file: 1 ms */
+
+	CHECK(deadline_plan(&set, 0, 1.0, 0, 100) == 1, "no rate known yet: one file");
+	CHECK(deadline_plan(&set, 0, 0, spb, 100) == 0 && deadline_plan(&set, 0, -1, spb, 1) == 0,
+	      "the deadline has come: a loop of 0 files");
+	CHECK(deadline_plan(&set, 0, 0.0101, spb, 1) == 10,
+	      "the last loop: the files that fit in 10.1 ms, round the set (10)");
+	CHECK(deadline_plan(&set, 2, 0.0106, spb, 1) == 11,
+	      "a file half of which fits goes in (11 in 10.6 ms)");
+	CHECK(deadline_plan(&set, 0, 0.0004, spb, 1) == 0,
+	      "not half a file left: none");
+	CHECK(deadline_plan(&set, 0, 0.0006, spb, 1) == 1,
+	      "over half a file left: one");
+	CHECK(deadline_plan(&set, 0, 1.0, spb, 100) == 20,
+	      "100 loops for 1 s: this one twice its even share (20 ms, 20 files)");
+	CHECK(deadline_plan(&set, 0, 0.004, spb, 1000) == 1,
+	      "a share smaller than a file: still the one file that fits");
+	CHECK(deadline_ceiling(5) == 5 * DEADLINE_LOOPS_PER_SEC &&
+	      deadline_ceiling(0.01) == DEADLINE_LOOPS_MIN && deadline_ceiling(1e9) == UINT32_MAX,
+	      "the ceiling: %d loops a second, at least %d, at most 2^32 - 1",
+	      DEADLINE_LOOPS_PER_SEC, DEADLINE_LOOPS_MIN);
+	return t_exit();
+}
