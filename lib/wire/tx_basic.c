@@ -291,6 +291,10 @@ static int pipe_out(struct tx *t, struct tx_pipe *p, size_t len, int more,
 	ssize_t n;
 
 	while (len > 0) {
+		/* A signal that cut a splice short returns the bytes it moved,
+		 * not EINTR: the flag is all that says so. */
+		if (*t->stop)
+			return tx_stopped(t, err, errlen);
 		n = splice(p->rd, NULL, t->sock, NULL, len,
 			   SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0));
 		if (n < 0 && errno == EINTR && !*t->stop)
