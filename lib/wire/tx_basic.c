@@ -82,7 +82,7 @@ static size_t piece_next(size_t piece, size_t n, uint64_t ns)
  * before (the words written into a pipe, the file sendfile()d in behind
  * them, the pipe spliced to the socket: three calls), and against
  * batching several files through that pipe with one splice() for all
- * (2.14 calls a file), on loopback: README.zc has the figures.
+ * (2.14 calls a file), on loopback: zcc(1)'s NOTES have the figures.
  */
 static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {

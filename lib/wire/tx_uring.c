@@ -18,39 +18,20 @@
  * chains.
  *
  * Depth. Within a chain the sends run one after another, so the depth is
- * not parallelism: it is how many sends one io_uring_enter() carries, and
- * the kernel moves from one to the next without coming back to us. 16
- * chunks of the default 64 KiB are 1 MiB per system call, more than a
+ * not parallelism: it is how many sends one io_uring_enter() carries. 16
+ * chunks of the default 64 KiB are 1 MiB a system call, more than a
  * socket buffer holds on most links, so the socket never runs dry between
- * chains. Depths of 4, 16 and 64 measured alike on loopback (within the
- * noise); a deeper chain only holds more of the file per call.
+ * chains; a deeper chain only holds more of the file per call.
  *
  * The header words. uring sends them with the first chunk in one
  * IORING_OP_SENDMSG of two iovecs, as -M mmap does with sendmsg(): one
- * request fewer in each chain, so one fewer trip through the kernel's
- * sending and one fewer hop of the chain. Measured on loopback against
- * the words in an IORING_OP_SEND of their own with MSG_MORE (one 128 KiB
- * file, zcc on CPU 0, zcs -M discard on CPU 1, 11 paired rounds on a 2-CPU
- * VM shared with other work): zcc's CPU per byte 0.91 of before (median;
- * 9 of 11 rounds below 1, range 0.80-1.17), rate 1.12 (range 0.48-2.27,
- * the machine's noise). Tried beside it and not kept: a ring set up with
- * IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN (CPU per byte 0.99 of before,
- * alone; 0.90 with the sendmsg, no better than the sendmsg alone), and
- * COOP_TASKRUN (no better in a first look). Against -M send, zcs -M read
- * on CPU 1, 7 rounds of 14000 loops: rate 1.09 of send (range 0.92-1.31),
- * zcc's CPU 0.87 of send's (every round lower); an earlier run of 9: rate
- * 1.06 (0.93-1.35), and against -M mmap (the same mapping, the same
- * sendmsg) 1.05 (0.90-1.57); runs of 7 read 0.61 (0.35-0.90) and 0.93
- * (0.61-1.84): the machine's noise, see README.zc, methods. In that last
- * run against the old way, in the same rounds: CPU 0.94 of it, rate 1.0.
+ * request fewer in each chain. uring-zc copies them with MSG_MORE, as
+ * lending them zero-copy cost more than it saved.
  *
- * Why uring can only be level with -M mmap on loopback. IORING_OP_SEND
- * runs the same tcp_sendmsg() as send(), in this task on this CPU, one
- * request after the other; what it saves is system calls. strace -c of
- * 5000 loops of one 128 KiB file: mmap 10000 sendmsg, uring 5000
- * io_uring_enter. A system call costs about 0.18 us on the project's VM
- * (getppid() in a loop, pinned) and the file about 58 us of zcc's CPU:
- * 0.3%, against single paired rounds that spread from 0.94 to 1.19.
+ * IORING_OP_SEND runs the same tcp_sendmsg() as send(), in this task on
+ * this CPU, one request after the other: all uring can save over -M mmap
+ * is system calls, so on loopback the two are level by design. zcc(1)'s
+ * NOTES give what was measured of both.
  */
 #include "wire/tx_zc.h"
 
