@@ -2,13 +2,15 @@
 #include <error.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 
 #include "app/stopped.h"
 #include "base/clock.h"
 
 static uint64_t total;			/* stopped so far, ns */
 static unsigned conts;			/* SIGCONTs so far (lock-free atomics) */
-static int started;
+static int started, quit;
+static pthread_t ticker;
 
 static void on_cont(int sig)
 {
@@ -24,7 +26,7 @@ static void *tick(void *arg)
 	unsigned seen = __atomic_load_n(&conts, __ATOMIC_RELAXED), c;
 
 	(void)arg;
-	for (;;) {
+	while (!__atomic_load_n(&quit, __ATOMIC_RELAXED)) {
 		sleep_until(last + STOPPED_TICK_NS);
 		now = now_ns();
 		if (now > last + STOPPED_TICK_NS + STOPPED_LATE_NS) {
@@ -49,7 +51,6 @@ void stopped_start(void)
 {
 	struct sigaction sa = { .sa_handler = on_cont, .sa_flags = SA_RESTART };
 	sigset_t all, old;
-	pthread_t t;
 	int e;
 
 	if (started)
@@ -60,11 +61,22 @@ void stopped_start(void)
 		error(1, errno, "sigaction SIGCONT");
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	e = pthread_create(&t, NULL, tick, NULL);
+	e = pthread_create(&ticker, NULL, tick, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e)
 		error(1, e, "a thread to time stops");
-	pthread_detach(t);
+	atexit(stopped_end);
+}
+
+/* At exit the ticker is ended and joined (a tick at most), so that no
+ * thread is left mid-sleep with what it holds. */
+void stopped_end(void)
+{
+	if (!started)
+		return;
+	__atomic_store_n(&quit, 1, __ATOMIC_RELAXED);
+	pthread_join(ticker, NULL);
+	started = 0;
 }
 
 uint64_t stopped_ns(void)

@@ -23,6 +23,10 @@
  * failure to is one line and exit 1. */
 void stopped_start(void);
 
+/* stopped_end - end and join the ticker (stopped_start has it run at
+ * exit). */
+void stopped_end(void);
+
 /* stopped_ns - the nanoseconds this process has been stopped so far. */
 uint64_t stopped_ns(void);
 

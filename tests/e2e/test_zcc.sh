@@ -355,9 +355,10 @@ together stopped case_stopped
 # fields (still parsed as before), and JSON has stopped_seconds.
 case_stopped_said() {
 	zcs_start -T 0
-	bg "$ZCC" -t 3 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
+	bg "$ZCC" -t 3 -I 0.1 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
 	zpid=$!
-	sleep 0.5
+	# Stopped once it sends (an -I line), not while it starts up.
+	wait_for "$TMP/out" 'kbytes/sec$' 100
 	kill -STOP $zpid
 	sleep 1.5
 	kill -CONT $zpid
