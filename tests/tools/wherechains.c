@@ -73,7 +73,7 @@ static void summary(struct chainfile *f)
 	other = calloc(f->syms.n + 1, sizeof(*other));
 	if (!other)
 		return;
-	for (i = 0; i < f->n; i++) {
+	for (i = 0; i < f->n; i++) { // NOLINT(clang-analyzer-unix.Malloc): chain_free in main frees f->c
 		const struct chain *c = &f->c[i];
 
 		kind = where_sample_kind(&f->syms, (uint32_t)c->pid, c->ip, c->n, &sym);

@@ -418,7 +418,7 @@ static enum where_kind kind_of_line(const char *text, const char **charged)
 	memset(f.bucket, -1, sizeof(f.bucket));
 	snprintf(line, sizeof(line), "%s", text);
 	if (chain_line(&f, line) == 0 && f.n == 1) {
-		k = where_sample_kind(&f.syms, (uint32_t)f.c[0].pid, f.c[0].ip, f.c[0].n, &sym);
+		k = where_sample_kind(&f.syms, (uint32_t)f.c[0].pid, f.c[0].ip, f.c[0].n, &sym); // NOLINT(clang-analyzer-unix.Malloc): chain_free below frees f.c
 		if (charged)
 			*charged = sym == WHERE_SYM_CUT ? "cut" : "";
 	}
