@@ -46,6 +46,17 @@ near() {
 		[ $(($1 * 100)) -ge $(($2 * 85)) ] && [ $(($1 * 100)) -le $(($2 * 115 + 10000000)) ]
 }
 
+# check_near WHAT: near "$us" "$true_us", unless other work left loadgen
+# under 0.3 s of its 1 s (then too little to tell counted from not):
+# that is a busy machine, a skip with the figure, not a failure.
+check_near() {
+	if [ -n "$true_us" ] && [ "$true_us" -lt 300000 ]; then
+		skip "$1: machine busy, loadgen got under 0.3 s of CPU in its 1 s"
+	else
+		check "$1" near "$us" "$true_us"
+	fi
+}
+
 # one FILE PATTERN: exactly one line of FILE matches the extended regex.
 one() {
 	[ "$(grep -cE "$2" "$1")" -eq 1 ]
@@ -106,8 +117,7 @@ check "-h: usage on stdout, exit 0" eval '[ "$rc" -eq 0 ] && grep -q "^usage: su
 run "$SUBREAPER" -s "$LOADGEN" -l 100 -t 1 -n 1
 us=$(total "$TMP/err")
 true_us=$(used_us "$TMP/out")
-check "loadgen -l 100 -t 1 -n 1: cputime within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)" \
-	near "$us" "$true_us"
+check_near "loadgen -l 100 -t 1 -n 1: cputime within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)"
 
 # sleep uses next to no CPU: a figure that counted wall time would fail.
 run "$SUBREAPER" -s sleep 1
@@ -123,8 +133,7 @@ us=$(total "$TMP/err")
 true_us=$(used_us "$TMP/orphan")
 check "orphaned grandchild: exit 0 (got $rc), reaped as an orphan, waited for (took $(((t1 - t0) / 1000000)) ms, want >= 900)" \
 	eval '[ "$rc" -eq 0 ] && one "$TMP/err" "^orphan [0-9]+ after [0-9]+ ms$" && [ $((t1 - t0)) -ge 900000000 ]'
-check "orphaned grandchild: its CPU counted, within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)" \
-	near "$us" "$true_us"
+check_near "orphaned grandchild: its CPU counted, within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)"
 
 # ---- -o and signals ----
 run "$SUBREAPER" -s -o "$TMP/report" sh -c 'echo hello >&2'
