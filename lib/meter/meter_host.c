@@ -38,8 +38,8 @@ void meter_throttle_mark(struct meter *m, uint64_t *periods, uint64_t *throttled
  * soaker's run time plus its gaps (time away, whoever had the CPU) exceeds
  * the period only where the hypervisor took the CPU and the kernel, not
  * counting steal, charged the soaker for it. Over every CPU covered, as a
- * share of what they can give. Interrupts under 20 us and the system time
- * ticks make the few tenths of a point of noise.
+ * share of what they can give. Stretches under SOAK_GAP_NS are left out
+ * (soak.h says why); the system time ticks make a tenth of a point of noise.
  */
 double meter_unseen_steal(const struct meter *m, int n, double secs, double share)
 {
