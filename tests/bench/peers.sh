@@ -12,7 +12,8 @@
 #                      zcc's own send or sendfile in the same rounds (no
 #                      packaged peer does their work); uring against mmap
 #                      (send() from the same mapping) and uring-zc against
-#                      zerocopy are level by design: judged as equivalence
+#                      zerocopy are level by design: no target, the
+#                      interval printed and whether it shows them level
 #   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
 #
 # Both receivers do the same work: in every row against iperf3, zcs reads
@@ -323,12 +324,19 @@ judge_cpu() {
 	csv peers "$1" cpu_target_met $_met bool
 }
 
-# judge_level NAME WHAT: the verdict on a pair level by design: the rate
-# ratio's interval lies within 5% of 1 (equivalence, not "at least").
+# judge_level NAME WHAT: a pair level by design has no target. Five rounds
+# on a VM give an interval several times wider than 5% either way (the
+# part's own output shows it), so "at least 1.0x" and "within 0.95-1.05"
+# alike pass or fail by chance; the line says what the
+# rounds show, and whether they show the pair level within 5%.
 judge_level() {
-	if is_true "$rr_lo >= 0.95 && $rr_hi <= 1.05"; then _met=1; else _met=0; fi
-	verdict $_met "$2 throughput $(printf '%.2f' "$rr_median")x [$(printf '%.2f-%.2f' "$rr_lo" "$rr_hi"), $(calc "$rr_conf * 100")%] (target: level, the interval within 0.95-1.05)"
-	csv peers "$1" level_target_met $_met bool
+	if is_true "$rr_lo >= 0.95 && $rr_hi <= 1.05"; then
+		_met=1 _says="level within 5%, shown"
+	else
+		_met=0 _says="the rounds cannot show it level within 5%"
+	fi
+	echo "  -> level by design, no target: $2 throughput $(printf '%.2f' "$rr_median")x [$(printf '%.2f-%.2f' "$rr_lo" "$rr_hi"), $(calc "$rr_conf * 100")%]: $_says"
+	csv peers "$1" level_within_5pct $_met bool
 }
 
 header() {
@@ -464,7 +472,7 @@ part_peers() {
 	if [ -f "$WORK/uring-mmap.rate" ]; then
 		# uring sends from a mapping of the file: send() from the same
 		# mapping is zcc's mmap. Each pair makes the same tcp_sendmsg()
-		# calls on the same CPU: level by design, judged as equivalence.
+		# calls on the same CPU: level by design, no target (judge_level).
 		ratio_of "$WORK/uring-mmap.rate" rr_
 		judge_level uring-mmap "uring against send() from the same mapping (mmap), loopback:"
 		ratio_of "$WORK/uring-zc-zerocopy.rate" rr_
