@@ -394,9 +394,9 @@ acc_today_row() {
 		_tries=$((_tries + 1))
 		sleep 1
 	done
-	_t0=$(acc_cpus_ticks "$_arg") _u0=$(acc_usage_ns) _w0=$(date +%s.%N)
+	_t0=$(acc_cpus_ticks "$_arg") _u0=$(acc_usage_ns) _l0=$(acc_proc_ns "$_lgp") _w0=$(date +%s.%N)
 	wait_for "$WORK/acc.out" '"event":"load"' $((ACC_SECS * 10 + 50)) || die "$_w: no load line"
-	_t1=$(acc_cpus_ticks "$_arg") _u1=$(acc_usage_ns) _w1=$(date +%s.%N)
+	_t1=$(acc_cpus_ticks "$_arg") _u1=$(acc_usage_ns) _l1=$(acc_proc_ns "$_lgp") _w1=$(date +%s.%N)
 	stop_bg "$_csp"
 	wait "$_lgp"
 	forget_bg "$_lgp"
@@ -405,12 +405,13 @@ acc_today_row() {
 	if [ "$_kind" = cpu ]; then
 		_truth=$(acc_cpus_share "$_t0" "$_t1")
 	else
-		_lg=$(sed -n 's/^cpu: *\([0-9.]*\)%.*/\1/p' "$WORK/acc.lg" | tail -n 1)
-		need "$_lg"
-		need "$_u0" "$_u1"
-		# soakers' CPU s = the group's - loadgen's; truth = 1 - that / (Q x period)
-		_truth=$(calc "100 * (1 - (($_u1 - $_u0) / 1e9 - $_lg / 100 * $(getconf _NPROCESSORS_ONLN) * ($_w1 - $_w0)) / ($_arg * ($_w1 - $_w0)))")
-		echo "    (loadgen: $(calc "$_lg * $(getconf _NPROCESSORS_ONLN)")% of a CPU; the group used $(calc "($_u1 - $_u0) / 1e7 / ($_w1 - $_w0)")% of a CPU)"
+		need "$_u0" "$_u1" "$_l0" "$_l1"
+		# The soakers' CPU = the group's - loadgen's, both over the same
+		# period (loadgen's own average over its life would count the
+		# seconds before the soakers started, when it had the quota to
+		# itself); truth = 1 - that / (Q x period).
+		_truth=$(calc "100 * (1 - (($_u1 - $_u0) - ($_l1 - $_l0)) / 1e9 / ($_arg * ($_w1 - $_w0)))")
+		echo "    (loadgen got $(calc "($_l1 - $_l0) / 1e7 / ($_w1 - $_w0)")% of a CPU, asked $_pct%; the group used $(calc "($_u1 - $_u0) / 1e7 / ($_w1 - $_w0)")% of a CPU)"
 	fi
 	need "$_read" "$_truth"
 	echo "$_w $_pct $_truth $_read $(calc "$_read - $_truth") ${_taken:--}" >>"$WORK/acc.today"
@@ -484,6 +485,17 @@ acc_today_quota() {
 acc_quota_drop() {
 	for _d in $ACC_QUOTA_GROUP; do rmdir "$_d" 2>/dev/null; done
 	ACC_QUOTA_GROUP=
+}
+
+# acc_proc_ns PID: the CPU time of every thread of PID so far, ns
+# (schedstat's run time), or nothing.
+acc_proc_ns() {
+	_ns=0
+	for _f in /proc/"$1"/task/*/schedstat; do
+		read -r _r _ 2>/dev/null <"$_f" || return 0
+		_ns=$((_ns + _r))
+	done
+	echo "$_ns"
 }
 
 # acc_usage_ns: the quota group's CPU time so far (ACC_USAGE "v1 FILE":
