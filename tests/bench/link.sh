@@ -110,7 +110,8 @@ link_meter() {
 }
 
 # link_run TAG ZCC-ARGS...: one transfer across the link, measured on both
-# ends; appends "RATE LOAD TX_USKB TX_PCT RX_USKB RX_PCT" to $WORK/TAG,
+# ends (zcs with LINK_ZCS's options, if set); appends "RATE LOAD TX_USKB
+# TX_PCT RX_USKB RX_PCT" to $WORK/TAG, the machine's CPU us/KB to TAG.sd,
 # "RETRANSMITS INTERRUPTS/S RX-PACKETS/S TX-PACKETS/S" (the sender's
 # interface; -1 where unknown) to $WORK/TAG.x and, with -W, where_row's
 # line to $WORK/TAG.w.
@@ -121,13 +122,13 @@ link_run() {
 	: >"$WORK/rx.out"
 	# shellcheck disable=SC2086
 	start_bg ip netns exec "$NS_RX" "$ZC_TESTBIN/subreaper" -s -o "$WORK/rx.ct" \
-		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR -J $WHERE_RX_B >"$WORK/rx.out" 2>"$WORK/rx.err"
+		"$ZC_BIN/zcs" -1 -p 0 -a $RX_ADDR -J $WHERE_RX_B ${LINK_ZCS:-} >"$WORK/rx.out" 2>"$WORK/rx.err"
 	_rx=$!
 	wait_for "$WORK/rx.out" '^listening on port [0-9]+|"event": *"listening"' ||
 		{ cat "$WORK/rx.err" >&2; die "zcs -1 in $NS_RX did not start"; }
 	_port=$(zcs_port "$WORK/rx.out")
 	if [ -z "${QUIET:-}" ]; then
-		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR -J $WHERE_RX_B   (port $_port)"
+		show "ip netns exec $NS_RX subreaper -s -o rx.ct zcs -1 -p 0 -a $RX_ADDR -J $WHERE_RX_B ${LINK_ZCS:+$LINK_ZCS }  (port $_port)"
 		# shellcheck disable=SC2086
 		show_cmd ip netns exec "$NS_TX" cyclesoak -J -W -- subreaper -s -o tx.ct zcc -J $WHERE_TX_B -s $RX_ADDR -p "$_port" "$@"
 	fi
@@ -151,6 +152,8 @@ link_run() {
 		"$(calc "$_tus / ($SENT_BYTES / 1024)")" "$(calc "100 * $_tus / 1e6 / ($SENT_SECS * $NCPU)")" \
 		"$(calc "$_rus / ($ZCS_DONE_BYTES / 1024)")" "$(calc "100 * $_rus / 1e6 / ($SENT_SECS * $NCPU)")" \
 		>>"$WORK/$_tag"
+	# The machine's CPU per KB (both ends), for a kind's us/KB.
+	calc "$METER_LOAD / 100 * $NCPU * $SENT_SECS * 1e6 / ($SENT_BYTES / 1024)" >>"$WORK/$_tag.sd"
 	_rt=-1 _in=-1 _rp=-1 _tp=-1
 	_rt=$(json_get "$WORK/tx.out" sent retransmits | tail -n 1)
 	_in=$(json_get "$WORK/tx.meter" command net | tail -n 1)
@@ -258,7 +261,9 @@ part_link() {
 		echo
 		echo "  --- $rate ($bps bytes/s by tc): the set $n times per run ---"
 		link_setup "$rate" "$bps"
-		for m in $methods; do : >"$WORK/lk$ri.$m"; : >"$WORK/lk$ri.$m.x"; : >"$WORK/lk$ri.$m.w"; done
+		for m in $methods; do
+			: >"$WORK/lk$ri.$m"; : >"$WORK/lk$ri.$m.x"; : >"$WORK/lk$ri.$m.w"; : >"$WORK/lk$ri.$m.sd"
+		done
 		round=1
 		while [ $round -le "$LINK_REPS" ]; do
 			# shellcheck disable=SC2086
@@ -285,6 +290,7 @@ part_link() {
 		link_verdict "lk$ri" 2 "% system load"
 		echo "  $rate, by the system load (both ends, for information): $V_TEXT"
 		link_cork "$ri"
+		[ "$ri" -eq "$(set -- $LINK_RATES; echo $#)" ] && link_discard "$ri"
 		link_cleanup
 	done
 	if [ "$RX_TOTAL" = "$SENT_TOTAL" ]; then
@@ -469,4 +475,36 @@ link_where() {
 		done
 		echo "$_s"
 	done
+}
+
+# link_discard RI: at the highest rate, every method again against zcs -M
+# discard (the receiver copies nothing, so the copy kind is the sender's):
+# other's share of the kernel samples, and send()'s copy in us/KB against
+# sendfile's (send() copies each byte twice, pread() and send(); sendfile
+# none), LINK_REPS rounds, the order rotated.
+link_discard() {
+	echo
+	echo "  The same link against zcs -M discard, $LINK_REPS rounds:"
+	for m in $methods; do
+		: >"$WORK/lkd.$m"; : >"$WORK/lkd.$m.x"; : >"$WORK/lkd.$m.w"; : >"$WORK/lkd.$m.sd"
+	done
+	round=1
+	while [ $round -le "$LINK_REPS" ]; do
+		# shellcheck disable=SC2086
+		for m in $(rotate $((round - 1)) $methods); do
+			QUIET=$([ $round = 1 ] && [ "$m" = sendfile ] || echo 1)
+			# shellcheck disable=SC2046
+			LINK_ZCS="-M discard" link_run "lkd.$m" -n "$n" $(method_flags "$m") "$WORK"/big/f*
+		done
+		QUIET=
+		round=$((round + 1))
+	done
+	where_header
+	for m in $methods; do
+		where_table "$WORK/lkd.$m.w" "$m"
+	done
+	# shellcheck disable=SC2086
+	where_other_judge link "over a veth pair at $rate, zcs -M discard" "$WORK/lkd.%.w" $methods
+	where_copy_per_kb "$WORK/lkd.send.w" "$WORK/lkd.sendfile.w" "$WORK/lkd.send.sd" \
+		"$WORK/lkd.sendfile.sd" 3 "over a veth pair, zcs -M discard"
 }

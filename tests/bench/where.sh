@@ -251,7 +251,7 @@ where_copy_per_kb() {
 	# shellcheck disable=SC2154
 	echo "  copy us/KB, $6: send() $(printf '%.4f' "$cpa_median"), sendfile $(printf '%.4f' "$cpb_median");" \
 		"send()/sendfile per round $(printf '%.2f [%.2f, %.2f]' "$cpr_median" "$cpr_lo" "$cpr_hi")"
-	csv where "copy_send_vs_sendfile_$(echo "$6" | tr ' ' _)" us_per_kb_ratio "$cpr_median" ratio
+	csv where "copy_send_vs_sendfile_$(echo "$6" | tr -d , | tr " " _)" us_per_kb_ratio "$cpr_median" ratio
 	verdict "$(is_true "$cpr_median >= $5" && echo 1 || echo 0)" \
 		"send()'s copy kind in us/KB at least ${5}x sendfile's, $6 ($(printf '%.2f' "$cpr_median")x)"
 }
