@@ -181,6 +181,14 @@ meter() {
 	[ $_mrc -eq 0 ] && [ -n "$METER_LOAD" ]
 }
 
+# json_last FILE EVENT PREFIX: the last EVENT of a -J output FILE as shell
+# assignments, for eval: PREFIXload_pct, PREFIXclass_pct_user,
+# PREFIXcpus_0_cpu and so on (jsoncheck -s: the keys and array indexes down
+# to a figure joined by _).
+json_last() {
+	"$ZC_TESTBIN/jsoncheck" -E "$2" -s "$3" "$1" 2>/dev/null | tail -n 1
+}
+
 # cputime_us REPORT: the total CPU time (us) of subreaper's cputime line.
 cputime_us() {
 	sed -n 's/^cputime [0-9]* [0-9]* \([0-9]*\)$/\1/p' "$1" 2>/dev/null
