@@ -69,16 +69,15 @@ free_port() {
 	echo $_p
 }
 
-# flat_of FILE KEY: the flat object KEY of iperf3's pretty-printed -J, in
-# one line ("a":1,"b":2); found with tr and sed, no JSON tool needed.
-flat_of() {
-	tr -d ' \t\n' <"$1" | sed -n 's/.*"'"$2"'":{\([^}]*\)}.*/\1/p'
-}
-
-# field_of FLAT NAME: NAME's number in FLAT.
-field_of() {
-	echo "$1" | sed -n 's/.*"'"$2"'":\([0-9.e+-]*\).*/\1/p'
-}
+# iperf_figures FILE: "BYTES SECONDS HOST-CPU REMOTE-CPU" (the sender's
+# sum, each end's CPU %) of iperf3's -J, one object over many lines that
+# jsoncheck -s reads as one; ? for a figure missing.
+iperf_figures() (
+	eval "$(tr -d '\n' <"$1" | "$ZC_TESTBIN/jsoncheck" -s i_ 2>/dev/null)"
+	# shellcheck disable=SC2154
+	echo "${i_end_sum_sent_bytes:-?} ${i_end_sum_sent_seconds:-?}" \
+		"${i_end_cpu_utilization_percent_host_total:-?} ${i_end_cpu_utilization_percent_remote_total:-?}"
+)
 
 # side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
 # one-shot server on CPU 1; sets RATE (KiB/s, sender side), CPU (the
@@ -107,12 +106,9 @@ side_iperf() {
 	reap_pid $_spid 50
 	forget_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
-	_sum=$(flat_of "$WORK/pi" sum_sent)
-	_b=$(field_of "$_sum" bytes)
-	_s=$(field_of "$_sum" seconds)
-	_cu=$(flat_of "$WORK/pi" cpu_utilization_percent)
-	_cpu=$(field_of "$_cu" host_total)
-	RX=$(field_of "$_cu" remote_total)
+	# shellcheck disable=SC2046
+	set -- $(iperf_figures "$WORK/pi")
+	_b=$1 _s=$2 _cpu=$3 RX=$4
 	need "$_b" "$_s" "$_cpu" "$RX"
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")

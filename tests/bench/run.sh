@@ -87,8 +87,10 @@ verdict() {
 "
 }
 
-# calc EXPRESSION: floating-point arithmetic for printing (sh has only
-# integers); the statistics are zcstat's.
+# calc EXPRESSION: floating-point arithmetic, a result of 6 significant
+# digits (sh has only integers); is_true EXPRESSION: a comparison of
+# such figures. These two are the bench's only awk: the statistics are
+# zcstat's, the fields of -J output jsoncheck's.
 calc() {
 	awk "BEGIN { printf \"%.6g\\n\", $* }"
 }
