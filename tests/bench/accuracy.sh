@@ -60,7 +60,7 @@ acc_level() {
 	shift 2
 	: >"$WORK/acc.bg"
 	acc_background $((ACC_BG_SAMPLES / 2))
-	run_metered "$WORK/acc.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON "$@" -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
+	run_metered "$WORK/acc.err" in_work "$ZC_BIN/cyclesoak" -J "$@" -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
 		"$WORK/acc.lg" "$ZC_TESTBIN/loadgen" -l "$_pct" -t $ACC_SECS \
 		>"$WORK/acc.out" || { cat "$WORK/acc.err" >&2; die "cyclesoak $* -- loadgen failed"; }
 	_read=$(acc_load "$WORK/acc.out")
@@ -71,20 +71,30 @@ acc_level() {
 	# shellcheck disable=SC2154
 	_bg=$bg_median _bgs=$(calc "$bg_max - $bg_min")
 	need "$_read" "$_lg" "$_bg" "$_bgs"
-	echo "$_m $_pct $_lg $_bg $(calc "$_lg + $_bg") $_read $(calc "$_read - ($_lg + $_bg)") $_bgs $cal $_taken" >>"$WORK/acc.rows"
-	tail -n 1 "$WORK/acc.rows" | awk '{ printf "  %-8s %5s%% %9.2f %7.2f+-%-5.2f %8.2f %10.2f %+9.2f %8s\n", $1, $2, $3, $4, $8 / 2, $5, $6, $7, $10 }'
+	_truth=$(calc "$_lg + $_bg") _err=$(calc "$_read - ($_lg + $_bg)")
+	echo "$_m $_pct $_lg $_bg $_truth $_read $_err $_bgs $cal $_taken" >>"$WORK/acc.rows"
+	printf '  %-8s %5s%% %9.2f %7.2f+-%-5.2f %8.2f %10.2f %+9.2f %8s\n' \
+		"$_m" "$_pct" "$_lg" "$_bg" "$(calc "$_bgs / 2")" "$_truth" "$_read" "$_err" "$_taken"
 }
 
 # acc_taken FILE: the host's unseen share of a cyclesoak -J run over a
 # command, or - when it does not say.
 acc_taken() {
-	_t=
-	is_json "$1" && _t=$(json_get "$1" command unseen_steal_pct | tail -n 1)
+	_t=$(json_get "$1" command unseen_steal_pct | tail -n 1)
 	echo "${_t:--}"
 }
 
+# acc_count_over FILE N LIMIT: how many lines of FILE have field N over LIMIT.
+acc_count_over() {
+	_co=0
+	column "$1" "$2" >"$WORK/co"
+	while read -r _v; do
+		is_true "$_v > $3" && _co=$((_co + 1))
+	done <"$WORK/co"
+	echo $_co
+}
+
 part_accuracy() {
-	ACC_JSON=-J
 	acc_methods="-r -L default"
 	section "accuracy: cyclesoak ($acc_methods) against loadgen's exact CPU use, 2 fresh calibrations"
 	echo "  truth = loadgen's own CPU share + the background: the median of $ACC_BG_SAMPLES idle seconds"
@@ -117,13 +127,12 @@ part_accuracy() {
 			done
 		done
 	done
-	awk '{ print $8 }' "$WORK/acc.rows" >"$WORK/c"
-	stat_of "$WORK/c" sp_
+	stat_of "$WORK/acc.rows" sp_ -k 8
 	# shellcheck disable=SC2154
 	echo "  background: the range of its $ACC_BG_SAMPLES idle seconds, median $(printf '%.2f' "$sp_median") points, at most $(printf '%.2f' "$sp_max")"
 	csv accuracy background range_median "$sp_median" points
 	csv accuracy background range_max "$sp_max" points
-	busy=$(awk '$4 > 10' "$WORK/acc.rows" | wc -l)
+	busy=$(acc_count_over "$WORK/acc.rows" 4 10)
 	[ "$busy" -gt 0 ] && echo "  NOTE: in $busy of $(wc -l <"$WORK/acc.rows") readings others used over 10% of the machine just before: those errors are the machine's, not only the meter's"
 	acc_summary
 	acc_today
@@ -135,23 +144,36 @@ acc_summary() {
 	echo
 	echo "truth,$(echo $acc_methods | tr ' ' ',')" >"$OUT/accuracy.csv"
 	for m in $acc_methods; do
-		awk -v m="$m" '$1 == m { print ($7 < 0 ? -$7 : $7) }' "$WORK/acc.rows" >"$WORK/c"
+		# The method's |errors| into c, those at level 0 into c0, its worst
+		# error (the first of the largest |error|) and its CSV rows:
+		# the truth, then the reading in the method's column.
+		: >"$WORK/c"
+		: >"$WORK/c0"
+		: >"$WORK/c.csv"
+		worst=
+		while read -r _m _pct _ _ _truth _read _err _; do
+			[ "$_m" = "$m" ] || continue
+			echo "${_err#-}" >>"$WORK/c"
+			[ "$_pct" = 0 ] && echo "${_err#-}" >>"$WORK/c0"
+			if [ -z "$worst" ] || is_true "${_err#-} > ${worst#-}"; then worst=$_err; fi
+			_line=$_truth
+			for _c in $acc_methods; do
+				if [ "$_c" = "$m" ]; then _line="$_line,$_read"; else _line="$_line,"; fi
+			done
+			echo "$_line" >>"$WORK/c.csv"
+		done <"$WORK/acc.rows"
 		if [ ! -s "$WORK/c" ]; then
 			echo "  $m: no readings (every calibration was refused)"
 			continue
 		fi
 		stat_of "$WORK/c" e_
-		worst=$(awk -v m="$m" -v w="$e_max" '$1 == m && ($7 == w || -$7 == w) { print $7; exit }' "$WORK/acc.rows")
-		awk -v m="$m" '$1 == m && $2 == 0 { print ($7 < 0 ? -$7 : $7) }' "$WORK/acc.rows" >"$WORK/c"
-		stat_of "$WORK/c" i_
+		stat_of "$WORK/c0" i_
 		# shellcheck disable=SC2154
 		printf '  %-8s worst error %+.2f points, median |error| %.2f, idle worst %.2f\n' "$m" "$worst" "$e_median" "$i_max"
 		csv accuracy "$m" worst_error "$worst" points
 		csv accuracy "$m" median_abs_error "$e_median" points
 		csv accuracy "$m" idle_worst "$i_max" points
-		awk -v m="$m" -v list="$acc_methods" 'BEGIN { n = split(list, col, " ") }
-			$1 == m { printf "%s", $5; for (i = 1; i <= n; i++) printf ",%s", (col[i] == m ? $6 : ""); print "" }' \
-			"$WORK/acc.rows" >>"$OUT/accuracy.csv"
+		cat "$WORK/c.csv" >>"$OUT/accuracy.csv"
 		if [ "$m" = default ]; then
 			acc_default_verdict "$worst" "$i_max"
 		fi
@@ -165,9 +187,11 @@ acc_summary() {
 # ACC_DEFAULT_ROUNDS readings; the worst of those medians must be within
 # 1.5 points.
 acc_default_verdict() {
-	_dw=$(awk '$1 == "default" { print $9 "." $2, $7 }' "$WORK/acc.rows" | group_medians |
-		awk '{ a = $2 < 0 ? -$2 : $2; if (NR == 1 || a > wa) { w = $2; wa = a } }
-			END { printf "%.2f\n", w + 0 }')
+	# "CALIBRATION.LEVEL ERROR" of each default reading: the medians per key.
+	while read -r _m _pct _ _ _ _ _err _ _cal _; do
+		[ "$_m" = default ] && echo "$_cal.$_pct $_err"
+	done <"$WORK/acc.rows" | group_medians >"$WORK/c"
+	_dw=$(acc_worst "$WORK/c" signed)
 	need "$_dw"
 	if is_true "$_dw <= 1.5 && $_dw >= -1.5"; then _met=1; else _met=0; fi
 	verdict $_met "the meter's default method: worst error $(printf '%+.2f' "$_dw") points over 0-75% and 2 calibrations, each level's median of $ACC_DEFAULT_ROUNDS readings (target within 1.5; worst single reading $(printf '%+.2f' "$1"), idle worst $(printf '%.2f' "$2"))"
@@ -175,51 +199,55 @@ acc_default_verdict() {
 	csv accuracy default target_met $_met bool
 }
 
+# acc_worst FILE abs|signed|max: of the figures in field 2 of FILE ("KEY
+# FIGURE" lines, as group_medians writes them), to two decimals: abs, the
+# largest |figure|; signed, that figure with its sign; max, the largest.
+acc_worst() {
+	stat_of "$1" aw_ -k 2
+	# shellcheck disable=SC2154
+	if [ "$2" != max ] && is_true "-($aw_min) > $aw_max"; then _w=$aw_min; else _w=$aw_max; fi
+	[ "$2" = abs ] && _w=${_w#-}
+	printf '%.2f\n' "$_w"
+}
+
 # --- -W: its cost and its classes -----------------------------------------------
 ACC_W_ROUNDS=8
 ACC_W_SECS=3
 
-# acc_load FILE: the load_pct of a cyclesoak run (-J or text).
+# acc_load FILE: the load_pct of a cyclesoak -J run.
 acc_load() {
-	if is_json "$1"; then
-		json_get "$1" command load_pct | tail -n 1
-	else
-		sed -n 's/^System load: *\(-\{0,1\}[0-9.]*\)%.*/\1/p' "$1" | tail -n 1
-	fi
+	json_get "$1" command load_pct | tail -n 1
 }
 
 # acc_classes FILE: "USER SYSTEM IRQ SOFTIRQ STEAL UNATTRIBUTED" of a
-# cyclesoak -W run over a command (class_pct with -J, the where: line
-# without).
-acc_classes() {
-	if is_json "$1"; then
-		json_get "$1" command class_pct | tail -n 1 | awk '{
-			n = split("user system irq softirq steal unattributed", k, " ")
-			for (i = 1; i <= n; i++) {
-				v = ""
-				if (match($0, "\"" k[i] "\": *-?[0-9.]+")) {
-					v = substr($0, RSTART, RLENGTH); sub(/.*: */, "", v)
-				}
-				printf "%s%s", v, (i < n ? " " : "\n")
-			}
-		}'
-	else
-		sed -n 's/^where: user \(-\{0,1\}[0-9.]*\)%, system \(-\{0,1\}[0-9.]*\)%, irq \(-\{0,1\}[0-9.]*\)%, softirq \(-\{0,1\}[0-9.]*\)%, steal \(-\{0,1\}[0-9.]*\)%, unattributed \(-\{0,1\}[0-9.]*\)%.*/\1 \2 \3 \4 \5 \6/p' \
-			"$1" | tail -n 1
-	fi
+# cyclesoak -W -J run over a command (its class_pct).
+acc_classes() (
+	eval "$(json_last "$1" command c_)"
+	# shellcheck disable=SC2154
+	echo "$c_class_pct_user $c_class_pct_system $c_class_pct_irq $c_class_pct_softirq" \
+		"$c_class_pct_steal $c_class_pct_unattributed"
+)
+
+# acc_stat_cpu: "USER SYSTEM OTHERS TOTAL" jiffies of /proc/stat's cpu line
+# (OTHERS as cpu_ticks's: all but idle, iowait and nice).
+acc_stat_cpu() {
+	read -r _ _u _n _s _i _w _q _sq _st _ </proc/stat
+	echo "$_u $_s $((_u + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))"
 }
 
 # acc_bg_classes N: N idle seconds of /proc/stat appended to $WORK/accw.bg,
-# "OTHERS USER SYSTEM" a line (percent of the machine; OTHERS as
-# cpu_ticks's: all but idle, iowait and nice).
+# "OTHERS USER SYSTEM" a line (percent of the machine).
 acc_bg_classes() {
 	_n=$1
 	while [ "$_n" -gt 0 ]; do
-		_s0=$(awk '/^cpu / { print $2, $4, $2 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat)
+		_s0=$(acc_stat_cpu)
 		sleep 1
-		_s1=$(awk '/^cpu / { print $2, $4, $2 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' /proc/stat)
-		echo "$_s0 $_s1" | awk '{ t = $8 - $4; if (t <= 0) t = 1
-			printf "%.2f %.2f %.2f\n", 100 * ($7 - $3) / t, 100 * ($5 - $1) / t, 100 * ($6 - $2) / t }' >>"$WORK/accw.bg"
+		# shellcheck disable=SC2046
+		set -- $_s0 $(acc_stat_cpu)
+		_t=$(($8 - $4))
+		[ $_t -gt 0 ] || _t=1
+		printf '%.2f %.2f %.2f\n' "$(calc "100 * ($7 - $3) / $_t")" "$(calc "100 * ($5 - $1) / $_t")" \
+			"$(calc "100 * ($6 - $2) / $_t")" >>"$WORK/accw.bg"
 		_n=$((_n - 1))
 	done
 }
@@ -244,22 +272,22 @@ acc_where_cost() {
 			_wf=
 			[ "$_wk" = where ] && _wf=-W
 			# shellcheck disable=SC2086
-			run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON -r $_wf -- sleep $ACC_W_SECS \
+			run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" -J -r $_wf -- sleep $ACC_W_SECS \
 				>"$WORK/accw.$_wk" || { cat "$WORK/accw.err" >&2; die "cyclesoak -r $_wf -- sleep failed"; }
 		done
 		_l0=$(acc_load "$WORK/accw.plain")
 		_l1=$(acc_load "$WORK/accw.where")
 		need "$_l0" "$_l1"
-		echo "$_l0 $_l1 $(calc "$_l1 - $_l0")" >>"$WORK/accw.cost"
-		tail -n 1 "$WORK/accw.cost" | awk -v r=$_wr '{ printf "  %6d %11.2f%% %11.2f%% %+12.2f\n", r, $1, $2, $3 }'
+		_d=$(calc "$_l1 - $_l0")
+		echo "$_l0 $_l1 $_d" >>"$WORK/accw.cost"
+		printf '  %6d %11.2f%% %11.2f%% %+12.2f\n' $_wr "$_l0" "$_l1" "$_d"
 		_wr=$((_wr + 1))
 	done
-	column "$WORK/accw.cost" 3 >"$WORK/c"
-	stat_of "$WORK/c" wc_
+	stat_of "$WORK/accw.cost" wc_ -k 3
 	# shellcheck disable=SC2154
 	printf '  -W costs %+.2f points (median of %d rounds; mean %+.2f, 95%% interval [%+.2f, %+.2f])\n' \
 		"$wc_median" "$wc_n" "$wc_mean" "$wc_lo" "$wc_hi"
-	_busy=$(awk '$1 > 5' "$WORK/accw.cost" | wc -l)
+	_busy=$(acc_count_over "$WORK/accw.cost" 1 5)
 	[ "$_busy" -gt 0 ] && echo "  NOTE: in $_busy of $ACC_W_ROUNDS rounds the machine was not idle (over 5% without -W):" \
 		"those differences are others' work as much as -W's"
 	csv accuracy where_cost median "$wc_median" points
@@ -271,13 +299,12 @@ acc_where_cost() {
 	csv accuracy where_cost target_met $_met bool
 }
 
-# acc_level_worst COL abs|signed: over the levels of $WORK/accw.rows, the
+# acc_level_worst COL abs|max: over the levels of $WORK/accw.rows, the
 # worst of each level's median of column COL (abs: the largest |median|;
-# signed: the largest median).
+# max: the largest median).
 acc_level_worst() {
-	awk -v c="$1" '{ print $1, $c }' "$WORK/accw.rows" | group_medians | awk -v how="$2" '
-		{ m = $2; if (how == "abs" && m < 0) m = -m; if (NR == 1 || m > w) w = m }
-		END { printf "%.2f\n", w + 0 }'
+	"$ZC_TESTBIN/zcstat" -g median -k "$1" <"$WORK/accw.rows" >"$WORK/c" || die "zcstat -g median -k $1 failed"
+	acc_worst "$WORK/c" "$2"
 }
 
 # group_medians: "KEY VALUE" lines in, "KEY MEDIAN" out, a line per KEY.
@@ -303,7 +330,7 @@ acc_where_classes() {
 	for pct in $ACC_LEVELS; do
 		: >"$WORK/accw.bg"
 		acc_bg_classes $((ACC_BG_SAMPLES / 2))
-		run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" $ACC_JSON -r -W -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
+		run_metered "$WORK/accw.err" in_work "$ZC_BIN/cyclesoak" -J -r -W -- sh -c 'f=$1; shift; exec "$@" >"$f"' sh \
 			"$WORK/accw.lg" "$ZC_TESTBIN/loadgen" -u -l "$pct" -t $ACC_SECS \
 			>"$WORK/accw.out" || { cat "$WORK/accw.err" >&2; die "cyclesoak -r -W -- loadgen -u failed"; }
 		acc_bg_classes $((ACC_BG_SAMPLES - ACC_BG_SAMPLES / 2))
@@ -313,20 +340,18 @@ acc_where_classes() {
 		# shellcheck disable=SC2046
 		set -- $(acc_classes "$WORK/accw.out")
 		need "$_lg" "$_load" "$1" "$2" "$3" "$4" "$5" "$6"
-		column "$WORK/accw.bg" 1 >"$WORK/c"
-		stat_of "$WORK/c" ba_
-		column "$WORK/accw.bg" 2 >"$WORK/c"
-		stat_of "$WORK/c" bu_
-		column "$WORK/accw.bg" 3 >"$WORK/c"
-		stat_of "$WORK/c" bs_
-		_sum=$(calc "$1 + $2 + $3 + $4 + $5")
+		stat_of "$WORK/accw.bg" ba_ -k 1
+		stat_of "$WORK/accw.bg" bu_ -k 2
+		stat_of "$WORK/accw.bg" bs_ -k 3
+		# shellcheck disable=SC2154
+		_sl=$(calc "$1 + $2 + $3 + $4 + $5 - $_load") _ut=$(calc "$1 - ($_lg + $bu_median)")
 		# LEVEL LOADGEN BG BG_USER BG_SYS LOAD USER SYSTEM IRQ SOFTIRQ STEAL
 		# UNATTRIBUTED SUM-LOAD USER-TRUTH SYSTEM-BG_SYS BG-SPREAD
 		# shellcheck disable=SC2154
-		echo "$pct $_lg $ba_median $bu_median $bs_median $_load $* $(calc "$_sum - $_load")" \
-			"$(calc "$1 - ($_lg + $bu_median)") $(calc "$2 - $bs_median") $(calc "$ba_max - $ba_min")" >>"$WORK/accw.rows"
-		tail -n 1 "$WORK/accw.rows" | awk '{ printf "  %4s%% %7.2f%% %5.2f/%5.2f/%5.2f %6.2f%% %6.2f%% %6.2f%% %5.2f%% %6.2f%% %5.2f%% %5.2f%% %+8.2f %+9.2f\n",
-			$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
+		echo "$pct $_lg $ba_median $bu_median $bs_median $_load $* $_sl $_ut" \
+			"$(calc "$2 - $bs_median") $(calc "$ba_max - $ba_min")" >>"$WORK/accw.rows"
+		printf '  %4s%% %7.2f%% %5.2f/%5.2f/%5.2f %6.2f%% %6.2f%% %6.2f%% %5.2f%% %6.2f%% %5.2f%% %5.2f%% %+8.2f %+9.2f\n' \
+			"$pct" "$_lg" "$ba_median" "$bu_median" "$bs_median" "$_load" "$1" "$2" "$3" "$4" "$5" "$6" "$_sl" "$_ut"
 		csv accuracy "where$pct" load_pct "$_load" %
 		csv accuracy "where$pct" user_pct "$1" %
 		csv accuracy "where$pct" system_pct "$2" %
@@ -334,8 +359,7 @@ acc_where_classes() {
 	done
 	_wr=$((_wr + 1))
 	done
-	column "$WORK/accw.rows" 16 >"$WORK/c"
-	stat_of "$WORK/c" wb_
+	stat_of "$WORK/accw.rows" wb_ -k 16
 	# shellcheck disable=SC2154
 	echo "  background: the range of its $ACC_BG_SAMPLES idle seconds, median $(printf '%.2f' "$wb_median") points, at most $(printf '%.2f' "$wb_max")"
 	echo "  (sum-load: user+system+irq+softirq+steal less the load; user-truth: the user class less"
@@ -343,7 +367,7 @@ acc_where_classes() {
 	echo "  verdicts on each level's median of its $ACC_WHERE_ROUNDS rounds"
 	_wsum=$(acc_level_worst 13 abs)
 	_wuser=$(acc_level_worst 14 abs)
-	_wsys=$(acc_level_worst 15 signed)
+	_wsys=$(acc_level_worst 15 max)
 	csv accuracy where_classes worst_sum_error "$_wsum" points
 	csv accuracy where_classes worst_user_error "$_wuser" points
 	csv accuracy where_classes worst_system_over_bg "$_wsys" points
@@ -356,17 +380,32 @@ acc_where_classes() {
 }
 
 # --- the meter where benchmarks run today ------------------------------------
-# acc_cpus_ticks "CPU...": "BUSY TOTAL" jiffies of those CPUs from /proc/stat,
-# BUSY as cpu_ticks's OTHERS (the soakers' nice time left out).
+# acc_each_cpu: "cpuN BUSY TOTAL" a line, the jiffies of each CPU online
+# from /proc/stat, BUSY as cpu_ticks's OTHERS (the soakers' nice time left
+# out).
+acc_each_cpu() {
+	grep '^cpu[0-9]' /proc/stat | while read -r _c _u _n _s _i _w _q _sq _st _; do
+		echo "$_c $((_u + _s + _q + _sq + _st)) $((_u + _n + _s + _i + _w + _q + _sq + _st))"
+	done
+}
+
+# acc_cpus_ticks "CPU...": "BUSY TOTAL" jiffies of those CPUs.
 acc_cpus_ticks() {
-	awk -v l="$1" 'BEGIN { n = split(l, c, " "); for (i = 1; i <= n; i++) w["cpu" c[i]] = 1 }
-		$1 in w { b += $2 + $4 + $7 + $8 + $9; t += $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }
-		END { print b + 0, t + 0 }' /proc/stat
+	_b=0 _t=0
+	acc_each_cpu >"$WORK/ticks"
+	while read -r _c _cb _ct; do
+		case " $1 " in
+		*" ${_c#cpu} "*) _b=$((_b + _cb)) _t=$((_t + _ct)) ;;
+		esac
+	done <"$WORK/ticks"
+	echo "$_b $_t"
 }
 
 # acc_cpus_share T0 T1: percent busy between two acc_cpus_ticks samples.
 acc_cpus_share() {
-	echo "$1 $2" | awk '{ t = $4 - $2; printf "%.2f\n", (t > 0 ? 100 * ($3 - $1) / t : 0) }'
+	# shellcheck disable=SC2086
+	set -- $1 $2
+	if [ $(($4 - $2)) -gt 0 ]; then printf '%.2f\n' "$(calc "100 * ($3 - $1) / ($4 - $2)")"; else echo 0.00; fi
 }
 
 # acc_today_row WHAT PCT TRUTH PREFIX...: loadgen -n 1 -l PCT and
@@ -414,8 +453,9 @@ acc_today_row() {
 		echo "    (loadgen got $(calc "($_l1 - $_l0) / 1e7 / ($_w1 - $_w0)")% of a CPU, asked $_pct%; the group used $(calc "($_u1 - $_u0) / 1e7 / ($_w1 - $_w0)")% of a CPU)"
 	fi
 	need "$_read" "$_truth"
-	echo "$_w $_pct $_truth $_read $(calc "$_read - $_truth") ${_taken:--}" >>"$WORK/acc.today"
-	tail -n 1 "$WORK/acc.today" | awk '{ printf "  %-26s %5s%% %8.2f %9.2f %+8.2f %8s\n", $1, $2, $3, $4, $5, $6 }'
+	_err=$(calc "$_read - $_truth")
+	echo "$_w $_pct $_truth $_read $_err ${_taken:--}" >>"$WORK/acc.today"
+	printf '  %-26s %5s%% %8.2f %9.2f %+8.2f %8s\n' "$_w" "$_pct" "$_truth" "$_read" "$_err" "${_taken:--}"
 }
 
 acc_today() {
@@ -434,7 +474,7 @@ acc_today() {
 		acc_today_row taskset-c1 "$pct" "cpu 1" taskset -c 1
 	done
 	acc_today_quota
-	awk '{ print ($5 < 0 ? -$5 : $5) }' "$WORK/acc.today" >"$WORK/c"
+	while read -r _ _ _ _ _err _; do echo "${_err#-}"; done <"$WORK/acc.today" >"$WORK/c"
 	stat_of "$WORK/c" td_
 	# shellcheck disable=SC2154
 	if is_true "$td_max <= 3"; then _met=1; else _met=0; fi
@@ -443,12 +483,30 @@ acc_today() {
 	acc_today_hotplug
 }
 
+# acc_mount TYPE [OPTION]: where the first file system of TYPE is mounted
+# (with OPTION: the first whose options hold it, cgroup v1's controllers).
+acc_mount() {
+	while read -r _ _ _ _ _mp _rest; do
+		case $_rest in *" - $1 "*) ;; *) continue ;; esac
+		[ -z "${2:-}" ] || case ,${_rest##* }, in *",$2,"*) ;; *) continue ;; esac
+		echo "$_mp"
+		return 0
+	done </proc/self/mountinfo
+}
+
+# acc_stat_key FILE KEY: KEY's value in FILE of "KEY VALUE" lines (cpu.stat).
+acc_stat_key() {
+	while read -r _k _v; do
+		[ "$_k" = "$2" ] && { echo "$_v"; return 0; }
+	done <"$1"
+}
+
 # acc_today_quota: a v1 or v2 cgroup with a quota of half a CPU, made here
 # and removed when the bench ends; loadgen at 25% of a CPU inside it is
 # half the quota.
 acc_today_quota() {
 	_g= _kind=
-	_m=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpu(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+	_m=$(acc_mount cgroup cpu)
 	_a=
 	if [ -n "$_m" ] && mkdir "$_m/zc-bench-$$" 2>/dev/null; then
 		_g=$_m/zc-bench-$$ _kind=v1
@@ -457,12 +515,12 @@ acc_today_quota() {
 		ACC_USAGE="v1 $_g/cpuacct.usage"
 		if [ ! -f "$_g/cpuacct.usage" ]; then
 			# cpuacct mounted apart: a group there too, for the usage.
-			_am=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuacct(,|$)/ { print $5; exit }' /proc/self/mountinfo)
+			_am=$(acc_mount cgroup cpuacct)
 			[ -n "$_am" ] && mkdir "$_am/zc-bench-$$" 2>/dev/null && _a=$_am/zc-bench-$$
 			ACC_USAGE="v1 $_a/cpuacct.usage"
 		fi
 	else
-		_m=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
+		_m=$(acc_mount cgroup2)
 		if [ -n "$_m" ] && grep -qw cpu "$_m/cgroup.subtree_control" 2>/dev/null &&
 			mkdir "$_m/zc-bench-$$" 2>/dev/null; then
 			_g=$_m/zc-bench-$$ _kind=v2
@@ -476,10 +534,10 @@ acc_today_quota() {
 	fi
 	ACC_QUOTA_GROUP="$_g $_a"
 	on_cleanup acc_quota_drop
-	_th0=$(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat")
+	_th0=$(acc_stat_key "$_g/cpu.stat" nr_throttled)
 	acc_today_row "quota-0.5-$_kind" 25 "quota 0.5" \
 		sh -c 'for g in $0; do echo $$ >"$g/cgroup.procs" || exit 1; done; exec "$@"' "$_g $_a"
-	echo "    (the group was throttled in $(($(awk '/^nr_throttled/ { print $2 }' "$_g/cpu.stat") - _th0)) of its periods)"
+	echo "    (the group was throttled in $(($(acc_stat_key "$_g/cpu.stat" nr_throttled) - _th0)) of its periods)"
 }
 
 acc_quota_drop() {
@@ -503,7 +561,10 @@ acc_proc_ns() {
 acc_usage_ns() {
 	case $ACC_USAGE in
 	v1\ *) cat "${ACC_USAGE#v1 }" 2>/dev/null ;;
-	v2\ *) awk '$1 == "usage_usec" { print $2 * 1000 }' "${ACC_USAGE#v2 }" 2>/dev/null ;;
+	v2\ *)
+		_us=$(acc_stat_key "${ACC_USAGE#v2 }" usage_usec 2>/dev/null)
+		[ -z "$_us" ] || echo $((_us * 1000))
+		;;
 	esac
 }
 
@@ -521,7 +582,7 @@ acc_today_hotplug() {
 	on_cleanup acc_cpu_back
 	show "cyclesoak -r -J -m 500 & loadgen -n 1 -l 50 -t 6 &   CPU $_last offline at 2 s, back at 4 s"
 	: >"$WORK/acc.stat"
-	start_bg sh -c 'while :; do printf "%s " "$(date +%s.%N)"; awk "/^cpu[0-9]/ { printf \"%s %d %d \", \$1, \$2 + \$4 + \$7 + \$8 + \$9, \$2 + \$3 + \$4 + \$5 + \$6 + \$7 + \$8 + \$9 }" /proc/stat; echo; sleep 0.1; done' >"$WORK/acc.stat"
+	start_bg acc_sampler >"$WORK/acc.stat"
 	_sampler=$!
 	run_metered "$WORK/acc.err" "$ZC_BIN/cyclesoak" -r -1 -m 10 >/dev/null
 	start_bg "$ZC_BIN/cyclesoak" -r -J -m 500 >"$WORK/acc.hp" 2>"$WORK/acc.err"
@@ -538,29 +599,62 @@ acc_today_hotplug() {
 	stop_bg "$_sampler"
 	printf '  %-14s %-34s %9s\n' "time (s)" "cyclesoak" "/proc/stat"
 	# Each event's half second against the sampler's lines around it.
-	awk -v t0="$(head -n 1 "$WORK/acc.stat" | cut -d' ' -f1)" '
-		FNR == NR { n++; st[n] = $1; line[n] = $0; next }
-		/"event":"(load|nofigure)"/ {
-			match($0, /"time":[0-9.]+/); t = substr($0, RSTART + 7, RLENGTH - 7)
-			a = 0; b = 0
-			for (i = 1; i <= n; i++) { if (st[i] <= t - 0.5) a = i; if (st[i] <= t) b = i }
-			share = "-"
-			if (a && b > a) {
-				nx = split(line[a], x, " "); ny = split(line[b], y, " "); bu = 0; to = 0
-				for (j = 2; j + 2 <= ny; j += 3)
-					for (k = 2; k + 2 <= nx; k += 3)
-						if (x[k] == y[j]) { bu += y[j + 1] - x[k + 1]; to += y[j + 2] - x[k + 2] }
-				if (to > 0) share = sprintf("%.1f%%", 100 * bu / to)
-			}
-			if ($0 ~ /"event":"load"/) {
-				match($0, /"load_pct":-?[0-9.]+/); what = "System load: " substr($0, RSTART + 11, RLENGTH - 11) "%"
-				if (match($0, /"ncpus":[0-9]+/)) what = what " over " substr($0, RSTART + 8, RLENGTH - 8) " CPU"
-			} else {
-				match($0, /"why":"[^"]*"/); what = "no figure: " substr($0, RSTART + 7, RLENGTH - 8)
-			}
-			printf "  %-14.2f %-34s %9s\n", t - t0, what, share
-		}' "$WORK/acc.stat" "$WORK/acc.hp"
+	_t0=$(head -n 1 "$WORK/acc.stat" | cut -d' ' -f1)
+	"$ZC_TESTBIN/jsoncheck" -s e_ "$WORK/acc.hp" >"$WORK/acc.hpv"
+	while read -r _ev; do
+		e_event='' e_time='' e_load_pct='' e_ncpus='' e_why=
+		eval "$_ev"
+		# shellcheck disable=SC2154
+		case $e_event in
+		load)
+			_what="System load: $e_load_pct%"
+			[ -z "$e_ncpus" ] || _what="$_what over $e_ncpus CPU"
+			;;
+		nofigure) _what="no figure: $e_why" ;;
+		*) continue ;;
+		esac
+		_ms=$(printf '%.0f' "${e_time}e3")
+		printf '  %-14.2f %-34s %9s\n' "$(calc "($_ms - $_t0) / 1000")" "$_what" "$(acc_hp_share "$_ms")"
+	done <"$WORK/acc.hpv"
 	[ -s "$WORK/acc.err" ] && sed 's/^/    stderr: /' "$WORK/acc.err" | head -n 3
+}
+
+# acc_sampler: every tenth of a second, "MS cpuN BUSY TOTAL ..." of each
+# CPU online (MS: the time, Unix milliseconds), until stopped.
+acc_sampler() {
+	while :; do
+		# shellcheck disable=SC2046
+		echo "$(date +%s%3N)" $(acc_each_cpu)
+		sleep 0.1
+	done
+}
+
+# acc_hp_share MS: /proc/stat's busy share of the CPUs in the sampler's
+# lines (online at both ends) over the half second up to MS, or -.
+acc_hp_share() {
+	_i=0 _ia=0 _ib=0 _a='' _b=
+	while read -r _st _l; do
+		_i=$((_i + 1))
+		[ "$_st" -le $(($1 - 500)) ] && _ia=$_i _a=$_l
+		[ "$_st" -le "$1" ] && _ib=$_i _b=$_l
+	done <"$WORK/acc.stat"
+	_bu=0 _to=0
+	if [ $_ia -gt 0 ] && [ $_ib -gt $_ia ]; then
+		# shellcheck disable=SC2086
+		set -- $_b
+		while [ $# -ge 3 ]; do
+			case " $_a " in
+			*" $1 "*)
+				_x=${_a#*"$1 "}
+				_bu=$((_bu + $2 - ${_x%% *}))
+				_x=${_x#* }
+				_to=$((_to + $3 - ${_x%% *}))
+				;;
+			esac
+			shift 3
+		done
+	fi
+	if [ $_to -gt 0 ]; then printf '%.1f%%\n' "$(calc "100 * $_bu / $_to")"; else echo -; fi
 }
 
 acc_cpu_back() {

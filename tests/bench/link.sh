@@ -156,17 +156,29 @@ link_run() {
 	calc "$METER_LOAD / 100 * $NCPU * $SENT_SECS * 1e6 / ($SENT_BYTES / 1024)" >>"$WORK/$_tag.sd"
 	_rt=-1 _in=-1 _rp=-1 _tp=-1
 	_rt=$(json_get "$WORK/tx.out" sent retransmits | tail -n 1)
-	_in=$(json_get "$WORK/tx.meter" command net | tail -n 1)
-	_if=$(echo "$_in" | sed -n "s/.*{\"name\":\"$vt\",\([^}]*\)}.*/\1/p")
-	_rp=$(echo "$_if" | sed -n 's/.*"rx_packets_per_sec":\([0-9.]*\).*/\1/p')
-	_tp=$(echo "$_if" | sed -n 's/.*"tx_packets_per_sec":\([0-9.]*\).*/\1/p')
-	_in=$(echo "$_in" | sed -n 's/.*"interrupts_per_sec":\([0-9.]*\).*/\1/p')
-	# An interface that moved nothing is not listed.
-	[ -n "$_if" ] || _rp=0 _tp=0
+	# shellcheck disable=SC2046
+	set -- $(link_net "$WORK/tx.meter" "$vt")
+	_in=$1 _rp=$2 _tp=$3
 	where_row "$WORK/tx.meter" command >>"$WORK/$_tag.w"
 	need "${_rt:--1}" "$_in" "$_rp" "$_tp"
 	echo "${_rt:--1} $_in $_rp $_tp" >>"$WORK/$_tag.x"
 }
+
+# link_net FILE IFNAME: "INTERRUPTS/S RX-PACKETS/S TX-PACKETS/S" from the
+# net figures of FILE's command event (-W -J), the packets IFNAME's; 0 for
+# an interface that moved nothing (it is not listed), ? for a figure
+# missing.
+link_net() (
+	eval "$(json_last "$1" command n_)"
+	_i=0 _rp=0 _tp=0
+	while eval "_n=\${n_net_interfaces_${_i}_name:-}"; [ -n "$_n" ]; do
+		[ "$_n" = "$2" ] && eval "_rp=\${n_net_interfaces_${_i}_rx_packets_per_sec:-?}" \
+			"_tp=\${n_net_interfaces_${_i}_tx_packets_per_sec:-?}"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2154
+	echo "${n_net_interrupts_per_sec:-?} $_rp $_tp"
+)
 
 # rotate N WORDS...: the words, starting from the Nth (0-based, wrapping).
 rotate() {

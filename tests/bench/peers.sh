@@ -70,16 +70,15 @@ free_port() {
 	echo $_p
 }
 
-# flat_of FILE KEY: the flat object KEY of iperf3's pretty-printed -J, in
-# one line ("a":1,"b":2); found with tr and sed, no JSON tool needed.
-flat_of() {
-	tr -d ' \t\n' <"$1" | sed -n 's/.*"'"$2"'":{\([^}]*\)}.*/\1/p'
-}
-
-# field_of FLAT NAME: NAME's number in FLAT.
-field_of() {
-	echo "$1" | sed -n 's/.*"'"$2"'":\([0-9.e+-]*\).*/\1/p'
-}
+# iperf_figures FILE: "BYTES SECONDS HOST-CPU REMOTE-CPU" (the sender's
+# sum, each end's CPU %) of iperf3's -J, one object over many lines that
+# jsoncheck -s reads as one; ? for a figure missing.
+iperf_figures() (
+	eval "$(tr -d '\n' <"$1" | "$ZC_TESTBIN/jsoncheck" -s i_ 2>/dev/null)"
+	# shellcheck disable=SC2154
+	echo "${i_end_sum_sent_bytes:-?} ${i_end_sum_sent_seconds:-?}" \
+		"${i_end_cpu_utilization_percent_host_total:-?} ${i_end_cpu_utilization_percent_remote_total:-?}"
+)
 
 # side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
 # one-shot server on CPU 1; sets RATE (KiB/s, sender side), CPU (the
@@ -108,12 +107,9 @@ side_iperf() {
 	reap_pid $_spid 50
 	forget_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
-	_sum=$(flat_of "$WORK/pi" sum_sent)
-	_b=$(field_of "$_sum" bytes)
-	_s=$(field_of "$_sum" seconds)
-	_cu=$(flat_of "$WORK/pi" cpu_utilization_percent)
-	_cpu=$(field_of "$_cu" host_total)
-	RX=$(field_of "$_cu" remote_total)
+	# shellcheck disable=SC2046
+	set -- $(iperf_figures "$WORK/pi")
+	_b=$1 _s=$2 _cpu=$3 RX=$4
 	need "$_b" "$_s" "$_cpu" "$RX"
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
@@ -155,7 +151,9 @@ side_zcc() {
 zcs_ticks() {
 	within 20 no_children "$ZCS_PID"
 	_st=$(cat "/proc/$ZCS_PID/stat" 2>/dev/null) || { echo 0; return 0; }
-	echo "${_st##*) }" | awk '{ print $12 + $13 + $14 + $15 }'
+	# shellcheck disable=SC2086
+	set -- ${_st##*) }
+	echo $((${12} + ${13} + ${14} + ${15}))
 }
 
 # no_children PID: PID has no child process now.
@@ -166,9 +164,14 @@ no_children() {
 # calls_of FILE BYTES: system calls per MiB from a perf stat -x, file ("-"
 # when perf could not count).
 calls_of() {
-	awk -F, -v b="$2" '$3 == "raw_syscalls:sys_enter" && $1 ~ /^[0-9]+$/ {
-		printf "%.1f\n", $1 / (b / 1048576); found = 1 }
-		END { if (!found) print "-" }' "$1" 2>/dev/null || echo -
+	_k=-
+	while IFS=, read -r _n _ _e _; do
+		case $_e/$_n in
+		raw_syscalls:sys_enter/ | raw_syscalls:sys_enter/*[!0-9]*) ;;
+		raw_syscalls:sys_enter/*) _k=$(printf '%.1f' "$(calc "$_n / ($2 / 1048576)")") ;;
+		esac
+	done 2>/dev/null <"$1"
+	echo "$_k"
 }
 
 # machine_busy: the busy ticks of all CPUs so far (user, nice, system, irq,
@@ -176,7 +179,8 @@ calls_of() {
 # busy figure counts steal too: time the host took is not work either end
 # did for the transfer.
 machine_busy() {
-	awk '/^cpu / { printf "%.0f\n", $2 + $3 + $4 + $7 + $8; exit }' /proc/stat
+	read -r _ _u _n _s _ _ _q _sq _ </proc/stat
+	echo $((_u + _n + _s + _q + _sq))
 }
 
 # machine_per_kb TICKS0 TICKS1 BYTES: both ends' CPU per KB, us: on
@@ -249,9 +253,10 @@ median_of() {
 # bound_of TX RX: the side whose CPU was saturated (90% of one or more):
 # what bounded the rate.
 bound_of() {
-	awk -v t="$1" -v r="$2" 'BEGIN {
-		if (t >= 90 && r >= 90) print "both"; else if (t >= 90) print "sender";
-		else if (r >= 90) print "receiver"; else print "neither" }'
+	if is_true "$1 >= 90 && $2 >= 90"; then echo both
+	elif is_true "$1 >= 90"; then echo sender
+	elif is_true "$2 >= 90"; then echo receiver
+	else echo neither; fi
 }
 
 # row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
@@ -371,7 +376,8 @@ netperf_row() {
 		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
 			-l "$PEER_SECS" -P 0 -- -m 128K -M 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
 		# -P 0: one line, the last field the throughput in 10^6 bits/s.
-		_nr=$(awk 'NF { v = $NF } END { print v }' "$WORK/np")
+		_nr=
+		while read -r _l; do [ -z "$_l" ] || _nr=${_l##*[ 	]}; done <"$WORK/np"
 		need "$_nr"
 		echo "$RATE $(calc "$_nr * 1e6 / 8 / 1024")" >>"$WORK/np.rate"
 		_r=$((_r + 1))

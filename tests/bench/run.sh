@@ -87,8 +87,10 @@ verdict() {
 "
 }
 
-# calc EXPRESSION: floating-point arithmetic for printing (sh has only
-# integers); the statistics are zcstat's.
+# calc EXPRESSION: floating-point arithmetic, a result of 6 significant
+# digits (sh has only integers); is_true EXPRESSION: a comparison of
+# such figures. These two are the bench's only awk: the statistics are
+# zcstat's, the fields of -J output jsoncheck's.
 calc() {
 	awk "BEGIN { printf \"%.6g\\n\", $* }"
 }
@@ -179,6 +181,14 @@ meter() {
 	_mrc=$?
 	METER_LOAD=$(json_get "$_o" command load_pct | tail -n 1)
 	[ $_mrc -eq 0 ] && [ -n "$METER_LOAD" ]
+}
+
+# json_last FILE EVENT PREFIX: the last EVENT of a -J output FILE as shell
+# assignments, for eval: PREFIXload_pct, PREFIXclass_pct_user,
+# PREFIXcpus_0_cpu and so on (jsoncheck -s: the keys and array indexes down
+# to a figure joined by _).
+json_last() {
+	"$ZC_TESTBIN/jsoncheck" -E "$2" -s "$3" "$1" 2>/dev/null | tail -n 1
 }
 
 # cputime_us REPORT: the total CPU time (us) of subreaper's cputime line.

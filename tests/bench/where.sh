@@ -60,63 +60,80 @@ where_col() {
 
 # where_row FILE EVENT: one line of numbers from FILE's last EVENT (-W -J
 # output), for the CPUs WHERE_TX and WHERE_RX; the kinds are -1 where
-# sampling was refused. Stops the bench when a key is missing.
+# sampling was refused. Stops the bench when a figure is missing. Its
+# variables live in a subshell, where where_put and where_kinds use them.
+# shellcheck disable=SC2030
 where_row() {
-	_wc=$(json_get "$1" "$2" class_pct | tail -n 1)
-	_wk=$(json_get "$1" "$2" kernel_pct | tail -n 1)
-	_ws=$(json_get "$1" "$2" kernel_samples | tail -n 1)
-	_wp=$(json_get "$1" "$2" cpus | tail -n 1)
-	[ -n "$_wc" ] && [ -n "$_wk" ] && [ -n "$_wp" ] || die "no -W figures in $1 ($2 event)"
-	awk -v cls="$_wc" -v kp="$_wk" -v ks="$_ws" -v cpus="$_wp" -v tx="$WHERE_TX" -v rx="$WHERE_RX" \
-		-v cn="$WHERE_CLASSES" -v kn="$WHERE_KINDS" '
-	function val(obj, key,   m) {
-		if (obj == "null") return -1
-		if (!match(obj, "\"" key "\":-?[0-9.]+")) return "missing"
-		m = substr(obj, RSTART, RLENGTH)
-		sub(/.*:/, "", m)
-		return m + 0
-	}
-	function obj_of(text, key) {
-		if (match(text, "\"" key "\":null")) return "null"
-		if (!match(text, "\"" key "\":\\{[^}]*\\}")) return "null"
-		return substr(text, RSTART, RLENGTH)
-	}
-	function cpu_of(n,   at, rest, end) {
-		at = index(cpus, "{\"cpu\":" n ",")
-		if (!at) return ""
-		rest = substr(cpus, at + 1)
-		end = index(rest, "{\"cpu\":")
-		return end ? substr(rest, 1, end - 1) : rest
-	}
-	function part(c,   o, i, k, line) {
-		if (c == "") { bad = 1; return "" }
-		line = val(c, "load_pct")
-		o = obj_of(c, "class_pct")
-		for (i = 1; i <= nc; i++) line = line " " val(o, cls_n[i])
-		o = obj_of(c, "kernel_pct")
-		for (i = 1; i <= nk; i++) line = line " " val(o, kind_n[i])
-		return line " " (o == "null" ? -1 : val(c, "kernel_samples"))
-	}
-	BEGIN {
-		nc = split(cn, cls_n, " ")
-		nk = split(kn, kind_n, " ")
-		line = ""
-		for (i = 1; i <= nc; i++) line = line (i > 1 ? " " : "") val(cls, cls_n[i])
-		for (i = 1; i <= nk; i++) line = line " " val(kp, kind_n[i])
-		line = line " " (kp == "null" ? -1 : ks + 0)
-		line = line " " part(cpu_of(tx)) " " part(cpu_of(rx))
-		if (bad || line ~ /missing/) exit 1
-		print line
-	}' || die "the -W figures in $1 ($2 event) are not as expected"
+	(
+		WHERE_FILE="$1 ($2 event)"
+		eval "$(json_last "$1" "$2" w_)"
+		# shellcheck disable=SC2154
+		[ -n "${w_class_pct_user:-}" ] && [ -n "${w_kernel_pct:-}${w_kernel_pct_copy:-}" ] &&
+			[ -n "${w_cpus_0_cpu:-}" ] || die "no -W figures in $WHERE_FILE"
+		_line=
+		for _n in $WHERE_CLASSES; do where_put "class_pct_$_n"; done
+		where_kinds ""
+		for _cpu in "$WHERE_TX" "$WHERE_RX"; do
+			# w_cpus_I_...: the figures of the Ith CPU listed, cpu w_cpus_I_cpu.
+			_i=0
+			while eval "_c=\${w_cpus_${_i}_cpu:-}"; [ -n "$_c" ] && [ "$_c" != "$_cpu" ]; do
+				_i=$((_i + 1))
+			done
+			[ -n "$_c" ] || die "the -W figures in $WHERE_FILE have no cpu$_cpu"
+			where_put "cpus_${_i}_load_pct"
+			for _n in $WHERE_CLASSES; do where_put "cpus_${_i}_class_pct_$_n"; done
+			where_kinds "cpus_${_i}_"
+		done
+		echo "${_line# }"
+	) || exit 1
+}
+
+# where_put NAME...: in where_row, the figure w_NAME after $_line for each
+# NAME; a figure that is not a number stops the bench.
+# shellcheck disable=SC2031
+where_put() {
+	for _k in "$@"; do
+		eval "_v=\${w_$_k:-}"
+		# shellcheck disable=SC2154
+		case $_v in
+		'' | *[!0-9.eE+-]*) die "the -W figures in $WHERE_FILE are not as expected ($_k: '$_v')" ;;
+		esac
+		_line="$_line $_v"
+	done
+}
+
+# where_kinds PATH: in where_row, the kernel kinds and the samples of
+# w_PATHkernel_pct, -1 each where sampling was refused (null).
+# shellcheck disable=SC2031
+where_kinds() {
+	eval "_o=\${w_${1}kernel_pct:-}"
+	# shellcheck disable=SC2154
+	if [ "$_o" = null ]; then
+		for _k in $WHERE_KINDS samples; do _line="$_line -1"; done
+		return 0
+	fi
+	for _k in $WHERE_KINDS; do where_put "${1}kernel_pct_$_k"; done
+	where_put "${1}kernel_samples"
 }
 
 # where_median FILE PART NAME: the median over the rounds (lines of FILE)
 # of one column.
 where_median() {
-	awk -v c="$(where_col "$2" "$3")" '{ print $c }' "$1" >"$WORK/wc"
-	stat_of "$WORK/wc" wm_
+	stat_of "$1" wm_ -k "$(where_col "$2" "$3")"
 	# shellcheck disable=SC2154
 	echo "$wm_median"
+}
+
+# where_per_kb W-FILE SD-FILE COLUMN: a kind's us/KB each round, its share of
+# the samples (COLUMN of W-FILE's line) times the round's service demand
+# (SD-FILE's line).
+where_per_kb() {
+	_pc=$3
+	paste -d' ' "$1" "$2" | while read -r _l; do
+		# shellcheck disable=SC2086
+		set -- $_l
+		eval "calc \"\${$_pc} / 100 * \${$((WHERE_NCOL + 1))}\""
+	done
 }
 
 # where_table FILE METHOD: the method's rows of the where table: the
@@ -166,15 +183,22 @@ where_header() {
 where_saves() {
 	echo "  kernel work $6 saves over $5 (machine, medians of $(wc -l <"$1") paired rounds):"
 	printf '    %-10s %9s %9s %9s   %9s %9s %9s\n' kind "$5 %" "$6 %" "points" "$5 us/KB" "$6 us/KB" saved
+	paste -d' ' "$1" "$2" "$3" "$4" >"$WORK/wsab"
 	for _n in $WHERE_KINDS; do
+		# Per round: A's share, B's, A's less B's; A's us/KB, B's, A's less B's.
 		_c=$(where_col m "k_$_n")
-		paste -d' ' "$1" "$2" "$3" "$4" | awk -v c="$_c" -v w="$WHERE_NCOL" '{
-			a = $c; b = $(c + w); sa = $(2 * w + 1); sb = $(2 * w + 2)
-			print a, b, a - b, a / 100 * sa, b / 100 * sb, a / 100 * sa - b / 100 * sb }' >"$WORK/ws"
+		while read -r _l; do
+			# shellcheck disable=SC2086
+			set -- $_l
+			eval "_a=\${$_c} _b=\${$((_c + WHERE_NCOL))}"
+			eval "_sa=\${$((2 * WHERE_NCOL + 1))} _sb=\${$((2 * WHERE_NCOL + 2))}"
+			# shellcheck disable=SC2154
+			echo "$_a $_b $(calc "$_a - $_b") $(calc "$_a / 100 * $_sa") $(calc "$_b / 100 * $_sb")" \
+				"$(calc "$_a / 100 * $_sa - $_b / 100 * $_sb")"
+		done <"$WORK/wsab" >"$WORK/ws"
 		_line=$(printf '    %-10s' "$([ "$_n" = user ] && echo "user mode" || echo "$_n")")
 		for _k in 1 2 3 4 5 6; do
-			column "$WORK/ws" $_k >"$WORK/wc"
-			stat_of "$WORK/wc" ws_
+			stat_of "$WORK/ws" ws_ -k $_k
 			# shellcheck disable=SC2154
 			case $_k in
 			1 | 2 | 3) _line="$_line$(printf ' %9.1f' "$ws_median")" ;;
@@ -207,8 +231,10 @@ where_softirq_note() {
 # where_other FILE: other's share of the machine's kernel samples (user
 # mode left out), one a round, to $WORK/wo; their median into WO_MEDIAN.
 where_other() {
-	_o=$(where_col m k_other) _u=$(where_col m k_user)
-	awk -v o="$_o" -v u="$_u" '$o >= 0 && $u < 100 { print 100 * $o / (100 - $u) }' "$1" >"$WORK/wo"
+	columns "$1" "$(where_col m k_other)" "$(where_col m k_user)" >"$WORK/wou"
+	while read -r _wo _wu; do
+		is_true "$_wo >= 0 && $_wu < 100" && calc "100 * $_wo / (100 - $_wu)"
+	done <"$WORK/wou" >"$WORK/wo"
 	[ -s "$WORK/wo" ] || { WO_MEDIAN=-1; return 0; }
 	stat_of "$WORK/wo" wo_
 	# shellcheck disable=SC2154
@@ -242,8 +268,8 @@ where_other_judge() {
 # hide it: over loopback both ends' work is in the same samples.
 where_copy_per_kb() {
 	_c=$(where_col m k_copy)
-	paste -d' ' "$1" "$3" | awk -v c="$_c" -v w="$WHERE_NCOL" '{ print $c / 100 * $(w + 1) }' >"$WORK/cpa"
-	paste -d' ' "$2" "$4" | awk -v c="$_c" -v w="$WHERE_NCOL" '{ print $c / 100 * $(w + 1) }' >"$WORK/cpb"
+	where_per_kb "$1" "$3" "$_c" >"$WORK/cpa"
+	where_per_kb "$2" "$4" "$_c" >"$WORK/cpb"
 	paste -d' ' "$WORK/cpa" "$WORK/cpb" >"$WORK/cpab"
 	stat_of "$WORK/cpa" cpa_
 	stat_of "$WORK/cpb" cpb_

@@ -109,6 +109,29 @@ check "-g KEY on a kept line without it: exit 1" [ $? -eq 1 ]
 printf '{"event":"sent"}\n{"event":"sent",}\n' | "$J" -E cpu >/dev/null 2>&1
 check "a line -E leaves out is still checked" [ $? -eq 1 ]
 
+# -s: a line as shell assignments, nested values by their path.
+printf '%s\n' '{"event":"load","load_pct":-1.5,"class_pct":{"user":2,"system":0.5},"kernel_pct":null,' \
+	'"cpus":[{"cpu":3,"ok":true},{"cpu":5,"ok":false}],"why":"it'"'"'s $HOME\n`x`","a-b":[],"e":{}}' |
+	tr -d '\n' >"$TMP/s"
+echo >>"$TMP/s"
+"$J" -s x_ "$TMP/s" >"$TMP/out" 2>"$TMP/err"
+check "-s: one line of assignments for the line ($?: $(cat "$TMP/err"))" [ "$(grep -c '' "$TMP/out")" -eq 1 ]
+eval "$(cat "$TMP/out")"
+check "-s: numbers, null, true and false as written ($x_load_pct $x_kernel_pct $x_cpus_0_ok $x_cpus_1_ok)" \
+	[ "$x_load_pct $x_kernel_pct $x_cpus_0_ok $x_cpus_1_ok" = "-1.5 null true false" ]
+check "-s: an object's values by key, an array's by index ($x_class_pct_user $x_class_pct_system $x_cpus_0_cpu $x_cpus_1_cpu)" \
+	[ "$x_class_pct_user $x_class_pct_system $x_cpus_0_cpu $x_cpus_1_cpu" = "2 0.5 3 5" ]
+check "-s: a string decoded, quoted, nothing in it run (a newline as a space: $x_why)" \
+	[ "$x_why" = "it's \$HOME \`x\`" ]
+check "-s: an empty array or object sets nothing" sh -c "! grep -q 'x_a_b\|x_e=' '$TMP/out'"
+"$J" -E sent -s y_ <"$TMP/lines" >"$TMP/out" 2>&1
+check "-s with -E: a line per kept line, the last one's bytes 200" \
+	sh -c "[ \$(grep -c '' '$TMP/out') -eq 2 ] && eval \"\$(tail -n 1 '$TMP/out')\" && [ \"\$y_bytes\" = 200 ]"
+for bad in "-s a-b" "-s ''" "-s x_ -g bytes"; do
+	eval "\"\$J\" $bad" </dev/null >/dev/null 2>&1
+	check "jsoncheck $bad: a usage error" [ $? -eq 2 ]
+done
+
 "$J" -x </dev/null >/dev/null 2>&1
 check "an unknown option: exit 2" [ $? -eq 2 ]
 "$J" "$TMP/no such file" >/dev/null 2>&1

@@ -3,7 +3,7 @@
  * the bench: the project depends on nothing beyond libc, so the -J output
  * is checked by this rather than by a JSON library.
  *
- *	jsoncheck [-k KEY]... [-E EVENT] [-g KEY] [FILE]
+ *	jsoncheck [-k KEY]... [-E EVENT] [-g KEY | -s PREFIX] [FILE]
  *
  * Every non-empty line of FILE (default stdin) must be exactly one JSON
  * object: no trailing commas, no NaN or Infinity, no leading zeros, valid
@@ -12,7 +12,14 @@
  * whose "event" is the string EVENT (the others are still checked); -k KEY
  * requires the key at the top of every kept line; -g KEY prints each kept
  * line's value of KEY, one per line (a string decoded, anything else as
- * written), and a kept line without it is an error.
+ * written), and a kept line without it is an error. -s PREFIX prints each
+ * kept line as one line of shell assignments, PREFIXPATH=VALUE, one for
+ * every number, string, true, false and null in it (at any depth), so that
+ * `eval "$(jsoncheck -E load -s x_ FILE | tail -n 1)"` sets x_load_pct,
+ * x_class_pct_user, x_cpus_0_cpu and so on: PATH is the keys and array
+ * indexes down to the value joined by _ (a byte of a key that may not be in
+ * a shell name becomes _ too), a string single-quoted (a control character
+ * in it becomes a space), anything else as written.
  *
  * Exit 0: valid; 1: not (one line: "jsoncheck: NAME:LINE:COLUMN: why");
  * 2: a usage error or a file that cannot be read.
@@ -405,7 +412,73 @@ struct want {
 	int nkeys;
 	const char *event;	/* -E */
 	const char *get;	/* -g */
+	const char *prefix;	/* -s */
 };
+
+/* -s: PATH=VALUE words for the value at l->pos (checked already). */
+static void put_shell(struct line *l, const char *prefix, struct text *path, int *words)
+{
+	size_t at = path->n, i;
+	struct text t = { 0 };
+	int open = peek(l), close = open == '{' ? '}' : ']';
+	char num[24];
+
+	if (open == '{' || open == '[') {
+		l->pos++;
+		for (i = 0;; i++) {
+			skip_ws(l);
+			if (peek(l) == close)
+				break;
+			path->n = at;
+			text_add(path, "_", at > 0);
+			if (open == '{') {
+				parse_string(l, &t);
+				for (size_t j = 0; j < t.n; j++)
+					if (!t.s[j] || !strchr("abcdefghijklmnopqrstuvwxyz"
+						    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", t.s[j]))
+						t.s[j] = '_';
+				text_add(path, t.s, t.n);
+				skip_ws(l);
+				l->pos++;	/* the colon */
+				skip_ws(l);
+			} else {
+				snprintf(num, sizeof num, "%zu", i);
+				text_add(path, num, strlen(num));
+			}
+			put_shell(l, prefix, path, words);
+			skip_ws(l);
+			if (peek(l) == ',')
+				l->pos++;
+		}
+		l->pos++;
+		path->n = at;
+		if (path->s)
+			path->s[at] = '\0';
+		free(t.s);
+		return;
+	}
+	printf("%s%s%s=", (*words)++ ? " " : "", prefix, path->s ? path->s : "");
+	if (open != '"') {
+		size_t start = l->pos;
+
+		while (l->pos < l->n && !strchr(",]} \t\r\n", l->s[l->pos]))
+			l->pos++;
+		printf("%.*s", (int)(l->pos - start), l->s + start);
+		return;
+	}
+	parse_string(l, &t);
+	putchar('\'');
+	for (i = 0; i < t.n; i++) {
+		unsigned char c = (unsigned char)t.s[i];
+
+		if (c == '\'')
+			fputs("'\\''", stdout);
+		else
+			putchar(c < 0x20 ? ' ' : c);
+	}
+	putchar('\'');
+	free(t.s);
+}
 
 /* A kept line's -k and -g; 0, or -1 with l->why set. */
 static int use_line(struct line *l, const struct keys *ks, const struct want *w)
@@ -419,6 +492,18 @@ static int use_line(struct line *l, const struct keys *ks, const struct want *w)
 			snprintf(l->why_buf, sizeof l->why_buf, "no key \"%s\"", w->keys[i]);
 			return fail(l, l->why_buf);
 		}
+	}
+	if (w->prefix) {
+		struct line v = *l;
+		struct text path = { 0 };
+		int words = 0;
+
+		v.pos = 0;
+		skip_ws(&v);
+		put_shell(&v, w->prefix, &path, &words);
+		putchar('\n');
+		free(path.s);
+		return 0;
 	}
 	if (!w->get)
 		return 0;
@@ -477,11 +562,14 @@ static int check_line(struct line *l, const struct want *w)
 
 static void usage(FILE *f, int status)
 {
-	fputs("usage: jsoncheck [-k KEY]... [-E EVENT] [-g KEY] [FILE]\n"
+	fputs("usage: jsoncheck [-k KEY]... [-E EVENT] [-g KEY | -s PREFIX] [FILE]\n"
 	      "  every non-empty line must be one JSON object (RFC 8259, strict)\n"
 	      "  -k KEY    every kept line must have KEY (repeat for more)\n"
 	      "  -E EVENT  keep only the lines whose \"event\" is EVENT\n"
 	      "  -g KEY    print each kept line's value of KEY, one per line\n"
+	      "  -s PREFIX print each kept line as shell assignments on one line,\n"
+	      "            PREFIXPATH=VALUE for every value in it (PATH: keys and\n"
+	      "            array indexes joined by _), strings single-quoted\n"
 	      "exit status: 0 valid, 1 not (NAME:LINE:COLUMN: why), 2 usage error\n"
 	      "or unreadable file\n", f);
 	exit(status);
@@ -497,7 +585,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int c;
 
-	while ((c = getopt(argc, argv, ":hk:E:g:")) != -1) {
+	while ((c = getopt(argc, argv, ":hk:E:g:s:")) != -1) {
 		switch (c) {
 		case 'h': usage(stdout, 0); break;
 		case 'k':
@@ -507,10 +595,16 @@ int main(int argc, char **argv)
 			break;
 		case 'E': w.event = optarg; break;
 		case 'g': w.get = optarg; break;
+		case 's':
+			if (!*optarg || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+					       "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") != strlen(optarg))
+				usage(stderr, 2);
+			w.prefix = optarg;
+			break;
 		default: usage(stderr, 2);
 		}
 	}
-	if (argc - optind > 1)
+	if (argc - optind > 1 || (w.get && w.prefix))
 		usage(stderr, 2);
 	if (optind < argc && strcmp(argv[optind], "-") != 0) {
 		name = argv[optind];
