@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
-#include "base/opt.h"
 #include "base/out.h"
 #include "meter/calib.h"
 
