@@ -405,6 +405,7 @@ static void check_args(void)
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
+	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
 	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
 		baseline_load(&base, cfg.baseline);

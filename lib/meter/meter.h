@@ -22,8 +22,10 @@
  * free share, service demand) lives in lib/meter/meter.c and nowhere else.
  *
  * Like every function below lib/app these return -1 (or NULL) with a
- * "what: why" text in err and never print or exit (lib/app and the programs
- * do, and only they know an option letter).
+ * "what: why" text in err, never exit and name no option: printing,
+ * exiting and the options are lib/app's and the programs'. The one printer
+ * below them is lib/base/out.h's stdout lines, which they drive (and
+ * where_out.c here, the where report's lines).
  */
 #ifndef ZC_METER_H
 #define ZC_METER_H
@@ -104,9 +106,10 @@ struct meter_reading {
  * meter_open - choose the method, load the calibration (required for loop
  * counts, used when present for the other figure), take the one-meter lock,
  * start the soakers and let them settle. NULL with err filled: a second
- * meter ("another meter is running: PID 1234"), no calibration for loop
- * counts, a calibration made with another CPU count, soakers that would
- * not start.
+ * meter ("another meter is running: PID 1234"), soakers that would not
+ * start; errno EDOM when the CPUs cfg asks for cannot be had, ENODATA when
+ * loop counts have no calibration that fits (none, a bad file, another
+ * CPU count: calib_for tells which).
  */
 struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen);
 

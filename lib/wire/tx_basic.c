@@ -342,7 +342,8 @@ static int splice_setup(struct tx *t, char *err, size_t errlen)
 	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)t->chunk &&
 	    fcntl(p->wr, F_SETPIPE_SZ, (int)t->chunk) < 0)
 		return err_fill(err, errlen, errno,
-				"splice: a pipe of %zu bytes (-b; fs.pipe-max-size)", t->chunk);
+				"splice: a pipe for a chunk of %zu bytes "
+				"(fs.pipe-max-size)", t->chunk);
 	return 0;
 }
 
