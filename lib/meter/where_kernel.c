@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "meter/proc.h"
+#include "base/textfile.h"
 #include "meter/where_internal.h"
 
 #define SAMPLE_NS 3001000	/* a sample per 3 ms of CPU time */
@@ -170,9 +170,9 @@ static void why_refused(int e, char *why, size_t whylen)
 {
 	char paranoid[32] = "?";
 
-	proc_read_line("/proc/sys/kernel/perf_event_paranoid", paranoid,
-		       sizeof(paranoid), NULL, 0);
-	paranoid[strcspn(paranoid, "\n")] = 0;
+	if (textfile_line("/proc/sys/kernel/perf_event_paranoid", paranoid,
+			  sizeof(paranoid)) < 0)
+		snprintf(paranoid, sizeof(paranoid), "?");
 	if (e == EACCES || e == EPERM)
 		err_fill(why, whylen, e, "perf_event_open (perf_event_paranoid is %s; "
 			 "sampling every CPU needs root, CAP_PERFMON or a setting "

@@ -2,6 +2,7 @@
  * The environment record's readers: lib/base/textfile.c, lib/meter/env.c,
  * lib/wire/ifinfo.c on loopback (its cgroup quota is test_cgroup.c's).
  */
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,7 @@ static const char *at(const char *name)
 static void tidy(void)
 {
 	char s[] = " \t a  b\tc \n", empty[] = "  \n";
-	char buf[16];
+	char buf[16], line[32];
 
 	textfile_tidy(s);
 	CHECK(strcmp(s, "a b c") == 0, "tidy: blanks squeezed, ends trimmed ('%s')", s);
@@ -51,8 +52,11 @@ static void tidy(void)
 	put("one", "4096\t131072  6291456\nsecond\n");
 	CHECK(textfile_line("/nonexistent/zc", buf, sizeof(buf)) < 0 && !buf[0],
 	      "a missing file: -1, empty");
-	CHECK(textfile_line(at("blank"), buf,
-			    sizeof(buf)) < 0, "a blank file: -1");
+	CHECK(textfile_line(at("blank"), buf, sizeof(buf)) < 0 && errno == ENODATA,
+	      "a blank file: -1, ENODATA");
+	CHECK(textfile_line(at("one"), line, sizeof(line)) == 0 &&
+	      strcmp(line, "4096 131072 6291456") == 0,
+	      "the first line alone, tidied ('%s')", line);
 }
 
 static void machine(void)
