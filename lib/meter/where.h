@@ -18,8 +18,9 @@
  * and the meter counts it as load too. Likewise their samples are dropped
  * only in user mode.
  *
- * Like every lib/ function these return -1 with a "what: why" text in err
- * and never exit; only where_print writes, through lib/base/out.h.
+ * Like every function below lib/app these return -1 with a "what: why"
+ * text in err and never exit; only where_print and where_line write,
+ * through lib/base/out.h.
  */
 #ifndef ZC_WHERE_H
 #define ZC_WHERE_H
