@@ -136,55 +136,61 @@ static void test_quota(void)
 	CHECK(rc == -1 && q.cpus == 0, "no cgroup mounted: no quota, -1 (%d)", rc);
 }
 
+/*
+ * With text written into rel (none when rel is NULL), the environment
+ * record's cpu_quota for the group cgroup, mounted as mounts says, is want.
+ */
+static void env_case(const char *rel, const char *text, const char *cgroup,
+		     const char *mounts, const char *want, const char *what)
+{
+	const char *t;
+
+	if (rel)
+		put(rel, text);
+	t = env_text(cgroup, mounts);
+	CHECK(strcmp(t, want) == 0, "%s: '%s'", what, t);
+}
+
 /* The environment record's text: "max", "QUOTA/PERIOD" or "" (unknown). */
 static void test_env_text(void)
 {
 	const char *v2 = "31 30 0:28 / %s/e2 rw - cgroup2 cgroup2 rw\n";
 	const char *hybrid = "31 30 0:28 / %s/e1/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
 			     "40 30 0:37 / %s/e1/unified rw - cgroup2 cgroup2 rw\n";
+	const char *docker = "4:cpu,cpuacct:/docker\n0::/\n";
 	const char *bad[] = { "garbage\n", "150000\n", "0 100000\n", "max 100000x\n",
 			      "50000 0\n" };
 	struct cgroup_quota q;
 	char none[48] = "x";
-	const char *t;
 	size_t i;
 
 	put("e2/a/cpu.max", "50000 100000\n");
-	put("e2/a/b/cpu.max", "max 100000\n");
-	t = env_text("0::/a/b\n", v2);
-	CHECK(strcmp(t, "50000/100000") == 0, "v2: the parent's limit holds (%s)", t);
-	put("e2/a/b/cpu.max", "20000 100000\n");
-	t = env_text("0::/a/b\n", v2);
-	CHECK(strcmp(t, "20000/100000") == 0, "v2: the tighter child's holds (%s)", t);
+	env_case("e2/a/b/cpu.max", "max 100000\n", "0::/a/b\n", v2, "50000/100000",
+		 "v2: the parent's limit holds");
+	env_case("e2/a/b/cpu.max", "20000 100000\n", "0::/a/b\n", v2, "20000/100000",
+		 "v2: the tighter child's holds");
 	CHECK(find("0::/a/b\n", v2, &q) == 0 && q.quota_us == 20000 && q.period_us == 100000,
 	      "v2: quota_us %lld, period_us %lld", q.quota_us, q.period_us);
-	t = env_text("0::/\n", v2);
-	CHECK(strcmp(t, "max") == 0, "v2 root: max (%s)", t);
+	env_case(NULL, NULL, "0::/\n", v2, "max", "v2 root: max");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		put("e2/a/b/cpu.max", bad[i]);
-		t = env_text("0::/a/b\n", v2);
-		CHECK(!*t && find("0::/a/b\n", v2, &q) == -1,
-		      "v2: a cpu.max of '%.*s': unknown ('%s')", (int)strcspn(bad[i], "\n"),
-		      bad[i], t);
+		env_case("e2/a/b/cpu.max", bad[i], "0::/a/b\n", v2, "",
+			 "v2: a cpu.max not as the kernel writes it: unknown");
+		CHECK(find("0::/a/b\n", v2, &q) == -1, "... and -1 ('%.*s')",
+		      (int)strcspn(bad[i], "\n"), bad[i]);
 	}
 
 	/* A hybrid machine: v1's cpu hierarchy holds the limit, v2's has no cpu.max. */
 	put("e1/cpu,cpuacct/cpu.cfs_quota_us", "-1\n");
-	put("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "250000\n");
 	put("e1/cpu,cpuacct/docker/cpu.cfs_period_us", "100000\n");
 	put("e1/unified/cgroup.procs", "");
-	t = env_text("4:cpu,cpuacct:/docker\n0::/\n", hybrid);
-	CHECK(strcmp(t, "250000/100000") == 0, "v1: cfs quota and period (%s)", t);
-	put("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "-1\n");
-	t = env_text("4:cpu,cpuacct:/docker\n0::/\n", hybrid);
-	CHECK(strcmp(t, "max") == 0, "v1: -1 is no limit (%s)", t);
-	put("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "abc\n");
-	t = env_text("4:cpu,cpuacct:/docker\n0::/\n", hybrid);
-	CHECK(!*t, "v1: a quota of 'abc': unknown ('%s')", t);
-
-	/* Lines naming no cpu hierarchy: cpuacct, cpuset, a named one, junk. */
-	t = env_text("2:cpuacct:/\n3:cpuset:/\n1:name=systemd:/\njunk\n", hybrid);
-	CHECK(!*t, "no line with the cpu controller: unknown ('%s')", t);
+	env_case("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "250000\n", docker, hybrid,
+		 "250000/100000", "v1: cfs quota and period");
+	env_case("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "-1\n", docker, hybrid, "max",
+		 "v1: -1 is no limit");
+	env_case("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "abc\n", docker, hybrid, "",
+		 "v1: a quota of 'abc': unknown");
+	env_case(NULL, NULL, "2:cpuacct:/\n3:cpuset:/\n1:name=systemd:/\njunk\n", hybrid, "",
+		 "no line with the cpu controller (cpuacct, cpuset, named, junk): unknown");
 	env_cpu_quota("/nonexistent/zc", mi, none, sizeof(none));
 	CHECK(!*none, "no cgroup file: unknown ('%s')", none);
 }
