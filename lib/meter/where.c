@@ -1,9 +1,9 @@
 /*
- * -W: a snapshot of the counters, and a period's report from two of them
- * (lib/meter/where.h). The parsers are in where_parse.c, the symbols and
- * the call chains' walk in where_syms.c, the sampler in where_kernel.c,
- * the interfaces of every namespace in where_net.c, the printing in
- * where_out.c.
+ * Where the CPU went: a snapshot of the counters, and a period's report
+ * from two of them (lib/meter/where.h). The parsers are in where_parse.c,
+ * the symbols and the call chains' walk in where_syms.c, the sampler in
+ * where_kernel.c, the interfaces of every namespace in where_net.c, the
+ * printing in where_out.c.
  */
 #include <errno.h>
 #include <fcntl.h>
