@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "app/exits.h"
-#include "base/opt.h"
-#include "base/optab.h"
+#include "app/opt.h"
+#include "app/optab.h"
 #include "base/sched.h"
 #include "base/show.h"
 

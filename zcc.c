@@ -25,6 +25,8 @@
 #include "app/env_out.h"
 #include "app/fileset.h"
 #include "app/limits.h"
+#include "app/opt.h"
+#include "app/optab.h"
 #include "app/report.h"
 #include "app/send.h"
 #include "app/session.h"
@@ -32,8 +34,6 @@
 #include "app/streams.h"
 #include "base/cpu.h"
 #include "base/err.h"
-#include "base/opt.h"
-#include "base/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
@@ -405,6 +405,7 @@ static void check_args(void)
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
+	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
 	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
 		baseline_load(&base, cfg.baseline);

@@ -56,7 +56,7 @@ checks="$checks,clang-analyzer-*"
 checks="$checks,-clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling"
 checks="$checks,performance-*,portability-*"
 # atoi/sscanf conversions that cannot report errors (all numbers go
-# through lib/base/opt.h), and system() with its shell.
+# through lib/base/parse.h), and system() with its shell.
 checks="$checks,cert-err34-c,cert-env33-c"
 
 # One file per clang-tidy process: clang-tidy 14's valist checker carries

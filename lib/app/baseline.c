@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "app/baseline.h"
+#include "app/opt.h"
 #include "base/jsonl.h"
-#include "base/opt.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "base/stats_unpaired.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "app/compare.h"
+#include "app/opt.h"
 #include "app/plot.h"
-#include "base/opt.h"
 #include "base/rate.h"
 #include "base/show.h"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
-#include "base/opt.h"
 #include "base/out.h"
 #include "meter/calib.h"
 
@@ -45,15 +45,45 @@ const char *app_meter_why(const struct meter *m, enum meter_method asked)
 		      : "run time (virtual machine; -L for loop counts)";
 }
 
+/*
+ * How to mend the calibration file that left loop counts without one, in
+ * the options of the programs that calibrate (calib.c says only what is
+ * wrong): the file is read again to tell which fix. "" when none fits.
+ */
+static const char *calib_fix(const struct meter_cfg *cfg, char *buf, size_t len)
+{
+	const char *path = cfg->calib_path ? cfg->calib_path : CALIB_DEFAULT_PATH;
+	struct meter_cpus cpus;
+	struct calib c;
+	char err[512];
+
+	if (meter_cpus_pick(cfg, &cpus, err, sizeof(err)) < 0 ||
+	    calib_for(path, cpus.n, &c, NULL, 0, err, sizeof(err)) == 0)
+		return "";
+	switch (errno) {
+	case ENOENT:
+		return ": run cyclesoak -C (or zcc -C) on an idle machine first";
+	case EBADMSG:
+		return "; run cyclesoak -C again";
+	case ERANGE:
+		snprintf(buf, len, ": run with -N %d, or calibrate again with -C -N %d",
+			 c.ncpus, cpus.n);
+		return buf;
+	}
+	return "";
+}
+
 struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 {
-	char err[512];
+	char err[512], fix[96];
 	struct meter *m = meter_open(cfg, err, sizeof(err));
 
 	if (!m && stop_signal)
 		stop_exit(stop_signal);
 	if (!m && errno == EDOM)
 		usage_error("-N %d: %s", cfg->ncpus, err);
+	if (!m && errno == ENODATA)
+		error(1, 0, "%s%s", err, calib_fix(cfg, fix, sizeof(fix)));
 	if (!m)
 		error(1, 0, "%s", err);
 	session_meter = m;

@@ -275,7 +275,7 @@ int out_text(const char *fmt, ...)
 }
 
 /*
- * The line API. With -J the out_* calls build the object; in text mode the
+ * The line API. In JSON mode the out_* calls build the object; in text mode the
  * same buffer collects the text pieces, written by line_end in one piece.
  */
 static const char *line_event;	/* NULL: a text-only line */

@@ -1,5 +1,5 @@
 /*
- * What the programs print on stdout: the 2001 text lines, or with -J one
+ * What the programs print on stdout: the 2001 text lines, or in JSON mode one
  * JSON object per line (JSON Lines). Every object has "program", "event"
  * and "time" (Unix seconds, fractional) and then the figures as numbers,
  * their units in the keys ("bytes", "seconds", "kbytes_per_sec",
@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-/* out_init - the program's name for "program"; json: -J was given. */
+/* out_init - the program's name for "program"; json: JSON lines wanted. */
 void out_init(const char *program, int json);
 int out_json(void);
 
@@ -40,7 +40,7 @@ int out_end(void);
 
 /*
  * A line described once: one list of calls makes both the 2001 text line
- * and the -J object, so the two cannot drift apart. Each figure has its
+ * and the JSON object, so the two cannot drift apart. Each figure has its
  * JSON key (NULL: the text only) and its text form, a printf format for
  * that one value (NULL: the JSON only); line_text adds text alone.
  *
@@ -78,7 +78,7 @@ void out_array(const char *key);
 void out_array_end(void);
 void out_null(const char *key);
 
-/* A text line (printf-style) in text mode; nothing with -J. */
+/* A text line (printf-style) in text mode; nothing in JSON mode. */
 int out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Has any write to stdout failed? (also checks and flushes stdout) */

@@ -1,7 +1,7 @@
 /*
  * The statistics of repeated runs: median, least, most, mean, standard
  * deviation, the Student-t 95% interval of the mean, and the verdict on two
- * samples taken in the same rounds. zcc -R, the bench (through
+ * samples taken in the same rounds. zcc's rounds, the bench (through
  * tests/tools/zcstat) and the tests all use these, so a figure is summarised
  * one way everywhere.
  */

@@ -1,6 +1,7 @@
 /*
- * The one-line files of /proc and /sys (a sysctl, a governor, a cgroup's
- * cpu.max): their first line, tidied, or a sign that there is none.
+ * The first line of a file of /proc or /sys (a sysctl, a governor, a
+ * cgroup's cpu.max, /proc/stat's total, a process's stat line), tidied, or
+ * a sign that there is none: the one such reader, for every layer.
  */
 #ifndef ZC_TEXTFILE_H
 #define ZC_TEXTFILE_H

@@ -20,7 +20,6 @@
 #define FILE_MAX 256
 #define WRITTEN_BY "written-by zc cyclesoak"
 #define SPREAD_MAX_HUNDREDTHS 999999	/* 9999.99% */
-#define AGAIN "; run cyclesoak -C again"
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
@@ -149,8 +148,7 @@ static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
-			return err_fill(err, errlen, 0, "%s: no calibration file: run "
-					"cyclesoak -C (or zcc -C) on an idle machine first", path);
+			return err_fill(err, errlen, 0, "%s: no calibration file", path);
 		return err_fill(err, errlen, errno, "%s", path);
 	}
 	errno = EINVAL;		/* for what follows unless a call says otherwise */
@@ -188,10 +186,11 @@ static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 			break;
 	}
 	close(fd);
-	errno = EINVAL;
-	if (*len == cap)
+	if (*len == cap) {
+		errno = EBADMSG;
 		return err_fill(err, errlen, 0, "%s: %zu bytes or more, longer than "
-				"a calibration file" AGAIN, path, cap);
+				"a calibration file", path, cap);
+	}
 	return 0;
 }
 
@@ -237,24 +236,24 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 	if (read_small(path, buf, sizeof(buf), &len, err, errlen) < 0)
 		return -1;
 	if (len == 0) {
-		err_fill(err, errlen, 0, "%s: empty" AGAIN, path);
+		err_fill(err, errlen, 0, "%s: empty", path);
 		goto bad;
 	}
 	if (memchr(buf, '\0', len)) {
 		err_fill(err, errlen, 0, "%s: holds a NUL byte, not a calibration "
-			 "file" AGAIN, path);
+			 "file", path);
 		goto bad;
 	}
 	for (p = buf, end = buf + len; p < end; p = nl + 1) {
 		lineno++;
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl) {
-			err_fill(err, errlen, 0, "%s:%d: '%s' has no newline: cut short?"
-				 AGAIN, path, lineno, shown(p, (size_t)(end - p), seen, sizeof(seen)));
+			err_fill(err, errlen, 0, "%s:%d: '%s' has no newline: cut short?",
+				 path, lineno, shown(p, (size_t)(end - p), seen, sizeof(seen)));
 			goto bad;
 		}
 		if (parse_line(lineno, p, (size_t)(nl - p), &got, &expected) < 0) {
-			err_fill(err, errlen, 0, "%s:%d: '%s', expected %s" AGAIN, path,
+			err_fill(err, errlen, 0, "%s:%d: '%s', expected %s", path,
 				 lineno, shown(p, (size_t)(nl - p), seen, sizeof(seen)), expected);
 			goto bad;
 		}
@@ -262,7 +261,7 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 	*c = got;
 	return 0;
 bad:
-	errno = EINVAL;
+	errno = EBADMSG;
 	return -1;
 }
 
@@ -275,11 +274,12 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 		warn[0] = '\0';
 	if (calib_load(path, c, err, errlen) < 0)
 		return -1;
-	if (c->ncpus && c->ncpus != ncpus)
-		return err_fill(err, errlen, 0, "%s was calibrated with %d CPU%s, this "
-				"run has %d: run with -N %d, or calibrate again with "
-				"-C -N %d", path, c->ncpus, c->ncpus == 1 ? "" : "s", ncpus,
-				c->ncpus, ncpus);
+	if (c->ncpus && c->ncpus != ncpus) {
+		err_fill(err, errlen, 0, "%s was calibrated with %d CPU%s, this run "
+			 "has %d", path, c->ncpus, c->ncpus == 1 ? "" : "s", ncpus);
+		errno = ERANGE;
+		return -1;
+	}
 	if (!c->ncpus && warn && warnlen)
 		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
 			 "calibrated with; assuming %d", show(path, safe, sizeof(safe)), ncpus);

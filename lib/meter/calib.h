@@ -64,16 +64,19 @@ struct calib {
 /*
  * calib_load - read path into *c; -1 with err filled (one line) and errno
  * ENOENT when there is no such file (a fresh machine: the run-time meter
- * needs none), EINVAL when it is not as above, EACCES when it is not to be
- * trusted (owned by a user other than the caller and root, or writable by
- * group or others), else what failed.
+ * needs none), EBADMSG when its contents are not as above (calibrating
+ * again writes a good one), EINVAL when it is not a regular file, EACCES
+ * when it is not to be trusted (owned by a user other than the caller and
+ * root, or writable by group or others), else what failed. err says what
+ * is wrong, not which option mends it: that is the program's to add.
  */
 int calib_load(const char *path, struct calib *c, char *err, size_t errlen);
 
 /*
  * calib_for - calib_load, then check the file fits a measurement with ncpus
- * soakers: another recorded count is an error (the figures would be wrong);
- * no recorded count (a 2001 file) fills *warn (else "") and is accepted.
+ * soakers: another recorded count is an error, errno ERANGE, with *c as
+ * read (the figures would be wrong); no recorded count (a 2001 file) fills
+ * *warn (else "") and is accepted.
  */
 int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	      size_t warnlen, char *err, size_t errlen);
@@ -127,8 +130,8 @@ int calib_judge(const double *samples, int n, double others, struct calib *out,
  *
  *	calibration refused after 3 tries: samples spread 12.3% (limit 3%); PATH unchanged
  *
- * into err; returns -1. `zcc -C` and `cyclesoak -C` both print it after
- * their "prog: ", and exit 1, so the two refuse identically.
+ * into err; returns -1. Every program that calibrates prints it after its
+ * "prog: " and exits 1, so all refuse identically.
  */
 int calib_refused(char *err, size_t errlen, int tries, const char *why, const char *path);
 

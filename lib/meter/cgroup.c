@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textfile.h"
 #include "meter/cgroup.h"
-#include "meter/proc.h"
 
 /* Is word one of the comma-separated words of list? */
 static int has_word(const char *list, const char *word)
@@ -104,52 +104,95 @@ static int number(const char **p, long long *v)
 	return 0;
 }
 
-/* The quota set in directory dir, in CPUs (0: none), and its words. */
-static double quota_at(const char *dir, int v2, char *text, size_t len)
+/* A positive whole number and nothing else: a quota or a period. */
+static int positive(const char *s, long long *v)
 {
-	char path[PATH_MAX + 32], a[64], b[64];
-	const char *pa = a, *pb = b;
-	long long quota, period;
-
-	if (v2) {
-		snprintf(path, sizeof(path), "%s/cpu.max", dir);
-		if (proc_read_line(path, a, sizeof(a), NULL, 0) < 0 ||
-		    number(&pa, &quota) < 0 || number(&pa, &period) < 0)
-			return 0;	/* "max 100000", or no such file */
-		snprintf(text, len, "cpu.max %lld %lld in %s", quota, period, dir);
-	} else {
-		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
-		if (proc_read_line(path, a, sizeof(a), NULL, 0) < 0 || number(&pa, &quota) < 0)
-			return 0;
-		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
-		if (proc_read_line(path, b, sizeof(b), NULL, 0) < 0 || number(&pb, &period) < 0)
-			return 0;
-		snprintf(text, len, "cpu.cfs_quota_us %lld per cpu.cfs_period_us %lld in %s",
-			 quota, period, dir);
-	}
-	return quota > 0 && period > 0 ? (double)quota / (double)period : 0;
+	return *s >= '0' && *s <= '9' && number(&s, v) == 0 && !*s && *v > 0 ? 0 : -1;
 }
 
-/* The tightest quota from the group's directory up to the mount point. */
-static void tightest(const char *point, const char *dir_in, int v2, struct cgroup_quota *q)
+/*
+ * The first line of dir/name into buf: 1, 0 when there is no such file
+ * (no cpu controller in that group), -1 when it cannot be read.
+ */
+static int quota_file(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (textfile_line(path, buf, len) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -1;
+}
+
+/*
+ * The quota set in directory dir: 1 with *quota, *period (microseconds)
+ * and its words in text; 0 none ("max", -1, no such file); -1 when a file
+ * there cannot be read or does not say what the kernel writes.
+ */
+static int quota_at(const char *dir, int v2, long long *quota, long long *period,
+		    char *text, size_t len)
+{
+	char a[64], b[64], *sp;
+	int rc;
+
+	if (v2) {
+		rc = quota_file(dir, "cpu.max", a, sizeof(a));
+		if (rc <= 0)
+			return rc;
+		sp = strchr(a, ' ');	/* "QUOTA PERIOD" or "max PERIOD" */
+		if (!sp)
+			return -1;
+		*sp = '\0';
+		if (positive(sp + 1, period) < 0 ||
+		    (strcmp(a, "max") != 0 && positive(a, quota) < 0))
+			return -1;
+		if (strcmp(a, "max") == 0)
+			return 0;
+		snprintf(text, len, "cpu.max %lld %lld in %s", *quota, *period, dir);
+		return 1;
+	}
+	rc = quota_file(dir, "cpu.cfs_quota_us", a, sizeof(a));
+	if (rc <= 0 || strcmp(a, "-1") == 0)
+		return rc < 0 ? -1 : 0;
+	if (positive(a, quota) < 0 || quota_file(dir, "cpu.cfs_period_us", b, sizeof(b)) <= 0 ||
+	    positive(b, period) < 0)
+		return -1;
+	snprintf(text, len, "cpu.cfs_quota_us %lld per cpu.cfs_period_us %lld in %s",
+		 *quota, *period, dir);
+	return 1;
+}
+
+/*
+ * The tightest quota from the group's directory up to the mount point,
+ * into q where it is tighter than what q holds. -1 when a directory's
+ * files cannot be read.
+ */
+static int tightest(const char *point, const char *dir_in, int v2, struct cgroup_quota *q)
 {
 	char dir[PATH_MAX], text[sizeof(q->text)], *slash;
 	size_t top = strlen(point);
+	long long quota, period;
 	double cpus;
+	int rc;
 
 	if (snprintf(dir, sizeof(dir), "%s", dir_in) >= (int)sizeof(dir))
-		return;
+		return -1;
 	for (;;) {
-		cpus = quota_at(dir, v2, text, sizeof(text));
+		rc = quota_at(dir, v2, &quota, &period, text, sizeof(text));
+		if (rc < 0)
+			return -1;
+		cpus = rc ? (double)quota / (double)period : 0;
 		if (cpus > 0 && (q->cpus == 0 || cpus < q->cpus)) {
 			q->cpus = cpus;
+			q->quota_us = quota;
+			q->period_us = period;
 			memcpy(q->text, text, sizeof(text));
 			snprintf(q->stat, sizeof(q->stat), "%.*s/cpu.stat",
 				 (int)(sizeof(q->stat) - 10), dir);
 		}
 		slash = strrchr(dir, '/');
 		if (strlen(dir) <= top || !slash || slash < dir + top)
-			break;
+			return 0;
 		*slash = '\0';
 	}
 }
@@ -159,8 +202,8 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
 {
 	char grp[PATH_MAX], point[PATH_MAX], root[PATH_MAX], dir[PATH_MAX];
 	const char *rel;
+	int v2, looked = 0, rc = 0;
 	size_t rl;
-	int v2;
 
 	memset(q, 0, sizeof(*q));
 	for (v2 = 0; v2 <= 1; v2++) {
@@ -178,9 +221,11 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
 			rel = "";
 		if (snprintf(dir, sizeof(dir), "%s%s", point, rel) >= (int)sizeof(dir))
 			continue;
-		tightest(point, dir, v2, q);
+		looked++;
+		if (tightest(point, dir, v2, q) < 0)
+			rc = -1;
 	}
-	return 0;
+	return looked ? rc : -1;
 }
 
 int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *throttled)

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cgquota.h"
-#include "base/textfile.h"
 #include "base/cpu.h"
+#include "base/textfile.h"
+#include "meter/cgroup.h"
 #include "meter/env.h"
 
 int env_cpuinfo(char *model, size_t len)
@@ -77,7 +77,17 @@ void env_machine_read(struct env_machine *m)
 	} else {
 		m->n_allowed = -1;
 	}
-	if (cgquota_read("/proc/self/cgroup", "/sys/fs/cgroup", m->cpu_quota,
-			 sizeof(m->cpu_quota)) < 0)
-		m->cpu_quota[0] = '\0';
+	env_cpu_quota(NULL, NULL, m->cpu_quota, sizeof(m->cpu_quota));
+}
+
+void env_cpu_quota(const char *proc_cgroup, const char *mountinfo, char *buf, size_t len)
+{
+	struct cgroup_quota q;
+
+	if (cgroup_quota_find(proc_cgroup, mountinfo, &q) < 0)
+		buf[0] = '\0';
+	else if (!q.cpus)
+		snprintf(buf, len, "max");
+	else
+		snprintf(buf, len, "%lld/%lld", q.quota_us, q.period_us);
 }

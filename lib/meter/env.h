@@ -32,6 +32,14 @@ void env_machine_read(struct env_machine *m);
  */
 int env_cpuinfo(char *model, size_t len);
 
+/*
+ * env_cpu_quota - the cgroup CPU quota (cgroup.h; its arguments as
+ * cgroup_quota_find's) as the record gives it: "max" when there is none,
+ * "QUOTA/PERIOD" in microseconds (150000/100000: one and a half CPUs'
+ * worth), "" when it cannot be told.
+ */
+void env_cpu_quota(const char *proc_cgroup, const char *mountinfo, char *buf, size_t len);
+
 /* env_cpu_ranges - cpus[0..n), ascending, as "0-3,6" into buf. */
 void env_cpu_ranges(const int *cpus, int n, char *buf, size_t len);
 

@@ -92,8 +92,11 @@ static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_
 	m->method = cfg->method;
 	if (m->method == METER_DEFAULT)
 		m->method = is_vm ? METER_RUNTIME : METER_COUNTS;
-	if (m->method == METER_COUNTS && !m->loops_per_sec)
-		return err_wrap(err, errlen, "loop counts", cerr);
+	if (m->method == METER_COUNTS && !m->loops_per_sec) {
+		err_wrap(err, errlen, "loop counts", cerr);
+		errno = ENODATA;
+		return -1;
+	}
 	if (m->method == METER_COUNTS)
 		snprintf(m->warning, sizeof(m->warning), "%s", warn);
 	return 0;

@@ -1,6 +1,6 @@
 /*
  * The meter: system CPU load by subtraction, one struct for every program
- * that measures (cyclesoak, zcc -c, zcs -c, the bench's helpers).
+ * that measures (cyclesoak, zcc, zcs, the bench's helpers).
  *
  * One soaker per CPU (lib/meter/soak.h) runs at the lowest priority. Two ways
  * to read what they lost, both taken on every sample:
@@ -22,8 +22,10 @@
  * free share, service demand) lives in lib/meter/meter.c and nowhere else.
  *
  * Like every function below lib/app these return -1 (or NULL) with a
- * "what: why" text in err and never print or exit (lib/app and the programs
- * do, and only they know an option letter).
+ * "what: why" text in err, never exit and name no option: printing,
+ * exiting and the options are lib/app's and the programs'. The one printer
+ * below them is lib/base/out.h's stdout lines, which they drive (and
+ * where_out.c here, the where report's lines).
  */
 #ifndef ZC_METER_H
 #define ZC_METER_H
@@ -44,9 +46,9 @@ enum meter_method {
 struct meter_cfg {
 	int ncpus;			/* soakers; 0: the online CPUs */
 	enum meter_method method;	/* as asked */
-	const char *calib_path;		/* -f; NULL: CALIB_DEFAULT_PATH */
-	enum soak_policy policy;	/* -n: SOAK_NICE19 */
-	int bind;			/* soaker i on CPU i (cyclesoak -B) */
+	const char *calib_path;		/* NULL: CALIB_DEFAULT_PATH */
+	enum soak_policy policy;	/* default SOAK_NICE19 */
+	int bind;			/* soaker i on CPU i */
 };
 
 struct meter;			/* opaque */
@@ -54,7 +56,7 @@ struct meter;			/* opaque */
 /*
  * The CPUs the soakers cover: those this process may run on (its affinity
  * mask, which taskset and a cpuset set; the kernel leaves offline CPUs
- * out), or the first -N of them. text is what the using line says: "2
+ * out), or the first cfg->ncpus of them. text is what the using line says: "2
  * CPUs" when that is every online CPU, else "1 of 2 CPUs (cpuset: 1)".
  */
 struct meter_cpus {
@@ -96,7 +98,7 @@ struct meter_reading {
 				   kernel counting steal), share of cpus */
 	const double *cpu_load;	/* ncpus entries, by the meter's method */
 	const double *cpu_free;	/* ncpus entries: 1 - cpu_load */
-	const double *cpu_load_counts;	/* ncpus entries, each method (-d) */
+	const double *cpu_load_counts;	/* ncpus entries, each method */
 	const double *cpu_load_runtime;
 };
 
@@ -104,9 +106,10 @@ struct meter_reading {
  * meter_open - choose the method, load the calibration (required for loop
  * counts, used when present for the other figure), take the one-meter lock,
  * start the soakers and let them settle. NULL with err filled: a second
- * meter ("another meter is running: PID 1234"), no calibration for loop
- * counts, a calibration made with another CPU count, soakers that would
- * not start.
+ * meter ("another meter is running: PID 1234"), soakers that would not
+ * start; errno EDOM when the CPUs cfg asks for cannot be had, ENODATA when
+ * loop counts have no calibration that fits (none, a bad file, another
+ * CPU count: calib_for tells which).
  */
 struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen);
 
@@ -128,7 +131,7 @@ const char *meter_quota_text(const struct meter *m);
  * does not say its CPU count), for the program to print; "" when none. */
 const char *meter_warning(const struct meter *m);
 
-/* The soakers' PIDs, at most max of them, into pids; how many (-W). */
+/* The soakers' PIDs, at most max of them, into pids; how many (where.h). */
 int meter_soakers(const struct meter *m, int *pids, int max);
 
 /*

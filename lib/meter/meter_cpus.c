@@ -47,7 +47,7 @@ int meter_cpus_pick(const struct meter_cfg *cfg, struct meter_cpus *c,
 	}
 	cpu_list_text(allowed, n, mask, sizeof(mask));
 	if (cfg->ncpus > n) {
-		/* -N k asks for CPUs 0 to k-1: name the first the mask lacks. */
+		/* k CPUs mean CPUs 0 to k-1: name one the mask lacks. */
 		for (i = 0; i < cfg->ncpus - 1 && holds(allowed, n, i); i++)
 			;
 		return err_fill(err, errlen, 0, "%d CPUs asked for, but this process "
@@ -59,7 +59,7 @@ int meter_cpus_pick(const struct meter_cfg *cfg, struct meter_cpus *c,
 	cpu_list_text(c->cpu, c->n, c->list, sizeof(c->list));
 	if (c->n == c->online)
 		snprintf(c->text, sizeof(c->text), "%d CPU%s", c->n, c->n == 1 ? "" : "s");
-	else if (c->n < n)		/* -N chose fewer than the mask holds */
+	else if (c->n < n)		/* fewer asked for than the mask holds */
 		snprintf(c->text, sizeof(c->text), "%d of %d CPUs (CPU%s %s of cpuset %s)",
 			 c->n, c->online, c->n == 1 ? "" : "s", c->list, mask);
 	else

@@ -8,21 +8,8 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/textfile.h"
 #include "meter/proc.h"
-
-int proc_read_line(const char *path, char *buf, size_t len, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "re");
-	int ok;
-
-	if (!f)
-		return err_fill(err, errlen, errno, "%s", path);
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return err_fill(err, errlen, 0, "%s: empty", path);
-	return 0;
-}
 
 int proc_machine_ticks(uint64_t *busy, uint64_t *total)
 {
@@ -31,7 +18,7 @@ int proc_machine_ticks(uint64_t *busy, uint64_t *total)
 	char line[512], *p, *end;
 	int n;
 
-	if (proc_read_line("/proc/stat", line, sizeof(line), NULL, 0) < 0 ||
+	if (textfile_line("/proc/stat", line, sizeof(line)) < 0 ||
 	    strncmp(line, "cpu ", 4) != 0)
 		return -1;
 	p = line + 4;
@@ -94,16 +81,16 @@ int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_
 	if (hz <= 0)
 		hz = 100;
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
-		return -1;
+	if (textfile_line(path, line, sizeof(line)) < 0)
+		return err_fill(err, errlen, errno, "%s", path);
 	/* "RUN_NS WAIT_NS TIMESLICES": the first number is ours. */
 	errno = 0;
 	run = strtoull(line, &end, 10);
 	if (end == line || errno || *end != ' ')
 		return err_fill(err, errlen, 0, "%s: no run time in it", path);
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
-		return -1;
+	if (textfile_line(path, line, sizeof(line)) < 0)
+		return err_fill(err, errlen, errno, "%s", path);
 	if (proc_parse_stime(line, &stime) < 0)
 		return err_fill(err, errlen, 0, "%s: no system time in it", path);
 	*run_ns = run;
@@ -118,7 +105,7 @@ int proc_task_state(pid_t pid, char *state, int *wait_status)
 	const char *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (proc_read_line(path, line, sizeof(line), NULL, 0) < 0)
+	if (textfile_line(path, line, sizeof(line)) < 0)
 		return errno == ENOENT || errno == ESRCH ? 0 : -1;
 	p = proc_stat_field(line, 3);
 	if (!p)
@@ -162,7 +149,7 @@ static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (proc_read_line(path, line, sizeof(line), NULL, 0) < 0)
+	if (textfile_line(path, line, sizeof(line)) < 0)
 		return -1;
 	state = proc_stat_field(line, 3);
 	ppid = proc_stat_field(line, 4);

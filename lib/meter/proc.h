@@ -1,6 +1,7 @@
 /*
- * Small readers of /proc: one line of a file, the machine's CPU ticks, and
- * what /proc/PID says of one process (run time, system time, state).
+ * Small readers of /proc: the machine's CPU ticks, and what /proc/PID says
+ * of one process (run time, system time, state). One line of a file is
+ * lib/base/textfile.h's.
  */
 #ifndef ZC_PROC_H
 #define ZC_PROC_H
@@ -8,9 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-/* proc_read_line - the first line of path into buf; -1 with err filled. */
-int proc_read_line(const char *path, char *buf, size_t len, char *err, size_t errlen);
 
 /*
  * proc_machine_ticks - the whole machine's jiffies from /proc/stat's first

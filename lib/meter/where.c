@@ -1,9 +1,9 @@
 /*
- * -W: a snapshot of the counters, and a period's report from two of them
- * (lib/meter/where.h). The parsers are in where_parse.c, the symbols and
- * the call chains' walk in where_syms.c, the sampler in where_kernel.c,
- * the interfaces of every namespace in where_net.c, the printing in
- * where_out.c.
+ * Where the CPU went: a snapshot of the counters, and a period's report
+ * from two of them (lib/meter/where.h). The parsers are in where_parse.c,
+ * the symbols and the call chains' walk in where_syms.c, the sampler in
+ * where_kernel.c, the interfaces of every namespace in where_net.c, the
+ * printing in where_out.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/textfile.h"
 #include "meter/meter.h"
-#include "meter/proc.h"
 #include "meter/where.h"
 #include "meter/where_internal.h"
 
@@ -261,8 +261,8 @@ static int take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 	s->nsoak = 0;
 	for (i = 0; i < w->nsoakers && i < WHERE_MAX_CPUS; i++, s->nsoak++) {
 		snprintf(path, sizeof(path), "/proc/%d/stat", w->soakers[i]);
-		if (proc_read_line(path, line, sizeof(line), err, errlen) < 0)
-			return -1;
+		if (textfile_line(path, line, sizeof(line)) < 0)
+			return err_fill(err, errlen, errno, "%s", path);
 		if (where_parse_task(line, &s->soak_user[i], &s->soak_cpu[i]) < 0)
 			return err_fill(err, errlen, 0, "%s: not as expected", path);
 	}

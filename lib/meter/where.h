@@ -1,5 +1,5 @@
 /*
- * Where the CPU went (-W): the meter says how much load there was; this
+ * Where the CPU went: the meter says how much load there was; this
  * says what kind of work it was, on which CPU, with what network traffic,
  * and in which kernel functions.
  *
@@ -18,8 +18,9 @@
  * and the meter counts it as load too. Likewise their samples are dropped
  * only in user mode.
  *
- * Like every lib/ function these return -1 with a "what: why" text in err
- * and never exit; only where_print writes, through lib/base/out.h.
+ * Like every function below lib/app these return -1 with a "what: why"
+ * text in err and never exit; only where_print and where_line write,
+ * through lib/base/out.h.
  */
 #ifndef ZC_WHERE_H
 #define ZC_WHERE_H
@@ -64,7 +65,7 @@ enum where_kind {
 	WHERE_KIDLE = WHERE_KINDS	/* the idle loop: no load, not shown */
 };
 
-/* The symbols that fell into other, by samples: -W -d names the top few. */
+/* The symbols that fell into other, by samples: the top few are named. */
 #define WHERE_OTHER_SLOTS 509	/* a prime: an open-addressed table */
 #define WHERE_OTHER_TOP 5
 
@@ -191,7 +192,7 @@ void where_resume(struct where *w);
 
 /*
  * where_take - the counters now into s; -1 with err when /proc fails. Two
- * threads may take snapshots at once (zcc's -I lines and its run's).
+ * threads may take snapshots at once (zcc's interval lines and its run's).
  */
 int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen);
 
@@ -219,28 +220,28 @@ int where_since(struct where *w, struct where_snap *mark, double load,
 
 /*
  * where_print - the report as text lines ("where:", "cpus:", "net:",
- * "kernel:", us/KB in where: when bytes were given), or with -J its keys
+ * "kernel:", us/KB in where: when bytes were given), or in JSON mode its keys
  * into the JSON object being built (between out_begin and out_end).
  */
 void where_print(const struct where_report *r);
 void where_json(const struct where_report *r);
 
 /*
- * where_show_other - with on (-d), the kernel lines gain "other:", the
+ * where_show_other - with on (debug), the kernel lines gain "other:", the
  * symbols that fell into other with their shares (JSON: kernel_other).
  */
 void where_show_other(int on);
 
 /*
  * where_line - the report as part of the line being described (base/out.h
- * line_begin .. line_end): its keys inside the object with -J, its text
+ * line_begin .. line_end): its keys inside the object in JSON mode, its text
  * lines after the line's own.
  */
 void where_line(const struct where_report *r);
 
 /*
  * where_print_prefixed, where_line_prefixed - the same, each text line
- * starting with prefix (zcs -d: "PEER: ", as its rate lines do), so that
+ * starting with prefix (zcs: "PEER: ", as its rate lines do), so that
  * the lines of connections served at once are told apart.
  */
 void where_print_prefixed(const struct where_report *r, const char *prefix);

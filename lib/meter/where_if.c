@@ -1,4 +1,4 @@
-/* lib/where's interface of a socket: the one whose address it has. */
+/* where.c's interface of a socket: the one whose address it has. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>

@@ -23,7 +23,7 @@ int where_parse_stat(const char *text, struct where_snap *s);
 /*
  * /proc/interrupts: the devices' interrupts (the numbered lines, on every
  * CPU) into s->intr; not the local timer's or the CPUs' calls to each
- * other, which -W's own sampling timer would swell.
+ * other, which the sampling's own timer would swell.
  */
 int where_parse_interrupts(const char *text, struct where_snap *s);
 

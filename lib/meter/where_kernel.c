@@ -4,11 +4,10 @@
  * times a second; a thread drains the rings every 100 ms into counts by
  * kind, each IP's kind found in /proc/kallsyms sorted by address.
  *
- * The rate is what -W may cost: a timer interrupt in a virtual machine
- * takes 12 to 15 us (the gaps a spinning thread sees), so 1000 samples a
- * second took 1.4% of each CPU and 333 take under half a point. The
- * period is not a multiple of the scheduler tick's (4 ms at HZ 250), so
- * the samples do not keep one phase against it.
+ * The rate is what sampling may cost: each sample is a timer interrupt,
+ * and a virtual machine makes those dear, so the rate is a third of the
+ * usual 1000 a second. The period is not a multiple of the scheduler
+ * tick's (4 ms at HZ 250), so the samples do not keep one phase against it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +23,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "meter/proc.h"
+#include "base/textfile.h"
 #include "meter/where_internal.h"
 
 #define SAMPLE_NS 3001000	/* a sample per 3 ms of CPU time */
@@ -170,9 +169,9 @@ static void why_refused(int e, char *why, size_t whylen)
 {
 	char paranoid[32] = "?";
 
-	proc_read_line("/proc/sys/kernel/perf_event_paranoid", paranoid,
-		       sizeof(paranoid), NULL, 0);
-	paranoid[strcspn(paranoid, "\n")] = 0;
+	if (textfile_line("/proc/sys/kernel/perf_event_paranoid", paranoid,
+			  sizeof(paranoid)) < 0)
+		snprintf(paranoid, sizeof(paranoid), "?");
 	if (e == EACCES || e == EPERM)
 		err_fill(why, whylen, e, "perf_event_open (perf_event_paranoid is %s; "
 			 "sampling every CPU needs root, CAP_PERFMON or a setting "

@@ -1,5 +1,5 @@
 /*
- * -W's interfaces beyond /proc/net/dev's: whether each hands the stack
+ * where.c's interfaces beyond /proc/net/dev's: whether each hands the stack
  * super-packets (TSO, GSO or GRO on: then its packet counters count those,
  * not frames on the wire), and the interfaces of the other network
  * namespaces, for cyclesoak, whose load may be traffic between two of them.

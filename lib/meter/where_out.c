@@ -6,7 +6,7 @@
 #include "base/out.h"
 #include "meter/where.h"
 
-/* -d: name the symbols that fell into other. */
+/* Name the symbols that fell into other (where_show_other). */
 static int show_other;
 
 void where_show_other(int on)
@@ -146,7 +146,7 @@ static void json_kinds(const char *key, const char *count_key, int sampled,
 	out_u64(count_key, samples);
 }
 
-/* The machine's kinds: shares, per KB, and with -d other's symbols. */
+/* The machine's kinds: shares, per KB, and when shown other's symbols. */
 static void json_machine_kinds(const struct where_report *r)
 {
 	int i;

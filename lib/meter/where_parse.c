@@ -1,4 +1,4 @@
-/* lib/where's readers of /proc text: pure, so canned text tests them. */
+/* where.c's readers of /proc text: pure, so canned text tests them. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

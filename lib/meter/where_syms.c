@@ -1,5 +1,5 @@
 /*
- * The kernel's symbols for -W: /proc/kallsyms read into a table sorted by
+ * The kernel's symbols for where.c: /proc/kallsyms read into a table sorted by
  * address, each function's kind and role (lib/meter/where_kinds.c) found
  * once at load, and the walk of a sample's call chain that charges time
  * spent with interrupts off to the caller that had them off.

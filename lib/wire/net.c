@@ -187,7 +187,10 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 	}
 	if (fd < 0 && errno == ETIMEDOUT && deadline)
 		return err_fill(err, errlen, 0, "connect to %s port %u: no answer within "
-				"%g s (-T)", host, port, o->connect_secs);
+				"%g s%s%s%s", host, port, o->connect_secs,
+				o->connect_limit ? " (" : "",
+				o->connect_limit ? o->connect_limit : "",
+				o->connect_limit ? ")" : "");
 	if (fd < 0)
 		return err_fill(err, errlen, errno, "connect to %s port %u", host, port);
 	return fd;

@@ -15,17 +15,19 @@
 /* How often a connect that can be cancelled looks at its flag. */
 #define NET_CANCEL_MS 50
 
-/* The largest -i / -o: 1 GiB, the G suffix's unit. */
+/* The largest socket buffer that may be asked for: 1 GiB. */
 #define NET_BUF_MAX (1 << 30)
 
-/* Socket options asked for on the command line; 0 means leave it alone. */
+/* Socket options the user asked for; 0 means leave it alone. */
 struct net_opts {
-	int rcvbuf;	/* -i: SO_RCVBUF */
-	int sndbuf;	/* -o: SO_SNDBUF */
-	int debug;	/* -D: SO_DEBUG */
-	uint64_t pacing;	/* zcc --rate: SO_MAX_PACING_RATE, bytes/s */
-	double connect_secs;	/* net_connect gives up after this long in all
-				 * (zcc -T); 0: the kernel's own limit, minutes */
+	int rcvbuf;	/* SO_RCVBUF */
+	int sndbuf;	/* SO_SNDBUF */
+	int debug;	/* SO_DEBUG */
+	uint64_t pacing;	/* SO_MAX_PACING_RATE, bytes/s */
+	double connect_secs;	/* net_connect gives up after this long in all;
+				 * 0: the kernel's own limit, minutes */
+	const char *connect_limit;	/* how the user set connect_secs (an
+					 * option), for its message; NULL: none */
 	volatile sig_atomic_t *cancel;	/* set (by another thread): give up
 					 * connecting; NULL: only a signal does */
 };
@@ -36,7 +38,8 @@ struct net_opts {
  * connect() so that the window scale follows the buffer sizes. A signal
  * ends the wait for an answer (-1, errno EINTR), and so does *o->cancel
  * once set, within NET_CANCEL_MS (a thread with the signals blocked is
- * stopped so); o->connect_secs too (ETIMEDOUT, "no answer within N s").
+ * stopped so); o->connect_secs too (ETIMEDOUT, "no answer within N s",
+ * then " (LIMIT)" when o->connect_limit names it).
  */
 int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		char *err, size_t errlen);

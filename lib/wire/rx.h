@@ -22,17 +22,17 @@
 /* One connection being received. */
 struct rx {
 	int fd;
-	unsigned char *buf;	/* -b bytes, for read() and the header words */
+	unsigned char *buf;	/* bufsize bytes: read() and the header words */
 	size_t bufsize;
 	/* Zero-copy receive: bytes the kernel mapped, and bytes it copied. */
 	uint64_t zc_mapped, zc_copied;
-	uint64_t calls;		/* receive steps that took data (-W: bytes per call) */
+	uint64_t calls;		/* receive steps that took data */
 	void *priv;		/* the method's own state */
 };
 
 struct rx_method {
-	const char *name;	/* as given to -M */
-	const char *how;	/* one line for -h and -d */
+	const char *name;	/* as the user names the method */
+	const char *how;	/* one line for the help and debug text */
 
 	/* Per connection: check the kernel can do it, set up (a pipe, a
 	 * mapping); fails naming the method and the reason. NULL: nothing. */

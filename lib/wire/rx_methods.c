@@ -29,12 +29,9 @@ static ssize_t discard_take(struct rx *r, struct proto_rx *p, char *err, size_t 
 
 	/*
 	 * The header words cost a read() here, one for all the words between
-	 * two files (not one a word, as before: 2 calls a file, not 3, for a
-	 * file a loop; 2000 loops of one 128 KiB file, strace -c: 4003 reads
-	 * and 2072 recvs became 2002 and 2053, all calls 6130 became 4108).
-	 * No fewer: MSG_TRUNC drops every byte it covers and one recv cannot
-	 * drop some bytes and copy others, so the words cannot ride in the
-	 * call that discards the data. Reading them with the start of the data
+	 * two files, not one a word. No fewer: MSG_TRUNC drops every byte it
+	 * covers and one recv cannot drop some bytes and copy others, so the
+	 * words cannot ride in the call that discards the data. Reading them with the start of the data
 	 * after them saves nothing (the rest of the data still needs its
 	 * MSG_TRUNC call) and copies that start.
 	 */
@@ -175,9 +172,8 @@ static int splice_empty(struct rx *r, struct splice_state *s, struct proto_rx *p
  * and as much data after them as the pipe holds. The words are then read()
  * from the pipe, between the splices that empty the data out of it: they
  * cost no call on the socket, but a pipe is first in, first out, so
- * reaching them costs that read. 2000 loops of one 128 KiB file (strace -c):
- * 16066 calls (12000 splices, 4003 reads of the socket) became 14062
- * (12001 splices, 2001 reads of the pipe, none of the socket).
+ * reaching them costs that read: one of the pipe a file, where reading
+ * them from the socket took two.
  */
 static ssize_t splice_take(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {

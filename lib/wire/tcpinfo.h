@@ -1,7 +1,7 @@
 /*
  * TCP's own account of one connection (getsockopt TCP_INFO): how many
  * segments it retransmitted, its smoothed round-trip time and its
- * congestion window, for zcc's -d line and JSON keys.
+ * congestion window, for zcc's debug line and JSON keys.
  */
 #ifndef ZC_TCPINFO_H
 #define ZC_TCPINFO_H

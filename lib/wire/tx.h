@@ -29,7 +29,7 @@ struct tx_file {
 struct tx {
 	int sock;
 	const char *peer;	/* "HOST port N", for messages */
-	size_t chunk;		/* -b: bytes per send for chunked methods */
+	size_t chunk;		/* bytes per send for chunked methods */
 	volatile sig_atomic_t *stop;	/* set by zcc's signal handlers */
 
 	/*
@@ -45,7 +45,7 @@ struct tx {
 	uint64_t bytes;
 
 	/* System calls that handed data to the socket (an io_uring
-	 * submission is one), for -W's bytes per call. */
+	 * submission is one), for where.h's bytes per call. */
 	uint64_t calls;
 
 	/* Zero-copy methods: completions the kernel reported, and how many of
@@ -57,18 +57,18 @@ struct tx {
 	/*
 	 * NULL: every loop sends every file. Else asked as each loop begins
 	 * (loops_left counts it) how many files it sends: 0 or more, taken in
-	 * turn round the set from where the loop before stopped. zcc -t ends
-	 * a stream at its deadline so, the stream still whole.
+	 * turn round the set from where the loop before stopped. A time limit
+	 * ends a stream at its deadline so, the stream still whole.
 	 */
 	uint32_t (*loop_files)(struct tx *t, uint32_t loops_left);
 	void *loop_arg;		/* loop_files's own */
 };
 
-#define TX_CHUNKED 1u		/* -b is the size of each send */
+#define TX_CHUNKED 1u		/* chunk is the size of each send */
 
 struct tx_method {
-	const char *name;	/* as given to -M */
-	const char *how;	/* one line for -h and -d */
+	const char *name;	/* as the user names the method */
+	const char *how;	/* one line for the help and debug text */
 	unsigned flags;
 
 	/* Check the kernel can do it and set up (a ring, a pipe); a method the

@@ -37,9 +37,9 @@ static size_t min_size(uint64_t a, size_t b)
  * A file goes on in pieces, each one sendfile() straight to the socket that
  * returns only when the piece is in the socket. A piece grows while calls
  * return within PIECE_FAST_NS and shrinks when one takes PIECE_SLOW_NS, so
- * on a slow link a call lasts some tens of ms (the -I lines and -T see
- * progress) and on a fast one it moves up to TX_PIECE_MAX (a system call
- * per 4 MiB costs nothing measurable).
+ * on a slow link a call lasts some tens of ms (interval lines and a stall
+ * limit see progress) and on a fast one it moves up to TX_PIECE_MAX (a
+ * system call per 4 MiB costs nothing measurable).
  */
 #define PIECE_MIN (64u << 10)
 #define PIECE_FAST_NS 10000000u
@@ -342,7 +342,8 @@ static int splice_setup(struct tx *t, char *err, size_t errlen)
 	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)t->chunk &&
 	    fcntl(p->wr, F_SETPIPE_SZ, (int)t->chunk) < 0)
 		return err_fill(err, errlen, errno,
-				"splice: a pipe of %zu bytes (-b; fs.pipe-max-size)", t->chunk);
+				"splice: a pipe for a chunk of %zu bytes "
+				"(fs.pipe-max-size)", t->chunk);
 	return 0;
 }
 

@@ -16,9 +16,9 @@
 
 /*
  * The most one system call moves (sendfile, splice, send, a uring request):
- * a file of any size then shows progress as it goes, so -T never takes a
- * moving transfer for a stall and the -I lines add up. A larger -b is
- * sent in calls of this size (tx_open caps t->chunk).
+ * a file of any size then shows progress as it goes, so a stall limit
+ * never takes a moving transfer for a stall and interval lines add up. A
+ * larger chunk is sent in calls of this size (tx_open caps t->chunk).
  */
 #define TX_PIECE_MAX (4u << 20)
 

@@ -24,12 +24,12 @@
  * chains; a deeper chain only holds more of the file per call.
  *
  * The header words. uring sends them with the first chunk in one
- * IORING_OP_SENDMSG of two iovecs, as -M mmap does with sendmsg(): one
- * request fewer in each chain. uring-zc copies them with MSG_MORE, as
- * lending them zero-copy cost more than it saved.
+ * IORING_OP_SENDMSG of two iovecs, as the mmap method does with
+ * sendmsg(): one request fewer in each chain. uring-zc copies them with
+ * MSG_MORE, as lending them zero-copy cost more than it saved.
  *
  * IORING_OP_SEND runs the same tcp_sendmsg() as send(), in this task on
- * this CPU, one request after the other: all uring can save over -M mmap
+ * this CPU, one request after the other: all uring can save over mmap
  * is system calls, so on loopback the two are level by design. zcc(1)'s
  * NOTES give what was measured of both.
  */
@@ -52,8 +52,8 @@
  * for, so that the queue never overflows. */
 #define URING_CQ_ENTRIES (8 * URING_DEPTH)
 #define NOTIFS_MAX (URING_CQ_ENTRIES - 2 * URING_DEPTH)
-/* Every wait wakes this often to look at *t->stop and at the socket: zcc's
- * stall limit (-T) shuts the socket down, which ends a send in flight but
+/* Every wait wakes this often to look at *t->stop and at the socket: a
+ * stall limit shuts the socket down, which ends a send in flight but
  * not a wait for notifications that will never come. */
 #define WAIT_MS 100
 
@@ -223,10 +223,9 @@ static unsigned ur_queue(struct tx *t, struct ur *u, const struct tx_file *f,
 			 * uring-zc: copied, with the data to follow in the
 			 * same segment. Tried and not kept: the words lent
 			 * from an arena (a slot a file, reused once every
-			 * notification has come, as -M zerocopy does) in one
-			 * IORING_OP_SENDMSG_ZC with the first chunk. 9 paired
-			 * rounds on loopback (zcs -M read): rate 0.81 of this
-			 * way (median; 8 of 9 rounds below 1), CPU the same.
+			 * notification has come, as the zerocopy method does)
+			 * in one IORING_OP_SENDMSG_ZC with the first chunk:
+			 * slower on loopback, for the same CPU.
 			 */
 			sqe->opcode = IORING_OP_SEND;
 			sqe->addr = (uintptr_t)(u->hdr + pos);
@@ -284,7 +283,7 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 /*
  * Wait until at most max notifications are still due. They come when the
  * peer has acknowledged the data; a connection shut down or broken while
- * some are due (zcc's -T, a reset) holds them for ever, and is an error.
+ * some are due (a stall limit, a reset) holds them for ever, and is an error.
  */
 static int ur_drain(struct tx *t, struct ur *u, int64_t max, char *err, size_t errlen)
 {

@@ -141,7 +141,8 @@ static int zc_wait(struct tx *t, char *err, size_t errlen)
 	if (reaped > 0)
 		return 0;
 	/* Woken with no notification: the connection failed (POLLERR), or
-	 * was shut down (POLLHUP, zcc's -T) with sends that cannot complete. */
+	 * was shut down (POLLHUP: a stall limit) with sends that cannot
+	 * complete. */
 	if (getsockopt(t->sock, SOL_SOCKET, SO_ERROR, &soerr, &len) == 0 && soerr) {
 		errno = soerr;
 		return err_fill(err, errlen, soerr, "zerocopy: send to %s", t->peer);

@@ -1,7 +1,7 @@
 # make bench PART=accuracy: the meter against a load that knows its own
 # CPU use exactly, each method of cyclesoak separately. Sourced by run.sh.
 #
-# tests/loadgen runs at 0, 25, 50 and 75% of the machine and prints its own
+# tests/tools/loadgen runs at 0, 25, 50 and 75% of the machine and prints its own
 # CPU share (CLOCK_PROCESS_CPUTIME_ID, the scheduler's exact run time); the
 # truth is that plus the background (other work, from /proc/stat): the
 # median of ACC_BG_SAMPLES idle seconds, half just before the reading and

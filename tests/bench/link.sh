@@ -8,7 +8,7 @@
 # over all methods). Each run gives:
 #   - the rate achieved (zcc's sent figures);
 #   - the system load by cyclesoak's default method over the run;
-#   - zcc's own CPU: zcc runs under tests/subreaper inside the sender's
+#   - zcc's own CPU: zcc runs under tests/tools/subreaper inside the sender's
 #     namespace, whose getrusage(RUSAGE_CHILDREN) is the scheduler's exact
 #     run time of zcc and nothing else (zcc -c would put its soakers in the
 #     same figure);

@@ -3,7 +3,7 @@
 #
 # Over loopback (no root needed). The rate is then the CPU's, not a link's,
 # so the cost is compared per KB: zcc's own CPU time per KB sent, exact
-# (zcc under tests/subreaper, getrusage of its child), which other work on
+# (zcc under tests/tools/subreaper, getrusage of its child), which other work on
 # the machine does not enter as it enters a load meter's reading. At a
 # fixed link rate, as in 2001, load is proportional to the cost per KB, so
 # both columns normalised to their own minimum compare shapes directly.

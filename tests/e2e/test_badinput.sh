@@ -142,7 +142,7 @@ refused "cyclesoak -p with -m" -m "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibrat
 refused "cyclesoak -m with -p" -p "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -m 100 -p 1
 
 # What getopt refuses comes out the same way in every program: one line
-# naming the option (lib/base/opt.c's opt_refused).
+# naming the option (lib/app/opt.c's opt_refused).
 refused "zcc: an option missing its value" "-n: needs a value" "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 "$TMP/file" -n
 refused "zcc: an unknown option" "-Z: unknown option" "" "$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -Z "$TMP/file"
 refused "zcs: an option missing its value" "-t: needs a value" "" "$ZC_BIN/zcs" -1 -p 0 -t

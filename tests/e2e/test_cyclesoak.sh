@@ -40,8 +40,8 @@ usage "-C with a command" -C -f "$TMP/none" -- true
 run_cs -L -1 -f "$TMP/none" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 check "-L, missing calibration file: exit 1 ($rc)" [ "$rc" -eq 1 ]
-check "-L, missing calibration file: says to run cyclesoak -C" \
-	grep -q 'cyclesoak -C' "$TMP/err"
+check "-L, missing calibration file: says to run cyclesoak -C: $(cat "$TMP/err")" \
+	grep -qx "cyclesoak: loop counts: $TMP/none: no calibration file: run cyclesoak -C (or zcc -C) on an idle machine first" "$TMP/err"
 
 # --- a calibration for the checks below ----------------------------------
 
@@ -73,10 +73,15 @@ rc=$?
 if [ "$ncpus" -gt 1 ]; then
 	check "-N 1 against a $ncpus-CPU calibration: refused, exit 1 ($rc)" [ "$rc" -eq 1 ]
 	check "-N mismatch: the message names both counts: $(cat "$TMP/err")" \
-		grep -q "calibrated with $ncpus CPUs, this run has 1" "$TMP/err"
+		grep -q "calibrated with $ncpus CPUs, this run has 1: run with -N $ncpus, or calibrate again with -C -N 1\$" "$TMP/err"
 else
 	skip "-N mismatch: needs 2 CPUs"
 fi
+# The meter says what is wrong with the file; the program adds the fix.
+printf 'x\n' >"$TMP/bad"
+run_cs -L -1 -m 100 -f "$TMP/bad" >"$TMP/out" 2>"$TMP/err"
+check "-L with a bad calibration file: calibrate again: $(cat "$TMP/err")" \
+	grep -q "^cyclesoak: loop counts: $TMP/bad:1: 'x', expected .*; run cyclesoak -C again\$" "$TMP/err"
 run_cs -r -N 1 -1 -m 100 >"$TMP/out" 2>"$TMP/err"
 if [ "$ncpus" -gt 1 ]; then
 	check "-N 1: 'using 1 of $ncpus CPUs (CPU 0 of cpuset ...)' ($(head -n 1 "$TMP/out"))" \

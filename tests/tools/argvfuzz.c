@@ -80,8 +80,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "base/clock.h"
-#include "base/opt.h"
 #include "meter/proc.h"
 #include "tools/rng.h"
 

@@ -31,9 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "base/clock.h"
 #include "base/cpu.h"
-#include "base/opt.h"
 
 static long long cfg_pct = -1;
 static long long cfg_secs = -1;

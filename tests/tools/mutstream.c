@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/opt.h"
+#include "app/opt.h"
 #include "tools/rng.h"
 
 #define BIG_FILE	(512 * 1024)

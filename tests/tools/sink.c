@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "base/io.h"
-#include "base/opt.h"
 #include "wire/net.h"
 
 int main(int argc, char **argv)

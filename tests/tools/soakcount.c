@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "base/clock.h"
-#include "base/opt.h"
 #include "meter/proc.h"
 #include "meter/soak.h"
 

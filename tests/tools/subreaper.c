@@ -51,9 +51,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "base/clock.h"
 #include "base/cpu.h"
-#include "base/opt.h"
 #include "meter/proc.h"
 
 #define OUR_FAILURE 125

@@ -36,8 +36,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "app/plot.h"
-#include "base/opt.h"
 
 #define MAX_POINTS 4096
 

@@ -58,9 +58,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/opt.h"
 #include "base/clock.h"
 #include "base/io.h"
-#include "base/opt.h"
 #include "base/rate.h"
 #include "wire/net.h"
 #include "wire/proto.h"

@@ -47,7 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/opt.h"
+#include "app/opt.h"
 #include "base/stats.h"
 
 #define MAX_VALUES 100000

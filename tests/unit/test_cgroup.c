@@ -1,9 +1,10 @@
 /*
- * lib/meter/cgroup.c and lib/meter/cpu.c's lists: a CPU quota found on
+ * lib/meter/cgroup.c and lib/base/cpu.c's lists: a CPU quota found on
  * made-up /proc/self/cgroup and mountinfo files for each layout (v1 with
  * cpu alone or beside cpuacct, v2, a container's view, a parent's tighter
- * quota, none), and the kernel's CPU lists both ways. Plus the meter's
- * arithmetic within a quota.
+ * quota, none, files that cannot be read), the environment record's text of
+ * it, and the kernel's CPU lists both ways. Plus the meter's arithmetic
+ * within a quota.
  */
 #include <ftw.h>
 #include <math.h>
@@ -14,8 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "meter/cgroup.h"
 #include "base/cpu.h"
+#include "meter/cgroup.h"
+#include "meter/env.h"
 #include "meter/meter_internal.h"
 #include "unit/t.h"
 
@@ -38,17 +40,35 @@ static void put(const char *rel, const char *text)
 		perror(path);
 }
 
-/* The quota the made-up files give, into q. */
-static void find(const char *cgroup, const char *mounts, struct cgroup_quota *q)
+static char pc[256], mi[256];	/* the made-up proc_cgroup and mountinfo */
+
+/* Write the made-up files: mounts holds two %s for top. */
+static void made_up(const char *cgroup, const char *mounts)
 {
-	char pc[256], mi[256], text[1024];
+	char text[1024];
 
 	snprintf(pc, sizeof(pc), "%s/proc_cgroup", top);
 	snprintf(mi, sizeof(mi), "%s/mountinfo", top);
 	put("proc_cgroup", cgroup);
 	snprintf(text, sizeof(text), mounts, top, top);
 	put("mountinfo", text);
-	cgroup_quota_find(pc, mi, q);
+}
+
+/* The quota the made-up files give, into q; cgroup_quota_find's return. */
+static int find(const char *cgroup, const char *mounts, struct cgroup_quota *q)
+{
+	made_up(cgroup, mounts);
+	return cgroup_quota_find(pc, mi, q);
+}
+
+/* The environment record's cpu_quota for the made-up files. */
+static const char *env_text(const char *cgroup, const char *mounts)
+{
+	static char text[48];
+
+	made_up(cgroup, mounts);
+	env_cpu_quota(pc, mi, text, sizeof(text));
+	return text;
 }
 
 static void test_quota(void)
@@ -111,9 +131,68 @@ static void test_quota(void)
 	find("0::/\n", v2, &q);
 	CHECK(fabs(q.cpus - 0.25) < 1e-9, "v2 in a container (group /): %.2f", q.cpus);
 
-	/* Nothing mounted: no quota, no error. */
-	find("1:cpu:/zc\n", "", &q);
-	CHECK(q.cpus == 0, "no cgroup mounted: no quota");
+	/* Nothing mounted: no quota, and it cannot be told. */
+	rc = find("1:cpu:/zc\n", "", &q);
+	CHECK(rc == -1 && q.cpus == 0, "no cgroup mounted: no quota, -1 (%d)", rc);
+}
+
+/*
+ * With text written into rel (none when rel is NULL), the environment
+ * record's cpu_quota for the group cgroup, mounted as mounts says, is want.
+ */
+static void env_case(const char *rel, const char *text, const char *cgroup,
+		     const char *mounts, const char *want, const char *what)
+{
+	const char *t;
+
+	if (rel)
+		put(rel, text);
+	t = env_text(cgroup, mounts);
+	CHECK(strcmp(t, want) == 0, "%s: '%s'", what, t);
+}
+
+/* The environment record's text: "max", "QUOTA/PERIOD" or "" (unknown). */
+static void test_env_text(void)
+{
+	const char *v2 = "31 30 0:28 / %s/e2 rw - cgroup2 cgroup2 rw\n";
+	const char *hybrid = "31 30 0:28 / %s/e1/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+			     "40 30 0:37 / %s/e1/unified rw - cgroup2 cgroup2 rw\n";
+	const char *docker = "4:cpu,cpuacct:/docker\n0::/\n";
+	const char *bad[] = { "garbage\n", "150000\n", "0 100000\n", "max 100000x\n",
+			      "50000 0\n" };
+	struct cgroup_quota q;
+	char none[48] = "x";
+	size_t i;
+
+	put("e2/a/cpu.max", "50000 100000\n");
+	env_case("e2/a/b/cpu.max", "max 100000\n", "0::/a/b\n", v2, "50000/100000",
+		 "v2: the parent's limit holds");
+	env_case("e2/a/b/cpu.max", "20000 100000\n", "0::/a/b\n", v2, "20000/100000",
+		 "v2: the tighter child's holds");
+	CHECK(find("0::/a/b\n", v2, &q) == 0 && q.quota_us == 20000 && q.period_us == 100000,
+	      "v2: quota_us %lld, period_us %lld", q.quota_us, q.period_us);
+	env_case(NULL, NULL, "0::/\n", v2, "max", "v2 root: max");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		env_case("e2/a/b/cpu.max", bad[i], "0::/a/b\n", v2, "",
+			 "v2: a cpu.max not as the kernel writes it: unknown");
+		CHECK(find("0::/a/b\n", v2, &q) == -1, "... and -1 ('%.*s')",
+		      (int)strcspn(bad[i], "\n"), bad[i]);
+	}
+
+	/* A hybrid machine: v1's cpu hierarchy holds the limit, v2's has no cpu.max. */
+	put("e1/cpu,cpuacct/cpu.cfs_quota_us", "-1\n");
+	put("e1/cpu,cpuacct/docker/cpu.cfs_period_us", "100000\n");
+	put("e1/unified/cgroup.procs", "");
+	env_case("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "250000\n", docker, hybrid,
+		 "250000/100000", "v1: cfs quota and period");
+	env_case("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "-1\n", docker, hybrid, "max",
+		 "v1: -1 is no limit");
+	env_case("e1/cpu,cpuacct/docker/cpu.cfs_quota_us", "abc\n", docker, hybrid, "",
+		 "v1: a quota of 'abc': unknown");
+	env_case(NULL, NULL, "2:cpuacct:/\n3:cpuset:/\n1:name=systemd:/\njunk\n", hybrid, "",
+		 "no line with the cpu controller (cpuacct, cpuset, named, junk): unknown");
+	env_cpu_quota("/nonexistent/zc", mi, none, sizeof(none));
+	CHECK(!*none, "no cgroup file: unknown ('%s')", none);
 }
 
 static void test_lists(void)
@@ -170,6 +249,7 @@ int main(void)
 		return 1;
 	}
 	test_quota();
+	test_env_text();
 	test_lists();
 	test_within_quota();
 	if (nftw(top, drop, 16, FTW_DEPTH | FTW_PHYS) != 0)

@@ -1,12 +1,12 @@
-/* lib/base/opt.c: every numeric option of every program goes through here. */
+/* lib/base/parse.c, lib/app/opt.c: every numeric option goes through here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/opt.h"
-#include "base/optab.h"
+#include "app/opt.h"
+#include "app/optab.h"
 #include "t.h"
 #include "unit/t.h"
 

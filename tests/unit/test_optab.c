@@ -1,9 +1,9 @@
-/* lib/base/optab.c: the option table, and what getopt_long and -h get from it. */
+/* lib/app/optab.c: the option table, and what getopt_long and -h get from it. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/opt.h"
-#include "base/optab.h"
+#include "app/opt.h"
+#include "app/optab.h"
 #include "t.h"
 
 static const struct optab rows[] = {

@@ -1,19 +1,15 @@
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/opt.h"
-#include "base/optab.h"
+#include "app/opt.h"
+#include "app/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "base/version.h"
-
-static const char out_of_range[] = "out of range";
 
 /*
  * error(3) prefixes messages with program_invocation_name, the path the
@@ -24,99 +20,6 @@ static const char out_of_range[] = "out of range";
 __attribute__((constructor)) static void short_program_name(void)
 {
 	program_invocation_name = program_invocation_short_name;
-}
-
-/* parse_num and parse_size: a byte size may end in K, M or G. */
-static int parse_scaled(const char *s, long long min, long long max, int sized,
-			long long *out, const char **why)
-{
-	long long v, unit = 1;
-	char *end;
-
-	if (!s || !*s) {
-		*why = "empty value";
-		return -1;
-	}
-	if (isspace((unsigned char)*s) || *s == '+' || (*s == '-' && min >= 0)) {
-		*why = *s == '-' ? "must not be negative" : "not a number";
-		return -1;
-	}
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end == s) {
-		*why = "not a number";
-		return -1;
-	}
-	if (sized && *end && end[1] == '\0' && strchr("KkMmGg", *end)) {
-		unit = *end == 'K' || *end == 'k' ? 1LL << 10 :
-		       *end == 'M' || *end == 'm' ? 1LL << 20 : 1LL << 30;
-		end++;
-	}
-	if (*end) {
-		*why = "trailing garbage";
-		return -1;
-	}
-	if (errno == ERANGE || v > LLONG_MAX / unit || v < LLONG_MIN / unit ||
-	    v * unit < min || v * unit > max) {
-		*why = out_of_range;
-		return -1;
-	}
-	*out = v * unit;
-	return 0;
-}
-
-int parse_num(const char *s, long long min, long long max, long long *out,
-	      const char **why)
-{
-	return parse_scaled(s, min, max, 0, out, why);
-}
-
-int parse_size(const char *s, long long min, long long max, long long *out,
-	       const char **why)
-{
-	return parse_scaled(s, min, max, 1, out, why);
-}
-
-static const char *skip_digits(const char *p)
-{
-	while (*p >= '0' && *p <= '9')
-		p++;
-	return p;
-}
-
-int parse_secs(const char *s, double min, double max, double *out, const char **why)
-{
-	const char *p;
-	char *end;
-	double v;
-
-	if (!s || !*s) {
-		*why = "empty value";
-		return -1;
-	}
-	if (*s == '-') {
-		*why = "must not be negative";
-		return -1;
-	}
-	if (*s < '0' || *s > '9') {
-		*why = "not a number";
-		return -1;
-	}
-	p = skip_digits(s);
-	if (*p == '.' && p[1] >= '0' && p[1] <= '9')
-		p = skip_digits(p + 1);
-	if (*p) {
-		*why = "trailing garbage";
-		return -1;
-	}
-	errno = 0;
-	v = strtod(s, &end);	/* plain decimal digits: strtod reads them all */
-	if (end != p || errno || v < min || v > max) {
-		*why = out_of_range;
-		return -1;
-	}
-	*out = v;
-	return 0;
 }
 
 /*
@@ -238,11 +141,11 @@ static long long opt_value(int opt, const char *arg, long long min, long long ma
 	const char *why;
 	long long v;
 
-	if (parse_scaled(arg, min, max, sized, &v, &why) == 0)
+	if ((sized ? parse_size : parse_num)(arg, min, max, &v, &why) == 0)
 		return v;
 	show(arg, shown, sizeof(shown));
 	spelled(opt, name, sizeof(name));
-	if (why == out_of_range)
+	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%lld..%lld%s)", name, shown, min, max,
 			    sized ? " bytes" : "");
 	usage_error("%s: '%s': %s%s", name, shown, why,
@@ -269,7 +172,7 @@ double opt_secs(int opt, const char *arg, double min, double max)
 		return v;
 	show(arg, shown, sizeof(shown));
 	spelled(opt, name, sizeof(name));
-	if (why == out_of_range)
+	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
 	usage_error("%s: '%s': %s (seconds are digits, a fraction allowed)", name, shown, why);
 }

@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "base/optab.h"
+#include "app/optab.h"
 
 /* -h lines end by this column; the help text starts at most at HELP_COL_MAX. */
 #define LINE_WIDTH 79

@@ -1,41 +1,20 @@
 /*
  * The programs' option handling: every number and byte size through one
- * checked, ranged conversion; --help and --version; one usage-error exit.
+ * checked, ranged conversion (lib/base/parse.h) or one usage line naming
+ * the option; --help and --version; one usage-error exit.
  */
 #ifndef ZC_OPT_H
 #define ZC_OPT_H
 
 #include <stdio.h>
 
-/*
- * parse_num - convert s to a decimal integer in [min, max].
- * Leading/trailing space, signs where min >= 0, empty text and trailing
- * garbage are all refused. Returns 0, or -1 with *why set to a short reason.
- */
-int parse_num(const char *s, long long min, long long max, long long *out,
-	      const char **why);
-
-/*
- * parse_size - parse_num for a byte count: digits with an optional K, M or
- * G (or k, m, g) for KiB, MiB, GiB (powers of 1024), e.g. "64K", "1m".
- * No fractions ("1.5K"), no "KB" or "KiB", no space; the product must fit
- * a long long and lie in [min, max], both in bytes.
- */
-int parse_size(const char *s, long long min, long long max, long long *out,
-	       const char **why);
-
-/*
- * parse_secs - a number of seconds in [min, max]: digits, then at most one
- * '.' and more digits ("10", "0.5"). No sign, space, exponent, hex, "inf"
- * or "nan". Returns 0, or -1 with *why set to a short reason.
- */
-int parse_secs(const char *s, double min, double max, double *out, const char **why);
+#include "base/parse.h"
 
 /*
  * opt_num - the option parser's gate: parse optarg for option letter opt or
  * die with one usage line ("prog: -n: 'abc': not a number") and exit 2.
  * A bad option value means the same in every program (a usage error), so
- * this and the other opt_ exits below are the one place in lib/ that exits.
+ * every program refuses it here.
  */
 long long opt_num(int opt, const char *arg, long long min, long long max);
 
@@ -53,7 +32,7 @@ struct optab_parser;
  * usage(stdout, 0) (usage prints the text to the stream and exits with the
  * status); --version prints "prog VERSION" and exits 0; an unknown or
  * ambiguous long option, or one given a value it does not take, is a usage
- * error naming it. The scan is getopt_long's over p (lib/base/optab.h), so it
+ * error naming it. The scan is getopt_long's over p (lib/app/optab.h), so it
  * sees argv as the program's pass will: an option's value ("-f --help") is
  * a value, "--" ends the options, and with a leading '+' (or
  * POSIXLY_CORRECT set) so does the first operand. Short options are left to

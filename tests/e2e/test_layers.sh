@@ -1,0 +1,71 @@
+#!/bin/sh
+# lib/ depends downward only (programs -> app -> meter, wire -> base), and
+# below lib/app a helper hands its failure back as a message: it does not
+# exit, print to stderr or name a program's option in that message. Read
+# from the sources, so that a new file that breaks the rule fails here.
+. "$ZC_TOP/tests/lib.sh"
+
+# code TOP FOLDER: the folder's C without its comments, "folder/file:line: text"
+# (read once, kept in $TMP).
+code() {
+	_code=$TMP/code.$(echo "$1/$2" | tr / _)
+	[ -f "$_code" ] ||
+		for _f in "$1/$2"/*.[ch]; do
+			sed -E 's#/\*.*\*/##; s#//.*##; s#^[[:space:]]*(/\*|\* |\*$|\*/).*##' "$_f" |
+				grep -n . | sed "s#^#$2/${_f##*/}:#"
+		done >"$_code"
+	cat "$_code"
+}
+
+# hits: the "folder/file:line" of each line read, on one line.
+hits() {
+	cut -d: -f1,2 | tr '\n' ' '
+}
+
+# includes TOP FOLDER HIGHER: where FOLDER includes from the folders HIGHER names.
+includes() {
+	code "$1" "$2" | grep -E "#include \"($3)/" | hits
+}
+
+# exits TOP FOLDER: where FOLDER exits or prints. out.c is the printer of
+# the programs' lines, driven by them; a soaker, a child process of its
+# own, ends with _exit, which is not exit.
+exits() {
+	code "$1" "$2" | grep -v '^base/out\.c:' |
+		grep -E '(^|[^_a-z])(exit|error|err|errx|warn|warnx|perror|printf|puts)[[:space:]]*\(|f(printf|puts)[[:space:]]*\([[:space:]]*std(out|err)' |
+		hits
+}
+
+# options TOP FOLDER: where a string in FOLDER names an option ("-T", "(-b;").
+options() {
+	code "$1" "$2" | grep -E '"[^"]*(^|[ (])-[A-Za-z]([] ,;:)]|")' | hits
+}
+
+lib=$ZC_TOP/lib
+for higher in 'base app|meter|wire' 'wire app|meter' 'meter app|wire'; do
+	set -- $higher
+	_hits=$(includes "$lib" "$1" "$2")
+	check "lib/$1 includes nothing from $2 (${_hits:-none})" [ -z "$_hits" ]
+done
+for dir in base wire meter; do
+	_hits=$(exits "$lib" "$dir")
+	check "lib/$dir neither exits nor prints (${_hits:-none})" [ -z "$_hits" ]
+	_hits=$(options "$lib" "$dir")
+	check "lib/$dir names no option in a string (${_hits:-none})" [ -z "$_hits" ]
+done
+
+# Each check above can fail: a made-up folder that breaks every rule once.
+mkdir -p "$TMP/lib/bad"
+cat >"$TMP/lib/bad/x.c" <<'EOF'
+#include "app/opt.h"
+/* exit(1) in a comment, "-T" too: not code */
+static void f(void) { fprintf(stderr, "no answer (-T)\n"); }
+static void g(void) { exit(1); }
+EOF
+check "a made-up breach is seen: the include ($(includes "$TMP/lib" bad app))" \
+	[ "$(includes "$TMP/lib" bad app)" = "bad/x.c:1 " ]
+check "a made-up breach is seen: the print and the exit ($(exits "$TMP/lib" bad))" \
+	[ "$(exits "$TMP/lib" bad)" = "bad/x.c:3 bad/x.c:4 " ]
+check "a made-up breach is seen: the option ($(options "$TMP/lib" bad))" \
+	[ "$(options "$TMP/lib" bad)" = "bad/x.c:3 " ]
+finish
