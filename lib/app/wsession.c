@@ -18,13 +18,21 @@ struct wspan {
 	struct where_report rep;
 };
 
+/* Zeroed memory for -W, or one line and exit 1. */
+static void *zeroed(size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p)
+		error(1, errno, "-W: memory for its snapshots");
+	return p;
+}
+
 struct wsession *wsession_open(struct meter *m, int debug, unsigned flags)
 {
-	struct wsession *ws = calloc(1, sizeof(*ws));
+	struct wsession *ws = zeroed(sizeof(*ws));
 	char err[512];
 
-	if (!ws)
-		error(1, errno, "-W");
 	ws->where = where_open_meter(m, err, sizeof(err));
 	if (!ws->where)
 		error(1, 0, "%s", err);
@@ -63,14 +71,10 @@ void wsession_close(struct wsession *ws)
 
 struct wspan *wspan_new(struct wsession *ws)
 {
-	struct wspan *s = calloc(1, sizeof(*s));
+	struct wspan *s = zeroed(sizeof(*s));
 
-	if (s) {
-		s->start = calloc(1, sizeof(*s->start));
-		s->now = calloc(1, sizeof(*s->now));
-	}
-	if (!s || !s->start || !s->now)
-		error(1, errno, "-W: memory for its snapshots");
+	s->start = zeroed(sizeof(*s->start));
+	s->now = zeroed(sizeof(*s->now));
 	s->ws = ws;
 	return s;
 }
