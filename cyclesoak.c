@@ -24,6 +24,7 @@
 #include "app/env_out.h"
 #include "app/session.h"
 #include "app/stop.h"
+#include "app/wsession.h"
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "app/opt.h"
@@ -32,7 +33,6 @@
 #include "base/show.h"
 #include "meter/calib.h"
 #include "meter/meter.h"
-#include "meter/where.h"
 
 /* What the options asked, set only by parse_options. */
 struct settings {
@@ -235,24 +235,15 @@ static void no_figure(const char *why)
 }
 
 /* -W: where the load went, over the meter's own periods. */
-static struct where *where;
-static struct where_snap where_mark;
-static struct where_report where_rep;
+static struct wsession *where;
+static struct wspan *where_span;
 
 static void open_where(struct meter *m)
 {
-	char err[512];
-
 	if (!cfg.where)
 		return;
-	where = where_open_meter(m, err, sizeof(err));
-	if (!where)
-		broken(err);
-	where_every_netns(where);
-	where_show_other(cfg.debug);
-	if (where_sampling_why(where))
-		fprintf(stderr, "cyclesoak: -W: kernel work not sampled: %s\n",
-			where_sampling_why(where));
+	where = wsession_open(m, cfg.debug, WSESSION_EVERY_NETNS);
+	where_span = wspan_new(where);
 }
 
 /* The meter was marked: so is where. */
@@ -260,18 +251,31 @@ static void where_start(void)
 {
 	char err[512];
 
-	if (where && where_take(where, &where_mark, err, sizeof(err)) < 0)
+	if (where && wspan_start(where_span, err, sizeof(err)) < 0)
 		broken(err);
 }
 
-/* Where the load of reading r went, into where_rep. */
+/* Where the load of reading r went, for where_line. */
 static void where_read(double load)
 {
 	char err[512];
 
-	if (where && where_since(where, &where_mark, load, 0, &where_rep,
-				 err, sizeof(err)) < 0)
+	if (where && !wspan_read(where_span, load, 0, 0, err, sizeof(err)))
 		broken(err);
+}
+
+static void where_line_if(void)
+{
+	if (where)
+		where_line(wspan_report(where_span));
+}
+
+static void close_where(void)
+{
+	wspan_free(where_span);
+	wsession_close(where);
+	where_span = NULL;
+	where = NULL;
 }
 
 /* -d: both methods and each CPU's load, and what the two say together
@@ -384,8 +388,7 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], r->cpu[i]);
 		line_nested(free_json, NULL, r);
 	}
-	if (where)
-		where_line(&where_rep);
+	where_line_if();
 	check_stdout(line_end());
 	if (cfg.debug)
 		debug_line(r);
@@ -441,7 +444,7 @@ static int do_meter(void)
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
 	}
-	where_close(where);
+	close_where();
 	app_meter_close();
 	return 0;
 }
@@ -544,7 +547,6 @@ static int do_command(void)
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);
 	where_read(load);
-	where_close(where);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");
@@ -554,9 +556,9 @@ static int do_command(void)
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
 	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
-	if (where)
-		where_line(&where_rep);
+	where_line_if();
 	check_stdout(line_end());
+	close_where();
 	steal_warning(taken);
 	return status;
 }

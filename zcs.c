@@ -2,41 +2,33 @@
  * zcs - the zc server. Accepts zcc connections, swallows each stream by one
  * receive method (lib/wire/rx.h) while checking it against its own headers, and
  * reports the receive rate: every period while data flows, and once when
- * the client closes. Each connection has its own child process
- * (lib/app/conns.h) that serves it (lib/app/serve.h); the parent accepts,
- * reaps, prints the total: line over them (lib/app/total.h), alone samples
- * the meter with -c (lib/app/sampler.h) and, when told to stop, passes the
- * signal on and waits for its children's last lines.
+ * the client closes. Each connection has its own child process that
+ * serves it (lib/app/serve.h); the parent accepts, reaps, prints the
+ * total: line over them and, when told to stop, passes the signal on and
+ * waits for its children's last lines (lib/app/serve_loop.h); it alone
+ * samples the meter with -c (lib/app/sampler.h).
  *
  * Read top to bottom: the settings and their check at the door, then the
- * verbs: open the meter, accept, serve forever or serve one.
+ * verbs: open the meter, listen, serve forever or serve one.
  */
 #include <errno.h>
 #include <error.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "app/conns.h"
 #include "app/env_out.h"
 #include "app/sampler.h"
-#include "app/serve.h"
+#include "app/serve_loop.h"
 #include "app/session.h"
 #include "app/stop.h"
-#include "app/total.h"
 #include "base/cpu.h"
 #include "app/opt.h"
 #include "app/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
-#include "meter/where.h"
 #include "wire/net.h"
 #include "wire/rx.h"
 
@@ -68,9 +60,6 @@ static struct settings cfg = {
 		.stall_secs = 60,
 	},
 };
-
-static int listen_sock = -1;
-static int wake_pipe[2] = { -1, -1 };	/* parent: wakes poll() from handlers */
 
 /*
  * Every option, once: getopt_long's tables and the option lines of -h are
@@ -157,20 +146,18 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 	exit(status);
 }
 
+static const char *rx_name(int i)
+{
+	return rx_methods[i] ? rx_methods[i]->name : NULL;
+}
+
 static const struct rx_method *method_or_usage(const char *name)
 {
 	const struct rx_method *m = rx_find(name);
-	char list[128] = "", shown[SHOW_LEN];
-	int i;
 
-	if (m)
-		return m;
-	for (i = 0; rx_methods[i]; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, rx_methods[i]->name, sizeof(list) - strlen(list) - 1);
-	}
-	usage_error("-M: '%s': unknown method (one of %s)",
-		    show(name, shown, sizeof(shown)), list);
+	if (!m)
+		opt_unknown('M', name, "method", rx_name);
+	return m;
 }
 
 /* What makes no sense together is refused before anything is done. */
@@ -200,68 +187,34 @@ static void parse_opts(int argc, char **argv)
 	opt_common(argc, argv, &parser, usage);
 	while ((c = opt_next(argc, argv, &parser)) != -1) {
 		switch (c) {
-		case '1':
-			cfg.conn.alone = 1;
-			break;
+		case '1': cfg.conn.alone = 1; break;
 		case 'a':
 			if (!*optarg)
 				usage_error("-a '': an empty address");
 			cfg.addr = optarg;
 			break;
-		case 'b':
-			cfg.conn.read_size = (size_t)opt_size(c, optarg, 1, MAX_READ_SIZE);
-			break;
-		case 'B':
-			cfg.cpu = (int)opt_num(c, optarg, 0, cpu_max());
-			break;
-		case 'c':
-			cfg.measure = 1;
-			break;
-		case 'W':
-			cfg.where = 1;
-			break;
-		case 'd':
-			cfg.conn.debug++;
-			break;
-		case 'f':
-			cfg.meter.calib_path = optarg;
-			break;
+		case 'b': cfg.conn.read_size = (size_t)opt_size(c, optarg, 1, MAX_READ_SIZE); break;
+		case 'B': cfg.cpu = (int)opt_num(c, optarg, 0, cpu_max()); break;
+		case 'c': cfg.measure = 1; break;
+		case 'W': cfg.where = 1; break;
+		case 'd': cfg.conn.debug++; break;
+		case 'f': cfg.meter.calib_path = optarg; break;
 		case 'L':
 		case 'r':
 			if (app_method_opt(c, &cfg.meter.method) < 0)
 				usage_error(APP_METHOD_OPPOSITE);
 			break;
-		case 'N':
-			cfg.meter.ncpus = (int)opt_num(c, optarg, 1, cpu_max() + 1);
-			break;
-		case 'h':
-			usage(stdout, 0);
-		case 'i':
-			cfg.net.rcvbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX);
-			break;
-		case 'J':
-			cfg.json = 1;
-			break;
-		case 'm':
-			cfg.max_conns = (unsigned)opt_num(c, optarg, 1, 65536);
-			break;
-		case 'M':
-			cfg.conn.method = method_or_usage(optarg);
-			break;
-		case 'o':
-			cfg.net.sndbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX);
-			break;
-		case 'p':
-			cfg.port = (unsigned)opt_num(c, optarg, 0, 65535);
-			break;
-		case 't':
-			cfg.conn.period = opt_secs(c, optarg, 0.01, MAX_SECS);
-			break;
-		case 'T':
-			cfg.conn.stall_secs = opt_secs(c, optarg, 0, MAX_SECS);
-			break;
-		default:
-			opt_refused(c);
+		case 'N': cfg.meter.ncpus = (int)opt_num(c, optarg, 1, cpu_max() + 1); break;
+		case 'h': usage(stdout, 0);
+		case 'i': cfg.net.rcvbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX); break;
+		case 'J': cfg.json = 1; break;
+		case 'm': cfg.max_conns = (unsigned)opt_num(c, optarg, 1, 65536); break;
+		case 'M': cfg.conn.method = method_or_usage(optarg); break;
+		case 'o': cfg.net.sndbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX); break;
+		case 'p': cfg.port = (unsigned)opt_num(c, optarg, 0, 65535); break;
+		case 't': cfg.conn.period = opt_secs(c, optarg, 0.01, MAX_SECS); break;
+		case 'T': cfg.conn.stall_secs = opt_secs(c, optarg, 0, MAX_SECS); break;
+		default: opt_refused(c);
 		}
 	}
 	if (optind < argc)
@@ -270,38 +223,6 @@ static void parse_opts(int argc, char **argv)
 	if (!cfg.conn.method)
 		cfg.conn.method = rx_methods[0];
 	check_settings();
-}
-
-/* --- signals ----------------------------------------------------------- */
-
-static void wake(void)
-{
-	int saved = errno;
-	char c = 0;
-
-	if (wake_pipe[1] >= 0 && write(wake_pipe[1], &c, 1) < 0) {
-		/* The pipe is full: poll() will wake anyway. */
-	}
-	errno = saved;
-}
-
-static void on_child(int sig)
-{
-	(void)sig;
-	wake();
-}
-
-static void set_handler(int sig, void (*fn)(int))
-{
-	/* A blocked poll() must return to the loop. */
-	if (signal_interrupts(sig, fn, NULL) < 0)
-		error(1, errno, "sigaction");
-}
-
-/* The stop signals (lib/app/stop.h): each wakes the poll loop. */
-static void catch_stop_signals(void)
-{
-	stop_catch(wake);
 }
 
 /* --- the meter (-c) ------------------------------------------------------ */
@@ -320,199 +241,24 @@ static void give_up(void)
  */
 static void open_meter(void)
 {
-	char err[512];
-
 	if (!cfg.measure)
 		return;
 	cfg.conn.meter = app_meter_open(&cfg.meter, cfg.conn.debug);
 	sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : give_up);
-	if (!cfg.where)
-		return;
-	cfg.conn.where = where_open_meter(cfg.conn.meter, err, sizeof(err));
-	if (!cfg.conn.where)
-		error(1, 0, "%s", err);
-	where_show_other(cfg.conn.debug);
-	if (where_sampling_why(cfg.conn.where))
-		fprintf(stderr, "zcs: -W: kernel work not sampled: %s\n",
-			where_sampling_why(cfg.conn.where));
-	where_pause(cfg.conn.where);
+	if (cfg.where)
+		cfg.conn.where = wsession_open(cfg.conn.meter, cfg.conn.debug,
+					       WSESSION_PAUSED);
 }
 
-/* --- accept ------------------------------------------------------------- */
-
-/*
- * accept_peer - accept a connection and name its peer from accept()'s own
- * address: a client that resets at once has no peer left to ask for.
- */
-static int accept_peer(int listen_fd, char *peer, size_t len)
+/* The listening socket where -a and -p say, and its line: "listening on port N". */
+static int listen_here(void)
 {
-	struct sockaddr_storage ss;
-	socklen_t sslen = sizeof(ss);
-	int fd;
-
-	fd = accept4(listen_fd, (struct sockaddr *)&ss, &sslen, SOCK_CLOEXEC);
-	if (fd >= 0)
-		net_addr_name((struct sockaddr *)&ss, sslen, peer, len);
-	return fd;
-}
-
-/* In a connection's process: the parent's descriptors are not its own. */
-static void forget_parent(void)
-{
-	close(listen_sock);
-	close(wake_pipe[0]);
-	close(wake_pipe[1]);
-	wake_pipe[0] = wake_pipe[1] = -1;
-	sampler_child();
-}
-
-/*
- * The environment record again, with the first connection's interface
- * (the one at start has none); later connections print none.
- */
-static void conn_env(int fd)
-{
-	static int done;
-
-	if (!done++)
-		env_print(ENV_CONN, fd, cfg.conn.debug);
-}
-
-/*
- * Accept one connection and fork its process: serve, then exit; stopped
- * by a signal (passed on by the parent, or the parent's death), print the
- * done line and die of it.
- */
-static void accept_one(unsigned char *buf)
-{
-	char peer[CONN_PEER_LEN];
-	struct timespec pause = { 0, 100000000L };	/* 0.1 s */
-	int fd, rc;
-
-	fd = accept_peer(listen_sock, peer, sizeof(peer));
-	if (fd < 0) {
-		if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED)
-			return;
-		/* Out of descriptors or memory: say so, and do not spin. */
-		error(0, errno, "accept");
-		nanosleep(&pause, NULL);
-		return;
-	}
-	conn_env(fd);
-	if (conns_spawn(peer, forget_parent) == 0) {
-		rc = serve(&cfg.conn, fd, peer, buf);
-		if (stop_signal)
-			stop_exit(stop_signal);
-		exit(rc);
-	}
-	close(fd);
-}
-
-/*
- * poll()'s timeout: for the refusals not shown and, while children serve,
- * the total's period; with -c every period, so that a dead soaker ends zcs
- * even while nobody is being served (the total samples the meter).
- */
-static int poll_timeout(void)
-{
-	int ms = conns_refused_due_ms(), due = total_due_ms(conns_live());
-
-	if (cfg.conn.meter && (ms < 0 || ms > (int)(cfg.conn.period * 1000)))
-		ms = (int)(cfg.conn.period * 1000);
-	if (due >= 0 && (ms < 0 || ms > due))
-		ms = due;
-	return ms;
-}
-
-/* Accept until told to stop; then stop the children and die the same way. */
-static __attribute__((noreturn)) void serve_forever(unsigned char *buf)
-{
-	struct pollfd pfd[3] = {
-		{ .fd = listen_sock, .events = POLLIN },
-		{ .fd = -1, .events = POLLIN },
-		{ .fd = sampler_fd(), .events = POLLIN },
-	};
-	char drain[64];
-	int broken = 0;
-
-	conns_open(cfg.max_conns);
-	total_open(cfg.max_conns, cfg.conn.period, cfg.measure);
-	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		error(1, errno, "pipe");
-	pfd[1].fd = wake_pipe[0];
-	if (fcntl(listen_sock, F_SETFL, O_NONBLOCK) < 0)
-		error(1, errno, "set the listening socket non-blocking");
-	set_handler(SIGCHLD, on_child);
-
-	while (!stop_signal && !broken) {
-		if (poll(pfd, 3, poll_timeout()) < 0) {
-			if (errno != EINTR)
-				error(1, errno, "poll");
-			pfd[0].revents = 0;
-		}
-		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
-			;
-		sampler_answer();
-		broken = conns_reap();
-		if (!broken && !stop_signal)
-			total_tick();
-		if (!stop_signal && !broken && (pfd[0].revents & POLLIN))
-			accept_one(buf);
-	}
-	close(listen_sock);
-	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
-	conns_stop(broken ? SIGKILL : stop_signal);
-	conns_close();
-	total_close();
-	free(buf);
-	if (broken)
-		exit(1);	/* the child said why */
-	stop_exit(stop_signal);
-}
-
-/* -1: serve the first connection in this process. */
-static int serve_one(unsigned char *buf)
-{
-	char peer[CONN_PEER_LEN];
-	int fd, rc;
-
-	do
-		fd = accept_peer(listen_sock, peer, sizeof(peer));
-	while (fd < 0 && errno == EINTR && !stop_signal);
-	if (stop_signal)
-		stop_exit(stop_signal);
-	if (fd < 0)
-		error(1, errno, "accept");
-	close(listen_sock);
-	conn_env(fd);
-	rc = serve(&cfg.conn, fd, peer, buf);
-	free(buf);
-	if (stop_signal)
-		stop_exit(stop_signal);
-	return rc;
-}
-
-int main(int argc, char **argv)
-{
-	unsigned char *buf;
 	char err[256], shown[SHOW_LEN];
 	unsigned port;
+	int fd;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* One write per line, so that children logging at once do not interleave. */
-	setvbuf(stderr, NULL, _IOLBF, 0);
-	parse_opts(argc, argv);
-	out_init("zcs", cfg.json);
-	signal(SIGPIPE, SIG_IGN);
-	catch_stop_signals();
-	open_meter();
-	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
-		error(1, errno, "run on CPU %d", cfg.cpu);
-	buf = malloc(cfg.conn.read_size);
-	if (!buf)
-		error(1, errno, "allocate a %zu byte read buffer", cfg.conn.read_size);
-	listen_sock = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
-	if (listen_sock < 0)
+	fd = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
+	if (fd < 0)
 		error(1, 0, "listen on %s port %u: %s",
 		      cfg.addr ? show(cfg.addr, shown, sizeof(shown)) : "*",
 		      cfg.port, err);
@@ -521,7 +267,29 @@ int main(int argc, char **argv)
 	line_int("port", port, "listening on port %lld");
 	if (line_end() < 0 || out_failed())
 		exit(1);	/* out_check_at_exit says why */
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char *buf;
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* One write per line, so that children logging at once do not interleave. */
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	parse_opts(argc, argv);
+	out_init("zcs", cfg.json);
+	signal(SIGPIPE, SIG_IGN);
+	stop_catch(NULL);	/* Ctrl-C, SIGTERM, SIGHUP: a blocked accept returns */
+	open_meter();
+	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
+		error(1, errno, "run on CPU %d", cfg.cpu);
+	buf = malloc(cfg.conn.read_size);
+	if (!buf)
+		error(1, errno, "allocate a %zu byte read buffer", cfg.conn.read_size);
+	fd = listen_here();
 	if (cfg.conn.alone)
-		return serve_one(buf);
-	serve_forever(buf);
+		return serve_one(&cfg.conn, fd, buf);
+	serve_forever(&cfg.conn, fd, cfg.max_conns, buf);
 }

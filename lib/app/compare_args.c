@@ -49,17 +49,18 @@ static unsigned split_list(char *list, const char *opt, const char *whole, char 
 	}
 }
 
+static const char *tx_name(int i)
+{
+	return tx_methods[i] ? tx_methods[i]->name : NULL;
+}
+
 static const struct tx_method *method_named(const char *name)
 {
 	const struct tx_method *m = tx_find(name);
-	char names[256] = "", shown[SHOW_LEN];
 
-	if (m)
-		return m;
-	for (int i = 0; tx_methods[i]; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 i ? ", " : "", tx_methods[i]->name);
-	usage_error("-M: '%s': unknown method (%s)", show(name, shown, sizeof(shown)), names);
+	if (!m)
+		opt_unknown('M', name, "method", tx_name);
+	return m;
 }
 
 static void add(struct variants *vs, const struct tx_method *m, size_t chunk, int sized)

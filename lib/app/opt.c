@@ -42,6 +42,18 @@ void usage_error(const char *fmt, ...)
 	exit(2);
 }
 
+void opt_unknown(int opt, const char *arg, const char *what, const char *(*name)(int i))
+{
+	char names[512] = "", shown[SHOW_LEN];
+	const char *n;
+
+	for (int i = 0; (n = name(i)); i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 i ? ", " : "", n);
+	usage_error("-%c: '%s': unknown %s (%s)", opt, show(arg, shown, sizeof(shown)),
+		    what, names);
+}
+
 void opt_refused(int c)
 {
 	if (c == ':')

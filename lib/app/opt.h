@@ -60,6 +60,14 @@ int opt_next(int argc, char *argv[], struct optab_parser *p);
  */
 void opt_refused(int c) __attribute__((noreturn));
 
+/*
+ * opt_unknown - arg is none of the names opt takes, name(0), name(1), ...
+ * up to the first NULL: one usage line naming them all, "-M: 'x':
+ * unknown method (read, discard)" (what: "method"), exit 2.
+ */
+void opt_unknown(int opt, const char *arg, const char *what, const char *(*name)(int i))
+	__attribute__((noreturn));
+
 /* usage_error - print "prog: message" and exit 2. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

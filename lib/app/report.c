@@ -60,7 +60,7 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
 	line_str("meter", r->meter, NULL);
 	if (sd->where)
-		where_line(&sd->where_rep);
+		where_line(wspan_report(sd->run));
 	line_end();
 }
 

@@ -1,8 +1,11 @@
 #include <errno.h>
 #include <error.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -10,10 +13,13 @@
 
 /*
  * The ledger, written by the sampler alone: seq is odd while a reading is
- * added (readers retry), asked counts the requests of connections.
+ * added (readers retry), asked counts the requests of connections, and
+ * readings moves after each reading: the futex a connection's process
+ * sleeps on while it waits for one.
  */
 struct ledger {
 	uint64_t seq, asked;
+	uint32_t readings;
 	double load_secs, secs;
 	int ncpus;
 	int counted;		/* all_bytes is kept (sampler_count) */
@@ -60,6 +66,9 @@ static void sample(void)
 	__atomic_store_n(&ledger->ncpus, r.ncpus, __ATOMIC_RELEASE);
 	__atomic_store_n(&ledger->all_bytes, all, __ATOMIC_RELEASE);
 	__atomic_store_n(&ledger->seq, s + 2, __ATOMIC_RELEASE);
+	/* After seq: a waiter that sees the new count sees the new seq. */
+	__atomic_add_fetch(&ledger->readings, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &ledger->readings, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 void sampler_open(struct meter *m, void (*on_fail)(void))
@@ -134,23 +143,32 @@ static void read_ledger(struct sampler_mark *mk)
 	} while ((s1 & 1) || s1 != s2);
 }
 
-/* A connection's process: ask, and wait for a reading begun after it. */
+/*
+ * A connection's process: ask, and sleep until a reading begun after the
+ * asking is in the ledger. The futex word is read before seq, so a reading
+ * that lands between the look and the sleep makes the sleep return at once.
+ */
 static int ask(void)
 {
 	uint64_t s = __atomic_load_n(&ledger->seq, __ATOMIC_ACQUIRE);
 	uint64_t want = s + ((s & 1) ? 3 : 2);
-	struct timespec pause = { 0, 100000 };	/* 0.1 ms */
+	/* Long enough not to spin, short enough to see the server gone (its
+	 * death also sends SIGTERM here, lib/app/conns.h). */
+	struct timespec patience = { 1, 0 };
+	uint32_t seen;
 	char c = 0;
 
 	__atomic_add_fetch(&ledger->asked, 1, __ATOMIC_RELEASE);
 	if (write(req_pipe[1], &c, 1) < 0 && errno != EAGAIN)
 		return -1;
-	while (__atomic_load_n(&ledger->seq, __ATOMIC_ACQUIRE) < want) {
+	for (;;) {
+		seen = __atomic_load_n(&ledger->readings, __ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&ledger->seq, __ATOMIC_ACQUIRE) >= want)
+			return 0;
 		if (getppid() != sampler_pid)
 			return -1;	/* the server is gone */
-		nanosleep(&pause, NULL);
+		syscall(SYS_futex, &ledger->readings, FUTEX_WAIT, seen, &patience, NULL, 0);
 	}
-	return 0;
 }
 
 int sampler_read(struct sampler_mark *mk)

@@ -3,8 +3,8 @@
  * (zcs's parent, or zcs -1 alone) is the only one that samples it: each
  * reading is added to a ledger in shared memory, the load-seconds and the
  * seconds so far. A connection's process asks for a reading (a byte down
- * the sampler's pipe, which the parent polls) and waits for the ledger to
- * move; the load over any stretch is the difference of two marks of the
+ * the sampler's pipe, which the parent polls) and sleeps until the ledger
+ * moves; the load over any stretch is the difference of two marks of the
  * ledger, time-weighted as one reading over it would be. So the rate,
  * done and total lines take their load from one series of readings, and a
  * soaker that died is seen and said in one place.

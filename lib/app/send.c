@@ -25,30 +25,13 @@
 
 void send_meter(struct sender *sd, struct meter *m, int where)
 {
-	char err[512];
-
 	sd->meter = m;
 	if (!where)
 		return;
-	sd->where = where_open_meter(m, err, sizeof(err));
-	if (!sd->where)
-		error(1, 0, "%s", err);
-	where_show_other(sd->cfg->debug);
-	if (where_sampling_why(sd->where))
-		fprintf(stderr, "%s: -W: kernel work not sampled: %s\n",
-			program_invocation_short_name, where_sampling_why(sd->where));
-}
-
-/* -W: from the run's mark to now, into the sender's report. */
-static void where_read(struct sender *sd, double load, uint64_t bytes, uint64_t calls)
-{
-	static struct where_snap now;
-	char err[512];
-
-	if (where_take(sd->where, &now, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-	where_compute(&sd->where_mark, &now, load, bytes, sd->where_if, &sd->where_rep);
-	where_calls(&sd->where_rep, bytes, calls);
+	sd->where = wsession_open(m, sd->cfg->debug, 0);
+	sd->run = wspan_new(sd->where);
+	if (sd->cfg->interval > 0)
+		sd->interval = wspan_new(sd->where);
 }
 
 void send_mark(struct sender *sd, int sock)
@@ -59,11 +42,9 @@ void send_mark(struct sender *sd, int sock)
 		error(1, 0, "%s", err);
 	if (!sd->where)
 		return;
-	/* No socket yet (-P) or no interface found: every interface that moved. */
-	if (sock < 0 || where_ifname(sock, sd->where_if, sizeof(sd->where_if), err,
-				     sizeof(err)) < 0)
-		sd->where_if[0] = '\0';
-	if (where_take(sd->where, &sd->where_mark, err, sizeof(err)) < 0)
+	/* No socket yet (-P): every interface that moved. */
+	wsession_socket(sd->where, sock);
+	if (wspan_start(sd->run, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 }
 
@@ -96,8 +77,8 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->meter = meter_method_name(meter_method(sd->meter));
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
-	if (sd->where)
-		where_read(sd, r->load, r->bytes, r->calls);
+	if (sd->where && !wspan_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
+		error(1, 0, "%s", err);
 	return 0;
 }
 

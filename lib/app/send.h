@@ -10,12 +10,11 @@
 #ifndef ZC_APP_SEND_H
 #define ZC_APP_SEND_H
 
-#include <net/if.h>
 #include <stdint.h>
 
 #include "app/fileset.h"
+#include "app/wsession.h"
 #include "meter/meter.h"
-#include "meter/where.h"
 #include "wire/net.h"
 #include "wire/tcpinfo.h"
 #include "wire/tx.h"
@@ -58,10 +57,9 @@ struct sender {
 	const struct send_cfg *cfg;
 	struct file_set files;
 	struct meter *meter;		/* -c; NULL: none */
-	struct where *where;		/* -W; NULL: none */
-	struct where_snap where_mark;	/* -W: the counters at the run's start */
-	struct where_report where_rep;	/* -W: the run's, after it */
-	char where_if[IF_NAMESIZE];	/* the connection's interface; "": all */
+	struct wsession *where;		/* -W; NULL: none */
+	struct wspan *run;		/* -W: the run's stretch, its report after it */
+	struct wspan *interval;		/* -W -I: the interval's (the watcher's) */
 	int env_due;			/* the env record waits for a connection */
 };
 

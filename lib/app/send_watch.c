@@ -49,22 +49,18 @@ static void watched_tcp(const struct watcher *w, struct tcp_figures *sum)
 	tcpinfo_mean(sum, n);
 }
 
-/* An -I line; with -W, where: lines from *mark (then moved to now). */
-static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns,
-			   struct where_snap *mark)
+/* An -I line; with -W, where: lines over the interval (then a new one starts). */
+static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns)
 {
-	static struct where_snap now;
-	static struct where_report rep;
-	struct where *where = w->sd->where;
+	struct wspan *span = w->sd->interval;
 	struct tcp_figures tcp;
 
-	/* No meter reading covers an interval: no unattributed share. */
-	if (where && mark && where_take(where, &now, NULL, 0) == 0) {
-		where_compute(mark, &now, NAN, bytes, w->sd->where_if, &rep);
-		*mark = now;
-	}
+	/* No meter reading covers an interval: no unattributed share. A
+	 * failed read shows the interval before's. */
+	if (span)
+		wspan_read(span, NAN, bytes, 0, NULL, 0);
 	watched_tcp(w, &tcp);
-	report_interval(bytes, ns, &tcp, where && mark ? &rep : NULL);
+	report_interval(bytes, ns, &tcp, span ? wspan_report(span) : NULL);
 }
 
 /* -P -I -d: each stream's rate over the interval just printed. */
@@ -114,10 +110,6 @@ static int look_each(struct watcher *w, uint64_t now)
 	return 0;
 }
 
-/* -W: where the current interval began (the watcher thread's, then
- * watch_stop's). */
-static struct where_snap mark;
-
 /* The watcher thread: it sleeps until a look is due, so the send loop
  * never pays for -I or -T. */
 static void *watch_run(void *arg)
@@ -127,15 +119,15 @@ static void *watch_run(void *arg)
 	struct timespec ts;
 	uint64_t due, now;
 
-	if (w->sd->where && w->watch.line_ns > 0)
-		where_take(w->sd->where, &mark, NULL, 0);
+	if (w->sd->interval && w->watch.line_ns > 0)
+		wspan_start(w->sd->interval, NULL, 0);
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {
 		now = now_ns();
 		watch_look(&w->watch, now, watched_bytes(w), &news);
 		if (news.line)
-			print_interval(w, news.line_bytes, news.line_ns, &mark);
+			print_interval(w, news.line_bytes, news.line_ns);
 		if (news.line && w->last)
 			debug_interval(w, news.line_ns);
 		if (news.stalled) {
@@ -208,8 +200,7 @@ void watch_stop(struct watcher *w)
 		uint64_t now = now_ns(), b = watched_bytes(w);
 
 		if (b > w->watch.line_bytes && now > w->watch.line_t)
-			print_interval(w, b - w->watch.line_bytes, now - w->watch.line_t,
-				       &mark);
+			print_interval(w, b - w->watch.line_bytes, now - w->watch.line_t);
 	}
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);

@@ -4,7 +4,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -30,9 +29,8 @@ struct conn {
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
-	struct where_snap where_conn, where_last;	/* -W: its start, the last line */
-	struct where_report where_rep;
-	char where_if[IF_NAMESIZE];	/* the interface its socket uses */
+	struct wspan *whole, *since;	/* -W: from its start, from its last line */
+	const struct where_report *where_rep;	/* -W: the last line's */
 	uint64_t where_calls;		/* receive calls at the last where line */
 };
 
@@ -40,9 +38,6 @@ struct conn {
 enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
 
 static volatile sig_atomic_t ticks;	/* SIGALRMs so far */
-
-/* A process serves one connection at a time (the -W snapshots are large). */
-static struct conn the_conn;
 
 static void debug_header(const struct proto_rx *p, enum proto_state what,
 			 uint32_t value)
@@ -85,32 +80,39 @@ static __attribute__((noreturn)) void where_failed(const struct conn *c, const c
 /* -W: where the load went since the connection began and since its last line. */
 static void where_start(struct conn *c)
 {
-	struct where *w = c->cfg->where;
+	struct wsession *ws = c->cfg->where;
 	char err[512];
 
-	if (!w)
+	if (!ws)
 		return;
-	where_resume(w);
-	if (where_ifname(c->rx.fd, c->where_if, sizeof(c->where_if), err, sizeof(err)) < 0)
-		c->where_if[0] = '\0';	/* then every interface that moved */
-	if (where_take(w, &c->where_conn, err, sizeof(err)) < 0)
+	wsession_resume(ws);
+	wsession_socket(ws, c->rx.fd);
+	c->whole = wspan_new(ws);
+	c->since = wspan_new(ws);
+	if (wspan_start(c->whole, err, sizeof(err)) < 0)
 		where_failed(c, err);
-	c->where_last = c->where_conn;
+	wspan_start_as(c->since, c->whole);
 	c->where_calls = c->rx.calls;
 }
 
 static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
 {
-	static struct where_snap now;
 	char err[512];
 
-	if (where_take(c->cfg->where, &now, err, sizeof(err)) < 0)
+	c->where_rep = wspan_read(whole ? c->whole : c->since, load, bytes,
+				  whole ? c->rx.calls : c->rx.calls - c->where_calls,
+				  err, sizeof(err));
+	if (!c->where_rep)
 		where_failed(c, err);
-	where_compute(whole ? &c->where_conn : &c->where_last, &now, load, bytes,
-		      c->where_if, &c->where_rep);
-	where_calls(&c->where_rep, bytes, whole ? c->rx.calls : c->rx.calls - c->where_calls);
-	c->where_last = now;
+	if (whole)
+		wspan_start_as(c->since, c->whole);
 	c->where_calls = c->rx.calls;
+}
+
+static void where_end(struct conn *c)
+{
+	wspan_free(c->whole);
+	wspan_free(c->since);
 }
 
 /*
@@ -137,7 +139,7 @@ static void load_line(const struct conn *c, const struct app_load *l)
 {
 	app_load_line(l);
 	if (l->valid && c->cfg->where)
-		where_line_prefixed(&c->where_rep, c->prefix);
+		where_line_prefixed(c->where_rep, c->prefix);
 }
 
 static void line_done(const struct conn *c)
@@ -300,8 +302,8 @@ static void ticker(uint64_t tick_ns)
 	};
 
 	/* A blocked read() must return to the loop. */
-	if (tick_ns && signal_interrupts(SIGALRM, on_alarm, NULL) < 0)
-		error(1, errno, "sigaction");
+	if (tick_ns)
+		catch_interrupting(SIGALRM, on_alarm);
 	it.it_value = it.it_interval;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0 && tick_ns)
 		error(1, errno, "setitimer");
@@ -309,12 +311,11 @@ static void ticker(uint64_t tick_ns)
 
 int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf)
 {
-	struct conn *c = &the_conn;
+	struct conn conn = { 0 }, *c = &conn;
 	char err[256];
 	enum end how;
 	int rc;
 
-	memset(c, 0, sizeof(*c));
 	c->cfg = sc;
 	c->peer = peer;
 	if (sc->debug)
@@ -348,6 +349,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	rc = verdict(c, how);
 	ticker(0);
 	rx_close(sc->method, &c->rx);
+	where_end(c);
 	close(fd);
 	if (sc->debug)
 		fprintf(stderr, "zcs: %s: closed\n", peer);

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
+#include "app/wsession.h"
 #include "meter/meter.h"
-#include "meter/where.h"
 #include "wire/rx.h"
 
 /*
@@ -30,7 +30,7 @@ struct serve_cfg {
 	int debug;			/* -d: the peer on rate lines, -dd every file */
 	int alone;			/* -1: served in zcs's only process */
 	struct meter *meter;		/* -c, or NULL; sampled by lib/app/sampler.h */
-	struct where *where;		/* -W, or NULL */
+	struct wsession *where;		/* -W, or NULL */
 };
 
 /*

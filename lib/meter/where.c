@@ -288,18 +288,6 @@ int where_take(struct where *w, struct where_snap *s, char *err, size_t errlen)
 	return rc;
 }
 
-int where_since(struct where *w, struct where_snap *mark, double load,
-		uint64_t bytes, struct where_report *r, char *err, size_t errlen)
-{
-	static __thread struct where_snap now;
-
-	if (where_take(w, &now, err, errlen) < 0)
-		return -1;
-	where_compute(mark, &now, load, bytes, w->ifname, r);
-	*mark = now;
-	return 0;
-}
-
 static void start_sampling(struct where *w)
 {
 	if (!w->syms.n && where_syms_load("/proc/kallsyms", &w->syms, w->why,

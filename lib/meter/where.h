@@ -212,13 +212,6 @@ void where_compute(const struct where_snap *a, const struct where_snap *b,
 void where_calls(struct where_report *r, uint64_t bytes, uint64_t calls);
 
 /*
- * where_since - take a snapshot, compute the report since *mark, and make
- * the new snapshot the mark. -1 with err when /proc fails.
- */
-int where_since(struct where *w, struct where_snap *mark, double load,
-		uint64_t bytes, struct where_report *r, char *err, size_t errlen);
-
-/*
  * where_print - the report as text lines ("where:", "cpus:", "net:",
  * "kernel:", us/KB in where: when bytes were given), or in JSON mode its keys
  * into the JSON object being built (between out_begin and out_end).

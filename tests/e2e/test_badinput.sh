@@ -152,6 +152,12 @@ refused "cyclesoak: an option missing its value" "-N: needs a value" "" "$ZC_BIN
 refused "cyclesoak: an unknown option" "-Z: unknown option" "" "$ZC_BIN/cyclesoak" -1 -f "$TMP/no-calibration" -Z
 refused "run_rr: an option missing its value" "-p: needs a value" "" "$ZC_BIN/run_rr" -p
 refused "run_rr: an unknown option" "-Z: unknown option" "" "$ZC_BIN/run_rr" -Z true
+# An unknown method, in the same words in zcc and zcs, every name listed
+# (lib/base/opt.c's opt_unknown).
+refused "zcc: an unknown method" "^zcc: -M: 'bogus': unknown method (sendfile, send, " "" \
+	"$ZC_BIN/zcc" -s 127.0.0.1 -p 1 -M bogus "$TMP/file"
+refused "zcs: an unknown method" "^zcs: -M: 'bogus': unknown method (read, discard, splice, zerocopy)$" "" \
+	"$ZC_BIN/zcs" -1 -p 0 -M bogus
 
 
 # A help text that cannot be written: exit 1, and the line gives the

@@ -95,10 +95,18 @@ static const struct optab rows[] = {
 /*
  * opt_common, then opt_next over argv, in a child (they exit): its status,
  * and its stdout and stderr together in out. mode is optab_build's ("+",
- * "-" or ""), or "size": opt_size on argv[1] instead. Returns 100 when
+ * "-" or ""), or "size": opt_size on argv[1] instead, or "unknown":
+ * opt_unknown on argv[1] (names: apple, pear). Returns 100 when
  * both returned, having printed each option's key and value.
  */
 static const char *stdout_path;	/* the child's stdout: this file, not out */
+
+static const char *fruit(int i)
+{
+	static const char *const names[] = { "apple", "pear", NULL };
+
+	return names[i];
+}
 
 static void child(int argc, char **argv, const char *mode)
 {
@@ -110,6 +118,8 @@ static void child(int argc, char **argv, const char *mode)
 		printf("%lld\n", opt_size('b', argv[1], 1, 1LL << 30));
 		exit(100);
 	}
+	if (strcmp(mode, "unknown") == 0)
+		opt_unknown('M', argv[1], "method", fruit);
 	if (optab_build(&p, rows, mode, &why) < 0) {
 		printf("optab_build: %s\n", why);
 		exit(99);
@@ -265,6 +275,10 @@ static void size_options(void)
 		common("opt_size: a long value is cut, the reason kept", "size",
 		       ARGV(big), 2, want);
 	}
+	common("opt_unknown: one usage line naming every name, exit 2", "unknown",
+	       ARGV("kiwi"), 2, "test_opt: -M: 'kiwi': unknown method (apple, pear)");
+	common("opt_unknown: a newline in the value is shown, one line", "unknown",
+	       ARGV("a\nb"), 2, "test_opt: -M: 'a\\nb': unknown method (apple, pear)");
 	stdout_path = "/dev/full";
 	common("--help to a full disk: one line, exit 1", "", ARGV("--help"), 1,
 	       "test_opt: write to stdout: No space left on device");
