@@ -8,6 +8,7 @@
 # Side by side or not is read from the fakes' own marks, not from the
 # clock, so a busy machine cannot fail it.
 . "$ZC_TOP/tests/lib.sh"
+plain_only "tests/run.sh on made-up tests"
 
 RUN_SH=$ZC_TOP/tests/run.sh
 mkdir "$TMP/bin"
