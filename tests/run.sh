@@ -10,7 +10,8 @@
 #
 # Most of the tests' time is waiting (for a timeout to fire, a trickle to
 # be cut off), so ZC_JOBS tests (default 2; 1 for one at a time) run side
-# by side, the passes mixed. A test that starts a meter takes the run's
+# by side, the passes mixed, and beside them one that declares it waits
+# (below). A test that starts a meter takes the run's
 # meter slot first and waits its turn (why: tests/harness/meter.sh,
 # meter_slot); the slot lives in ZC_SLOT_DIR.
 #
@@ -27,6 +28,9 @@
 #               started first, and never beside a meter-long test (whose
 #               whole run it would wait out).
 #   long        it runs long: started early, so that the lanes end together.
+#   waits       it spends its run waiting (on a slow link, for timeouts),
+#               next to none of it on the CPU: it runs in a lane of its
+#               own beside the ZC_JOBS others, one such test at a time.
 #
 # A test's report is printed when it ends, so reports come in the order the
 # tests end. Each test runs once and a failure is a failure: nothing is run
@@ -143,11 +147,15 @@ may_start() {
 	set -- "$1" $running
 	_class=$1
 	shift
+	# The lanes in use: all running tests but one that waits.
+	_busy=$#
+	case " $* " in *:waits\ *) _busy=$((_busy - 1)) ;; esac
 	case $_class in
 	alone) [ $# -eq 0 ] ;;
-	meter-long) [ $# -lt "$njobs" ] && case " $* " in *:meter-long\ * | *:meter\ *) false ;; *) true ;; esac ;;
-	meter) [ $# -lt "$njobs" ] && case " $* " in *:meter-long\ *) false ;; *) true ;; esac ;;
-	*) [ $# -lt "$njobs" ] ;;
+	waits) case " $* " in *:waits\ * | *:alone\ *) false ;; *) true ;; esac ;;
+	meter-long) [ $_busy -lt "$njobs" ] && case " $* " in *:meter-long\ * | *:meter\ *) false ;; *) true ;; esac ;;
+	meter) [ $_busy -lt "$njobs" ] && case " $* " in *:meter-long\ *) false ;; *) true ;; esac ;;
+	*) [ $_busy -lt "$njobs" ] ;;
 	esac
 }
 
@@ -221,6 +229,7 @@ for spec in "$@"; do
 			meter) [ "$rank" -eq 2 ] && rank=0
 				[ "$class" = any ] && class=meter ;;
 			long) long=1 ;;
+			waits) [ "$class" = any ] && class=waits ;;
 			*) echo "$label: unknown need '$need'" >>"$RUN/needs.bad" ;;
 			esac
 		done

@@ -83,6 +83,22 @@ span b '# needs: meter-long'
 runner
 check "two tests declaring 'needs: meter-long' run one after the other ($RC)" \
 	eval '[ "$RC" -eq 0 ] && apart'
+# One that waits runs in a lane of its own, beside the ZC_JOBS others;
+# two that wait do not share it.
+meet a b
+meet b a '# needs: waits'
+runner ZC_JOBS=1
+check "ZC_JOBS=1: a test declaring 'needs: waits' runs beside another ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "2 passed, 0 failed" ]'
+span a '# needs: waits'
+span b '# needs: waits'
+runner
+check "two tests declaring 'needs: waits' run one after the other ($RC)" eval '[ "$RC" -eq 0 ] && apart'
+span a '# needs: alone'
+runner
+check "... and one that waits does not run beside one that needs to be alone ($RC)" \
+	eval '[ "$RC" -eq 0 ] && apart'
+span b '# needs: meter-long'
 # Nor is one that takes it for a while beside one that holds it long.
 span a '# needs: meter'
 runner
