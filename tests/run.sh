@@ -10,7 +10,8 @@
 #
 # Most of the tests' time is waiting (for a timeout to fire, a trickle to
 # be cut off), so ZC_JOBS tests (default 2; 1 for one at a time) run side
-# by side, the passes mixed. A test that starts a meter takes the run's
+# by side, the passes mixed, and beside them one that declares it waits
+# (below). A test that starts a meter takes the run's
 # meter slot first and waits its turn (why: tests/harness/meter.sh,
 # meter_slot); the slot lives in ZC_SLOT_DIR.
 #
@@ -21,11 +22,15 @@
 #               work beside it spoils (a calibration is refused): run last,
 #               one at a time, with nothing else running.
 #   meter-long  it holds the meter slot most of its run: never started
-#               beside another such test, so that a lane is not spent waiting.
-#   meter       it takes the meter slot for a moment near its start: started
-#               first, so that it has had the slot before the meter-long
-#               tests hold it.
+#               beside another test that takes the slot (meter-long or
+#               meter), so that a lane is not spent waiting for it.
+#   meter       it takes the meter slot for a while, not most of its run:
+#               started first, and never beside a meter-long test (whose
+#               whole run it would wait out).
 #   long        it runs long: started early, so that the lanes end together.
+#   waits       it spends its run waiting (on a slow link, for timeouts),
+#               next to none of it on the CPU: it runs in a lane of its
+#               own beside the ZC_JOBS others, one such test at a time.
 #
 # A test's report is printed when it ends, so reports come in the order the
 # tests end. Each test runs once and a failure is a failure: nothing is run
@@ -79,18 +84,21 @@ run_one() {
 	_ok=$(grep -c '^ok - ' "$_log")
 	_bad=$(grep -c '^not ok - ' "$_log")
 	_skip=$(grep -c '^skip - ' "$_log")
-	_waited=$(sed -n 's/^# waited \([0-9]*\) s for the meter slot$/\1/p' "$_log" |
-		awk '{ s += $1 } END { if (s > 0) printf ", %d of them waiting for the meter slot", s }')
+	_slot=$(sed -n -e 's/^# waited \([0-9]*\) s for the meter slot$/w \1/p' \
+		-e 's/^# held the meter slot \([0-9]*\) s$/h \1/p' "$_log" |
+		awk '{ s[$1] += $2 } END {
+			if (s["w"] > 0) printf ", %d of them waiting for the meter slot", s["w"]
+			if (s["h"] > 0) printf ", %d holding it", s["h"] }')
 	if [ "$_rc" -ne 0 ] && [ "$_bad" -eq 0 ]; then
 		_bad=1
 		echo "not ok - $_label exited with status $_rc" >>"$_log"
 	fi
 	{
 		if [ "$_bad" -gt 0 ]; then
-			echo "[$_pass] $_label: $_ok ok, $_bad FAILED ($((_t1 - _t0)) s$_waited)"
+			echo "[$_pass] $_label: $_ok ok, $_bad FAILED ($((_t1 - _t0)) s$_slot)"
 			sed 's/^/    /' "$_log"
 		else
-			echo "[$_pass] $_label: $_ok ok ($((_t1 - _t0)) s$_waited)"
+			echo "[$_pass] $_label: $_ok ok ($((_t1 - _t0)) s$_slot)"
 			grep '^skip - ' "$_log" | sed 's/^/    /'
 		fi
 	} >"$RUN/$_n.report"
@@ -139,10 +147,15 @@ may_start() {
 	set -- "$1" $running
 	_class=$1
 	shift
+	# The lanes in use: all running tests but one that waits.
+	_busy=$#
+	case " $* " in *:waits\ *) _busy=$((_busy - 1)) ;; esac
 	case $_class in
 	alone) [ $# -eq 0 ] ;;
-	meter-long) [ $# -lt "$njobs" ] && case " $* " in *:meter-long\ *) false ;; *) true ;; esac ;;
-	*) [ $# -lt "$njobs" ] ;;
+	waits) case " $* " in *:waits\ * | *:alone\ *) false ;; *) true ;; esac ;;
+	meter-long) [ $_busy -lt "$njobs" ] && case " $* " in *:meter-long\ * | *:meter\ *) false ;; *) true ;; esac ;;
+	meter) [ $_busy -lt "$njobs" ] && case " $* " in *:meter-long\ *) false ;; *) true ;; esac ;;
+	*) [ $_busy -lt "$njobs" ] ;;
 	esac
 }
 
@@ -213,8 +226,10 @@ for spec in "$@"; do
 			case $need in
 			alone) rank=3 class=alone ;;
 			meter-long) [ "$class" = alone ] || class=meter-long ;;
-			meter) [ "$rank" -eq 2 ] && rank=0 ;;
+			meter) [ "$rank" -eq 2 ] && rank=0
+				[ "$class" = any ] && class=meter ;;
 			long) long=1 ;;
+			waits) [ "$class" = any ] && class=waits ;;
 			*) echo "$label: unknown need '$need'" >>"$RUN/needs.bad" ;;
 			esac
 		done
@@ -251,7 +266,7 @@ while [ -n "$queue" ] || [ -n "$running" ]; do
 	*) set -- "$t" ;;
 	esac
 	(
-		export ZC_BIN="$bindir" ZC_TESTBIN="$testbin" ZC_PASS="$name" ZC_TOP="$top"
+		export ZC_BIN="$bindir" ZC_TESTBIN="$testbin" ZC_PASS="$name" ZC_TOP="$top" ZC_CLASS="$class"
 		run_one "$n" "$name" "$label" "$@" </dev/null 4<&-
 	) &
 	running="$running $n:$!:$class"

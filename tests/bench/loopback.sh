@@ -24,8 +24,8 @@ part_loopback() {
 	zcs_up lb -t 3600 -M discard $WHERE_RX_B
 	show "zcs -p 0 -t 3600 -M discard $WHERE_RX_B   (port $ZCS_PORT)"
 	# shellcheck disable=SC2086
-	probe_loops 2 -s 127.0.0.1 -p "$ZCS_PORT" $WHERE_TX_B "$WORK"/big/f*
-	echo "  63 files, $(cat "$WORK"/big/f* | wc -c) bytes, sent $LOOPS times per run (about 2 s)"
+	probe_loops "$LB_SECS" -s 127.0.0.1 -p "$ZCS_PORT" $WHERE_TX_B "$WORK"/big/f*
+	echo "  63 files, $(cat "$WORK"/big/f* | wc -c) bytes, sent $LOOPS times per run (about $LB_SECS s)"
 	for m in $methods; do
 		: >"$WORK/lb.rate.$m"; : >"$WORK/lb.load.$m"; : >"$WORK/lb.sd.$m"; : >"$WORK/lb.w.$m"
 	done

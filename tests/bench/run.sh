@@ -17,8 +17,9 @@
 # Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
 # runs per method, default 3), ZC_BENCH_PEER_REPS (paired rounds in peers,
 # default 5), ZC_BENCH_LINK_REPS (rounds per rate in link, default 5, at
-# least 2), ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"), ZC_BIN
-# and ZC_TESTBIN as for the tests.
+# least 2), ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"),
+# ZC_BENCH_LOOPBACK_SECS (the length of a loopback run, default 2; the
+# tests' short run takes 0.5), ZC_BIN and ZC_TESTBIN as for the tests.
 ZC_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_DIR=$ZC_TOP/tests/bench
 HARNESS_GRACE=10
@@ -30,6 +31,7 @@ REPS=${ZC_BENCH_REPS:-3}
 PEER_REPS=${ZC_BENCH_PEER_REPS:-5}
 LINK_REPS=${ZC_BENCH_LINK_REPS:-5}
 LINK_RATES=${ZC_BENCH_LINK_RATES:-100mbit 4gbit}
+LB_SECS=${ZC_BENCH_LOOPBACK_SECS:-2}
 NEW_CSV=$WORK/new.csv
 : >"$NEW_CSV"
 
@@ -54,6 +56,11 @@ reps_ok ZC_BENCH_REPS "$REPS" 1
 reps_ok ZC_BENCH_PEER_REPS "$PEER_REPS" 1
 reps_ok ZC_BENCH_LINK_REPS "$LINK_REPS" 2
 [ -n "$(echo $LINK_RATES)" ] || die "ZC_BENCH_LINK_RATES is empty"
+case $LB_SECS in
+'' | *[!0-9.]* | *.*.* | .) LB_SECS=x ;;
+esac
+awk -v s="$LB_SECS" 'BEGIN { exit !(s != "x" && s + 0 > 0) }' ||
+	die "ZC_BENCH_LOOPBACK_SECS must be seconds above 0, such as 2 or 0.5 (got '${ZC_BENCH_LOOPBACK_SECS-}')"
 for p in zcc zcs cyclesoak; do
 	[ -x "$ZC_BIN/$p" ] || die "$ZC_BIN/$p not built (run make)"
 done

@@ -1,7 +1,7 @@
 #!/bin/sh
 # needs: meter-long
 # make bench's driver and its statistics: zcstat's figures and verdicts;
-# bad parts, bad repetition counts and bad link rates stop the bench at once
+# bad parts, repetition counts, run lengths and link rates stop the bench at once
 # with one line; one cheap part runs for real end to end (a table with a
 # row per method, its CSV rows, every byte counted, nothing left behind).
 # The peers part's short run is test_bench_peers.sh.
@@ -73,6 +73,7 @@ refused "unknown part" 2 "" nosuchpart
 check "the line names the part" grep -q "nosuchpart" "$TMP/err.txt"
 refused "ZC_BENCH_LINK_REPS=1 (the paired statistics need 2)" 1 ZC_BENCH_LINK_REPS=1 link
 refused "ZC_BENCH_REPS=x" 1 ZC_BENCH_REPS=x loopback
+refused "ZC_BENCH_LOOPBACK_SECS=0" 1 ZC_BENCH_LOOPBACK_SECS=0 loopback
 refused "ZC_BENCH_PEER_REPS=0" 1 ZC_BENCH_PEER_REPS=0 peers
 if [ "$(id -u)" = 0 ] && command -v tc >/dev/null 2>&1; then
 	refused "ZC_BENCH_LINK_RATES=4xbit (tc refuses it)" 1 ZC_BENCH_LINK_RATES=4xbit link
@@ -89,13 +90,16 @@ if [ "$ZC_PASS" != plain ]; then
 	finish
 fi
 meter_slot
-TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_REPS=1 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
+# Runs of half a second: the table's form is checked here, not its figures.
+TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_REPS=1 ZC_BENCH_LOOPBACK_SECS=0.5 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
 	timeout 200 sh "$bench" loopback >"$TMP/run.txt" 2>&1
 rc=$?
 check "bench loopback: exit 0 (got $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/run.txt"
 check "an estimate of the time at the start" grep -q '^estimated time: about [0-9]* min' "$TMP/run.txt"
 check "the machine: CPUs and whether virtual" grep -Eq '^cpu: .*[0-9]+ CPUs, (virtual machine|bare metal)' "$TMP/run.txt"
+check "the runs' length, as asked: $(grep -o 'per run (about [0-9.]* s)' "$TMP/run.txt")" \
+	grep -q 'sent [0-9]* times per run (about 0.5 s)$' "$TMP/run.txt"
 check "progress: the part's start and end" \
 	sh -c "grep -q '^\[part 1 of 1: loopback' '$TMP/run.txt' && grep -q '^\[part loopback done in' '$TMP/run.txt'"
 methods=$(zcc_methods)

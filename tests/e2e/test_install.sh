@@ -7,6 +7,7 @@
 # directory when it is left empty, and nothing else. The programs are
 # already built by the time tests run, so this only copies.
 . "$ZC_TOP/tests/lib.sh"
+plain_only "make install and uninstall"
 
 dest=$TMP/dest
 progs="zcc zcs cyclesoak run_rr"

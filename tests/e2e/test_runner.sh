@@ -1,11 +1,14 @@
 #!/bin/sh
 # tests/run.sh itself, on made-up tests in a directory of their own: the
 # tally, a failure and a timeout counted, two tests side by side (and one at
-# a time with ZC_JOBS=1, or when one declares it needs to run alone), a
-# failure beside others counted and not run again, a bad ZC_JOBS refused.
+# a time with ZC_JOBS=1, or when one declares it needs to run alone, or
+# when both take the meter slot and one holds it long), a test taking the
+# slot undeclared failed, a failure beside others counted and not run
+# again, a bad ZC_JOBS refused.
 # Side by side or not is read from the fakes' own marks, not from the
 # clock, so a busy machine cannot fail it.
 . "$ZC_TOP/tests/lib.sh"
+plain_only "tests/run.sh on made-up tests"
 
 RUN_SH=$ZC_TOP/tests/run.sh
 mkdir "$TMP/bin"
@@ -80,6 +83,46 @@ span b '# needs: meter-long'
 runner
 check "two tests declaring 'needs: meter-long' run one after the other ($RC)" \
 	eval '[ "$RC" -eq 0 ] && apart'
+# One that waits runs in a lane of its own, beside the ZC_JOBS others;
+# two that wait do not share it.
+meet a b
+meet b a '# needs: waits'
+runner ZC_JOBS=1
+check "ZC_JOBS=1: a test declaring 'needs: waits' runs beside another ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "2 passed, 0 failed" ]'
+span a '# needs: waits'
+span b '# needs: waits'
+runner
+check "two tests declaring 'needs: waits' run one after the other ($RC)" eval '[ "$RC" -eq 0 ] && apart'
+span a '# needs: alone'
+runner
+check "... and one that waits does not run beside one that needs to be alone ($RC)" \
+	eval '[ "$RC" -eq 0 ] && apart'
+span b '# needs: meter-long'
+# Nor is one that takes it for a while beside one that holds it long.
+span a '# needs: meter'
+runner
+check "'needs: meter' and 'needs: meter-long' run one after the other ($RC)" \
+	eval '[ "$RC" -eq 0 ] && apart'
+# Two that take it for a while wait for each other only that while.
+meet a b '# needs: meter'
+meet b a '# needs: meter'
+runner
+check "two tests declaring 'needs: meter' run side by side ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "2 passed, 0 failed" ]'
+# A test that takes the slot must say so, or it would be run as if it did
+# not (beside a meter-long test, waiting out its run).
+rm "$TMP/bin"/test_zzfake_*
+fake a '. "$ZC_TOP/tests/lib.sh"; meter_slot; echo "ok - a"; finish'
+runner
+check "a test taking the meter slot undeclared fails, named ($RC: $(grep -m 1 '^    not ok' "$TMP/out"))" \
+	eval '[ "$RC" -ne 0 ] && grep -q "^    not ok - test_zzfake_a takes the meter slot: it needs a line" "$TMP/out"'
+fake a '# needs: meter
+. "$ZC_TOP/tests/lib.sh"; meter_slot; sleep 1; echo "ok - a"; finish'
+runner
+check "... and passes declared ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "1 passed, 0 failed" ] &&
+	grep -q "^\[fake\] test_zzfake_a: 1 ok ([0-9]* s, [0-9]* holding it)\$" "$TMP/out"'
 rm "$TMP/bin"/test_zzfake_*
 fake a 'echo "ok - a"'
 fake b 'echo "ok - b"; echo "ok - b2"'

@@ -6,7 +6,7 @@
 # call moves nothing the watcher can see for seconds: -T calls it a stall),
 # no interval may be empty, and the intervals must add up to the sent:
 # bytes (within 1%).
-# needs: long
+# needs: long waits
 . "$ZC_TOP/tests/lib.sh"
 
 ZCC=$ZC_BIN/zcc

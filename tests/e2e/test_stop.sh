@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: meter
+# needs: meter-long
 # A stop signal ends every wait promptly: calibration (cyclesoak -C, zcc -C)
 # and the meter's start (cyclesoak, zcc -c), whenever the signal comes: while
 # the soakers start, during the warm-up, between samples. Each run must end

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: meter
 # zcc -P: many streams at once against our zcs, the sum honest to the byte;
 # a failing stream, a stop, -B lists; zcs's total: line; TCP_INFO keys.
 . "$ZC_TOP/tests/lib.sh"

@@ -4,6 +4,7 @@
 # parts it runs and in tests/lib.sh and its harness, which they all source). `make -n -B`
 # into an empty build directory says what a target would build.
 . "$ZC_TOP/tests/lib.sh"
+plain_only "the helpers make demo and make bench build"
 
 command -v make >/dev/null 2>&1 || { skip "make is not installed"; finish; }
 

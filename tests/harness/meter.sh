@@ -10,14 +10,24 @@
 # frees it if the holder dies without cleaning up); without ZC_SLOT_DIR (a
 # test run by hand) these do nothing. Up to 3 minutes' wait, then the test
 # goes on, and the program's own refusal names the meter in the way.
+# Each take and give says how long it waited and how long it held the
+# slot ("# waited N s ...", "# held ... N s"): run.sh adds them up in the
+# test's report line, so a test that keeps others waiting shows.
 METER_SLOT=
+METER_SLOT_T0=
 
 meter_slot() {
 	[ -n "$ZC_SLOT_DIR" ] && [ -z "$METER_SLOT" ] || return 0
+	# run.sh schedules by the needs a test declares (ZC_CLASS): one that
+	# takes the slot undeclared would be started beside a meter-long test
+	# and wait out its whole run.
+	[ "${ZC_CLASS:-}" = any ] &&
+		not_ok "$(basename "$0") takes the meter slot: it needs a line '# needs: meter' (or meter-long, alone; tests/run.sh)"
 	_ms0=$(date +%s)
 	if within 1800 mkdir "$ZC_SLOT_DIR/meter" 2>/dev/null; then
 		echo $$ >"$ZC_SLOT_DIR/meter/pid"
-		echo "# waited $(($(date +%s) - _ms0)) s for the meter slot"
+		METER_SLOT_T0=$(date +%s)
+		echo "# waited $((METER_SLOT_T0 - _ms0)) s for the meter slot"
 		METER_SLOT=$ZC_SLOT_DIR/meter
 		on_cleanup meter_slot_free
 	else
@@ -26,8 +36,10 @@ meter_slot() {
 }
 
 meter_slot_free() {
-	[ -n "$METER_SLOT" ] && rm -rf "$METER_SLOT"
+	[ -n "$METER_SLOT" ] || return 0
+	rm -rf "$METER_SLOT"
 	METER_SLOT=
+	echo "# held the meter slot $(($(date +%s) - METER_SLOT_T0)) s"
 }
 
 # run_cs ARGS...: cyclesoak ARGS (60 s at most), run again while another

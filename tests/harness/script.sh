@@ -68,6 +68,15 @@ finish() {
 	exit "$FAILED"
 }
 
+# plain_only WHAT: in another pass than the plain one (ZC_PASS), say so and
+# end the script: for a test that runs nothing of the build under test
+# (the runner, make's targets), which a sanitizer pass would only repeat.
+plain_only() {
+	[ "${ZC_PASS:-plain}" = plain ] && return 0
+	skip "$1: only in the plain pass (this is '$ZC_PASS': nothing of its build runs here)"
+	finish
+}
+
 # die MESSAGE: one line naming the script, exit 1 (bench and demo).
 die() {
 	echo "$(basename "$0"): $*" >&2
