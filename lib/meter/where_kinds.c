@@ -160,6 +160,11 @@ static const struct pattern kinds[] = {
 	{ "validate_xmit_*", WHERE_KDEVICE }, { "sch_direct_xmit", WHERE_KDEVICE },
 	{ "qdisc_*", WHERE_KDEVICE }, { "__qdisc_*", WHERE_KDEVICE },
 	{ "pfifo_*", WHERE_KDEVICE }, { "eth_*", WHERE_KDEVICE },
+	/* the queueing disciplines tc attaches, a device's transmit queue */
+	{ "sch_*", WHERE_KDEVICE }, { "tbf_*", WHERE_KDEVICE },
+	{ "fq_*", WHERE_KDEVICE }, { "codel_*", WHERE_KDEVICE },
+	{ "htb_*", WHERE_KDEVICE }, { "netem_*", WHERE_KDEVICE },
+	{ "cake_*", WHERE_KDEVICE },
 	{ "gro_*", WHERE_KDEVICE }, { "*_gro_*", WHERE_KDEVICE },
 	{ "rps_*", WHERE_KDEVICE }, { "e1000*", WHERE_KDEVICE },
 	{ "handle_edge_irq", WHERE_KDEVICE }, { "*handle_irq_event*", WHERE_KDEVICE },
@@ -227,6 +232,8 @@ static const struct pattern kinds[] = {
 	{ "elf_load", WHERE_KMEM }, { "load_elf_*", WHERE_KMEM },
 	{ "begin_new_exec", WHERE_KMEM }, { "setup_arg_pages", WHERE_KMEM },
 	{ "memset*", WHERE_KMEM }, { "__memset*", WHERE_KMEM },
+	/* the kernel's own watch on memory access (DAMON) */
+	{ "damon_*", WHERE_KMEM }, { "kdamond*", WHERE_KMEM },
 
 	/* an interrupt's entry, reached from where interrupts came back on:
 	 * the timer's and the CPUs' own are scheduling (above), the rest a
@@ -263,6 +270,10 @@ static const struct pattern roles[] = {
 	{ "rb_*", WHERE_RPASS }, { "__rb_*", WHERE_RPASS },
 	{ "_find_*", WHERE_RPASS }, { "find_*_bit*", WHERE_RPASS },
 	{ "__bitmap_*", WHERE_RPASS }, { "bitmap_*", WHERE_RPASS },
+	/* a model-specific register read or written through any paravirt
+	 * layer (a timer's next deadline, mostly): the caller's work */
+	{ "*write_msr*", WHERE_RPASS }, { "*read_msr*", WHERE_RPASS },
+	{ "*wrmsr*", WHERE_RPASS }, { "*rdmsr*", WHERE_RPASS },
 };
 
 /* pattern against name[0..end): '*' matches any run of characters. */

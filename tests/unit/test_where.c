@@ -395,6 +395,15 @@ static void test_kinds(void)
 		CHECK(where_role_of(roles[i].name) == roles[i].role, "%s %s", roles[i].name,
 		      roles[i].role == WHERE_RIRQON ? "turns interrupts back on" :
 		      roles[i].role == WHERE_RPASS ? "is its caller's" : "is work of its own");
+	CHECK(where_kind_of("tbf_dequeue", "sch_tbf") == WHERE_KDEVICE &&
+	      where_kind_of("fq_codel_enqueue", "sch_fq_codel") == WHERE_KDEVICE &&
+	      where_kind_of("damon_pa_batch_lock", NULL) == WHERE_KMEM,
+	      "a qdisc's functions are the device's, DAMON's memory's");
+	CHECK(where_role_of("pvm_write_msr") == WHERE_RPASS &&
+	      where_role_of("xen_write_msr_safe") == WHERE_RPASS &&
+	      where_role_of("native_write_msr") == WHERE_RPASS &&
+	      where_role_of("pv_native_read_msr") == WHERE_RPASS,
+	      "a paravirt layer's MSR access is its caller's work");
 	CHECK(where_kind_of("bbr_main", "tcp_bbr") == WHERE_KTCPIP &&
 	      where_kind_of("mlx5e_napi_poll", "mlx5_core") == WHERE_KDEVICE,
 	      "a module's function: its name's kind, or a driver's");
