@@ -152,8 +152,10 @@ static long long opt_value(int opt, const char *arg, long long min, long long ma
 	char shown[SHOW_LEN], name[64];
 	const char *why;
 	long long v;
+	int rc = sized ? parse_size(arg, min, max, &v, &why) :
+			 parse_num(arg, min, max, &v, &why);
 
-	if ((sized ? parse_size : parse_num)(arg, min, max, &v, &why) == 0)
+	if (rc == 0)
 		return v;
 	show(arg, shown, sizeof(shown));
 	spelled(opt, name, sizeof(name));

@@ -135,6 +135,8 @@ static int quota_at(const char *dir, int v2, long long *quota, long long *period
 	char a[64], b[64], *sp;
 	int rc;
 
+	*quota = 0;
+	*period = 1;
 	if (v2) {
 		rc = quota_file(dir, "cpu.max", a, sizeof(a));
 		if (rc <= 0)
@@ -171,7 +173,7 @@ static int tightest(const char *point, const char *dir_in, int v2, struct cgroup
 {
 	char dir[PATH_MAX], text[sizeof(q->text)], *slash;
 	size_t top = strlen(point);
-	long long quota, period;
+	long long quota = 0, period = 1;
 	double cpus;
 	int rc;
 
