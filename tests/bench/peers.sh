@@ -35,7 +35,14 @@
 # saturated (90% or more of its CPU): that side bounded the rate. And
 # each end's system calls per MiB, counted by perf stat (the
 # raw_syscalls:sys_enter tracepoint) in one more run of each side after
-# the rounds, so that counting never touches the timed figures.
+# the rounds, so that counting never touches the timed figures. And the
+# segments TCP sent again, per GiB (zcc's and iperf3's -J): on loopback
+# with the ends on two CPUs, data the ACK path sends from the receiver's
+# CPU can overtake data queued on the sender's, the receiver takes it for
+# a loss and the sender retransmits what had arrived (on this project's
+# VM, nstat over a 2 s run of either sender: 30-370 segments sent again,
+# as many TcpExtDelayedACKLost, TCPSACKReorder counted): a side that met
+# more of it paid for it in CPU.
 #
 # Every round runs both sides back to back (which goes first alternates),
 # the round's ratio is the figure, and a verdict rests on the median
@@ -70,20 +77,23 @@ free_port() {
 	echo $_p
 }
 
-# iperf_figures FILE: "BYTES SECONDS HOST-CPU REMOTE-CPU" (the sender's
-# sum, each end's CPU %) of iperf3's -J, one object over many lines that
-# jsoncheck -s reads as one; ? for a figure missing.
+# iperf_figures FILE: "BYTES SECONDS HOST-CPU REMOTE-CPU RETRANSMITS" (the
+# sender's sum, each end's CPU %, segments sent again) of iperf3's -J, one
+# object over many lines that jsoncheck -s reads as one; ? for a figure
+# missing.
 iperf_figures() (
 	eval "$(tr -d '\n' <"$1" | "$ZC_TESTBIN/jsoncheck" -s i_ 2>/dev/null)"
 	# shellcheck disable=SC2154
 	echo "${i_end_sum_sent_bytes:-?} ${i_end_sum_sent_seconds:-?}" \
-		"${i_end_cpu_utilization_percent_host_total:-?} ${i_end_cpu_utilization_percent_remote_total:-?}"
+		"${i_end_cpu_utilization_percent_host_total:-?} ${i_end_cpu_utilization_percent_remote_total:-?}" \
+		"${i_end_sum_sent_retransmits:-?}"
 )
 
 # side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
 # one-shot server on CPU 1; sets RATE (KiB/s, sender side), CPU (the
 # sender's own us/KB), MACH, TX and RX (each side's CPU, % of one, over
-# the transfer), BYTES. With CALLS set, both run under perf stat.
+# the transfer), RTX (segments sent again, per GiB), BYTES. With CALLS
+# set, both run under perf stat.
 side_iperf() {
 	_pfs='' _pfc=''
 	if [ -n "${CALLS:-}" ]; then
@@ -110,7 +120,8 @@ side_iperf() {
 	# shellcheck disable=SC2046
 	set -- $(iperf_figures "$WORK/pi")
 	_b=$1 _s=$2 _cpu=$3 RX=$4
-	need "$_b" "$_s" "$_cpu" "$RX"
+	need "$_b" "$_s" "$_cpu" "$RX" "$5"
+	RTX=$(calc "$5 * 1073741824 / $_b")
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
@@ -118,7 +129,7 @@ side_iperf() {
 }
 
 # side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU,
-# MACH, TX, RX, BYTES as side_iperf's. With CALLS set, zcc runs under perf
+# MACH, TX, RX, RTX, BYTES as side_iperf's. With CALLS set, zcc runs under perf
 # stat and another perf stat watches zcs meanwhile.
 side_zcc() {
 	_pfz=
@@ -137,8 +148,9 @@ side_zcc() {
 		reap_pid "$_pfr" 50
 		forget_bg "$_pfr"
 	fi
-	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS"
+	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS" "$SENT_RTX"
 	RATE=$SENT_RATE CPU=$SENT_OWN BYTES=$SENT_BYTES
+	RTX=$(calc "$SENT_RTX * 1073741824 / $SENT_BYTES")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$SENT_BYTES")
 	TX=$(calc "$SENT_OWN * $SENT_BYTES / 1024 / 1e6 / $SENT_SECS * 100")
 	RX=$(calc "($_z1 - $_z0) / $CLK_TCK / $SENT_SECS * 100")
@@ -193,8 +205,8 @@ machine_per_kb() {
 # paired NAME "A-COMMAND" "B-COMMAND" [FILE...]: PEER_REPS rounds of both,
 # back to back, A first in odd rounds; "rateA rateB" lines into
 # $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu, both ends' into .mach,
-# the senders' and receivers' CPU shares into .tx and .rx. Each command is
-# a side_ call. Then one more run of each side with CALLS set, its calls
+# the senders' and receivers' CPU shares into .tx and .rx, the segments sent
+# again per GiB into .rtx. Each command is a side_ call. Then one more run of each side with CALLS set, its calls
 # per MiB into $WORK/NAME.calls ("txA rxA txB rxB"). The FILEs are read
 # into the page cache before each side (outside its figures): a cached
 # file does not stay cached for minutes. On this project's VM, with 20 GB
@@ -205,22 +217,23 @@ machine_per_kb() {
 paired() {
 	_pn=$1 _pa=$2 _pb=$3
 	shift 3
-	for _f in rate cpu mach tx rx; do : >"$WORK/$_pn.$_f"; done
+	for _f in rate cpu mach tx rx rtx; do : >"$WORK/$_pn.$_f"; done
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
 		if [ $((_r % 2)) = 1 ]; then
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX
 		else
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX
 		fi
 		echo "$_ra $_rb" >>"$WORK/$_pn.rate"
 		echo "$_ca $_cb" >>"$WORK/$_pn.cpu"
 		echo "$_xa $_xb" >>"$WORK/$_pn.mach"
 		echo "$_ta $_tb" >>"$WORK/$_pn.tx"
 		echo "$_va $_vb" >>"$WORK/$_pn.rx"
+		echo "$_ea $_eb" >>"$WORK/$_pn.rtx"
 		_r=$((_r + 1))
 	done
 	QUIET=1
@@ -261,7 +274,8 @@ bound_of() {
 
 # row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
 # comparison (the figures, then why: each side's CPU, what bounded the
-# rate, the calls per MiB; RECEIVER says how the receivers read), and its
+# rate, the calls per MiB, the segments sent again; RECEIVER says how the
+# receivers read), and its
 # CSV rows; leaves the ratios in rr_ (rate) and rc_ (CPU).
 row() {
 	ratio_of "$WORK/$1.rate" rr_
@@ -275,6 +289,8 @@ row() {
 	_tb=$(median_of "$WORK/$1.tx" 2)
 	_va=$(median_of "$WORK/$1.rx" 1)
 	_vb=$(median_of "$WORK/$1.rx" 2)
+	_ea=$(median_of "$WORK/$1.rtx" 1)
+	_eb=$(median_of "$WORK/$1.rtx" 2)
 	_ba=$(bound_of "$_ta" "$_va")
 	_bb=$(bound_of "$_tb" "$_vb")
 	# shellcheck disable=SC2046
@@ -290,6 +306,7 @@ row() {
 		"$_ta" "$_va" "$_ba" "$_tb" "$_vb" "$_bb"
 	printf '      calls per MiB: a: sender %s receiver %s; b: sender %s receiver %s\n' \
 		"${5:--}" "${6:--}" "${7:--}" "${8:--}"
+	printf '      segments sent again per GiB: a: %.0f; b: %.0f\n' "$_ea" "$_eb"
 	csv peers "$1" rate_a "$_ma" KiB/s
 	csv peers "$1" rate_b "$_mb" KiB/s
 	csv peers "$1" rate_ratio "$rr_median" a/b
@@ -307,6 +324,8 @@ row() {
 	csv peers "$1" receiver_cpu_b "$_vb" pct
 	csv peers "$1" bound_a "$_ba" side
 	csv peers "$1" bound_b "$_bb" side
+	csv peers "$1" retransmits_a "$_ea" per_GiB
+	csv peers "$1" retransmits_b "$_eb" per_GiB
 	csv peers "$1" sender_calls_a "${5:--}" per_MiB
 	csv peers "$1" receiver_calls_a "${6:--}" per_MiB
 	csv peers "$1" sender_calls_b "${7:--}" per_MiB
@@ -418,10 +437,10 @@ part_peers() {
 	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
 	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
 	# (Under 4 GiB: a 2001 header word holds a file's size.)
-	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' >"$WORK/peer/big"
+	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' | write_whole "$WORK/peer/big" 4194304
 	[ "$(wc -c <"$WORK/peer/big")" = $((PEER_MIB * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
 	_lm=$([ "$PEER_MIB" -lt 256 ] && echo "$PEER_MIB" || echo 256)
-	head -c $((_lm * 1024 * 1024)) "$WORK/peer/big" >"$WORK/peer/large"
+	head -c $((_lm * 1024 * 1024)) "$WORK/peer/big" | write_whole "$WORK/peer/large" 4194304
 	warm "$WORK/peer/big"
 	big_files
 	IPERF_PORT=$(free_port)
@@ -446,7 +465,6 @@ part_peers() {
 	row sf "zcc sendfile" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
 	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.0
 	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.05
-	_cpu_small=$_ca
 	paired large "side_zcc -M sendfile -n $LLARGE $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
 		"$WORK/peer/large"
 	row large "zcc sendfile ${_lm}M" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
@@ -454,12 +472,32 @@ part_peers() {
 	judge_cpu large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.03
 	# What a file costs zcc beyond its bytes: the 2001 protocol's words and
 	# the call that sends them, and the end of each file's sendfile() (the
-	# push of its last segment), found as the difference in zcc's own CPU
-	# per KB between 128 KiB files and one large file, times 128 KiB.
-	_pf=$(calc "($_cpu_small - $_ca) * 128")
-	echo "  the protocol's cost: $(printf '%.2f' "$_pf") us a 128 KiB file (zcc's own us/KB, 128 KiB files less one"
-	echo "  $_lm MiB file, x 128: the words, the call that sends them, each file's own sendfile() and push)"
+	# push of its last segment). Paired rounds of zcc alone, 128 KiB files
+	# against the one large file to the same zcs: a round's ratio of own
+	# CPU per KB less 1, times the large file's us/KB, times 128 KiB. (The
+	# difference of two rows' medians, each row minutes apart, came out
+	# negative in one run: the rounds of one pair are what can show it.)
+	echo
+	echo "  what the 2001 protocol costs a file: zcc alone, 128 KiB files against the one $_lm MiB file"
+	header
+	paired proto "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_zcc -M sendfile -n $LLARGE $WORK/peer/large" \
+		"$WORK/peer/f0" "$WORK/peer/large"
+	row proto "zcc sendfile 128K files" "zcc sendfile ${_lm}M" "zcs -b 128K for both"
+	# shellcheck disable=SC2154
+	_pf=$(calc "($rc_median - 1) * $_cb * 128")
+	_pl=$(calc "($rc_lo - 1) * $_cb * 128")
+	_ph=$(calc "($rc_hi - 1) * $_cb * 128")
+	if is_true "$_pl > 0"; then
+		_says="a cost the rounds show"
+	else
+		_says="the interval holds 0: no cost this machine's rounds can show"
+	fi
+	echo "  the protocol's cost: $(printf '%.2f [%.2f, %.2f]' "$_pf" "$_pl" "$_ph") us a 128 KiB file: $_says"
+	echo "  (the words, the call that sends them, each file's own sendfile() and push; own us/KB ratio"
+	echo "  less 1, x the large file's us/KB, x 128)"
 	csv peers protocol us_per_file "$_pf" us
+	csv peers protocol us_per_file_lo "$_pl" us
+	csv peers protocol us_per_file_hi "$_ph" us
 	netperf_row
 
 	echo

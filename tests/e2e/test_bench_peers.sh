@@ -36,7 +36,11 @@ else
 	check "peers: every row ($n_rows) says why: each side's CPU and what bounded it, calls per MiB" \
 		sh -c "[ \$(grep -Ec '^      why: a: sender [0-9]+% receiver [0-9]+% of a CPU \((sender|receiver|both|neither) bound\); b: ' '$TMP/peers.txt') -eq $n_rows ] &&
 			[ \$(grep -c '^      calls per MiB: a: sender ' '$TMP/peers.txt') -eq $n_rows ] && [ $n_rows -ge 6 ]"
-	check "peers: the protocol's cost a file" grep -Eq "the protocol's cost: -?[0-9.]+ us a 128 KiB file" "$TMP/peers.txt"
+	check "peers: the protocol's cost a file, from paired rounds of zcc alone, with its interval" \
+		sh -c "grep -q '^  zcc sendfile 128K files / zcc sendfile 64M ' '$TMP/peers.txt' &&
+			grep -Eq \"the protocol's cost: -?[0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\] us a 128 KiB file: \" '$TMP/peers.txt'"
+	check "peers: every row ($n_rows) says how many segments TCP sent again, both sides" \
+		sh -c "[ \$(grep -Ec '^      segments sent again per GiB: a: [0-9]+; b: [0-9]+$' '$TMP/peers.txt') -eq $n_rows ]"
 	if zcc_methods | grep -q uring-zc; then
 		check "peers: the pairs level by design have no target, their interval printed" \
 			sh -c "grep -Eq '^  -> level by design, no target: uring against send\(\) from the same mapping.*\[[0-9.]+-[0-9.]+, [0-9.]+%\]: ' '$TMP/peers.txt' &&
@@ -45,10 +49,11 @@ else
 	fi
 	check "peers: every byte counted, 4 receivers" \
 		sh -c "[ \$(grep -c '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' '$TMP/peers.txt') -eq 4 ]"
-	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b; do
+	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b retransmits_a retransmits_b; do
 		check "peers: the CSV's $k column for the sendfile row" grep -q "^peers,sf,$k," "$TMP/out/bench.csv"
 	done
-	check "peers: the CSV's protocol cost" grep -q '^peers,protocol,us_per_file,' "$TMP/out/bench.csv"
+	check "peers: the CSV's protocol cost and its interval" sh -c "grep -q '^peers,protocol,us_per_file,' '$TMP/out/bench.csv' &&
+		grep -q '^peers,protocol,us_per_file_lo,' '$TMP/out/bench.csv'"
 fi
 check "nothing left in the work directory" sh -c "[ -z \"\$(ls -A '$TMP/tmp')\" ]"
 finish

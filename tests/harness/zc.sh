@@ -53,18 +53,35 @@ zcs_up() {
 
 # --- demo and bench: files, zcc runs, the calibration -------------------------
 # make_files DIR COUNT SIZE: COUNT files of about SIZE bytes (each a little
-# different, as real files are), random data so nothing compresses.
+# different, as real files are), random data so nothing compresses, each
+# written whole (write_whole).
 make_files() {
 	mkdir -p "$1"
 	_i=0
 	while [ $_i -lt "$2" ]; do
-		head -c $(($3 + (_i * 4099) % ($3 / 8 + 1))) /dev/urandom >"$1/f$_i"
+		_sz=$(($3 + (_i * 4099) % ($3 / 8 + 1)))
+		head -c $_sz /dev/urandom | write_whole "$1/f$_i" $_sz
 		_i=$((_i + 1))
 	done
 }
 
+# write_whole FILE SIZE: standard input into FILE in writes of SIZE bytes,
+# 4 MiB at most (dd gathers its 64 KiB reads into output blocks of obs).
+# How a file was written shapes its page cache where the file system caches
+# in large folios: on this project's VM (ext4, Linux 6.18) a 256 MiB file
+# written 4 KiB at a time, as head and tr write, had 6 MiB of it in 2 MiB
+# folios (FilePmdMapped of a mapping of it), the same file written 4 MiB
+# at a time 230 MiB; sendfile() does per folio what it would do per page.
+# iperf3 -Z writes its file in one write(): so do the bench's files.
+write_whole() {
+	_ob=$2
+	[ "$_ob" -le 4194304 ] || _ob=4194304
+	dd ibs=65536 obs="$_ob" of="$1" 2>/dev/null
+}
+
 # parse_zcc OUTFILE: from zcc's output (-J or text) set SENT_BYTES
-# SENT_SECS SENT_RATE (and with -J SENT_OWN, zcc's own CPU per KB), and
+# SENT_SECS SENT_RATE (and with -J SENT_OWN, zcc's own CPU per KB, and
+# SENT_RTX, TCP's retransmitted segments), and
 # with -c CPU_LOAD CPU_N CPU_SD (service demand)
 # and OWN_USKB (zcc's own CPU per KB); the last run's figures.
 parse_zcc() {
@@ -73,6 +90,7 @@ parse_zcc() {
 		SENT_SECS=$(json_get "$1" sent seconds | tail -n 1)
 		SENT_RATE=$(json_get "$1" sent kbytes_per_sec | tail -n 1)
 		SENT_OWN=$(json_get "$1" sent own_us_per_kb | tail -n 1)
+		SENT_RTX=$(json_get "$1" sent retransmits | tail -n 1)
 		CPU_LOAD=$(json_get "$1" cpu load_pct | tail -n 1)
 		CPU_N=$(json_get "$1" cpu ncpus | tail -n 1)
 		CPU_SD=$(json_get "$1" cpu service_demand_us_per_kb | tail -n 1)
