@@ -6,7 +6,7 @@
  * serves it (lib/app/serve.h); the parent accepts, reaps, prints the
  * total: line over them and, when told to stop, passes the signal on and
  * waits for its children's last lines (lib/app/serve_loop.h); it alone
- * samples the meter with -c (lib/app/sampler.h).
+ * samples the meter with -c (lib/app/serve_sampler.h).
  *
  * Read top to bottom: the settings and their check at the door, then the
  * verbs: open the meter, listen, serve forever or serve one.
@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app/conns.h"
+#include "app/serve_conns.h"
 #include "app/env_out.h"
-#include "app/sampler.h"
+#include "app/serve_sampler.h"
 #include "app/serve_loop.h"
 #include "app/session.h"
 #include "app/stop.h"
@@ -235,7 +235,7 @@ static void give_up(void)
 
 /*
  * Soakers before -B, so that they do not inherit zcs's CPU; this process
- * alone samples them (lib/app/sampler.h). With -W it loads the kernel's
+ * alone samples them (lib/app/serve_sampler.h). With -W it loads the kernel's
  * symbols once and says once why kernel work is not sampled; each
  * connection's process takes its own -W snapshots.
  */

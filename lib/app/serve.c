@@ -7,11 +7,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "app/sampler.h"
+#include "app/serve_sampler.h"
 #include "app/serve.h"
 #include "app/session.h"
 #include "app/stop.h"
-#include "app/total.h"
+#include "app/serve_total.h"
 #include "app/watch.h"
 #include "base/clock.h"
 #include "base/out.h"
@@ -118,7 +118,7 @@ static void where_end(struct conn *c)
 /*
  * sample - the load since the last line, over bytes received in it; whole:
  * over the whole connection instead (bytes are all of them). The reading
- * is the sampler's (lib/app/sampler.h): no figure when zcs is gone.
+ * is the sampler's (lib/app/serve_sampler.h): no figure when zcs is gone.
  */
 static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 {

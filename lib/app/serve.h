@@ -29,7 +29,7 @@ struct serve_cfg {
 	double stall_secs;		/* -T, 0: never */
 	int debug;			/* -d: the peer on rate lines, -dd every file */
 	int alone;			/* -1: served in zcs's only process */
-	struct meter *meter;		/* -c, or NULL; sampled by lib/app/sampler.h */
+	struct meter *meter;		/* -c, or NULL; sampled by lib/app/serve_sampler.h */
 	struct wsession *where;		/* -W, or NULL */
 };
 

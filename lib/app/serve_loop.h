@@ -1,10 +1,10 @@
 /*
  * zcs's server: connections accepted on a listening socket and served
- * (lib/app/serve.h), each in a child process of its own (lib/app/conns.h),
+ * (lib/app/serve.h), each in a child process of its own (lib/app/serve_conns.h),
  * or with -1 the first one in zcs's only process. The parent sleeps in
- * poll() on the listening socket, the meter's requests (lib/app/sampler.h)
+ * poll() on the listening socket, the meter's requests (lib/app/serve_sampler.h)
  * and a self-pipe that the stop signals and SIGCHLD write to; it reaps,
- * prints the total: line (lib/app/total.h) and, told to stop, passes the
+ * prints the total: line (lib/app/serve_total.h) and, told to stop, passes the
  * signal on, waits for its children's last lines and dies of it.
  */
 #ifndef ZC_APP_SERVE_LOOP_H

@@ -14,8 +14,8 @@
  * by all the bytes received in it, so connections that overlap do not
  * each charge the whole machine to their own bytes.
  */
-#ifndef ZC_APP_SAMPLER_H
-#define ZC_APP_SAMPLER_H
+#ifndef ZC_APP_SERVE_SAMPLER_H
+#define ZC_APP_SERVE_SAMPLER_H
 
 #include <stdint.h>
 

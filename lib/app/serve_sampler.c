@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/sampler.h"
+#include "app/serve_sampler.h"
 
 /*
  * The ledger, written by the sampler alone: seq is odd while a reading is
@@ -153,7 +153,7 @@ static int ask(void)
 	uint64_t s = __atomic_load_n(&ledger->seq, __ATOMIC_ACQUIRE);
 	uint64_t want = s + ((s & 1) ? 3 : 2);
 	/* Long enough not to spin, short enough to see the server gone (its
-	 * death also sends SIGTERM here, lib/app/conns.h). */
+	 * death also sends SIGTERM here, lib/app/serve_conns.h). */
 	struct timespec patience = { 1, 0 };
 	uint32_t seen;
 	char c = 0;

@@ -10,13 +10,13 @@
  * another (zcc's -R runs) are never taken for several at
  * once. The parent alone calls what is not marked "child".
  */
-#ifndef ZC_APP_TOTAL_H
-#define ZC_APP_TOTAL_H
+#ifndef ZC_APP_SERVE_TOTAL_H
+#define ZC_APP_SERVE_TOTAL_H
 
 #include <stdint.h>
 
 /* total_open - slots for max_conns connections, a period of period_s from
- * now; with_meter: the load over it from lib/app/sampler.h. A failure is
+ * now; with_meter: the load over it from lib/app/serve_sampler.h. A failure is
  * one line and exit 1. */
 void total_open(unsigned max_conns, double period_s, int with_meter);
 

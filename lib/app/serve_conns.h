@@ -1,13 +1,13 @@
 /*
  * zcs's connection processes: one child per connection, at most -m at
- * once, each counting into its slot of the total (lib/app/total.h). The
+ * once, each counting into its slot of the total (lib/app/serve_total.h). The
  * parent forks, reaps by PID (with -c the meter's soakers are its children
  * too), refuses what is over the limit in at most one line a second, and
  * when told to stop passes the signal on and waits for the last lines.
  * Only the parent calls these.
  */
-#ifndef ZC_APP_CONNS_H
-#define ZC_APP_CONNS_H
+#ifndef ZC_APP_SERVE_CONNS_H
+#define ZC_APP_SERVE_CONNS_H
 
 #include <sys/types.h>
 
@@ -40,7 +40,7 @@ int conns_reap(void);
 int conns_refused_due_ms(void);
 
 /* conns_stop - pass sig to every child and wait for them all, answering
- * their requests for the meter's readings (lib/app/sampler.h) meanwhile. */
+ * their requests for the meter's readings (lib/app/serve_sampler.h) meanwhile. */
 void conns_stop(int sig);
 
 #endif

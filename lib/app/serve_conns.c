@@ -8,10 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "app/conns.h"
-#include "app/sampler.h"
+#include "app/serve_conns.h"
+#include "app/serve_sampler.h"
 #include "app/serve.h"
-#include "app/total.h"
+#include "app/serve_total.h"
 #include "base/clock.h"
 
 static pid_t *kids;		/* the live children */

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "app/sampler.h"
+#include "app/serve_sampler.h"
 #include "app/session.h"
-#include "app/total.h"
+#include "app/serve_total.h"
 #include "base/clock.h"
 #include "base/out.h"
 #include "base/rate.h"
