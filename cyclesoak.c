@@ -24,6 +24,7 @@
 #include "app/env_out.h"
 #include "app/session.h"
 #include "app/stop.h"
+#include "app/where_out.h"
 #include "app/wsession.h"
 #include "base/clock.h"
 #include "base/cpu.h"

@@ -17,15 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "app/serve_conns.h"
 #include "app/env_out.h"
-#include "app/serve_sampler.h"
+#include "app/opt.h"
+#include "app/optab.h"
+#include "app/serve_conns.h"
 #include "app/serve_loop.h"
+#include "app/serve_sampler.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
-#include "app/opt.h"
-#include "app/optab.h"
 #include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"

@@ -10,6 +10,7 @@
 
 #include "app/report.h"
 #include "app/send_int.h"
+#include "app/where_out.h"
 #include "base/out.h"
 #include "base/rate.h"
 #include "base/stats.h"

@@ -7,12 +7,13 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "app/serve_sampler.h"
 #include "app/serve.h"
+#include "app/serve_sampler.h"
+#include "app/serve_total.h"
 #include "app/session.h"
 #include "app/stop.h"
-#include "app/serve_total.h"
 #include "app/watch.h"
+#include "app/where_out.h"
 #include "base/clock.h"
 #include "base/out.h"
 #include "base/rate.h"

@@ -8,9 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "app/serve.h"
 #include "app/serve_conns.h"
 #include "app/serve_sampler.h"
-#include "app/serve.h"
 #include "app/serve_total.h"
 #include "base/clock.h"
 

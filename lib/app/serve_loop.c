@@ -8,12 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/serve_conns.h"
 #include "app/env_out.h"
-#include "app/serve_sampler.h"
+#include "app/serve_conns.h"
 #include "app/serve_loop.h"
-#include "app/stop.h"
+#include "app/serve_sampler.h"
 #include "app/serve_total.h"
+#include "app/stop.h"
 #include "wire/net.h"
 
 static const struct serve_cfg *cfg;

@@ -4,8 +4,8 @@
 #include <sys/mman.h>
 
 #include "app/serve_sampler.h"
-#include "app/session.h"
 #include "app/serve_total.h"
+#include "app/session.h"
 #include "base/clock.h"
 #include "base/out.h"
 #include "base/rate.h"

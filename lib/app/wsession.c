@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/where_out.h"
 #include "app/wsession.h"
 
 struct wsession {

@@ -2,8 +2,8 @@
  * Where the CPU went: a snapshot of the counters, and a period's report
  * from two of them (lib/meter/where.h). The parsers are in where_parse.c,
  * the symbols and the call chains' walk in where_syms.c, the sampler in
- * where_kernel.c, the interfaces of every namespace in where_net.c, the
- * printing in where_out.c.
+ * where_kernel.c, the interfaces of every namespace in where_net.c; its
+ * lines are lib/app/where_out.c's.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -19,8 +19,7 @@
  * only in user mode.
  *
  * Like every function below lib/app these return -1 with a "what: why"
- * text in err and never exit; only where_print and where_line write,
- * through lib/base/out.h.
+ * text in err and never exit; the report's lines are lib/app/where_out.h's.
  */
 #ifndef ZC_WHERE_H
 #define ZC_WHERE_H
@@ -210,35 +209,6 @@ void where_compute(const struct where_snap *a, const struct where_snap *b,
  * submission is one): bytes_per_call, after where_compute.
  */
 void where_calls(struct where_report *r, uint64_t bytes, uint64_t calls);
-
-/*
- * where_print - the report as text lines ("where:", "cpus:", "net:",
- * "kernel:", us/KB in where: when bytes were given), or in JSON mode its keys
- * into the JSON object being built (between out_begin and out_end).
- */
-void where_print(const struct where_report *r);
-void where_json(const struct where_report *r);
-
-/*
- * where_show_other - with on (debug), the kernel lines gain "other:", the
- * symbols that fell into other with their shares (JSON: kernel_other).
- */
-void where_show_other(int on);
-
-/*
- * where_line - the report as part of the line being described (base/out.h
- * line_begin .. line_end): its keys inside the object in JSON mode, its text
- * lines after the line's own.
- */
-void where_line(const struct where_report *r);
-
-/*
- * where_print_prefixed, where_line_prefixed - the same, each text line
- * starting with prefix (zcs: "PEER: ", as its rate lines do), so that
- * the lines of connections served at once are told apart.
- */
-void where_print_prefixed(const struct where_report *r, const char *prefix);
-void where_line_prefixed(const struct where_report *r, const char *prefix);
 
 /*
  * where_ifname - the interface that carries a connected socket's traffic,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "app/where_out.h"
 #include "meter/where.h"
 #include "meter/where_internal.h"
 #include "t.h"

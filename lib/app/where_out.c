@@ -1,10 +1,10 @@
-/* The report of where.c as text lines or JSON keys (lib/base/out.h). */
+/* The report of lib/meter/where.c as text lines or JSON keys (app/where_out.h). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "app/where_out.h"
 #include "base/out.h"
-#include "meter/where.h"
 
 /* Name the symbols that fell into other (where_show_other). */
 static int show_other;
