@@ -20,17 +20,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "app/exits.h"
 #include "app/env_out.h"
+#include "app/exits.h"
+#include "app/opt.h"
+#include "app/optab.h"
+#include "app/out.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "app/where_out.h"
 #include "app/wsession.h"
 #include "base/clock.h"
 #include "base/cpu.h"
-#include "app/opt.h"
-#include "app/optab.h"
-#include "base/out.h"
 #include "base/show.h"
 #include "meter/calib.h"
 #include "meter/meter.h"

@@ -13,8 +13,8 @@
 
 #include "app/baseline.h"
 #include "app/opt.h"
+#include "app/out.h"
 #include "base/jsonl.h"
-#include "base/out.h"
 #include "base/show.h"
 #include "base/stats_unpaired.h"
 

@@ -1,6 +1,6 @@
 /*
  * The comparison's lines: a round line per run, then the table, each
- * described once for text and -J (lib/base/out.h).
+ * described once for text and -J (lib/app/out.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "app/compare_int.h"
-#include "base/out.h"
+#include "app/out.h"
 
 void compare_keep(struct compare_figs *f, unsigned round, const struct send_result *r)
 {

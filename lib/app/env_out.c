@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "app/env_out.h"
-#include "base/out.h"
+#include "app/out.h"
 #include "meter/env.h"
 #include "meter/where.h"
 #include "wire/ifinfo.h"

@@ -7,7 +7,7 @@
 
 #include "app/opt.h"
 #include "app/optab.h"
-#include "base/out.h"
+#include "app/out.h"
 #include "base/show.h"
 #include "base/version.h"
 

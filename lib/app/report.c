@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "app/out.h"
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/where_out.h"
-#include "base/out.h"
 #include "base/rate.h"
 #include "base/stats.h"
 

@@ -1,6 +1,6 @@
 /*
  * What zcc prints of a run (lib/app/send.h): text lines or, with -J, one
- * JSON object per line (lib/base/out.h), each described once.
+ * JSON object per line (lib/app/out.h), each described once.
  */
 #ifndef ZC_APP_REPORT_H
 #define ZC_APP_REPORT_H

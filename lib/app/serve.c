@@ -7,6 +7,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "app/out.h"
 #include "app/serve.h"
 #include "app/serve_sampler.h"
 #include "app/serve_total.h"
@@ -15,7 +16,6 @@
 #include "app/watch.h"
 #include "app/where_out.h"
 #include "base/clock.h"
-#include "base/out.h"
 #include "base/rate.h"
 #include "wire/proto.h"
 

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "app/out.h"
 #include "app/serve_sampler.h"
 #include "app/serve_total.h"
 #include "app/session.h"
 #include "base/clock.h"
-#include "base/out.h"
 #include "base/rate.h"
 
 struct count_slot {

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include "app/opt.h"
+#include "app/out.h"
 #include "app/session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
-#include "base/out.h"
 #include "meter/calib.h"
 
 static struct meter *session_meter;

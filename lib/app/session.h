@@ -53,7 +53,7 @@ struct app_load {
 struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes);
 
 /*
- * app_load_line - in the line being described (base/out.h), ", load PCT%
+ * app_load_line - in the line being described (app/out.h), ", load PCT%
  * of NCPUS CPUs, USPERKB us/KB" (load_pct, ncpus, service_demand_us_per_kb
  * with -J); nothing when !l->valid.
  */

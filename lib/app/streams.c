@@ -17,16 +17,16 @@
 #include <unistd.h>
 
 #include "app/env_out.h"
+#include "app/out.h"
 #include "app/report.h"
 #include "app/send_int.h"
 #include "app/stop.h"
 #include "app/stopped.h"
 #include "app/streams.h"
 #include "base/clock.h"
-#include "base/err.h"
-#include "base/out.h"
-#include "base/rate.h"
 #include "base/cpu.h"
+#include "base/err.h"
+#include "base/rate.h"
 #include "wire/proto.h"
 
 /*

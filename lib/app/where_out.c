@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/out.h"
 #include "app/where_out.h"
-#include "base/out.h"
 
 /* Name the symbols that fell into other (where_show_other). */
 static int show_other;

@@ -1,6 +1,6 @@
 /*
  * The -W report's lines: a where_report (lib/meter/where.h) as text lines or
- * as keys of the JSON object being built, through lib/base/out.h.
+ * as keys of the JSON object being built, through lib/app/out.h.
  */
 #ifndef ZC_APP_WHERE_OUT_H
 #define ZC_APP_WHERE_OUT_H
@@ -22,7 +22,7 @@ void where_json(const struct where_report *r);
 void where_show_other(int on);
 
 /*
- * where_line - the report as part of the line being described (base/out.h
+ * where_line - the report as part of the line being described (app/out.h
  * line_begin .. line_end): its keys inside the object in JSON mode, its text
  * lines after the line's own.
  */

@@ -1,5 +1,5 @@
 /*
- * Reading back a line of JSON Lines as lib/base/out.h writes them: one
+ * Reading back a line of JSON Lines as lib/app/out.h writes them: one
  * object whose values are mostly strings, numbers, true, false and null.
  * Keys are taken by name; nested objects and arrays are checked and kept
  * as a mark only (their insides are not needed by any reader yet). Not a

@@ -24,7 +24,7 @@
  * Like every function below lib/app these return -1 (or NULL) with a
  * "what: why" text in err, never exit and name no option: printing,
  * exiting and the options are lib/app's and the programs'. The one printer
- * below them is lib/base/out.h's stdout lines, which lib/app drives.
+ * below them is lib/app/out.h's stdout lines, which lib/app drives.
  */
 #ifndef ZC_METER_H
 #define ZC_METER_H

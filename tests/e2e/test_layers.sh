@@ -27,11 +27,10 @@ includes() {
 	code "$1" "$2" | grep -E "#include \"($3)/" | hits
 }
 
-# exits TOP FOLDER: where FOLDER exits or prints. out.c is the printer of
-# the programs' lines, driven by them; a soaker, a child process of its
-# own, ends with _exit, which is not exit.
+# exits TOP FOLDER: where FOLDER exits or prints. A soaker, a child
+# process of its own, ends with _exit, which is not exit.
 exits() {
-	code "$1" "$2" | grep -v '^base/out\.c:' |
+	code "$1" "$2" |
 		grep -E '(^|[^_a-z])(exit|error|err|errx|warn|warnx|perror|printf|puts)[[:space:]]*\(|f(printf|puts)[[:space:]]*\([[:space:]]*std(out|err)' |
 		hits
 }

@@ -1,4 +1,4 @@
-/* lib/base/out.c: the JSON Lines every -J figure goes through, and stdout's failures. */
+/* lib/app/out.c: the JSON Lines every -J figure goes through, and stdout's failures. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/out.h"
+#include "app/out.h"
 #include "unit/t.h"
 
 static char got[4096];

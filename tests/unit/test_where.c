@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/out.h"
+#include "app/out.h"
 #include "app/where_out.h"
 #include "meter/where.h"
 #include "meter/where_internal.h"

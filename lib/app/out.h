@@ -19,8 +19,8 @@
  * out_failed() stays true, so the program says so and exits 1. Not thread
  * safe between out_begin and out_end: one thread builds an object at a time.
  */
-#ifndef ZC_OUT_H
-#define ZC_OUT_H
+#ifndef ZC_APP_OUT_H
+#define ZC_APP_OUT_H
 
 #include <stdint.h>
 

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/out.h"
+#include "app/out.h"
 #include "base/utf8.h"
 
 static const char *out_program = "";
