@@ -25,14 +25,14 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
-#include "app/session.h"
+#include "app/meter_session.h"
 #include "app/stop.h"
 #include "app/where_out.h"
 #include "app/wsession.h"
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "base/show.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 #include "meter/meter.h"
 
 /* What the options asked, set only by parse_options. */

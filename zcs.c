@@ -24,11 +24,11 @@
 #include "app/serve_conns.h"
 #include "app/serve_loop.h"
 #include "app/serve_sampler.h"
-#include "app/session.h"
+#include "app/meter_session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
 #include "base/show.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 #include "wire/net.h"
 #include "wire/rx.h"
 

@@ -40,7 +40,7 @@
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 # The tests write calibration files by hand: one made group-writable by a
-# umask of 002 would be refused as untrusted (lib/meter/calib.c).
+# umask of 002 would be refused as untrusted (lib/meter/calib_file.c).
 umask 022
 per_test_timeout=${ZC_TEST_TIMEOUT:-240}
 njobs=${ZC_JOBS:-2}

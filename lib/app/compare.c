@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "app/compare.h"
-#include "app/compare_int.h"
+#include "app/compare_internal.h"
 #include "app/report.h"
 #include "app/stop.h"
 #include "app/streams.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/compare_int.h"
+#include "app/compare_internal.h"
 #include "app/plot.h"
 
 /* The median of the deciding figure and its interval, for variant i. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/compare_int.h"
+#include "app/compare_internal.h"
 #include "app/out.h"
 
 void compare_keep(struct compare_figs *f, unsigned round, const struct send_result *r)

@@ -10,7 +10,7 @@
 
 #include "app/out.h"
 #include "app/report.h"
-#include "app/send_int.h"
+#include "app/send_internal.h"
 #include "app/where_out.h"
 #include "base/rate.h"
 #include "base/stats.h"

@@ -15,7 +15,7 @@
 
 #include "app/env_out.h"
 #include "app/report.h"
-#include "app/send_int.h"
+#include "app/send_internal.h"
 #include "app/stop.h"
 #include "app/stopped.h"
 #include "base/clock.h"

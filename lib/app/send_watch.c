@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "app/send_int.h"
+#include "app/send_internal.h"
 #include "base/clock.h"
 #include "base/rate.h"
 

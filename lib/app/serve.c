@@ -11,7 +11,7 @@
 #include "app/serve.h"
 #include "app/serve_sampler.h"
 #include "app/serve_total.h"
-#include "app/session.h"
+#include "app/meter_session.h"
 #include "app/stop.h"
 #include "app/watch.h"
 #include "app/where_out.h"

@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "app/session.h"
+#include "app/meter_session.h"
 #include "meter/meter.h"
 
 /* Where the ledger stood at one reading. */

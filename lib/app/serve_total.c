@@ -6,7 +6,7 @@
 #include "app/out.h"
 #include "app/serve_sampler.h"
 #include "app/serve_total.h"
-#include "app/session.h"
+#include "app/meter_session.h"
 #include "base/clock.h"
 #include "base/rate.h"
 

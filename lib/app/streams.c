@@ -19,7 +19,7 @@
 #include "app/env_out.h"
 #include "app/out.h"
 #include "app/report.h"
-#include "app/send_int.h"
+#include "app/send_internal.h"
 #include "app/stop.h"
 #include "app/stopped.h"
 #include "app/streams.h"

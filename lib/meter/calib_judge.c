@@ -1,13 +1,13 @@
 /*
  * The judgement of a calibration attempt: did its samples see an idle
- * machine? Pure arithmetic on figures the caller took; declared in calib.h.
+ * machine? Pure arithmetic on figures the caller took; declared in calib_file.h.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "base/err.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 
 static int cmp_double(const void *a, const void *b)
 {

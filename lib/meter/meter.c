@@ -9,7 +9,7 @@
 #include "base/cpu.h"
 #include "base/err.h"
 #include "base/stop.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 #include "meter/env.h"
 #include "meter/lock.h"
 #include "meter/meter.h"

@@ -11,7 +11,7 @@
 #include "base/cpu.h"
 #include "base/err.h"
 #include "base/stop.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/proc.h"

@@ -10,7 +10,7 @@
 
 #include "base/err.h"
 #include "wire/proto.h"
-#include "wire/tx_int.h"
+#include "wire/tx_internal.h"
 
 const struct tx_method *tx_find(const char *name)
 {

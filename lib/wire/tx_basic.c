@@ -24,7 +24,7 @@
 
 #include "base/clock.h"
 #include "base/err.h"
-#include "wire/tx_int.h"
+#include "wire/tx_internal.h"
 
 static size_t min_size(uint64_t a, size_t b)
 {

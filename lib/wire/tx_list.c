@@ -1,7 +1,7 @@
 /* The tx methods, listed beside them as fio lists engines; tx.c names none. */
 #include <stddef.h>
 
-#include "wire/tx_int.h"
+#include "wire/tx_internal.h"
 #include "wire/tx_zc.h"
 
 const struct tx_method *const tx_methods[] = {

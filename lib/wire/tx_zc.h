@@ -6,7 +6,7 @@
 #ifndef ZC_TX_ZC_H
 #define ZC_TX_ZC_H
 
-#include "wire/tx_int.h"
+#include "wire/tx_internal.h"
 
 extern const struct tx_method tx_zerocopy, tx_uring, tx_uring_zc;
 

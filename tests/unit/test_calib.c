@@ -1,5 +1,5 @@
 /*
- * lib/meter/calib.c: the calibration file (written whole, read back only when it
+ * lib/meter/calib_file.c: the calibration file (written whole, read back only when it
  * is what we write, never written over anything but a regular file) and
  * the judgement of a calibration attempt.
  */
@@ -20,7 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 #include "unit/t.h"
 
 static char dir[] = "/tmp/zc-calib-XXXXXX";

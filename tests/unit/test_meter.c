@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 #include "meter/lock.h"
 #include "meter/meter.h"
 #include "meter/meter_internal.h"

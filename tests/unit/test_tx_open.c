@@ -5,7 +5,7 @@
 
 #include "base/err.h"
 #include "t.h"
-#include "wire/tx_int.h"
+#include "wire/tx_internal.h"
 
 static int setups, opens, cleanups, fail_setup, fail_open_at = -1;
 static uint32_t cleaned_n;

@@ -4,8 +4,8 @@
  * (lib/app/send_watch.c), the connection and meter steps of a run
  * (lib/app/send.c), the lines only they print (lib/app/report.c).
  */
-#ifndef ZC_APP_SEND_INT_H
-#define ZC_APP_SEND_INT_H
+#ifndef ZC_APP_SEND_INTERNAL_H
+#define ZC_APP_SEND_INTERNAL_H
 
 #include <pthread.h>
 #include <signal.h>

@@ -14,7 +14,7 @@
 #include "base/err.h"
 #include "base/io.h"
 #include "base/show.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 
 /* What calib_save writes is under 100 bytes; a file this long is not ours. */
 #define FILE_MAX 256

@@ -4,8 +4,8 @@
  * it, written whole or not at all and read back only when it is exactly
  * what was written.
  */
-#ifndef ZC_CALIB_H
-#define ZC_CALIB_H
+#ifndef ZC_CALIB_FILE_H
+#define ZC_CALIB_FILE_H
 
 #include <stddef.h>
 

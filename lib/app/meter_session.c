@@ -6,10 +6,10 @@
 
 #include "app/opt.h"
 #include "app/out.h"
-#include "app/session.h"
+#include "app/meter_session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
-#include "meter/calib.h"
+#include "meter/calib_file.h"
 
 static struct meter *session_meter;
 static pid_t session_owner;

@@ -2,8 +2,8 @@
  * What the transmit methods share among themselves (tx*.c here); zcc and the
  * tests see only lib/wire/tx.h. Each helper fills err as every hook does.
  */
-#ifndef ZC_TX_INT_H
-#define ZC_TX_INT_H
+#ifndef ZC_TX_INTERNAL_H
+#define ZC_TX_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>

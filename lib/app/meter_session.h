@@ -4,8 +4,8 @@
  * (zcc -C and cyclesoak -C: the same lines, JSON events, refusal and
  * exit), and the load piece that zcs's lines carry.
  */
-#ifndef ZC_APP_SESSION_H
-#define ZC_APP_SESSION_H
+#ifndef ZC_APP_METER_SESSION_H
+#define ZC_APP_METER_SESSION_H
 
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * round, shared by the rounds (compare.c), the lines (compare_table.c)
  * and the chart (compare_plot.c).
  */
-#ifndef ZC_APP_COMPARE_INT_H
-#define ZC_APP_COMPARE_INT_H
+#ifndef ZC_APP_COMPARE_INTERNAL_H
+#define ZC_APP_COMPARE_INTERNAL_H
 
 #include "app/compare.h"
 
