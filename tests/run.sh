@@ -218,7 +218,7 @@ for spec in "$@"; do
 	testbin=$(cd "$top" && cd "${rest#*:}" && pwd)
 	for t in "$testbin"/test_* "$top"/tests/e2e/test_*.sh; do
 		[ -f "$t" ] || continue
-		label=$(basename "$t")
+		label=${t##*/}
 		if [ -n "$ZC_TESTS" ]; then
 			case "$label" in *$ZC_TESTS*) ;; *) continue ;; esac
 		fi
