@@ -174,10 +174,13 @@ sleep 0.5
 normal_client "during trickle and a flood of $FLOOD"
 RATE_DURING=$RATE
 # Wide tolerance: only a starved server falls below a twentieth of its
-# rate. The ASan zcs forking for each of the flood's connections, with
-# another test beside this one (make check runs two at a time), once fell
-# to 1/10.5 and is still serving; a starved one falls to next to nothing.
-if [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
+# rate. Judged in the plain pass: in the sanitizer pass the rate is the
+# ASan zcs's fork for each of the flood's connections (1/8 to 1/11 alone,
+# 1/96 beside another test), not zcs's; there the normal client's bytes
+# all arriving, checked above, is what shows it was served.
+if [ "$ZC_PASS" = san ]; then
+	skip "rate under abuse: judged in the plain pass (this is 'san'): $RATE_DURING kbytes/sec against $RATE_BEFORE"
+elif [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
    awk -v b="$RATE_BEFORE" -v d="$RATE_DURING" 'BEGIN { exit !(d * 20 >= b) }'; then
 	ok "rate under abuse $RATE_DURING kbytes/sec, at least a twentieth of $RATE_BEFORE"
 # The abuse itself is a few processes' work: only others' beyond half the
