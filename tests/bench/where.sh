@@ -119,23 +119,32 @@ where_kinds() {
 # where_median FILE PART NAME: the median over the rounds (lines of FILE)
 # of one column. A method's table and CSV rows ask for some ninety: the
 # medians of every column are worked out at once ("COLUMN VALUE" lines
-# through one zcstat -g median) into FILE.med, again whenever FILE is
-# newer (a round added, or rewritten), and read from there in sh.
+# through one zcstat -g median) into FILE.med, under a first line that is
+# FILE's rounds, again when FILE no longer holds those, and read in sh.
 where_median() {
 	_wc=$(where_col "$2" "$3")
-	if [ ! -f "$1.med" ] || [ "$1" -nt "$1.med" ]; then
-		while read -r _wl; do
-			_wi=0
-			for _wv in $_wl; do
-				_wi=$((_wi + 1))
-				echo "$_wi $_wv"
-			done
-		done <"$1" | "$ZC_TESTBIN/zcstat" -g median >"$1.med" ||
-			{ rm -f "$1.med"; die "zcstat -g median <$1 failed"; }
+	_wkey=
+	while IFS= read -r _wl; do _wkey="$_wkey$_wl;"; done <"$1"
+	_wold=
+	[ -f "$1.med" ] && IFS= read -r _wold <"$1.med"
+	if [ ! -f "$1.med" ] || [ "$_wold" != "$_wkey" ]; then
+		{
+			echo "$_wkey"
+			while read -r _wl; do
+				_wi=0
+				for _wv in $_wl; do
+					_wi=$((_wi + 1))
+					echo "$_wi $_wv"
+				done
+			done <"$1" | "$ZC_TESTBIN/zcstat" -g median
+		} >"$1.med" || { rm -f "$1.med"; die "zcstat -g median <$1 failed"; }
 	fi
-	while read -r _wk _wv; do
-		[ "$_wk" = "$_wc" ] && { echo "$_wv"; return 0; }
-	done <"$1.med"
+	{
+		IFS= read -r _wold
+		while read -r _wk _wv; do
+			[ "$_wk" = "$_wc" ] && { echo "$_wv"; return 0; }
+		done
+	} <"$1.med"
 	die "no column $_wc in $1"
 }
 
