@@ -28,6 +28,11 @@
 #               started first, and never beside a meter-long test (whose
 #               whole run it would wait out).
 #   long        it runs long: started early, so that the lanes end together.
+#   alone-plain alone in the pass named plain, meter-long in the others:
+#               it judges the meter's accuracy in the plain pass only (a
+#               sanitized build is there to check memory, and its slower
+#               programs would only blur the figures); in the others it
+#               skips those checks, saying so, and needs only the slot.
 #   waits       it spends its run waiting (on a slow link, for timeouts),
 #               next to none of it on the CPU: it runs in a lane of its
 #               own beside the ZC_JOBS others, one such test at a time.
@@ -213,7 +218,7 @@ for spec in "$@"; do
 	testbin=$(cd "$top" && cd "${rest#*:}" && pwd)
 	for t in "$testbin"/test_* "$top"/tests/e2e/test_*.sh; do
 		[ -f "$t" ] || continue
-		label=$(basename "$t")
+		label=${t##*/}
 		if [ -n "$ZC_TESTS" ]; then
 			case "$label" in *$ZC_TESTS*) ;; *) continue ;; esac
 		fi
@@ -223,6 +228,9 @@ for spec in "$@"; do
 		[ -f "$src" ] || src=$t
 		rank=2 class=any long=
 		for need in $(needs_of "$src"); do
+			case $need in
+			alone-plain) if [ "$name" = plain ]; then need=alone; else need=meter-long; fi ;;
+			esac
 			case $need in
 			alone) rank=3 class=alone ;;
 			meter-long) [ "$class" = alone ] || class=meter-long ;;

@@ -174,10 +174,13 @@ sleep 0.5
 normal_client "during trickle and a flood of $FLOOD"
 RATE_DURING=$RATE
 # Wide tolerance: only a starved server falls below a twentieth of its
-# rate. The ASan zcs forking for each of the flood's connections, with
-# another test beside this one (make check runs two at a time), once fell
-# to 1/10.5 and is still serving; a starved one falls to next to nothing.
-if [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
+# rate. Judged in the plain pass: in the sanitizer pass the rate is the
+# ASan zcs's fork for each of the flood's connections (1/8 to 1/11 alone,
+# 1/96 beside another test), not zcs's; there the normal client's bytes
+# all arriving, checked above, is what shows it was served.
+if [ "$ZC_PASS" = san ]; then
+	skip "rate under abuse: judged in the plain pass (this is 'san'): $RATE_DURING kbytes/sec against $RATE_BEFORE"
+elif [ -n "$RATE_BEFORE" ] && [ -n "$RATE_DURING" ] &&
    awk -v b="$RATE_BEFORE" -v d="$RATE_DURING" 'BEGIN { exit !(d * 20 >= b) }'; then
 	ok "rate under abuse $RATE_DURING kbytes/sec, at least a twentieth of $RATE_BEFORE"
 # The abuse itself is a few processes' work: only others' beyond half the
@@ -264,13 +267,22 @@ if [ "$cut" -eq 6 ] && [ "$rc" -eq 0 ]; then
 else
 	not_ok "-m 4: want 6 cut off and exit 0: $cut cut off, exit $rc: $(cat "$TMP/flood.out")"
 fi
-wait_lines 10
+# refusals_counted N: zcs's "refused" lines, with the refusals each says
+# it did not show, count N (in $refused and $unshown).
+refusals_counted() {
+	refused=$(grep -Ec "$WHOLE_LINE.*refused: already serving" "$TMP/zcs.err")
+	unshown=$(sed -n 's/.*; \([0-9]*\) more refused since the last such line$/\1/p' "$TMP/zcs.err" |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ $((refused + unshown)) -eq "$1" ]
+}
+# At most one "refused" line a second, each counting those it did not show:
+# the last comes up to a second after the flood. Once all 6 are counted and
+# the served ones' processes gone, half a second more for a line too many,
+# then the figures again.
+within 100 refusals_counted 6
 settle "$ZCS_PID"
-# At most one "refused" line a second, each counting those it did not show.
-sleep 1.5
-refused=$(grep -Ec "$WHOLE_LINE.*refused: already serving" "$TMP/zcs.err")
-unshown=$(sed -n 's/.*; \([0-9]*\) more refused since the last such line$/\1/p' "$TMP/zcs.err" |
-	awk '{ s += $1 } END { print s + 0 }')
+sleep 0.5
+refusals_counted 6
 check "-m 4: the 6 refused are counted ($refused lines + $unshown not shown)" \
 	[ $((refused + unshown)) -eq 6 ]
 check "-m 4: refused lines at most one a second ($refused in about 1 s)" [ "$refused" -le 3 ]

@@ -4,6 +4,7 @@
 # exit, print to stderr or name a program's option in that message. Read
 # from the sources, so that a new file that breaks the rule fails here.
 . "$ZC_TOP/tests/lib.sh"
+plain_only "lib/ layering, read from the sources"
 
 # code TOP FOLDER: the folder's C without its comments, "folder/file:line: text"
 # (read once, kept in $TMP).

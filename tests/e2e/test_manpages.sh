@@ -6,6 +6,10 @@
 # gives, and an unknown, ambiguous or misspelt one is one usage line naming
 # it, exit 2.
 . "$ZC_TOP/tests/lib.sh"
+# The programs here print -h or --version, refuse an option, or make two
+# small transfers that test_zcc.sh makes under the leak check too: no leak
+# check in the sanitizer pass (it would triple the test's time).
+no_leak_check "help, refusals and transfers the zcc tests leak-check"
 
 progs="zcc zcs cyclesoak run_rr"
 

@@ -19,12 +19,13 @@ fake() {
 	chmod +x "$TMP/bin/test_zzfake_$1"
 }
 
-# runner [VAR=VALUE...]: run.sh over the fakes; output in $TMP/out, $RC,
-# wall time in $MS.
+# runner [VAR=VALUE...]: run.sh over the fakes, as a pass named $PASS
+# (fake unless set); output in $TMP/out, $RC, wall time in $MS.
+PASS=fake
 runner() {
 	rm -f "$TMP"/*.here "$TMP"/*.t0 "$TMP"/*.t1
 	_t0=$(date +%s%N)
-	env ZC_TESTS=zzfake "$@" sh "$RUN_SH" "fake:$ZC_BIN:$TMP/bin" >"$TMP/out" 2>&1
+	env ZC_TESTS=zzfake "$@" sh "$RUN_SH" "$PASS:$ZC_BIN:$TMP/bin" >"$TMP/out" 2>&1
 	RC=$?
 	MS=$((($(date +%s%N) - _t0) / 1000000))
 }
@@ -76,6 +77,26 @@ check "ZC_JOBS=1: one at a time ($RC: $(tail -n 1 "$TMP/out"))" eval '[ "$RC" -e
 span b '# needs: alone'
 runner
 check "a test declaring 'needs: alone' runs by itself ($RC)" eval '[ "$RC" -eq 0 ] && apart'
+
+# One that judges the meter in the plain pass only is alone there, and in
+# another pass runs beside others, but not beside one that takes the slot.
+span a
+span b '# needs: alone-plain'
+PASS=plain
+runner
+check "'needs: alone-plain' in the pass named plain: by itself ($RC)" eval '[ "$RC" -eq 0 ] && apart'
+meet a b
+meet b a '# needs: alone-plain'
+PASS=san
+runner
+check "'needs: alone-plain' in another pass: side by side ($RC: $(tail -n 1 "$TMP/out"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "2 passed, 0 failed" ]'
+span a '# needs: meter'
+span b '# needs: alone-plain'
+runner
+PASS=fake
+check "'needs: alone-plain' in another pass: not beside 'needs: meter' ($RC)" \
+	eval '[ "$RC" -eq 0 ] && apart'
 
 # Two tests that hold the meter slot long are not started side by side.
 span a '# needs: meter-long'

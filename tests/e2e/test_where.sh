@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: alone
+# needs: alone-plain long
 # -W end to end: where the CPU went, in cyclesoak, zcs -c and zcc -c.
 # Known loads against the split: a user-space burner (tests/loadgen) reads
 # as user, a loop of one-byte system calls as system, a loopback transfer
@@ -13,7 +13,10 @@
 # test (a compiler) is in them too. So the burner checks need a quiet
 # machine and are tried up to 3 times; when the meter's load stays over
 # 2 points above what the burner used, they are skipped as "busy", not
-# failed. Judging accuracy, this test is best run alone.
+# failed. Judging accuracy, this test runs alone in the plain pass; the
+# sanitizer pass skips every check that judges a figure (saying so) and
+# runs beside other tests, so what it checks must hold there: the lines,
+# the keys, work that shows (others only add to it).
 . "$ZC_TOP/tests/lib.sh"
 meter_slot
 
@@ -81,8 +84,12 @@ run_cs -r -W -J -m 500 -1 >"$TMP/js1" 2>"$TMP/err"
 check "cyclesoak -W -J: and on each load event" \
 	"$jc" -E load -k load_pct -k class_pct -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/js1"
 cls=$(json_get "$TMP/js" command class_pct)
-check "cyclesoak -W -J: idle, the classes add up to the load within 2 points: $cls" \
-	within_pts "$(field "$cls" unattributed)" 0 2
+if [ "$ZC_PASS" = san ]; then
+	skip "cyclesoak -W -J: idle, the classes' sum: judged in the plain pass (this is 'san'): $cls"
+else
+	check "cyclesoak -W -J: idle, the classes add up to the load within 2 points: $cls" \
+		within_pts "$(field "$cls" unattributed)" 0 2
+fi
 check "cyclesoak -W -J: cpus holds an object per CPU" \
 	[ "$(json_get "$TMP/js" command cpus | grep -o '"cpu":' | wc -l)" -eq "$ncpus" ]
 check "cyclesoak -W -J: each CPU has its classes (class_pct)" \
@@ -287,8 +294,16 @@ run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -c -W -P 2 -s 127.0.0.1 -p "$ZCS_PORT" 
 demand=$(sed -n 's/^cpu: .*service demand \([0-9.]*\) us\/KB.*/\1/p' "$TMP/zcc.out")
 usum=$(sed -n 's/^where: .*; us\/KB: //p' "$TMP/zcc.out" |
 	awk -F', ' '{ for (i = 1; i <= NF; i++) { split($i, w, " "); s += w[2] } } END { print s }')
-check "zcc -c -W -P 2: the classes' us/KB add up to the service demand ($usum, $demand)" \
-	within_pts "$usum" "$demand" "$(awk -v d="$demand" 'BEGIN { print d / 4 + 0.05 }')"
+if [ "$ZC_PASS" = san ]; then
+	# Beside other tests the machine's classes hold their work too: only
+	# counters from boot (thousands of us/KB) are told from that here.
+	check "zcc -c -W -P 2: the classes' us/KB from the run, not from boot ($usum, $demand)" \
+		above "$(awk -v d="$demand" 'BEGIN { print 20 * d + 5 }')" "$usum"
+	skip "zcc -c -W -P 2: the classes' us/KB against the service demand: judged in the plain pass (this is 'san'): $usum, $demand"
+else
+	check "zcc -c -W -P 2: the classes' us/KB add up to the service demand ($usum, $demand)" \
+		within_pts "$usum" "$demand" "$(awk -v d="$demand" 'BEGIN { print d / 4 + 0.05 }')"
+fi
 stop_bg "$ZCS_PID"
 
 # --- other network namespaces ---------------------------------------------------------

@@ -77,6 +77,19 @@ plain_only() {
 	finish
 }
 
+# no_leak_check WHY: in a sanitizer pass, LeakSanitizer off for the rest of
+# the script (AddressSanitizer and UBSan stay on), WHY in a # line. Its
+# check at each program's exit costs about 50 ms, several times a plain
+# program's whole run: for a script that starts hundreds of programs only to
+# see them refuse or print and exit, where memory still held at exit is
+# freed by the exit. The tests that run transfers keep it.
+no_leak_check() {
+	[ "${ZC_PASS:-plain}" = plain ] && return 0
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	export ASAN_OPTIONS
+	echo "# leak checks off in this pass: $1"
+}
+
 # die MESSAGE: one line naming the script, exit 1 (bench and demo).
 die() {
 	echo "$(basename "$0"): $*" >&2
