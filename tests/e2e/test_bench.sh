@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: meter-long
+# needs: meter-long long
 # make bench's driver and its statistics: zcstat's figures and verdicts;
 # bad parts, repetition counts, run lengths and link rates stop the bench at once
 # with one line; one cheap part runs for real end to end (a table with a
