@@ -133,8 +133,8 @@ side_iperf() {
 }
 
 # side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU,
-# MACH, TX, RX, RTX, BYTES as side_iperf's. With CALLS set, zcc runs under perf
-# stat and another perf stat watches zcs meanwhile.
+# MACH, TX, RX, RTX, BYTES as side_iperf's. With CALLS set, zcc runs
+# under perf stat and another perf stat watches zcs meanwhile.
 side_zcc() {
 	_pfz=
 	if [ -n "${CALLS:-}" ]; then
@@ -209,9 +209,10 @@ machine_per_kb() {
 # paired NAME "A-COMMAND" "B-COMMAND" [FILE...]: PEER_REPS rounds of both,
 # back to back, A first in odd rounds; "rateA rateB" lines into
 # $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu, both ends' into .mach,
-# the senders' and receivers' CPU shares into .tx and .rx, the segments sent
-# again per GiB into .rtx. Each command is a side_ call. Then one more run of each side with CALLS set, its calls
-# per MiB into $WORK/NAME.calls ("txA rxA txB rxB"). The FILEs are read
+# the senders' and receivers' CPU shares into .tx and .rx, the segments
+# sent again per GiB into .rtx. Each command is a side_ call. Then one
+# more run of each side with CALLS set, its calls per MiB into
+# $WORK/NAME.calls ("txA rxA txB rxB"). The FILEs are read
 # into the page cache before each side (outside its figures): a cached
 # file does not stay cached for minutes. On this project's VM, with 20 GB
 # free and no reclaim counted (pgsteal 0), a 3 GiB file read whole was 2.4
@@ -281,8 +282,8 @@ bound_of() {
 # row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
 # comparison (the figures, then why: each side's CPU, what bounded the
 # rate, the calls per MiB, the segments sent again; RECEIVER says how the
-# receivers read), and its
-# CSV rows; leaves the ratios in rr_ (rate) and rc_ (CPU).
+# receivers read), and its CSV rows; leaves the ratios in rr_ (rate) and
+# rc_ (CPU).
 row() {
 	ratio_of "$WORK/$1.rate" rr_
 	ratio_of "$WORK/$1.cpu" rc_
