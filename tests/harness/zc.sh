@@ -60,13 +60,15 @@ make_files() {
 	_i=0
 	while [ $_i -lt "$2" ]; do
 		_sz=$(($3 + (_i * 4099) % ($3 / 8 + 1)))
-		head -c $_sz /dev/urandom | write_whole "$1/f$_i" $_sz
+		head -c $_sz /dev/urandom | write_whole "$1/f$_i" $_sz || die "cannot write $1/f$_i"
 		_i=$((_i + 1))
 	done
 }
 
 # write_whole FILE SIZE: standard input into FILE in writes of SIZE bytes,
-# 4 MiB at most (dd gathers its 64 KiB reads into output blocks of obs).
+# 4 MiB at most (dd gathers its 64 KiB reads into output blocks of obs);
+# false when FILE cannot be written. Run at a pipe's end, in a subshell:
+# its caller says so and stops.
 # How a file was written shapes its page cache where the file system caches
 # in large folios: on this project's VM (ext4, Linux 6.18) a 256 MiB file
 # written 4 KiB at a time, as head and tr write, had 6 MiB of it in 2 MiB
