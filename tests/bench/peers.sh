@@ -444,10 +444,12 @@ part_peers() {
 	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
 	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
 	# (Under 4 GiB: a 2001 header word holds a file's size.)
-	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' | write_whole "$WORK/peer/big" 4194304
+	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' | write_whole "$WORK/peer/big" 4194304 ||
+		die "cannot write $WORK/peer/big"
 	[ "$(wc -c <"$WORK/peer/big")" = $((PEER_MIB * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
 	_lm=$([ "$PEER_MIB" -lt 256 ] && echo "$PEER_MIB" || echo 256)
-	head -c $((_lm * 1024 * 1024)) "$WORK/peer/big" | write_whole "$WORK/peer/large" 4194304
+	head -c $((_lm * 1024 * 1024)) "$WORK/peer/big" | write_whole "$WORK/peer/large" 4194304 ||
+		die "cannot write $WORK/peer/large"
 	warm "$WORK/peer/big"
 	big_files
 	IPERF_PORT=$(free_port)
@@ -490,10 +492,11 @@ part_peers() {
 	paired proto "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_zcc -M sendfile -n $LLARGE $WORK/peer/large" \
 		"$WORK/peer/f0" "$WORK/peer/large"
 	row proto "zcc sendfile 128K files" "zcc sendfile ${_lm}M" "zcs -b 128K for both"
+	_lkb=$(median_of "$WORK/proto.cpu" 2)
 	# shellcheck disable=SC2154
-	_pf=$(calc "($rc_median - 1) * $_cb * 128")
-	_pl=$(calc "($rc_lo - 1) * $_cb * 128")
-	_ph=$(calc "($rc_hi - 1) * $_cb * 128")
+	_pf=$(calc "($rc_median - 1) * $_lkb * 128")
+	_pl=$(calc "($rc_lo - 1) * $_lkb * 128")
+	_ph=$(calc "($rc_hi - 1) * $_lkb * 128")
 	if is_true "$_pl > 0"; then
 		_says="a cost the rounds show"
 	else
