@@ -4,8 +4,12 @@
 # the C library makes per file just the calls its data needs (sendfile:
 # the words by send(MSG_MORE), held for the file, and one sendfile(); the
 # chunked methods: one per chunk), and no call on the socket carries fewer
-# than 16 bytes unless held by MSG_MORE for the data behind it. The
-# io_uring methods send from inside the kernel, out of a shim's sight.
+# than 16 bytes unless held by MSG_MORE for the data behind it. sendfile
+# corks the connection (TCP_CORK, seen by the shim's setsockopt) before
+# its first call, so that a file's last partial segment waits for the next
+# file's words; the chunked methods leave each chunk's push as it is
+# unless -k asks. The io_uring methods send from inside the kernel, out of
+# a shim's sight.
 . "$ZC_TOP/tests/lib.sh"
 
 ZCC=$ZC_BIN/zcc
@@ -24,35 +28,61 @@ head -c 200000 /dev/urandom >"$TMP/b"
 LOOPS=50
 zcs_start -a 127.0.0.1 || { not_ok "zcs started"; finish; }
 
-# counted METHOD CALLS_PER_LOOP: zcc -M METHOD under the shim sends the
-# whole stream with at most CALLS_PER_LOOP socket calls a loop (a tenth
-# more for sends the kernel cut short) and none that carries words alone.
+# counted METHOD CALLS_PER_LOOP CORK [ZCC-OPTION]: zcc -M METHOD under the
+# shim sends the whole stream with at most CALLS_PER_LOOP socket calls a
+# loop (a tenth more for sends the kernel cut short), none that carries
+# words alone, and every call (CORK all) or none (CORK none) on a corked
+# socket.
 counted() {
 	: >"$TMP/count"
-	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" \
+	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" ${4:-} \
 		-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/b" >"$TMP/out" 2>"$TMP/err"
 	_rc=$?
 	_want=$((4 + LOOPS * (4 + 8 + 131072 + 200000)))
-	# "calls N small M": the shim's one line, split into $3..$6.
+	_how="-M $1${4:+ $4}"
+	# "calls N small M stream S corked K": the shim's line, into $4..$11.
 	# shellcheck disable=SC2046
-	set -- "$1" "$2" $(cat "$TMP/count")
+	set -- "$1" "$2" "$3" $(cat "$TMP/count")
 	_most=$(( $2 * LOOPS + $2 * LOOPS / 10 ))
+	case $3 in all) _corked=$9 ;; *) _corked=0 ;; esac
 	if [ "$_rc" -ne 0 ] || ! grep -q "^sent: $_want bytes" "$TMP/out"; then
-		not_ok "-M $1: exit $_rc: $(cat "$TMP/out" "$TMP/err")"
-	elif [ "$3" != calls ] || [ "$6" != 0 ] || [ "$4" -gt "$_most" ]; then
-		not_ok "-M $1: $4 socket calls for $LOOPS loops of 2 files (at most $_most)," \
-			"$6 of them under 16 bytes (header words alone; want 0)"
+		not_ok "$_how: exit $_rc: $(cat "$TMP/out" "$TMP/err")"
+	elif [ "$4" != calls ] || [ "$7" != 0 ] || [ "$5" -gt "$_most" ]; then
+		not_ok "$_how: $5 socket calls for $LOOPS loops of 2 files (at most $_most)," \
+			"$7 of them under 16 bytes (header words alone; want 0)"
+	elif [ "${10}" != corked ] || [ "${11}" != "$_corked" ]; then
+		not_ok "$_how: ${11:-no count} of the $9 calls on the TCP socket made while" \
+			"it was corked (want $_corked)"
 	else
-		ok "-M $1: $4 socket calls for $LOOPS loops of 2 files (at most $_most), none for words alone"
+		ok "$_how: $5 socket calls for $LOOPS loops of 2 files (at most $_most)," \
+			"none for words alone; ${11} of the $9 on the TCP socket corked"
 	fi
 }
 
-counted sendfile 4
-counted send 6
-counted write 6
-counted mmap 6
-counted splice 6
-counted zerocopy 6
+counted sendfile 4 all
+counted send 6 none
+counted send 6 all -k
+counted write 6 none
+counted mmap 6 none
+counted splice 6 none
+counted zerocopy 6 none
+
+# A kernel that refuses TCP_CORK (the shim says ENOPROTOOPT): sendfile,
+# which corks by itself, and -k with any method stop with one line naming
+# it, before a byte is sent.
+for how in "-M sendfile" "-M send -k"; do
+	# shellcheck disable=SC2086
+	ZC_SHIM_FAIL_CORK=1 LD_PRELOAD=$SHIM timeout 30 "$ZCC" $how -s 127.0.0.1 \
+		-p "$ZCS_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q 'TCP_CORK.*Protocol not available' "$TMP/err"; then
+		ok "$how, TCP_CORK refused: exit 1, one line: $(cat "$TMP/err")"
+	else
+		not_ok "$how, TCP_CORK refused: exit $rc, want 1 and one line naming TCP_CORK:" \
+			"$(cat "$TMP/out" "$TMP/err")"
+	fi
+done
 
 # --- the bytes on the wire ------------------------------------------------------
 # A file of several of sendfile's pieces and of splice's pipefuls, between

@@ -1,10 +1,12 @@
 /*
  * What the call-counting shims share (shim_sockcalls.c, shim_recvcalls.c):
  * define CALLCOUNT_ENV, the variable naming the output file, then include
- * this. count(fd, len) counts a call on a socket and whether it asked for
- * fewer than 16 bytes (three header words or less); at exit one line
- * "calls N small M" is appended to the file. With the variable unset
- * nothing is counted or written.
+ * this. count(fd, len) counts a call on a socket, whether it asked for
+ * fewer than 16 bytes (three header words or less), whether the socket is
+ * a stream one (TCP, not the netlink a program asks about its interface),
+ * and whether it is the one a shim saw TCP_CORK set on (cork_fd); at exit
+ * one line "calls N small M stream S corked K" is appended to the file.
+ * With the variable unset nothing is counted or written.
  */
 #ifndef ZC_CALLCOUNT_H
 #define ZC_CALLCOUNT_H
@@ -13,12 +15,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define SMALL 16
 
-static unsigned long calls, small;
+static unsigned long calls, small, stream, corked;
+static int cork_fd = -1;	/* the socket last corked and not uncorked */
 
 static void *real(const char *name)
 {
@@ -28,18 +32,24 @@ static void *real(const char *name)
 static void count(int fd, size_t len)
 {
 	struct stat st;
+	int type = 0;
+	socklen_t tlen = sizeof(type);
 
 	if (!getenv(CALLCOUNT_ENV) || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
 		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) == 0 && type == SOCK_STREAM)
+		__atomic_add_fetch(&stream, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	if (len < SMALL)
 		__atomic_add_fetch(&small, 1, __ATOMIC_RELAXED);
+	if (fd == __atomic_load_n(&cork_fd, __ATOMIC_RELAXED))
+		__atomic_add_fetch(&corked, 1, __ATOMIC_RELAXED);
 }
 
 __attribute__((destructor)) static void report(void)
 {
 	const char *path = getenv(CALLCOUNT_ENV);
-	char line[64];
+	char line[96];
 	int fd, len;
 
 	if (!path)
@@ -47,7 +57,8 @@ __attribute__((destructor)) static void report(void)
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	len = snprintf(line, sizeof(line), "calls %lu small %lu\n", calls, small);
+	len = snprintf(line, sizeof(line), "calls %lu small %lu stream %lu corked %lu\n",
+		       calls, small, stream, corked);
 	/* Nothing to do about a failed write at exit: the test, finding no
 	 * line to parse, fails. */
 	if (len > 0)

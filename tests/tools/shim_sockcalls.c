@@ -1,20 +1,27 @@
 /*
  * An LD_PRELOAD shim that counts the calls that put bytes into a socket
  * (send, sendto, sendmsg, write, writev, sendfile, splice), so that a test
- * can see how many system calls a transmit method makes per file, and
- * whether any carried header words alone. At exit it appends one line to
- * the file named by ZC_SHIM_SOCKCALLS:
+ * can see how many system calls a transmit method makes per file, whether
+ * any carried header words alone, and whether the socket was corked. At
+ * exit it appends one line to the file named by ZC_SHIM_SOCKCALLS:
  *
- *   calls N small M
+ *   calls N small M stream S corked K
  *
  * N: calls on a socket; M: of them, those asked to move fewer than 16
  * bytes (three header words or less: no file data rode with them), but
  * for a send with MSG_MORE, which the kernel holds for the data that
- * follows (no segment of its own).
- * Unset, the shim counts nothing and writes nothing.
+ * follows (no segment of its own); S: of them, those on a stream (TCP)
+ * socket; K: those made while TCP_CORK was on the socket (set by
+ * setsockopt(), seen here).
+ * Unset, the shim counts nothing and writes nothing. With
+ * ZC_SHIM_FAIL_CORK set it also refuses every TCP_CORK (ENOPROTOOPT), as
+ * a kernel without it would, for the tests of that error.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/sendfile.h>
@@ -36,6 +43,28 @@ static size_t iov_bytes(const struct iovec *iov, size_t n)
 	while (n--)
 		sum += iov[n].iov_len;
 	return sum;
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	int (*f)(int, int, int, const void *, socklen_t);
+	int rc, on;
+
+	*(void **)&f = real("setsockopt");
+	if (level == IPPROTO_TCP && name == TCP_CORK && getenv("ZC_SHIM_FAIL_CORK")) {
+		errno = ENOPROTOOPT;
+		return -1;
+	}
+	rc = f(fd, level, name, val, len);
+	if (rc == 0 && val && level == IPPROTO_TCP && name == TCP_CORK && len >= sizeof(int)) {
+		on = *(const int *)val;
+		if (on)
+			__atomic_store_n(&cork_fd, fd, __ATOMIC_RELAXED);
+		else
+			__atomic_compare_exchange_n(&cork_fd, &fd, -1, 0, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED);
+	}
+	return rc;
 }
 
 ssize_t send(int fd, const void *buf, size_t len, int flags)
