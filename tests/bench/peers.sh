@@ -16,6 +16,13 @@
 #                      interval printed and whether it shows them level
 #   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
 #
+# The senders' packets differ where their calls end: zcc's sendfile corks
+# its connection (TCP_CORK), so the end of a file or of a piece cuts no
+# segment, where iperf3 -Z and netperf push each buffer's last one (a
+# 128 KiB call: two full segments and a short one on loopback's 64 KiB
+# MTU). On loopback each segment can cost the sender the receiver's
+# wake-up, so each row says how many segments a MiB went, both ways.
+#
 # Both receivers do the same work: in every row against iperf3, zcs reads
 # what iperf3's server reads, the client's -l a call (strace of iperf3 3.12
 # -s: 131072-byte reads for -l 128K, 358400 for -l 350K), and the row says
@@ -113,9 +120,11 @@ side_iperf() {
 	fi
 	[ -z "${QUIET:-}" ] && show "taskset -c 0 iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: taskset -c 1 iperf3 -s -1)"
 	_m0=$(machine_busy)
+	_g0=$(tcp_outsegs)
 	# shellcheck disable=SC2086
 	run_fg $_pfc taskset -c 0 iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
 	_rc=$?
+	_g1=$(tcp_outsegs)
 	_m1=$(machine_busy)
 	# The one-shot server ends by itself (perf stat writes its count then).
 	reap_pid $_spid 50
@@ -126,6 +135,7 @@ side_iperf() {
 	_b=$1 _s=$2 _cpu=$3 RX=$4
 	need "$_b" "$_s" "$_cpu" "$RX" "$5"
 	RTX=$(calc "$5 * 1073741824 / $_b")
+	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $_b")
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
@@ -144,7 +154,9 @@ side_zcc() {
 	fi
 	_z0=$(zcs_ticks)
 	_m0=$(machine_busy)
+	_g0=$(tcp_outsegs)
 	ZCC_PREFIX=$_pfz run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
+	_g1=$(tcp_outsegs)
 	_m1=$(machine_busy)
 	_z1=$(zcs_ticks)
 	if [ -n "${CALLS:-}" ]; then
@@ -155,6 +167,7 @@ side_zcc() {
 	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS" "$SENT_RTX"
 	RATE=$SENT_RATE CPU=$SENT_OWN BYTES=$SENT_BYTES
 	RTX=$(calc "$SENT_RTX * 1073741824 / $SENT_BYTES")
+	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $SENT_BYTES")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$SENT_BYTES")
 	TX=$(calc "$SENT_OWN * $SENT_BYTES / 1024 / 1e6 / $SENT_SECS * 100")
 	RX=$(calc "($_z1 - $_z0) / $CLK_TCK / $SENT_SECS * 100")
@@ -190,6 +203,27 @@ calls_of() {
 	echo "$_k"
 }
 
+# tcp_outsegs: the segments TCP has sent so far, on this machine, both
+# directions (OutSegs of /proc/net/snmp's Tcp lines, a header line of
+# names and a line of values; retransmitted ones not counted).
+tcp_outsegs() {
+	_names=
+	while read -r _key _rest; do
+		[ "$_key" = Tcp: ] || continue
+		if [ -z "$_names" ]; then
+			_names=$_rest
+			continue
+		fi
+		# shellcheck disable=SC2086
+		set -- $_rest
+		for _name in $_names; do
+			[ "$_name" = OutSegs ] && { echo "$1"; return 0; }
+			shift
+		done
+	done </proc/net/snmp
+	echo 0
+}
+
 # machine_busy: the busy ticks of all CPUs so far (user, nice, system, irq,
 # softirq of /proc/stat's cpu line). Not the harness's cpu_ticks, whose
 # busy figure counts steal too: time the host took is not work either end
@@ -210,7 +244,8 @@ machine_per_kb() {
 # back to back, A first in odd rounds; "rateA rateB" lines into
 # $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu, both ends' into .mach,
 # the senders' and receivers' CPU shares into .tx and .rx, the segments
-# sent again per GiB into .rtx. Each command is a side_ call. Then one
+# sent again per GiB into .rtx, the segments a MiB into .segs. Each
+# command is a side_ call. Then one
 # more run of each side with CALLS set, its calls per MiB into
 # $WORK/NAME.calls ("txA rxA txB rxB"). The FILEs are read
 # into the page cache before each side (outside its figures): a cached
@@ -222,16 +257,16 @@ machine_per_kb() {
 paired() {
 	_pn=$1 _pa=$2 _pb=$3
 	shift 3
-	for _f in rate cpu mach tx rx rtx; do : >"$WORK/$_pn.$_f"; done
+	for _f in rate cpu mach tx rx rtx segs; do : >"$WORK/$_pn.$_f"; done
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
 		if [ $((_r % 2)) = 1 ]; then
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX _ga=$SEGS
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX _gb=$SEGS
 		else
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX _gb=$SEGS
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX _ga=$SEGS
 		fi
 		echo "$_ra $_rb" >>"$WORK/$_pn.rate"
 		echo "$_ca $_cb" >>"$WORK/$_pn.cpu"
@@ -239,6 +274,7 @@ paired() {
 		echo "$_ta $_tb" >>"$WORK/$_pn.tx"
 		echo "$_va $_vb" >>"$WORK/$_pn.rx"
 		echo "$_ea $_eb" >>"$WORK/$_pn.rtx"
+		echo "$_ga $_gb" >>"$WORK/$_pn.segs"
 		_r=$((_r + 1))
 	done
 	QUIET=1
@@ -281,7 +317,8 @@ bound_of() {
 
 # row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
 # comparison (the figures, then why: each side's CPU, what bounded the
-# rate, the calls per MiB, the segments sent again; RECEIVER says how the
+# rate, the calls per MiB, the segments sent again and all segments a MiB;
+# RECEIVER says how the
 # receivers read), and its CSV rows; leaves the ratios in rr_ (rate) and
 # rc_ (CPU).
 row() {
@@ -298,6 +335,8 @@ row() {
 	_vb=$(median_of "$WORK/$1.rx" 2)
 	_ea=$(median_of "$WORK/$1.rtx" 1)
 	_eb=$(median_of "$WORK/$1.rtx" 2)
+	_ga=$(median_of "$WORK/$1.segs" 1)
+	_gb=$(median_of "$WORK/$1.segs" 2)
 	_ba=$(bound_of "$_ta" "$_va")
 	_bb=$(bound_of "$_tb" "$_vb")
 	# shellcheck disable=SC2046
@@ -314,6 +353,7 @@ row() {
 	printf '      calls per MiB: a: sender %s receiver %s; b: sender %s receiver %s\n' \
 		"${5:--}" "${6:--}" "${7:--}" "${8:--}"
 	printf '      segments sent again per GiB: a: %.0f; b: %.0f\n' "$_ea" "$_eb"
+	printf '      segments a MiB, both ways (TCP OutSegs): a: %.1f; b: %.1f\n' "$_ga" "$_gb"
 	csv peers "$1" rate_a "$_ma" KiB/s
 	csv peers "$1" rate_b "$_mb" KiB/s
 	csv peers "$1" rate_ratio "$rr_median" a/b
@@ -333,6 +373,8 @@ row() {
 	csv peers "$1" bound_b "$_bb" side
 	csv peers "$1" retransmits_a "$_ea" per_GiB
 	csv peers "$1" retransmits_b "$_eb" per_GiB
+	csv peers "$1" segments_a "$_ga" per_MiB
+	csv peers "$1" segments_b "$_gb" per_MiB
 	csv peers "$1" sender_calls_a "${5:--}" per_MiB
 	csv peers "$1" receiver_calls_a "${6:--}" per_MiB
 	csv peers "$1" sender_calls_b "${7:--}" per_MiB
@@ -480,8 +522,8 @@ part_peers() {
 	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
 	judge_cpu large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.03
 	# What a file costs zcc beyond its bytes: the 2001 protocol's words and
-	# the call that sends them, and the end of each file's sendfile() (the
-	# push of its last segment). Paired rounds of zcc alone, 128 KiB files
+	# the call that sends them, and each file's own sendfile() (its last
+	# segment no longer pushed alone: the connection is corked). Paired rounds of zcc alone, 128 KiB files
 	# against the one large file to the same zcs: a round's ratio of own
 	# CPU per KB less 1, times the large file's us/KB, times 128 KiB. (The
 	# difference of two rows' medians, each row minutes apart, came out
@@ -503,7 +545,7 @@ part_peers() {
 		_says="the interval holds 0: no cost this machine's rounds can show"
 	fi
 	echo "  the protocol's cost: $(printf '%.2f [%.2f, %.2f]' "$_pf" "$_pl" "$_ph") us a 128 KiB file: $_says"
-	echo "  (the words, the call that sends them, each file's own sendfile() and push; own us/KB ratio"
+	echo "  (the words, the call that sends them, each file's own sendfile(); own us/KB ratio"
 	echo "  less 1, x the large file's us/KB, x 128)"
 	csv peers protocol us_per_file "$_pf" us
 	csv peers protocol us_per_file_lo "$_pl" us

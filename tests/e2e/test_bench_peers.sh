@@ -5,9 +5,9 @@
 # double the test's time and count the same code in every row): every
 # row against iperf3 with the receivers reading alike and saying so, the
 # 2001 default receiver's row named, each row's why (each side's CPU, what
-# bounded the rate, the calls per MiB), the protocol's cost a file, the
-# level pairs printed with no target, every byte counted, the CSV's new
-# columns. Skipped where iperf3 is not installed.
+# bounded the rate, the calls per MiB, the segments a MiB), the protocol's
+# cost a file, the level pairs printed with no target, every byte counted,
+# the CSV's new columns. Skipped where iperf3 is not installed.
 . "$ZC_TOP/tests/lib.sh"
 
 bench=$ZC_TOP/tests/bench/run.sh
@@ -54,6 +54,9 @@ else
 			grep -Eq \"the protocol's cost: -?[0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\] us a 128 KiB file: \" '$TMP/peers.txt'"
 	check "peers: every row ($n_rows) says how many segments TCP sent again, both sides" \
 		sh -c "[ \$(grep -Ec '^      segments sent again per GiB: a: [0-9]+; b: [0-9]+$' '$TMP/peers.txt') -eq $n_rows ]"
+	check "peers: every row ($n_rows) says how many segments a MiB went, both sides, none zero" \
+		sh -c "[ \$(grep -Ec '^      segments a MiB, both ways \(TCP OutSegs\): a: [0-9]+\.[0-9]; b: [0-9]+\.[0-9]$' '$TMP/peers.txt') -eq $n_rows ] &&
+			! grep -Eq '^      segments a MiB.*: (a|b): 0\.0' '$TMP/peers.txt'"
 	if zcc_methods | grep -q uring-zc; then
 		check "peers: the pairs level by design have no target, their interval printed" \
 			sh -c "grep -Eq '^  -> level by design, no target: uring against send\(\) from the same mapping.*\[[0-9.]+-[0-9.]+, [0-9.]+%\]: ' '$TMP/peers.txt' &&
@@ -62,7 +65,7 @@ else
 	fi
 	check "peers: every byte counted, 4 receivers" \
 		sh -c "[ \$(grep -c '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' '$TMP/peers.txt') -eq 4 ]"
-	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b retransmits_a retransmits_b; do
+	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b retransmits_a retransmits_b segments_a segments_b; do
 		check "peers: the CSV's $k column for the sendfile row" grep -q "^peers,sf,$k," "$TMP/out/bench.csv"
 	done
 	check "peers: the CSV's protocol cost and its interval" sh -c "grep -q '^peers,protocol,us_per_file,' '$TMP/out/bench.csv' &&
