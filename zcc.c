@@ -106,7 +106,7 @@ static const struct optab options[] = {
 	{ 'b', "chunk-size", "BYTES",
 	  "chunk size of all methods but sendfile, 1 to 1G (default 64K); a comma "
 	  "list (256,4K,64K) makes a variant of each size, compared in rounds (-R)" },
-	{ 'k', "cork", NULL, "set TCP_CORK on the connection (checked); -M sendfile corks it anyway" },
+	{ 'k', "cork", NULL, "set TCP_CORK on the connection (checked)" },
 	{ 'i', "recv-buffer", "BYTES",
 	  "SO_RCVBUF, the socket receive buffer, 1 to 1G (default the kernel's)" },
 	{ 'o', "send-buffer", "BYTES",

@@ -5,8 +5,8 @@
  * data (never as a segment of their own):
  *   send, write  copied in front of the first chunk in the one buffer;
  *   mmap         the first sendmsg() has two iovecs, the words and the chunk;
- *   sendfile     send() with MSG_MORE, held for the file's first page, on
- *                a corked connection (see sendfile_file for why this way);
+ *   sendfile     send() with MSG_MORE, held for the file's first page (see
+ *                sendfile_file for why this way);
  *   splice       written into the pipe, the file's data put in behind
  *                them, and the pipe spliced to the socket: one operation
  *                on the socket carries the words and the data.
@@ -15,8 +15,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
@@ -49,12 +47,8 @@ static size_t min_size(uint64_t a, size_t b)
 
 static int sendfile_setup(struct tx *t, char *err, size_t errlen)
 {
-	int one = 1;
-	size_t *piece;
+	size_t *piece = malloc(sizeof(*piece));
 
-	if (setsockopt(t->sock, IPPROTO_TCP, TCP_CORK, &one, sizeof(one)) < 0)
-		return err_fill(err, errlen, errno, "sendfile: set TCP_CORK");
-	piece = malloc(sizeof(*piece));
 	if (!piece)
 		return err_fill(err, errlen, errno, "sendfile: memory");
 	*piece = PIECE_MIN;
@@ -89,15 +83,6 @@ static size_t piece_next(size_t piece, size_t n, uint64_t ns)
  * them, the pipe spliced to the socket: three calls), and against
  * batching several files through that pipe with one splice() for all
  * (2.14 calls a file), on loopback: zcc(1)'s NOTES have the figures.
- *
- * Every sendfile() pushes what it queued, and zcc, not the user, chose
- * where its calls end (a piece, a file's end): uncorked, each file would
- * end in a short segment of its own, the protocol's framing costing the
- * kernel a packet (and on loopback the receiver a wake-up) that one long
- * file would not. So setup corks the connection (TCP_CORK): segments
- * leave full, a file's tail with the next file's words, and shutdown()
- * at the end of the stream sends the last one. The chunked methods keep
- * each chunk's push, the size the user asked to measure (-k corks them).
  */
 static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {
@@ -393,7 +378,7 @@ static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t 
 
 const struct tx_method tx_sendfile = {
 	.name = "sendfile",
-	.how = "sendfile() from the file (no copy), corked, words by send(MSG_MORE)",
+	.how = "sendfile() from the file (no copy), the words ahead by send(MSG_MORE)",
 	.setup = sendfile_setup,
 	.send_file = sendfile_file,
 	.cleanup = sendfile_cleanup,
