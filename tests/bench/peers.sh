@@ -16,12 +16,12 @@
 #                      interval printed and whether it shows them level
 #   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
 #
-# The senders' packets differ where their calls end: zcc's sendfile corks
-# its connection (TCP_CORK), so the end of a file or of a piece cuts no
-# segment, where iperf3 -Z and netperf push each buffer's last one (a
-# 128 KiB call: two full segments and a short one on loopback's 64 KiB
-# MTU). On loopback each segment can cost the sender the receiver's
-# wake-up, so each row says how many segments a MiB went, both ways.
+# Every sender's call ends in a push: a 128 KiB sendfile() goes as two
+# full segments and a short one on loopback's 64 KiB MTU, unless Nagle
+# holds the short one for an ACK; on loopback each segment can cost the
+# sender the receiver's wake-up. So each row says how many segments a MiB
+# went, both ways, data and ACKs: two senders of the same bytes whose
+# segments differ did not do the same work on the wire.
 #
 # Both receivers do the same work: in every row against iperf3, zcs reads
 # what iperf3's server reads, the client's -l a call (strace of iperf3 3.12
@@ -522,8 +522,8 @@ part_peers() {
 	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
 	judge_cpu large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.03
 	# What a file costs zcc beyond its bytes: the 2001 protocol's words and
-	# the call that sends them, and each file's own sendfile() (its last
-	# segment no longer pushed alone: the connection is corked). Paired rounds of zcc alone, 128 KiB files
+	# the call that sends them, and the end of each file's sendfile() (the
+	# push of its last segment). Paired rounds of zcc alone, 128 KiB files
 	# against the one large file to the same zcs: a round's ratio of own
 	# CPU per KB less 1, times the large file's us/KB, times 128 KiB. (The
 	# difference of two rows' medians, each row minutes apart, came out
@@ -545,7 +545,7 @@ part_peers() {
 		_says="the interval holds 0: no cost this machine's rounds can show"
 	fi
 	echo "  the protocol's cost: $(printf '%.2f [%.2f, %.2f]' "$_pf" "$_pl" "$_ph") us a 128 KiB file: $_says"
-	echo "  (the words, the call that sends them, each file's own sendfile(); own us/KB ratio"
+	echo "  (the words, the call that sends them, each file's own sendfile() and push; own us/KB ratio"
 	echo "  less 1, x the large file's us/KB, x 128)"
 	csv peers protocol us_per_file "$_pf" us
 	csv peers protocol us_per_file_lo "$_pl" us
