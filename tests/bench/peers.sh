@@ -440,7 +440,7 @@ netperf_row() {
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=1
 		warm "$WORK/peer/f0"
-		side_zcc -M sendfile -n "$L128" "$WORK/peer/f0"
+		side_zcc -M sendfile -t "$PEER_SECS" "$WORK/peer/f0"
 		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
 			-l "$PEER_SECS" -P 0 -- -m 128K -M 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
 		# -P 0: one line, the last field the throughput in 10^6 bits/s.
@@ -505,18 +505,19 @@ part_peers() {
 
 	# zcs reading 128 KiB a call, as iperf3's server does for -l 128K.
 	peers_zcs 131072
-	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/f0"
-	L128=$LOOPS
-	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK/peer/large"
-	LLARGE=$LOOPS
+	# Every zcc run of the rounds lasts PEER_SECS (-t, as iperf3's), not
+	# a count of loops sized by a probe: on loopback the same sender can
+	# move three times as much in one minute as in the next, and a count
+	# sized in a fast minute made one run of this part 637 s long.
+	T="-t $PEER_SECS"
 	echo
 	echo "  against iperf3 -Z: one 128 KiB file sent over and over; one $_lm MiB file"
 	header
-	paired sf "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
+	paired sf "side_zcc -M sendfile $T $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
 	row sf "zcc sendfile" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
 	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.0
 	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.05
-	paired large "side_zcc -M sendfile -n $LLARGE $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
+	paired large "side_zcc -M sendfile $T $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
 		"$WORK/peer/large"
 	row large "zcc sendfile ${_lm}M" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
 	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
@@ -531,7 +532,7 @@ part_peers() {
 	echo
 	echo "  what the 2001 protocol costs a file: zcc alone, 128 KiB files against the one $_lm MiB file"
 	header
-	paired proto "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_zcc -M sendfile -n $LLARGE $WORK/peer/large" \
+	paired proto "side_zcc -M sendfile $T $WORK/peer/f0" "side_zcc -M sendfile $T $WORK/peer/large" \
 		"$WORK/peer/f0" "$WORK/peer/large"
 	row proto "zcc sendfile 128K files" "zcc sendfile ${_lm}M" "zcs -b 128K for both"
 	_lkb=$(median_of "$WORK/proto.cpu" 2)
@@ -561,7 +562,7 @@ part_peers() {
 		*" $m "*) ;;
 		*) continue ;;
 		esac
-		paired "$m-$base" "side_zcc -M $m -n $L128 $WORK/peer/f0" "side_zcc -M $base -n $L128 $WORK/peer/f0" \
+		paired "$m-$base" "side_zcc -M $m $T $WORK/peer/f0" "side_zcc -M $base $T $WORK/peer/f0" \
 			"$WORK/peer/f0"
 		row "$m-$base" "$m" "$base" "zcs -b 128K for both"
 	done
@@ -581,7 +582,7 @@ part_peers() {
 	echo
 	echo "  the 2001 default receiver: zcs reading 16 KiB a call (iperf3's server still reads 128 KiB)"
 	header
-	paired sf16 "side_zcc -M sendfile -n $L128 $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
+	paired sf16 "side_zcc -M sendfile $T $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
 	row sf16 "zcc sendfile" "iperf3 -Z -l 128K" "zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB: not the same work"
 	peers_zcs_done
 
@@ -599,12 +600,10 @@ part_peers() {
 	peers_zcs_done
 
 	peers_zcs 358400
-	probe_loops "$PEER_SECS" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 -M sendfile "$WORK"/big/f*
-	L63=$LOOPS
 	echo
 	echo "  the 63 files of about 350 KB against iperf3 -Z -l 350K (one file of 350 KB)"
 	header
-	paired set63 "side_zcc -M sendfile -n $L63 $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
+	paired set63 "side_zcc -M sendfile $T $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
 	row set63 "zcc sendfile 63" "iperf3 -Z -l 350K" "zcs -b 350K, iperf3 -s reads 350 KiB"
 	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.0
 	judge_cpu set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.05
