@@ -33,6 +33,7 @@ zcs_start -a 127.0.0.1 || { not_ok "zcs started"; finish; }
 # socket.
 counted() {
 	: >"$TMP/count"
+	# shellcheck disable=SC2086 # ${4:-}: no word at all when no option
 	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" ${4:-} \
 		-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/b" >"$TMP/out" 2>"$TMP/err"
 	_rc=$?
