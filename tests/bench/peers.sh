@@ -245,11 +245,10 @@ machine_per_kb() {
 # $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu, both ends' into .mach,
 # the senders' and receivers' CPU shares into .tx and .rx, the segments
 # sent again per GiB into .rtx, the segments a MiB into .segs. Each
-# command is a side_ call. Then one
-# more run of each side with CALLS set, its calls per MiB into
-# $WORK/NAME.calls ("txA rxA txB rxB"). The FILEs are read
-# into the page cache before each side (outside its figures): a cached
-# file does not stay cached for minutes. On this project's VM, with 20 GB
+# command is a side_ call. Then one more run of each side with CALLS
+# set, its calls per MiB into $WORK/NAME.calls ("txA rxA txB rxB"). The
+# FILEs are read into the page cache before each side (outside its
+# figures): a cached file does not stay cached for minutes. On this project's VM, with 20 GB
 # free and no reclaim counted (pgsteal 0), a 3 GiB file read whole was 2.4
 # GiB cached 30 s later (fincore), and the round that met it cold read
 # 0.19-0.27x in rate and 3.6-4.6x in CPU per KB in three runs of the part
@@ -318,9 +317,8 @@ bound_of() {
 # row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
 # comparison (the figures, then why: each side's CPU, what bounded the
 # rate, the calls per MiB, the segments sent again and all segments a MiB;
-# RECEIVER says how the
-# receivers read), and its CSV rows; leaves the ratios in rr_ (rate) and
-# rc_ (CPU).
+# RECEIVER says how the receivers read), and its CSV rows; leaves the
+# ratios in rr_ (rate) and rc_ (CPU).
 row() {
 	ratio_of "$WORK/$1.rate" rr_
 	ratio_of "$WORK/$1.cpu" rc_
@@ -509,15 +507,14 @@ part_peers() {
 	# a count of loops sized by a probe: on loopback the same sender can
 	# move three times as much in one minute as in the next, and a count
 	# sized in a fast minute made one run of this part 637 s long.
-	T="-t $PEER_SECS"
 	echo
 	echo "  against iperf3 -Z: one 128 KiB file sent over and over; one $_lm MiB file"
 	header
-	paired sf "side_zcc -M sendfile $T $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
+	paired sf "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
 	row sf "zcc sendfile" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
 	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.0
 	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.05
-	paired large "side_zcc -M sendfile $T $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
+	paired large "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
 		"$WORK/peer/large"
 	row large "zcc sendfile ${_lm}M" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
 	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
@@ -532,7 +529,7 @@ part_peers() {
 	echo
 	echo "  what the 2001 protocol costs a file: zcc alone, 128 KiB files against the one $_lm MiB file"
 	header
-	paired proto "side_zcc -M sendfile $T $WORK/peer/f0" "side_zcc -M sendfile $T $WORK/peer/large" \
+	paired proto "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/f0" "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/large" \
 		"$WORK/peer/f0" "$WORK/peer/large"
 	row proto "zcc sendfile 128K files" "zcc sendfile ${_lm}M" "zcs -b 128K for both"
 	_lkb=$(median_of "$WORK/proto.cpu" 2)
@@ -562,7 +559,7 @@ part_peers() {
 		*" $m "*) ;;
 		*) continue ;;
 		esac
-		paired "$m-$base" "side_zcc -M $m $T $WORK/peer/f0" "side_zcc -M $base $T $WORK/peer/f0" \
+		paired "$m-$base" "side_zcc -M $m -t $PEER_SECS $WORK/peer/f0" "side_zcc -M $base -t $PEER_SECS $WORK/peer/f0" \
 			"$WORK/peer/f0"
 		row "$m-$base" "$m" "$base" "zcs -b 128K for both"
 	done
@@ -582,7 +579,7 @@ part_peers() {
 	echo
 	echo "  the 2001 default receiver: zcs reading 16 KiB a call (iperf3's server still reads 128 KiB)"
 	header
-	paired sf16 "side_zcc -M sendfile $T $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
+	paired sf16 "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
 	row sf16 "zcc sendfile" "iperf3 -Z -l 128K" "zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB: not the same work"
 	peers_zcs_done
 
@@ -603,7 +600,7 @@ part_peers() {
 	echo
 	echo "  the 63 files of about 350 KB against iperf3 -Z -l 350K (one file of 350 KB)"
 	header
-	paired set63 "side_zcc -M sendfile $T $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
+	paired set63 "side_zcc -M sendfile -t $PEER_SECS $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
 	row set63 "zcc sendfile 63" "iperf3 -Z -l 350K" "zcs -b 350K, iperf3 -s reads 350 KiB"
 	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.0
 	judge_cpu set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.05
