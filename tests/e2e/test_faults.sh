@@ -15,8 +15,6 @@ DEAD_SERVER_MS=3000
 BIG=$TMP/big
 truncate -s 4294967295 "$BIG"
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-
 # ended_within PID MS: wait until PID has exited (a zombie of ours counts).
 ended_within() {
 	_deadline=$(($(now_ms) + $2))

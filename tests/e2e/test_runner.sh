@@ -141,7 +141,7 @@ check "a test taking the meter slot undeclared fails, named ($RC: $(grep -m 1 '^
 fake a '# needs: meter
 . "$ZC_TOP/tests/lib.sh"; meter_slot; sleep 1; echo "ok - a"; finish'
 runner
-check "... and passes declared ($RC: $(tail -n 1 "$TMP/out"))" \
+check "... and passes declared ($RC: $(tail -n 1 "$TMP/out"); $(grep -m 1 '^\[fake\] test_zzfake_a' "$TMP/out"))" \
 	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "1 passed, 0 failed" ] &&
 	grep -q "^\[fake\] test_zzfake_a: 1 ok ([0-9]* s, [0-9]* holding it)\$" "$TMP/out"'
 rm "$TMP/bin"/test_zzfake_*

@@ -11,8 +11,10 @@
 # test run by hand) these do nothing. Up to 3 minutes' wait, then the test
 # goes on, and the program's own refusal names the meter in the way.
 # Each take and give says how long it waited and how long it held the
-# slot ("# waited N s ...", "# held ... N s"): run.sh adds them up in the
-# test's report line, so a test that keeps others waiting shows.
+# slot ("# waited N s ...", "# held ... N s", to the nearest second: two
+# whole-second clock readings would call a take that straddles a second
+# "waited 1 s"): run.sh adds them up in the test's report line, so a test
+# that keeps others waiting shows.
 METER_SLOT=
 METER_SLOT_T0=
 
@@ -23,11 +25,11 @@ meter_slot() {
 	# and wait out its whole run.
 	[ "${ZC_CLASS:-}" = any ] &&
 		not_ok "$(basename "$0") takes the meter slot: it needs a line '# needs: meter' (or meter-long, alone; tests/run.sh)"
-	_ms0=$(date +%s)
+	_ms0=$(now_ms)
 	if within 1800 mkdir "$ZC_SLOT_DIR/meter" 2>/dev/null; then
 		echo $$ >"$ZC_SLOT_DIR/meter/pid"
-		METER_SLOT_T0=$(date +%s)
-		echo "# waited $((METER_SLOT_T0 - _ms0)) s for the meter slot"
+		METER_SLOT_T0=$(now_ms)
+		echo "# waited $(((METER_SLOT_T0 - _ms0 + 500) / 1000)) s for the meter slot"
 		METER_SLOT=$ZC_SLOT_DIR/meter
 		on_cleanup meter_slot_free
 	else
@@ -39,7 +41,7 @@ meter_slot_free() {
 	[ -n "$METER_SLOT" ] || return 0
 	rm -rf "$METER_SLOT"
 	METER_SLOT=
-	echo "# held the meter slot $(($(date +%s) - METER_SLOT_T0)) s"
+	echo "# held the meter slot $((($(now_ms) - METER_SLOT_T0 + 500) / 1000)) s"
 }
 
 # run_cs ARGS...: cyclesoak ARGS (60 s at most), run again while another

@@ -157,6 +157,11 @@ stop_bg() {
 	reap_pid "$1" 20
 }
 
+# now_ms: the wall clock in milliseconds.
+now_ms() {
+	date +%s%3N
+}
+
 # within TENTHS COMMAND...: run COMMAND every tenth of a second until it
 # succeeds, at most TENTHS times; false when it never did. The one polling
 # loop of the tests and the bench: the waits below are made of it.
