@@ -6,13 +6,16 @@
  *   send, write  copied in front of the first chunk in the one buffer;
  *   mmap         the first sendmsg() has two iovecs, the words and the chunk;
  *   sendfile     send() with MSG_MORE, held for the file's first page (see
- *                sendfile_file for why this way);
+ *                sendfile_file for why this way), TCP_NODELAY for large
+ *                files (see NODELAY_MIN);
  *   splice       written into the pipe, the file's data put in behind
  *                them, and the pipe spliced to the socket: one operation
  *                on the socket carries the words and the data.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,14 +48,37 @@ static size_t min_size(uint64_t a, size_t b)
 #define PIECE_FAST_NS 10000000u
 #define PIECE_SLOW_NS 40000000u
 
+/*
+ * Each sendfile() pushes its last, short segment, or Nagle's algorithm
+ * holds it for an ACK. A file of NODELAY_MIN bytes or more fills full
+ * segments of its own whatever the MTU (loopback's is 64 KiB), so holding
+ * its tail only delays it: those go with TCP_NODELAY. Smaller files keep
+ * Nagle, which packs several of them into one segment. Measured on
+ * loopback, paired rounds (zcc(1)'s NOTES have the figures): TCP_NODELAY
+ * moved 350 KB files 1.5-2.2 times as fast and 128 KiB files 1.05-1.15,
+ * was level with 40 KiB files and one 256 MiB file, and lost 10-35% with
+ * files of 16 KiB and less. A corked connection (-k) is left as it is:
+ * TCP_NODELAY would push what the cork holds.
+ */
+#define NODELAY_MIN (64u << 10)
+
+struct sendfile_state {
+	size_t piece;		/* the next call's size */
+	int nodelay;		/* TCP_NODELAY is on */
+	int corked;		/* TCP_CORK was on when the stream began */
+};
+
 static int sendfile_setup(struct tx *t, char *err, size_t errlen)
 {
-	size_t *piece = malloc(sizeof(*piece));
+	struct sendfile_state *s = calloc(1, sizeof(*s));
+	socklen_t len = sizeof(s->corked);
 
-	if (!piece)
+	if (!s)
 		return err_fill(err, errlen, errno, "sendfile: memory");
-	*piece = PIECE_MIN;
-	t->priv = piece;
+	s->piece = PIECE_MIN;
+	if (getsockopt(t->sock, IPPROTO_TCP, TCP_CORK, &s->corked, &len) < 0)
+		s->corked = 0;
+	t->priv = s;
 	return 0;
 }
 
@@ -74,6 +100,21 @@ static size_t piece_next(size_t piece, size_t n, uint64_t ns)
 	return piece;
 }
 
+/* TCP_NODELAY on for a file of NODELAY_MIN bytes or more, off for one
+ * smaller: a system call only when that changes. */
+static int nodelay_for(struct tx *t, struct sendfile_state *s, uint64_t size,
+		       char *err, size_t errlen)
+{
+	int want = !s->corked && size >= NODELAY_MIN;
+
+	if (want == s->nodelay)
+		return 0;
+	if (setsockopt(t->sock, IPPROTO_TCP, TCP_NODELAY, &want, sizeof(want)) < 0)
+		return err_fill(err, errlen, errno, "set TCP_NODELAY to %d", want);
+	s->nodelay = want;
+	return 0;
+}
+
 /*
  * Two system calls a file, the fewest sendfile() allows (it takes no
  * header: Linux's has no hdtr): send() of the words with MSG_MORE, which
@@ -86,11 +127,13 @@ static size_t piece_next(size_t piece, size_t n, uint64_t ns)
  */
 static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {
-	size_t *piece = t->priv;
+	struct sendfile_state *s = t->priv;
 	off_t off = 0;
 	uint64_t t0;
 	ssize_t n;
 
+	if (nodelay_for(t, s, f->size, err, errlen) < 0)
+		return -1;
 	if (t->hdr_len && tx_put(t, t->hdr, t->hdr_len, MSG_MORE, 0, "send", err, errlen) < 0)
 		return -1;
 	t->hdr_len = 0;
@@ -98,10 +141,10 @@ static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
 		t0 = now_ns();
-		n = sendfile(t->sock, f->fd, &off, min_size(f->size - (size_t)off, *piece));
+		n = sendfile(t->sock, f->fd, &off, min_size(f->size - (size_t)off, s->piece));
 		if (n > 0) {
 			tx_account(t, (uint64_t)n);
-			*piece = piece_next(*piece, (size_t)n, now_ns() - t0);
+			s->piece = piece_next(s->piece, (size_t)n, now_ns() - t0);
 		} else if (n == 0) {
 			return tx_shrank(f, (uint64_t)off, err, errlen);
 		} else if (errno != EINTR || *t->stop) {

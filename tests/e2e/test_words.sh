@@ -5,9 +5,11 @@
 # the words by send(MSG_MORE), held for the file, and one sendfile(); the
 # chunked methods: one per chunk), and no call on the socket carries fewer
 # than 16 bytes unless held by MSG_MORE for the data behind it. No method
-# corks the connection (TCP_CORK, seen by the shim's setsockopt) unless -k
-# asks, as in 2001: what a segment's end costs is the method's. The
-# io_uring methods send from inside the kernel, out of a shim's sight.
+# corks the connection (TCP_CORK, asked of the socket at each call) unless
+# -k asks, as in 2001. sendfile turns Nagle's algorithm off (TCP_NODELAY)
+# for a file of 64 KiB or more and back on for a smaller one, and never on
+# a corked connection; no other method touches it. The io_uring methods
+# send from inside the kernel, out of a shim's sight.
 . "$ZC_TOP/tests/lib.sh"
 
 ZCC=$ZC_BIN/zcc
@@ -26,59 +28,85 @@ head -c 200000 /dev/urandom >"$TMP/b"
 LOOPS=50
 zcs_start -a 127.0.0.1 || { not_ok "zcs started"; finish; }
 
-# counted METHOD CALLS_PER_LOOP CORK [ZCC-OPTION]: zcc -M METHOD under the
-# shim sends the whole stream with at most CALLS_PER_LOOP socket calls a
-# loop (a tenth more for sends the kernel cut short), none that carries
-# words alone, and every call (CORK all) or none (CORK none) on a corked
-# socket.
+# counted METHOD CALLS_PER_LOOP CORK NODELAY [ZCC-OPTION]: zcc -M METHOD
+# under the shim sends the whole stream with at most CALLS_PER_LOOP socket
+# calls a loop (a tenth more for sends the kernel cut short), none that
+# carries words alone, and every call (CORK all) or none (CORK none) on a
+# corked socket, every call or none with TCP_NODELAY on (NODELAY likewise).
 counted() {
 	: >"$TMP/count"
-	# shellcheck disable=SC2086 # ${4:-}: no word at all when no option
-	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" ${4:-} \
+	# shellcheck disable=SC2086 # ${5:-}: no word at all when no option
+	LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M "$1" ${5:-} \
 		-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/b" >"$TMP/out" 2>"$TMP/err"
 	_rc=$?
 	_want=$((4 + LOOPS * (4 + 8 + 131072 + 200000)))
-	_how="-M $1${4:+ $4}"
-	# "calls N small M stream S corked K": the shim's line, into $4..$11.
+	_how="-M $1${5:+ $5}"
+	# "calls N small M stream S corked K nodelay D": the shim's line,
+	# into $5..$14.
 	# shellcheck disable=SC2046
-	set -- "$1" "$2" "$3" $(cat "$TMP/count")
+	set -- "$1" "$2" "$3" "$4" $(cat "$TMP/count")
 	_most=$(( $2 * LOOPS + $2 * LOOPS / 10 ))
-	case $3 in all) _corked=$9 ;; *) _corked=0 ;; esac
+	case $3 in all) _corked=${10} ;; *) _corked=0 ;; esac
+	case $4 in all) _nodelay=${10} ;; *) _nodelay=0 ;; esac
 	if [ "$_rc" -ne 0 ] || ! grep -q "^sent: $_want bytes" "$TMP/out"; then
 		not_ok "$_how: exit $_rc: $(cat "$TMP/out" "$TMP/err")"
-	elif [ "$4" != calls ] || [ "$7" != 0 ] || [ "$5" -gt "$_most" ]; then
-		not_ok "$_how: $5 socket calls for $LOOPS loops of 2 files (at most $_most)," \
-			"$7 of them under 16 bytes (header words alone; want 0)"
-	elif [ "${10}" != corked ] || [ "${11}" != "$_corked" ]; then
-		not_ok "$_how: ${11:-no count} of the $9 calls on the TCP socket made while" \
+	elif [ "$5" != calls ] || [ "$8" != 0 ] || [ "$6" -gt "$_most" ]; then
+		not_ok "$_how: $6 socket calls for $LOOPS loops of 2 files (at most $_most)," \
+			"$8 of them under 16 bytes (header words alone; want 0)"
+	elif [ "${11}" != corked ] || [ "${12}" != "$_corked" ]; then
+		not_ok "$_how: ${12:-no count} of the ${10} calls on the TCP socket made while" \
 			"it was corked (want $_corked)"
+	elif [ "${13}" != nodelay ] || [ "${14}" != "$_nodelay" ]; then
+		not_ok "$_how: ${14:-no count} of the ${10} calls on the TCP socket made with" \
+			"TCP_NODELAY on (want $_nodelay)"
 	else
-		ok "$_how: $5 socket calls for $LOOPS loops of 2 files (at most $_most)," \
-			"none for words alone; ${11} of the $9 on the TCP socket corked"
+		ok "$_how: $6 socket calls for $LOOPS loops of 2 files (at most $_most)," \
+			"none for words alone; of the ${10} on the TCP socket ${12} corked," \
+			"${14} with TCP_NODELAY"
 	fi
 }
 
-counted sendfile 4 none
-counted sendfile 4 all -k
-counted send 6 none
-counted send 6 all -k
-counted write 6 none
-counted mmap 6 none
-counted splice 6 none
-counted zerocopy 6 none
+counted sendfile 4 none all
+counted sendfile 4 all none -k
+counted send 6 none none
+counted send 6 all none -k
+counted write 6 none none
+counted mmap 6 none none
+counted splice 6 none none
+counted zerocopy 6 none none
 
-# A kernel that refuses TCP_CORK (the shim says ENOPROTOOPT): -k stops
-# with one line naming it, before a byte is sent.
-for how in "-M sendfile -k" "-M send -k"; do
+# sendfile, files of 128 KiB and of 3000 bytes in turn: Nagle's algorithm
+# off for each large one and back on for each small one, so exactly the
+# small files' two calls a loop (the words, the data) go with it on.
+head -c 3000 /dev/urandom >"$TMP/s"
+: >"$TMP/count"
+LD_PRELOAD=$SHIM ZC_SHIM_SOCKCALLS=$TMP/count timeout 30 "$ZCC" -M sendfile \
+	-s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" "$TMP/s" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+# Every process's line summed ("calls N small M stream S corked K nodelay D").
+stream=$(awk '$5 == "stream" { n += $6 } END { print n + 0 }' "$TMP/count")
+nodelay=$(awk '$9 == "nodelay" { n += $10 } END { print n + 0 }' "$TMP/count")
+if [ $rc -eq 0 ] && [ "$stream" -gt $((2 * LOOPS)) ] && [ $((stream - nodelay)) -eq $((2 * LOOPS)) ]; then
+	ok "-M sendfile, 128 KiB and 3000-byte files in turn: $nodelay of the $stream calls with TCP_NODELAY, the $((2 * LOOPS)) of the small files without"
+else
+	not_ok "-M sendfile, 128 KiB and 3000-byte files in turn: exit $rc, $nodelay of the $stream" \
+		"calls with TCP_NODELAY; want all but the small files' $((2 * LOOPS)) ($(cat "$TMP/count"))"
+fi
+
+# A kernel that refuses TCP_CORK or TCP_NODELAY (the shim says
+# ENOPROTOOPT): -k, or sendfile with a file of 64 KiB and up, stops with
+# one line naming it, before a byte of the file is sent.
+for how in "CORK -M sendfile -k" "CORK -M send -k" "NODELAY -M sendfile"; do
+	opt=TCP_${how%% *}
 	# shellcheck disable=SC2086
-	ZC_SHIM_FAIL_CORK=1 LD_PRELOAD=$SHIM timeout 30 "$ZCC" $how -s 127.0.0.1 \
-		-p "$ZCS_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	env "ZC_SHIM_FAIL_${how%% *}=1" LD_PRELOAD="$SHIM" timeout 30 "$ZCC" ${how#* } \
+		-s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	if [ $rc -eq 1 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-		grep -q 'TCP_CORK.*Protocol not available' "$TMP/err"; then
-		ok "$how, TCP_CORK refused: exit 1, one line: $(cat "$TMP/err")"
+		grep -q "$opt.*Protocol not available" "$TMP/err"; then
+		ok "${how#* }, $opt refused: exit 1, one line: $(cat "$TMP/err")"
 	else
-		not_ok "$how, TCP_CORK refused: exit $rc, want 1 and one line naming TCP_CORK:" \
+		not_ok "${how#* }, $opt refused: exit $rc, want 1 and one line naming $opt:" \
 			"$(cat "$TMP/out" "$TMP/err")"
 	fi
 done

@@ -4,9 +4,12 @@
  * this. count(fd, len) counts a call on a socket, whether it asked for
  * fewer than 16 bytes (three header words or less), whether the socket is
  * a stream one (TCP, not the netlink a program asks about its interface),
- * and whether it is the one a shim saw TCP_CORK set on (cork_fd); at exit
- * one line "calls N small M stream S corked K" is appended to the file.
- * With the variable unset nothing is counted or written.
+ * and whether TCP_CORK and TCP_NODELAY were on as it was made (asked of
+ * the socket, getsockopt(), at the call); at exit one line
+ * "calls N small M stream S corked K nodelay D" is appended to the file.
+ * With the variable unset nothing is counted or written. The includer
+ * brings TCP_CORK and TCP_NODELAY (<netinet/tcp.h> or <linux/tcp.h>, which
+ * do not mix).
  */
 #ifndef ZC_CALLCOUNT_H
 #define ZC_CALLCOUNT_H
@@ -21,12 +24,20 @@
 
 #define SMALL 16
 
-static unsigned long calls, small, stream, corked;
-static int cork_fd = -1;	/* the socket last corked and not uncorked */
+static unsigned long calls, small, stream, corked, nodelay;
 
 static void *real(const char *name)
 {
 	return dlsym(RTLD_NEXT, name);
+}
+
+/* The TCP option name on fd: 1 on, 0 off or not a TCP socket. */
+static int tcp_opt(int fd, int name)
+{
+	int on = 0;
+	socklen_t len = sizeof(on);
+
+	return getsockopt(fd, IPPROTO_TCP, name, &on, &len) == 0 && on;
 }
 
 static void count(int fd, size_t len)
@@ -42,14 +53,16 @@ static void count(int fd, size_t len)
 	__atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
 	if (len < SMALL)
 		__atomic_add_fetch(&small, 1, __ATOMIC_RELAXED);
-	if (fd == __atomic_load_n(&cork_fd, __ATOMIC_RELAXED))
+	if (tcp_opt(fd, TCP_CORK))
 		__atomic_add_fetch(&corked, 1, __ATOMIC_RELAXED);
+	if (tcp_opt(fd, TCP_NODELAY))
+		__atomic_add_fetch(&nodelay, 1, __ATOMIC_RELAXED);
 }
 
 __attribute__((destructor)) static void report(void)
 {
 	const char *path = getenv(CALLCOUNT_ENV);
-	char line[96];
+	char line[128];
 	int fd, len;
 
 	if (!path)
@@ -57,8 +70,8 @@ __attribute__((destructor)) static void report(void)
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	len = snprintf(line, sizeof(line), "calls %lu small %lu stream %lu corked %lu\n",
-		       calls, small, stream, corked);
+	len = snprintf(line, sizeof(line), "calls %lu small %lu stream %lu corked %lu nodelay %lu\n",
+		       calls, small, stream, corked, nodelay);
 	/* Nothing to do about a failed write at exit: the test, finding no
 	 * line to parse, fails. */
 	if (len > 0)

@@ -2,20 +2,21 @@
  * An LD_PRELOAD shim that counts the calls that put bytes into a socket
  * (send, sendto, sendmsg, write, writev, sendfile, splice), so that a test
  * can see how many system calls a transmit method makes per file, whether
- * any carried header words alone, and whether the socket was corked. At
- * exit it appends one line to the file named by ZC_SHIM_SOCKCALLS:
+ * any carried header words alone, and whether the socket was corked or
+ * had Nagle's algorithm off. At exit it appends one line to the file
+ * named by ZC_SHIM_SOCKCALLS:
  *
- *   calls N small M stream S corked K
+ *   calls N small M stream S corked K nodelay D
  *
  * N: calls on a socket; M: of them, those asked to move fewer than 16
  * bytes (three header words or less: no file data rode with them), but
  * for a send with MSG_MORE, which the kernel holds for the data that
  * follows (no segment of its own); S: of them, those on a stream (TCP)
- * socket; K: those made while TCP_CORK was on the socket (set by
- * setsockopt(), seen here).
+ * socket; K and D: those made while TCP_CORK, TCP_NODELAY was on.
  * Unset, the shim counts nothing and writes nothing. With
- * ZC_SHIM_FAIL_CORK set it also refuses every TCP_CORK (ENOPROTOOPT), as
- * a kernel without it would, for the tests of that error.
+ * ZC_SHIM_FAIL_CORK or ZC_SHIM_FAIL_NODELAY set it also refuses every
+ * setsockopt() of TCP_CORK or TCP_NODELAY (ENOPROTOOPT), as a kernel
+ * without it would, for the tests of that error.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -48,23 +49,14 @@ static size_t iov_bytes(const struct iovec *iov, size_t n)
 int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {
 	int (*f)(int, int, int, const void *, socklen_t);
-	int rc, on;
 
 	*(void **)&f = real("setsockopt");
-	if (level == IPPROTO_TCP && name == TCP_CORK && getenv("ZC_SHIM_FAIL_CORK")) {
+	if (level == IPPROTO_TCP && ((name == TCP_CORK && getenv("ZC_SHIM_FAIL_CORK")) ||
+				     (name == TCP_NODELAY && getenv("ZC_SHIM_FAIL_NODELAY")))) {
 		errno = ENOPROTOOPT;
 		return -1;
 	}
-	rc = f(fd, level, name, val, len);
-	if (rc == 0 && val && level == IPPROTO_TCP && name == TCP_CORK && len >= sizeof(int)) {
-		on = *(const int *)val;
-		if (on)
-			__atomic_store_n(&cork_fd, fd, __ATOMIC_RELAXED);
-		else
-			__atomic_compare_exchange_n(&cork_fd, &fd, -1, 0, __ATOMIC_RELAXED,
-						    __ATOMIC_RELAXED);
-	}
-	return rc;
+	return f(fd, level, name, val, len);
 }
 
 ssize_t send(int fd, const void *buf, size_t len, int flags)
