@@ -249,6 +249,27 @@ estimate() {
 	esac
 }
 
+# tcp_line: the "tcp:" line of the machine section and its CSV rows: the
+# congestion control and loopback's qdisc, and whether the kernel paces
+# each connection itself. BBR needs pacing; without the fq qdisc TCP does
+# it with a timer per burst, and on loopback in a virtual machine that
+# timer can cost a sender more than its calls: on this project's VM one
+# 256 MiB file cost zcc sendfile 0.75-0.84 us/KB under BBR, 0.05 under
+# CUBIC (zcc(1)'s NOTES). Two machines' figures may differ by this alone.
+tcp_line() {
+	_cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control 2>/dev/null) || _cc=unknown
+	_q=$(tc qdisc show dev lo 2>/dev/null | awk 'NR == 1 { print $2 }')
+	[ -n "$_q" ] || _q=unknown
+	case $_cc:$_q in
+	bbr*:fq) _pace="fq paces each connection" ;;
+	bbr*:*) _pace="the kernel paces each connection itself, with a timer (BBR needs pacing; no fq)" ;;
+	*) _pace="no pacing unless asked (zcc --rate)" ;;
+	esac
+	echo "tcp:     congestion control $_cc, qdisc on lo $_q: $_pace"
+	csv machine host tcp_congestion "$_cc" ""
+	csv machine host lo_qdisc "$_q" ""
+}
+
 machine() {
 	section "machine"
 	_vm="bare metal"
@@ -256,6 +277,7 @@ machine() {
 	echo "cpu:     $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) CPUs, $_vm"
 	echo "memory:  $(printf '%.1f GiB' "$(calc "$(sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo) / 1048576")")"
 	echo "kernel:  $(uname -sr)"
+	tcp_line
 	echo "zc:      $(git -C "$ZC_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages before the run)"

@@ -98,6 +98,8 @@ check "bench loopback: exit 0 (got $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/run.txt"
 check "an estimate of the time at the start" grep -q '^estimated time: about [0-9]* min' "$TMP/run.txt"
 check "the machine: CPUs and whether virtual" grep -Eq '^cpu: .*[0-9]+ CPUs, (virtual machine|bare metal)' "$TMP/run.txt"
+check "the machine: TCP's congestion control, loopback's qdisc, who paces" \
+	grep -Eq '^tcp: +congestion control [^ ]+, qdisc on lo [^ ]+: (fq paces|the kernel paces|no pacing)' "$TMP/run.txt"
 check "the runs' length, as asked: $(grep -o 'per run (about [0-9.]* s)' "$TMP/run.txt")" \
 	grep -q 'sent [0-9]* times per run (about 0.5 s)$' "$TMP/run.txt"
 check "progress: the part's start and end" \
