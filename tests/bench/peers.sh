@@ -18,10 +18,14 @@
 #
 # Every sender's call ends in a push: a 128 KiB sendfile() goes as two
 # full segments and a short one on loopback's 64 KiB MTU, unless Nagle
-# holds the short one for an ACK; on loopback each segment can cost the
-# sender the receiver's wake-up. So each row says how many segments a MiB
-# went, both ways, data and ACKs: two senders of the same bytes whose
-# segments differ did not do the same work on the wire.
+# holds the short one for an ACK (iperf3 leaves Nagle on; zcc sendfile
+# turns it off for files of 64 KiB and more); on loopback each segment
+# can cost the sender the receiver's wake-up. So each row says how many
+# segments a MiB went, both ways, data and ACKs: two senders of the same
+# bytes whose segments differ did not do the same work on the wire. And
+# under BBR without fq the kernel paces each connection with a timer,
+# which can cost a sender more than its calls: the machine section says
+# which congestion control ran.
 #
 # Both receivers do the same work: in every row against iperf3, zcs reads
 # what iperf3's server reads, the client's -l a call (strace of iperf3 3.12
@@ -253,6 +257,9 @@ machine_per_kb() {
 # GiB cached 30 s later (fincore), and the round that met it cold read
 # 0.19-0.27x in rate and 3.6-4.6x in CPU per KB in three runs of the part
 # (by hand: 610 MiB/s and 1.59 us/KB cold against 1788 and 0.53 cached).
+# What evicts them there is DAMON (kdamond, /sys/kernel/mm/damon/admin):
+# a pageout scheme for pages idle 12 aggregation intervals of 5 s, up to
+# 128 MiB a second; another machine may have none.
 paired() {
 	_pn=$1 _pa=$2 _pb=$3
 	shift 3
@@ -539,6 +546,8 @@ part_peers() {
 	_ph=$(calc "($rc_hi - 1) * $_lkb * 128")
 	if is_true "$_pl > 0"; then
 		_says="a cost the rounds show"
+	elif is_true "$_ph < 0"; then
+		_says="below 0: the large file cost more a KB than the 128 KiB files, hot in cache, so the rounds show no cost"
 	else
 		_says="the interval holds 0: no cost this machine's rounds can show"
 	fi

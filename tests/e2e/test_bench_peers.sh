@@ -52,6 +52,13 @@ else
 	check "peers: the protocol's cost a file, from paired rounds of zcc alone, with its interval" \
 		sh -c "grep -q '^  zcc sendfile 128K files / zcc sendfile 64M ' '$TMP/peers.txt' &&
 			grep -Eq \"the protocol's cost: -?[0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\] us a 128 KiB file: \" '$TMP/peers.txt'"
+	# What it says follows the interval's sign: above 0, a cost; below, none.
+	pc=$(sed -n "s/^  the protocol's cost: -\{0,1\}[0-9.]* \[\(-\{0,1\}[0-9.]*\), \(-\{0,1\}[0-9.]*\)\] us a 128 KiB file: \(.*\)$/\1 \2 \3/p" "$TMP/peers.txt")
+	check "peers: the protocol's cost's words fit its interval ($pc)" \
+		awk -v s="$pc" 'BEGIN { split(s, w, " "); t = substr(s, length(w[1]) + length(w[2]) + 3)
+			if (w[1] > 0) exit t !~ /^a cost the rounds show/
+			if (w[2] < 0) exit t !~ /^below 0/
+			exit t !~ /^the interval holds 0/ }'
 	check "peers: every row ($n_rows) says how many segments TCP sent again, both sides" \
 		sh -c "[ \$(grep -Ec '^      segments sent again per GiB: a: [0-9]+; b: [0-9]+$' '$TMP/peers.txt') -eq $n_rows ]"
 	check "peers: every row ($n_rows) says how many segments a MiB went, both sides, none zero" \
