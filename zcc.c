@@ -6,7 +6,7 @@
  * The wire protocol is lib/wire/proto.h's: u32 n_loops, then per loop u32
  * n_files, then per file u32 length and the data. How each method makes
  * the header words ride with the data is the method's business
- * (lib/wire/tx_basic.c, tx_zc.c, tx_uring.c), never zcc's.
+ * (lib/wire/tx_sendfile.c, tx_basic.c, tx_zc.c, ...), never zcc's.
  *
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per

@@ -1,159 +1,26 @@
 /*
- * The transmit methods that need nothing but a system call or two:
- * sendfile (the default), send and write (the 2001 copy path), mmap and
- * splice. How each sends the header words waiting in front of a file's
- * data (never as a segment of their own):
+ * The transmit methods that copy or map: send and write (the 2001 copy
+ * path), mmap and splice (sendfile, the default, is tx_sendfile.c). How
+ * each sends the header words waiting in front of a file's data (never
+ * as a segment of their own):
  *   send, write  copied in front of the first chunk in the one buffer;
  *   mmap         the first sendmsg() has two iovecs, the words and the chunk;
- *   sendfile     send() with MSG_MORE, held for the file's first page (see
- *                sendfile_file for why this way), TCP_NODELAY for large
- *                files (see NODELAY_MIN);
  *   splice       written into the pipe, the file's data put in behind
  *                them, and the pipe spliced to the socket: one operation
  *                on the socket carries the words and the data.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "base/clock.h"
 #include "base/err.h"
 #include "wire/tx_internal.h"
-
-static size_t min_size(uint64_t a, size_t b)
-{
-	return a < b ? (size_t)a : b;
-}
-
-/* ---- sendfile: the words by send(MSG_MORE), the file in pieces --------- */
-
-/*
- * A file goes on in pieces, each one sendfile() straight to the socket that
- * returns only when the piece is in the socket. A piece grows while calls
- * return within PIECE_FAST_NS and shrinks when one takes PIECE_SLOW_NS, so
- * on a slow link a call lasts some tens of ms (interval lines and a stall
- * limit see progress) and on a fast one it moves up to TX_PIECE_MAX (a
- * system call per 4 MiB costs nothing measurable).
- */
-#define PIECE_MIN (64u << 10)
-#define PIECE_FAST_NS 10000000u
-#define PIECE_SLOW_NS 40000000u
-
-/*
- * Each sendfile() pushes its last, short segment, or Nagle's algorithm
- * holds it for an ACK. A file of NODELAY_MIN bytes or more fills full
- * segments of its own whatever the MTU (loopback's is 64 KiB), so holding
- * its tail only delays it: those go with TCP_NODELAY. Smaller files keep
- * Nagle, which packs several of them into one segment. Measured on
- * loopback under BBR, paired rounds (zcc(1)'s NOTES have the figures):
- * TCP_NODELAY moved 350 KB files 1.5-2.2 times as fast and 128 KiB files
- * 1.05-1.16 (128 KiB reads), was level with 40 KiB files (16 KiB reads)
- * and one 256 MiB file, and lost 3-36% with files of 16 KiB and less;
- * under CUBIC it was level or a little ahead. A corked connection (-k) is
- * left as it is: TCP_NODELAY would push what the cork holds.
- */
-#define NODELAY_MIN (64u << 10)
-
-struct sendfile_state {
-	size_t piece;		/* the next call's size */
-	int nodelay;		/* TCP_NODELAY is on */
-	int corked;		/* TCP_CORK was on when the stream began */
-};
-
-static int sendfile_setup(struct tx *t, char *err, size_t errlen)
-{
-	struct sendfile_state *s = calloc(1, sizeof(*s));
-	socklen_t len = sizeof(s->corked);
-
-	if (!s)
-		return err_fill(err, errlen, errno, "sendfile: memory");
-	s->piece = PIECE_MIN;
-	if (getsockopt(t->sock, IPPROTO_TCP, TCP_CORK, &s->corked, &len) < 0)
-		s->corked = 0;
-	t->priv = s;
-	return 0;
-}
-
-static void sendfile_cleanup(struct tx *t, struct tx_file *files, uint32_t n)
-{
-	(void)files;
-	(void)n;
-	free(t->priv);
-	t->priv = NULL;
-}
-
-/* The size of the next piece after a call moved n bytes in ns. */
-static size_t piece_next(size_t piece, size_t n, uint64_t ns)
-{
-	if (ns >= PIECE_SLOW_NS && piece > PIECE_MIN)
-		return piece / 2;
-	if (ns < PIECE_FAST_NS && n == piece && piece < TX_PIECE_MAX)
-		return piece * 2;
-	return piece;
-}
-
-/* TCP_NODELAY on for a file of NODELAY_MIN bytes or more, off for one
- * smaller: a system call only when that changes. */
-static int nodelay_for(struct tx *t, struct sendfile_state *s, uint64_t size,
-		       char *err, size_t errlen)
-{
-	int want = !s->corked && size >= NODELAY_MIN;
-
-	if (want == s->nodelay)
-		return 0;
-	if (setsockopt(t->sock, IPPROTO_TCP, TCP_NODELAY, &want, sizeof(want)) < 0)
-		return err_fill(err, errlen, errno, "set TCP_NODELAY to %d", want);
-	s->nodelay = want;
-	return 0;
-}
-
-/*
- * Two system calls a file, the fewest sendfile() allows (it takes no
- * header: Linux's has no hdtr): send() of the words with MSG_MORE, which
- * holds them in the socket for the data, then sendfile() of the file,
- * whose first page joins them in one segment. Measured against the way
- * before (the words written into a pipe, the file sendfile()d in behind
- * them, the pipe spliced to the socket: three calls), and against
- * batching several files through that pipe with one splice() for all
- * (2.14 calls a file), on loopback: zcc(1)'s NOTES have the figures.
- */
-static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
-{
-	struct sendfile_state *s = t->priv;
-	off_t off = 0;
-	uint64_t t0;
-	ssize_t n;
-
-	if (nodelay_for(t, s, f->size, err, errlen) < 0)
-		return -1;
-	if (t->hdr_len && tx_put(t, t->hdr, t->hdr_len, MSG_MORE, 0, "send", err, errlen) < 0)
-		return -1;
-	t->hdr_len = 0;
-	while (off < (off_t)f->size) {
-		if (*t->stop)
-			return tx_stopped(t, err, errlen);
-		t0 = now_ns();
-		n = sendfile(t->sock, f->fd, &off, min_size(f->size - (size_t)off, s->piece));
-		if (n > 0) {
-			tx_account(t, (uint64_t)n);
-			s->piece = piece_next(s->piece, (size_t)n, now_ns() - t0);
-		} else if (n == 0) {
-			return tx_shrank(f, (uint64_t)off, err, errlen);
-		} else if (errno != EINTR || *t->stop) {
-			return tx_fail(t, f, "sendfile", err, errlen);
-		}
-	}
-	return 0;
-}
 
 /* ---- send, write: pread() into a buffer, the words in front ---------- */
 
@@ -186,7 +53,7 @@ static int copy_file(struct tx *t, const struct tx_file *f, int use_write,
 	ssize_t n;
 
 	while (off < f->size) {
-		n = pread(f->fd, data, min_size(f->size - off, t->chunk), (off_t)off);
+		n = pread(f->fd, data, tx_min_size(f->size - off, t->chunk), (off_t)off);
 		if (n < 0 && errno == EINTR && !*t->stop)
 			continue;
 		if (n < 0)
@@ -269,7 +136,7 @@ static int mmap_file(struct tx *t, const struct tx_file *f, char *err, size_t er
 	while (off < f->size) {
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
-		len = min_size(f->size - off, t->chunk);
+		len = tx_min_size(f->size - off, t->chunk);
 		iov[0] = (struct iovec){ t->hdr, t->hdr_len };
 		iov[1] = (struct iovec){ (void *)(map + off), len };
 		msg.msg_iov = t->hdr_len ? iov : iov + 1;
@@ -408,7 +275,7 @@ static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t 
 		/* The kernel takes no more than the pipe's free pages. */
 		do {
 			n = splice(f->fd, &off, p->wr, NULL,
-				   min_size(f->size - (uint64_t)off, t->chunk), SPLICE_F_MOVE);
+				   tx_min_size(f->size - (uint64_t)off, t->chunk), SPLICE_F_MOVE);
 		} while (n < 0 && errno == EINTR && !*t->stop);
 		if (n < 0)
 			return tx_fail(t, f, "splice", err, errlen);
@@ -419,14 +286,6 @@ static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t 
 	}
 	return 0;
 }
-
-const struct tx_method tx_sendfile = {
-	.name = "sendfile",
-	.how = "sendfile() from the file (no copy), the words ahead by send(MSG_MORE)",
-	.setup = sendfile_setup,
-	.send_file = sendfile_file,
-	.cleanup = sendfile_cleanup,
-};
 
 const struct tx_method tx_send = {
 	.name = "send",

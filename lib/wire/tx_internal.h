@@ -22,8 +22,14 @@
  */
 #define TX_PIECE_MAX (4u << 20)
 
-/* The methods behind tx_methods[], one file each (tx_basic.c, ...). */
+/* The methods behind tx_methods[] (tx_sendfile.c, tx_basic.c, ...). */
 extern const struct tx_method tx_sendfile, tx_send, tx_write, tx_mmap, tx_splice;
+
+/* The smaller of a file's bytes left and a call's size. */
+static inline size_t tx_min_size(uint64_t a, size_t b)
+{
+	return a < b ? (size_t)a : b;
+}
 
 /*
  * tx_put - send or write() all len bytes of buf to t->sock, counting them
