@@ -128,8 +128,10 @@ static int connect_server(const struct sender *sd, char *peer, size_t peerlen)
 /*
  * Everything is in the kernel's hands; see it delivered. A zcs closes once
  * it has read our end of stream; a reset here means it died holding data.
- * -T bounds the wait. Returns 0, -1 when *t->stop cut it short, -2 with
- * err when the server failed.
+ * -T bounds the wait, less any time zcc itself was stopped meanwhile (a
+ * SIGSTOP is not the server's fault; stopped_start() ran before the
+ * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
+ * server failed.
  */
 int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t errlen)
 {
@@ -138,9 +140,11 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 	int sock = t->sock;
 	struct pollfd p = { .fd = sock, .events = POLLIN };
 	uint64_t deadline = now_ns() + (uint64_t)(cfg->stall * 1e9);
+	uint64_t stopped0 = stopped_ns();
 	int64_t left;
+	int timeout;
 	char buf[512];
-	ssize_t n = 1;
+	ssize_t n;
 
 	if (shutdown(sock, SHUT_WR) < 0) {
 		if (*t->stop)
@@ -148,26 +152,30 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 		err_fill(err, errlen, errno, "%s: shutdown", peer);
 		return -2;
 	}
-	while (n != 0) {
-		left = (int64_t)(deadline - now_ns()) / 1000000;
-		if (cfg->stall > 0 && left <= 0) {
-			snprintf(err, errlen, "%s: has not closed the connection %g s after "
-				 "the last byte (-T)", peer, cfg->stall);
-			return -2;
-		}
-		if (poll(&p, 1, cfg->stall > 0 ? (int)(left < 1000 ? left + 1 : 1000) : -1) < 0 ||
-		    !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+	for (;;) {
+		left = (int64_t)(deadline + (stopped_ns() - stopped0) - now_ns()) / 1000000;
+		/* The socket is looked at before the deadline is: when zcc was
+		 * stopped here, the server may have closed long ago, and the
+		 * stop's own count may not be in yet. */
+		timeout = cfg->stall <= 0 ? -1 : left <= 0 ? 0 : (int)(left < 1000 ? left + 1 : 1000);
+		if (poll(&p, 1, timeout) < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			n = 1;
 		else
 			n = read(sock, buf, sizeof(buf));
 		if (*t->stop)
 			return -1;
+		if (n == 0)
+			return 0;
 		if (n < 0 && errno != EINTR) {
 			err_fill(err, errlen, errno, "waiting for %s to close", peer);
 			return -2;
 		}
+		if (cfg->stall > 0 && left <= 0) {
+			snprintf(err, errlen, "%s: has not closed the connection %g s after "
+				 "the last byte (-T)", peer, cfg->stall);
+			return -2;
+		}
 	}
-	return 0;
 }
 
 static void setup_method(const struct sender *sd, struct tx *t,

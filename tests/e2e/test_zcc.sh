@@ -358,6 +358,31 @@ case_stopped() {
 }
 together stopped case_stopped
 
+# Stopped for 4 s with -T 2 while waiting for the server to close, and the
+# server closed meanwhile: the stop is zcc's own, and the close is there
+# when it runs again. A sink that reads nothing until told holds the
+# stream; zcc has handed its 1000 bytes to the kernel and waits.
+case_stopped_close() {
+	head -c 1000 /dev/urandom >"$TMP/small"
+	sink_start -g "$TMP/go"
+	bg "$ZCC" -T 2 -n 1 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/small" >"$TMP/out" 2>"$TMP/err"
+	zpid=$!
+	wait_for "$TMP/sink.out" '^accepted'
+	sleep 0.3
+	kill -STOP $zpid
+	: >"$TMP/go"
+	wait_for "$TMP/sink.out" '^received: '
+	sleep 4
+	kill -CONT $zpid
+	within 200 proc_ended $zpid
+	wait $zpid
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	check "-T 2, zcc stopped 4 s waiting for the close: exit 0 (exit $RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && ! grep -q "(-T)" "$TMP/err"'
+}
+together stopped-close case_stopped_close
+
 # Stopped for 1.5 s in a -t 3 run: the sent: line says so after its 2001
 # fields (still parsed as before), and JSON has stopped_seconds.
 case_stopped_said() {
