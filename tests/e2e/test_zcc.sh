@@ -339,6 +339,18 @@ for m in send write mmap splice zerocopy uring uring-zc; do
 	together "T1-$m" case_T1 "$m"
 done
 
+# resumed_ok WHAT: SIGCONT to the stopped zcc $zpid, then it ends on its
+# own with exit 0 and no -T line; the sink is stopped after it.
+resumed_ok() {
+	kill -CONT $zpid
+	within 200 proc_ended $zpid
+	wait $zpid
+	RC=$?
+	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
+	check "$1, exit 0 (exit $RC: $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && ! grep -q "(-T)" "$TMP/err"'
+}
+
 # Stopped (SIGSTOP) for 4 s mid-run with -T 2: the time zcc itself did not
 # run is not the server's stall; after SIGCONT it goes on to its end.
 case_stopped() {
@@ -348,13 +360,7 @@ case_stopped() {
 	sleep 0.3
 	kill -STOP $zpid
 	sleep 4
-	kill -CONT $zpid
-	within 200 proc_ended $zpid
-	wait $zpid
-	RC=$?
-	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
-	check "-T 2, zcc stopped for 4 s: no stall, exit 0 (exit $RC: $(cat "$TMP/err"))" \
-		eval '[ "$RC" -eq 0 ] && ! grep -q "(-T)" "$TMP/err"'
+	resumed_ok "-T 2, zcc stopped for 4 s: no stall"
 }
 together stopped case_stopped
 
@@ -373,13 +379,7 @@ case_stopped_close() {
 	: >"$TMP/go"
 	wait_for "$TMP/sink.out" '^received: '
 	sleep 4
-	kill -CONT $zpid
-	within 200 proc_ended $zpid
-	wait $zpid
-	RC=$?
-	kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
-	check "-T 2, zcc stopped 4 s waiting for the close: exit 0 (exit $RC: $(cat "$TMP/err"))" \
-		eval '[ "$RC" -eq 0 ] && ! grep -q "(-T)" "$TMP/err"'
+	resumed_ok "-T 2, zcc stopped 4 s waiting for the close"
 }
 together stopped-close case_stopped_close
 
