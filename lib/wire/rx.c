@@ -4,7 +4,9 @@
  * count exact.
  */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -23,6 +25,7 @@ const struct rx_method *rx_find(const char *name)
 int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 {
 	r->zc_mapped = r->zc_copied = 0;
+	r->lowat = 1;
 	r->priv = NULL;
 	return m->setup ? m->setup(r, err, errlen) : 0;
 }
@@ -92,15 +95,53 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
 	return n;
 }
 
+/*
+ * Wake for a whole buffer, not for every segment, while the stream comes
+ * faster than it is read. By default a blocked read() wakes as soon as
+ * any byte is queued: against a fast sender, each wake-up finds one or
+ * two segments, so the reader sleeps and wakes many times a buffer and the
+ * sender pays for every wake-up it causes. A read that filled the buffer
+ * says the data is waiting for us: SO_RCVLOWAT then asks the kernel to
+ * wake the reader only once a buffer's worth is queued. A read that came
+ * back short says it is not (the stream slowed, a tick's signal, the end):
+ * back to the kernel's 1 byte, so a slow stream is counted as it comes.
+ * Nothing waits longer than it would have for a full buffer: the kernel
+ * still wakes the reader at the end of the stream, when its receive window
+ * is nearly shut, and for a signal (zcs's ticks), with what has come.
+ * The kernel may grant less than asked (half the receive buffer at most):
+ * what it granted is what a full read is judged by. Should it refuse the
+ * option, reads go on as before.
+ */
+static void rx_lowat(struct rx *r, size_t got)
+{
+	socklen_t len = sizeof(int);
+	int want;
+
+	if (!r->lowat)
+		return;
+	if (r->lowat == 1 && got < r->bufsize)
+		return;
+	if (r->lowat > 1 && got >= (size_t)r->lowat)
+		return;
+	want = r->lowat > 1 ? 1 : r->bufsize < INT_MAX / 2 ? (int)r->bufsize : INT_MAX / 2;
+	if (setsockopt(r->fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof(want)) < 0 ||
+	    getsockopt(r->fd, SOL_SOCKET, SO_RCVLOWAT, &r->lowat, &len) < 0 ||
+	    r->lowat < 1 || (want > 1 && r->lowat == 1))
+		r->lowat = 0;
+}
+
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen)
 {
 	ssize_t n;
 
-	if (m->take)
+	if (m->take) {
 		n = m->take(r, p, err, errlen);
-	else	/* the read method reads whole buffers, headers and data alike */
+	} else {	/* the read method reads whole buffers, headers and data alike */
 		n = rx_read_feed(r, p, 0, err, errlen);
+		if (n > 0)
+			rx_lowat(r, (size_t)n);
+	}
 	if (n > 0)
 		__atomic_store_n(&r->calls, r->calls + 1, __ATOMIC_RELAXED);
 	return n;

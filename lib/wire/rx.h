@@ -27,6 +27,7 @@ struct rx {
 	/* Zero-copy receive: bytes the kernel mapped, and bytes it copied. */
 	uint64_t zc_mapped, zc_copied;
 	uint64_t calls;		/* receive steps that took data */
+	int lowat;		/* SO_RCVLOWAT in force: 1 the kernel's, 0 never again */
 	void *priv;		/* the method's own state */
 };
 

@@ -6,8 +6,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/io.h"
@@ -202,11 +207,162 @@ static void words_and_feed(void)
 	free(s.buf);
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int lowat_of(int fd)
+{
+	socklen_t len = sizeof(int);
+	int v = -1;
+
+	getsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &v, &len);
+	return v;
+}
+
+/* Until fd has n bytes queued (loopback delivers at once; 2 s at most). */
+static void queued(int fd, int n)
+{
+	struct timespec ms = { 0, 1000000L };
+	int have = 0, i;
+
+	for (i = 0; i < 2000 && (ioctl(fd, FIONREAD, &have) < 0 || have < n); i++)
+		nanosleep(&ms, NULL);
+}
+
+/* One rx_step of the read method, timed: its return and seconds in *secs. */
+static ssize_t timed_step(struct rx *r, struct proto_rx *p, double *secs)
+{
+	char err[256];
+	double t0 = now_s();
+	ssize_t n = rx_step(rx_methods[0], r, p, err, sizeof(err));
+
+	*secs = now_s() - t0;
+	return n;
+}
+
+static void on_tick(int sig)
+{
+	(void)sig;
+}
+
+#define LW 16384
+/*
+ * The read method's wake-up mark (rx_lowat): raised to the buffer after a
+ * full read, in force (a short tail waits), back to 1 byte after a short
+ * read, and never holding back a stream's end or a tick's signal. Waits
+ * are judged against a 1 s receive timeout, the guard against a hang:
+ * "waited" is 0.5 s or more, "at once" under 0.5 s.
+ */
+static void lowat(void)
+{
+	static const uint32_t big[] = { 1 << 20 };
+	struct stream s = build(1, big, 1, 0);
+	struct timeval guard = { 1, 0 };
+	struct itimerval tick = { .it_value = { 0, 200000 } };
+	struct sigaction sa = { .sa_handler = on_tick };	/* no SA_RESTART */
+	struct rx r = { .bufsize = LW };
+	struct proto_rx p;
+	char err[256];
+	unsigned port;
+	int lfd, snd, pfd[2];
+	size_t at = 0;
+	double secs;
+	ssize_t n;
+
+	lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
+	snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
+	r.fd = accept(lfd, NULL, NULL);
+	r.buf = malloc(LW);
+	if (lfd < 0 || snd < 0 || r.fd < 0 || !r.buf || rx_open(rx_methods[0], &r, err, sizeof(err))) {
+		CHECK(0, "a loopback connection for the wake-up mark: %s", err);
+		return;
+	}
+	setsockopt(r.fd, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof(guard));
+	proto_rx_init(&p);
+	CHECK(lowat_of(r.fd) == 1 && r.lowat == 1, "a new connection wakes for 1 byte");
+
+	write_full(snd, s.buf, 3 * LW);
+	at = 3 * LW;
+	queued(r.fd, 3 * LW);
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == LW && lowat_of(r.fd) == LW && r.lowat == LW,
+	      "a full read raises the mark to the buffer (%zd bytes, mark %d)", n, lowat_of(r.fd));
+	n = timed_step(&r, &p, &secs);
+	n += timed_step(&r, &p, &secs);
+	CHECK(n == 2 * LW && lowat_of(r.fd) == LW, "full reads keep it there");
+
+	write_full(snd, s.buf + at, 100);
+	at += 100;
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == 100 && secs >= 0.5,
+	      "in force: 100 bytes wait for the rest of a buffer (%zd bytes after %.2f s)", n, secs);
+	CHECK(lowat_of(r.fd) == 1 && r.lowat == 1, "a short read puts the mark back to 1 byte");
+	write_full(snd, s.buf + at, 100);
+	at += 100;
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == 100 && secs < 0.5, "then 100 bytes come at once (%zd after %.2f s)", n, secs);
+
+	/* zcs's ticks: a signal ends the wait with what has come. */
+	write_full(snd, s.buf + at, LW);
+	at += LW;
+	queued(r.fd, LW);
+	timed_step(&r, &p, &secs);
+	write_full(snd, s.buf + at, 100);
+	at += 100;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &tick, NULL);
+	n = timed_step(&r, &p, &secs);
+	signal(SIGALRM, SIG_IGN);
+	CHECK(lowat_of(r.fd) == 1 && n == 100 && secs < 0.5,
+	      "raised, a tick's signal returns the 100 bytes queued (%zd after %.2f s)", n, secs);
+
+	/* The end of the stream is never held back. */
+	write_full(snd, s.buf + at, LW);
+	at += LW;
+	queued(r.fd, LW);
+	timed_step(&r, &p, &secs);
+	write_full(snd, s.buf + at, 100);
+	at += 100;
+	shutdown(snd, SHUT_WR);
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == 100 && secs < 0.5, "raised, the last 100 bytes and the end come at once "
+	      "(%zd after %.2f s)", n, secs);
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == 0 && secs < 0.5 && p.bytes == at, "then the end: 0, every byte counted "
+	      "(%llu of %zu)", (unsigned long long)p.bytes, at);
+	rx_close(rx_methods[0], &r);
+	close(r.fd);
+	close(snd);
+	close(lfd);
+
+	/* Not a socket: the option is refused, and reads go on without it. */
+	if (pipe(pfd) == 0) {
+		r.fd = pfd[0];
+		rx_open(rx_methods[0], &r, err, sizeof(err));
+		proto_rx_init(&p);
+		write_full(pfd[1], s.buf, LW + 100);
+		n = timed_step(&r, &p, &secs);
+		CHECK(n == LW && r.lowat == 0, "refused (a pipe): the mark is given up (%d)", r.lowat);
+		n = timed_step(&r, &p, &secs);
+		CHECK(n == 100 && p.bytes == LW + 100, "and the reads go on (%zd)", n);
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	free(r.buf);
+	free(s.buf);
+}
+
 int main(void)
 {
 	int i;
 
 	words_and_feed();
+	lowat();
 
 	CHECK(rx_methods[0] && strcmp(rx_methods[0]->name, "read") == 0,
 	      "the default method is read");
