@@ -26,6 +26,7 @@ int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 {
 	r->zc_mapped = r->zc_copied = 0;
 	r->lowat = 1;
+	r->full = 0;
 	r->priv = NULL;
 	return m->setup ? m->setup(r, err, errlen) : 0;
 }
@@ -130,18 +131,45 @@ static void rx_lowat(struct rx *r, size_t got)
 		r->lowat = 0;
 }
 
+/*
+ * The read method's step. With the wake-up mark raised, a read that must
+ * sleep sleeps until a buffer's worth has come, but one that need not
+ * should not wait for the mark: after a read that filled the buffer (more
+ * is likely queued) a non-blocking recv() takes what is there, and only
+ * after a short one, or with nothing queued, does read() wait. A receiver
+ * that keeps up with its sender then sleeps once a buffer, and one that
+ * lags behind it does not sleep at all: zcs(1)'s NOTES have the figures.
+ */
+static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
+{
+	ssize_t n;
+
+	if (r->lowat > 1 && r->full) {
+		n = recv(r->fd, r->buf, r->bufsize, MSG_DONTWAIT);
+		r->full = n == (ssize_t)r->bufsize;
+		if (n > 0)
+			proto_rx_feed(p, r->buf, (size_t)n);
+		if (n >= 0)
+			return n;
+		if (errno != EAGAIN && errno != EWOULDBLOCK)
+			return err_fill(err, errlen, errno, "read");
+	}
+	n = rx_read_feed(r, p, 0, err, errlen);
+	r->full = n == (ssize_t)r->bufsize;
+	if (n > 0)
+		rx_lowat(r, (size_t)n);
+	return n;
+}
+
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen)
 {
 	ssize_t n;
 
-	if (m->take) {
+	if (m->take)
 		n = m->take(r, p, err, errlen);
-	} else {	/* the read method reads whole buffers, headers and data alike */
-		n = rx_read_feed(r, p, 0, err, errlen);
-		if (n > 0)
-			rx_lowat(r, (size_t)n);
-	}
+	else	/* the read method reads whole buffers, headers and data alike */
+		n = read_step(r, p, err, errlen);
 	if (n > 0)
 		__atomic_store_n(&r->calls, r->calls + 1, __ATOMIC_RELAXED);
 	return n;

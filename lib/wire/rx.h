@@ -28,6 +28,7 @@ struct rx {
 	uint64_t zc_mapped, zc_copied;
 	uint64_t calls;		/* receive steps that took data */
 	int lowat;		/* SO_RCVLOWAT in force: 1 the kernel's, 0 never again */
+	int full;		/* the last read filled the buffer */
 	void *priv;		/* the method's own state */
 };
 
