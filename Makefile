@@ -138,7 +138,7 @@ check-threads:
 # on a fresh clone (tests/e2e/test_targets.sh checks these lists against
 # the scripts).
 DEMO_TOOLS  = jsoncheck
-BENCH_TOOLS = jsoncheck loadgen subreaper svgplot zcstat
+BENCH_TOOLS = jsoncheck loadgen subreaper svgplot syscost zcstat
 
 demo: all $(DEMO_TOOLS:%=$(O)/tests/%)
 	@sh tests/demo.sh

@@ -553,7 +553,7 @@ part_peers() {
 	fi
 	echo "  the protocol's cost: $(printf '%.2f [%.2f, %.2f]' "$_pf" "$_pl" "$_ph") us a 128 KiB file: $_says"
 	echo "  (the words, the call that sends them, each file's own sendfile() and push; own us/KB ratio"
-	echo "  less 1, x the large file's us/KB, x 128)"
+	echo "  less 1, x the large file's us/KB, x 128; a null system call costs $SYSCALL_US us here)"
 	csv peers protocol us_per_file "$_pf" us
 	csv peers protocol us_per_file_lo "$_pl" us
 	csv peers protocol us_per_file_hi "$_ph" us

@@ -270,6 +270,18 @@ tcp_line() {
 	csv machine host lo_qdisc "$_q" ""
 }
 
+# syscall_line: the "syscall:" line: what a system call costs here
+# (tests/tools/syscost, on CPU 0 where the senders run). A figure per
+# call or per file, the 2001 protocol's words among them, moves with it:
+# 0.99-1.11 us on this project's VM, some twenty times bare metal's.
+syscall_line() {
+	_on="on CPU 0"
+	SYSCALL_US=$(taskset -c 0 "$ZC_TESTBIN/syscost" 2>/dev/null) ||
+		{ _on="unpinned"; SYSCALL_US=$("$ZC_TESTBIN/syscost"); } || SYSCALL_US=unknown
+	echo "syscall: $SYSCALL_US us a null system call (getppid, median of 5 x 200000, $_on)"
+	csv machine host syscall_us "$SYSCALL_US" us
+}
+
 machine() {
 	section "machine"
 	_vm="bare metal"
@@ -278,6 +290,7 @@ machine() {
 	echo "memory:  $(printf '%.1f GiB' "$(calc "$(sed -n 's/^MemTotal: *\([0-9]*\) kB$/\1/p' /proc/meminfo) / 1048576")")"
 	echo "kernel:  $(uname -sr)"
 	tcp_line
+	syscall_line
 	echo "zc:      $(git -C "$ZC_TOP" describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min averages before the run)"

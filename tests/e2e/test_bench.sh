@@ -100,6 +100,11 @@ check "an estimate of the time at the start" grep -q '^estimated time: about [0-
 check "the machine: CPUs and whether virtual" grep -Eq '^cpu: .*[0-9]+ CPUs, (virtual machine|bare metal)' "$TMP/run.txt"
 check "the machine: TCP's congestion control, loopback's qdisc, who paces" \
 	grep -Eq '^tcp: +congestion control [^ ]+, qdisc on lo [^ ]+: (fq paces|the kernel paces|no pacing)' "$TMP/run.txt"
+check "the machine: what a null system call costs, a figure in us" \
+	grep -Eq '^syscall: [0-9]+\.[0-9]{3} us a null system call \(getppid' "$TMP/run.txt"
+check "syscost: an argument is refused with its usage, exit 2" \
+	sh -c "'$ZC_TESTBIN/syscost' x 2>&1 >/dev/null | grep -q '^usage: syscost' &&
+		{ '$ZC_TESTBIN/syscost' x 2>/dev/null; [ \$? -eq 2 ]; }"
 check "the runs' length, as asked: $(grep -o 'per run (about [0-9.]* s)' "$TMP/run.txt")" \
 	grep -q 'sent [0-9]* times per run (about 0.5 s)$' "$TMP/run.txt"
 check "progress: the part's start and end" \

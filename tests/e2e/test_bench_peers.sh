@@ -54,6 +54,8 @@ else
 			grep -Eq \"the protocol's cost: -?[0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\] us a 128 KiB file: \" '$TMP/peers.txt'"
 	# What it says follows the interval's sign: above 0, a cost; below, none.
 	pc=$(sed -n "s/^  the protocol's cost: -\{0,1\}[0-9.]* \[\(-\{0,1\}[0-9.]*\), \(-\{0,1\}[0-9.]*\)\] us a 128 KiB file: \(.*\)$/\1 \2 \3/p" "$TMP/peers.txt")
+	check "peers: the protocol's cost says what a system call costs here" \
+		grep -Eq "a null system call costs [0-9]+\.[0-9]{3} us here" "$TMP/peers.txt"
 	check "peers: the protocol's cost's words fit its interval ($pc)" \
 		awk -v s="$pc" 'BEGIN { split(s, w, " "); t = substr(s, length(w[1]) + length(w[2]) + 3)
 			if (w[1] > 0) exit t !~ /^a cost the rounds show/
