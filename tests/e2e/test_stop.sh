@@ -28,7 +28,9 @@ stopped_in() {
 		# proc_children can outlast zcc -c's 0.4 s to its connect.
 		wait $_pid
 		_rc=$?
-		if grep -q 'Connection refused' "$TMP/err"; then
+		if grep -q 'another meter is running' "$TMP/err"; then
+			skip "$_what: $(cat "$TMP/err")"
+		elif grep -q 'Connection refused' "$TMP/err"; then
 			skip "$_what, SIGTERM after $_delay s: it had ended (rc $_rc) before the signal came: $(cat "$TMP/err")"
 		else
 			not_ok "$_what, SIGTERM after $_delay s: it ended first (rc $_rc): $(cat "$TMP/err")"
@@ -47,6 +49,11 @@ stopped_in() {
 	_rc=$?
 	if grep -q 'another meter is running' "$TMP/err"; then
 		skip "$_what: $(cat "$TMP/err")"
+		return
+	fi
+	# Signalled while already on its way out of a refused connect.
+	if [ "$_rc" -eq 1 ] && grep -q 'Connection refused' "$TMP/err"; then
+		skip "$_what, SIGTERM after $_delay s: it was ending (rc 1) when the signal came: $(cat "$TMP/err")"
 		return
 	fi
 	check "$_what, SIGTERM after $_delay s: ended in $_ms ms (2000 at most)" [ "$_ms" -le 2000 ]
