@@ -11,7 +11,7 @@
  * The program reads as its usage does: the options into one struct of
  * settings, checked against each other at the door, then one verb per
  * mode: calibrate (-C), or send runs (-R runs, each of -n loops or -t secs).
- * How a run is sent, watched, measured and printed lives in lib/app
+ * How a run is sent, watched, measured and printed is zcc's engine, lib/zcc
  * (send.h; streams.h for -P, deadline.h for -t, report.h for the lines).
  */
 #include <errno.h>
@@ -20,19 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/baseline.h"
-#include "app/compare.h"
+#include "zcc/baseline.h"
+#include "zcc/compare.h"
 #include "app/env_out.h"
-#include "app/fileset.h"
-#include "app/limits.h"
+#include "zcc/fileset.h"
+#include "zcc/limits.h"
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
-#include "app/report.h"
-#include "app/send.h"
+#include "zcc/report.h"
+#include "zcc/send.h"
 #include "app/meter_session.h"
 #include "app/stop.h"
-#include "app/streams.h"
+#include "zcc/streams.h"
 #include "base/cpu.h"
 #include "base/err.h"
 #include "base/show.h"

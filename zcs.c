@@ -3,10 +3,10 @@
  * receive method (lib/wire/rx.h) while checking it against its own headers, and
  * reports the receive rate: every period while data flows, and once when
  * the client closes. Each connection has its own child process that
- * serves it (lib/app/serve.h); the parent accepts, reaps, prints the
+ * serves it (lib/zcs/serve.h); the parent accepts, reaps, prints the
  * total: line over them and, when told to stop, passes the signal on and
- * waits for its children's last lines (lib/app/serve_loop.h); it alone
- * samples the meter with -c (lib/app/serve_sampler.h).
+ * waits for its children's last lines (lib/zcs/serve_loop.h); it alone
+ * samples the meter with -c (lib/zcs/serve_sampler.h).
  *
  * Read top to bottom: the settings and their check at the door, then the
  * verbs: open the meter, listen, serve forever or serve one.
@@ -21,9 +21,9 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
-#include "app/serve_conns.h"
-#include "app/serve_loop.h"
-#include "app/serve_sampler.h"
+#include "zcs/serve_conns.h"
+#include "zcs/serve_loop.h"
+#include "zcs/serve_sampler.h"
 #include "app/meter_session.h"
 #include "app/stop.h"
 #include "base/cpu.h"
@@ -235,7 +235,7 @@ static void give_up(void)
 
 /*
  * Soakers before -B, so that they do not inherit zcs's CPU; this process
- * alone samples them (lib/app/serve_sampler.h). With -W it loads the kernel's
+ * alone samples them (lib/zcs/serve_sampler.h). With -W it loads the kernel's
  * symbols once and says once why kernel work is not sampled; each
  * connection's process takes its own -W snapshots.
  */

@@ -6,7 +6,7 @@
  * the network sysctls and, once a connection is known, its interface
  * (lib/wire/ifinfo.h). Each key is one field of the record; what could
  * not be read is null in JSON and "unknown" in text, never a guess.
- * zcc --baseline (lib/app/baseline.h) reads an earlier run's record back
+ * zcc --baseline (lib/zcc/baseline.h) reads an earlier run's record back
  * into the same shape and names every key that differs.
  */
 #ifndef ZC_APP_ENV_OUT_H

@@ -1,5 +1,5 @@
-/* lib/app/deadline.c: how many files a loop of a -t stream sends. */
-#include "app/deadline.h"
+/* lib/zcc/deadline.c: how many files a loop of a -t stream sends. */
+#include "zcc/deadline.h"
 #include "t.h"
 
 /* Four files of 996 bytes: with its length word, 1000 bytes each. */

@@ -1,10 +1,10 @@
-/* lib/app/fileset.c: the files opened once. */
+/* lib/zcc/fileset.c: the files opened once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "app/fileset.h"
+#include "zcc/fileset.h"
 #include "t.h"
 
 /* Write text into a new file called name; 0, or -1. */

@@ -1,0 +1,108 @@
+/*
+ * zcc's comparisons: variants (a transmit method and a chunk size each,
+ * from -M and -b lists) run in rounds, every variant once a round on a
+ * fresh connection, the order rotated from round to round; then a table
+ * of each variant's medians and, for each after the first, its verdict
+ * against the first on the figure that decides: the median of the rounds'
+ * ratios with their distribution-free interval (lib/base/stats.h).
+ *
+ * compare_args.c reads the lists and --rate, compare.c runs the rounds,
+ * compare_table.c prints the rounds and the table, compare_plot.c draws it.
+ */
+#ifndef ZC_ZCC_COMPARE_H
+#define ZC_ZCC_COMPARE_H
+
+#include <stdint.h>
+
+#include "zcc/baseline.h"
+#include "zcc/send.h"
+#include "base/stats.h"
+
+#define COMPARE_MAX 64		/* variants in one run */
+
+struct variant {
+	const struct tx_method *method;
+	size_t chunk;		/* -b; for a method that sends whole files, unused */
+	char name[48];		/* "send", or "send/4K" with a -b list */
+};
+
+struct variants {
+	struct variant v[COMPARE_MAX];
+	unsigned n;
+	int by_size;		/* -b was a list: the chart draws against size */
+};
+
+/*
+ * compare_variants - every combination of methods (-M's value, a comma
+ * list) and chunks (-b's, a comma list of sizes; NULL: 64K), into vs. A
+ * method that sends whole files is one variant whatever the sizes. An
+ * empty item, a repeated one, an unknown method, a bad size, more than
+ * COMPARE_MAX variants, or a -b list for methods that take no chunk size:
+ * one usage line, exit 2.
+ */
+void compare_variants(struct variants *vs, const char *methods, const char *chunks);
+
+/*
+ * compare_rate - --rate's value in bits/s: digits, a fraction allowed,
+ * then K, M or G (powers of 1000, as link rates are written). Anything
+ * else, or a rate under 8 bits/s or above 1000G: a usage line, exit 2.
+ */
+double compare_rate(const char *opt, const char *arg);
+
+/*
+ * compare_rate_short - with --rate, a run more than 5% short of it is
+ * named on one line on stderr (name: the variant, or NULL).
+ */
+void compare_rate_short(const char *name, const struct send_result *r, double rate);
+
+/* How to run the comparison. */
+struct compare_cfg {
+	unsigned rounds;	/* -R */
+	uint32_t loops;		/* -n; with -t (cfg->secs) each run ends itself */
+	double rate;		/* --rate, bits/s; 0: none */
+	const char *plot;	/* --plot FILE; NULL: none */
+	const struct baseline *base;	/* --baseline; NULL: none */
+};
+
+/*
+ * compare_run - the rounds of vs on sd (cfg is sd's settings, whose method
+ * and chunk each run sets), each run's lines as a single run prints them
+ * and a round line after, then the table (and the chart of --plot). A stop
+ * signal ends it with the table of the rounds that ran whole, then the
+ * program by the signal. With --baseline, the environment's differences
+ * and each variant's rounds against the baseline's follow the table.
+ * Returns 0.
+ */
+int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
+		const struct compare_cfg *cc);
+
+/*
+ * One row of the table: a variant's medians and, but for the reference
+ * row, its ratio to the reference on the deciding figure. Paired rounds
+ * (this run's variants) give agree, the rounds on the median's side of 1;
+ * an unpaired comparison (another run's rounds) gives -1: no rounds pair.
+ */
+struct compare_row {
+	const char *name;
+	const struct variant *variant;	/* NULL: not one of this run's */
+	size_t rounds;
+	double rate, load, demand, own;	/* medians; load (0..1), demand NAN unmeasured */
+	long agree;
+	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
+	int has_ratio;
+	enum stats_verdict verdict;	/* LESS: cheaper, MORE: dearer */
+};
+
+/*
+ * compare_table - the table of rows[0..n) against rows[0]: a compare
+ * event per row with -J, else a header line naming the deciding figure
+ * (service demand when measured, zcc's own us/KB when not) and how the
+ * ratio was made (how), a line per row, the interval's coverage.
+ */
+void compare_table(const struct compare_row *rows, unsigned n, int measured,
+		   const char *how);
+
+/* compare_word - the verdict as printed: cheaper, dearer or ~. */
+const char *compare_word(enum stats_verdict v);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * --plot: the comparison as a chart (lib/app/plot.h). Per variant the
+ * deciding figure's median with the distribution-free interval of that
+ * median; the first variant's median a dashed line across. A -b list is
+ * drawn as the 2001 buffer-size table would be: the figure against the
+ * size on a log axis, a curve per method (a method that sends whole
+ * files has no size: it shows only as the line across, when first).
+ */
+#include <errno.h>
+#include <error.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zcc/compare_internal.h"
+#include "app/plot.h"
+
+/* The median of the deciding figure and its interval, for variant i. */
+static void median_and_interval(const struct compare_figs *f, size_t rounds,
+				double *median, double *lo, double *hi)
+{
+	double *v = calloc(rounds + 1, sizeof(*v));
+
+	if (!v)
+		error(1, errno, "memory");
+	for (size_t k = 0; k < rounds; k++)
+		v[k] = f->measured ? f->demand[k] : f->own[k];
+	*median = stats_median(v, rounds);	/* sorts v */
+	stats_median_interval(v, rounds, lo, hi);
+	free(v);
+}
+
+/* The series of a method, added when first seen. */
+static int series_of(struct plot *p, const char *method)
+{
+	for (int s = 0; s < p->n_series; s++)
+		if (strcmp(p->series[s], method) == 0)
+			return s;
+	if (p->n_series == PLOT_MAX_SERIES)
+		return PLOT_MAX_SERIES - 1;	/* colours repeat beyond */
+	snprintf(p->series[p->n_series], PLOT_NAME_LEN, "%s", method);
+	return p->n_series++;
+}
+
+void compare_plot(const char *path, const struct variants *vs,
+		  const struct compare_figs *figs, const struct compare_row *rows,
+		  size_t rounds)
+{
+	struct plot p;
+	struct plot_point points[COMPARE_MAX];
+	struct plot_bar bars[COMPARE_MAX];
+	char title[256], err[4200];
+	int measured = figs[0].measured, n_points = 0;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(title, sizeof(title), "%s per variant: median of %zu rounds, "
+		 "distribution-free interval", measured ? "service demand" : "zcc's own CPU time",
+		 rounds);
+	p.title = title;
+	p.ylabel = measured ? "service demand, us/KB" : "zcc itself, us/KB";
+	p.has_ref = 1;
+	p.ref_label = rows[0].name;
+	for (unsigned i = 0; i < vs->n; i++) {
+		double m, lo, hi;
+
+		median_and_interval(&figs[i], rounds, &m, &lo, &hi);
+		if (i == 0)
+			p.ref = m;
+		if (vs->by_size && !(vs->v[i].method->flags & TX_CHUNKED))
+			continue;	/* no size: its median is the line across, if first */
+		if (vs->by_size) {
+			points[n_points++] = (struct plot_point){ .x = (double)vs->v[i].chunk, .y = m,
+				.series = series_of(&p, vs->v[i].method->name),
+				.has_err = 1, .lo = lo, .hi = hi };
+		} else {
+			bars[i] = (struct plot_bar){ .group = (int)i, .v = m, .has_err = 1,
+						     .lo = lo, .hi = hi };
+			snprintf(p.group[i], PLOT_NAME_LEN, "%s", vs->v[i].name);
+		}
+	}
+	if (vs->by_size) {
+		p.xlabel = "chunk size (-b), bytes";
+		p.log_x = 1;
+		p.points = points;
+		p.n_points = n_points;
+	} else {
+		p.xlabel = "variant";
+		p.n_groups = (int)vs->n;
+		p.bars = bars;
+		p.n_bars = (int)vs->n;
+	}
+	if (plot_write(path, &p, err, sizeof(err)) < 0)
+		error(1, 0, "--plot: %s", err);
+}

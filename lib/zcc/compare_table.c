@@ -1,0 +1,132 @@
+/*
+ * The comparison's lines: a round line per run, then the table, each
+ * described once for text and -J (lib/app/out.h).
+ */
+#include <errno.h>
+#include <error.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zcc/compare_internal.h"
+#include "app/out.h"
+
+void compare_keep(struct compare_figs *f, unsigned round, const struct send_result *r)
+{
+	f->rate[round] = r->rate;
+	f->own[round] = r->own;
+	f->measured = r->measured;
+	f->load[round] = r->measured ? r->load : NAN;
+	f->demand[round] = r->measured ? r->demand : NAN;
+}
+
+double compare_median(const double *v, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c)), m;
+
+	if (!c)
+		error(1, errno, "memory");
+	if (n)
+		memcpy(c, v, n * sizeof(*c));
+	m = stats_median(c, n);
+	free(c);
+	return m;
+}
+
+const char *compare_word(enum stats_verdict v)
+{
+	return v == STATS_LESS ? "cheaper" : v == STATS_MORE ? "dearer" : "~";
+}
+
+void compare_round_line(const struct variant *v, unsigned round, unsigned rounds,
+			unsigned at, const struct send_result *r)
+{
+	line_begin("round");
+	line_int("round", round + 1, "round %lld");
+	line_int("rounds", rounds, "/%lld");
+	line_int("at", at + 1, NULL);
+	line_str("variant", v->name, " %s:");
+	line_str("method", v->method->name, NULL);
+	line_u64("chunk_bytes", v->chunk, NULL);
+	line_num("kbytes_per_sec", r->rate, 0, " %.0f kbytes/sec");
+	if (r->measured) {
+		line_num("load_pct", r->load * 100, 1, ", load %.1f%%");
+		line_num("service_demand_us_per_kb", r->demand, 3,
+			 ", service demand %.3f us/KB");
+	}
+	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
+	line_end();
+	if (out_failed())
+		exit(1);
+}
+
+/* The column heads, and the coverage the intervals have (text only). */
+static void head(const struct compare_row *rows, int measured, const char *how)
+{
+	out_text("\ncompare: %zu round%s, each variant against %s on %s, %s\n",
+		 rows[0].rounds, rows[0].rounds == 1 ? "" : "s", rows[0].name,
+		 measured ? "service demand (us/KB)" : "zcc's own CPU time (us/KB)", how);
+	out_text("%-16s %11s", "variant", "kbytes/sec");
+	if (measured)
+		out_text(" %7s %13s", "load %", "demand us/KB");
+	out_text(" %10s %7s %17s %6s  %s\n", "zcc us/KB", "ratio", "interval", "agree",
+		 "verdict");
+}
+
+static void row_line(const struct compare_row *row, const struct compare_row *ref,
+		     int measured)
+{
+	char interval[64] = "", agree[32] = "-";
+
+	line_begin("compare");
+	line_str("variant", row->name, "%-16s");
+	if (row->variant) {
+		line_str("method", row->variant->method->name, NULL);
+		line_u64("chunk_bytes", row->variant->chunk, NULL);
+	}
+	line_int("rounds", (long long)row->rounds, NULL);
+	line_num("kbytes_per_sec_median", row->rate, 0, " %11.0f");
+	if (measured) {
+		line_num("load_pct_median", row->load * 100, 1, " %7.1f");
+		line_num("service_demand_us_per_kb_median", row->demand, 3, " %13.3f");
+	}
+	line_num("own_us_per_kb_median", row->own, 3, " %10.3f");
+	if (!row->has_ratio) {
+		line_text(" %7s %17s %6s  %s", "1", "-", "-", "(reference)");
+		line_end();
+		return;
+	}
+	line_str("against", ref->name, NULL);
+	line_str("figure", measured ? "service_demand_us_per_kb" : "own_us_per_kb", NULL);
+	line_num("ratio_median", row->ratio.median, 3, " %7.3f");
+	line_num("ratio_lo", row->ratio.lo, 3, NULL);
+	line_num("ratio_hi", row->ratio.hi, 3, NULL);
+	line_num("ratio_conf_pct", row->ratio.conf * 100, 1, NULL);
+	snprintf(interval, sizeof(interval), "%.3f..%.3f", row->ratio.lo, row->ratio.hi);
+	if (row->agree >= 0) {
+		line_int("rounds_agree", row->agree, NULL);
+		snprintf(agree, sizeof(agree), "%ld/%zu", row->agree, row->ratio.n);
+	}
+	line_text(" %17s %6s", interval, agree);
+	line_str("verdict", compare_word(row->verdict), "  %s");
+	line_end();
+}
+
+void compare_table(const struct compare_row *rows, unsigned n, int measured,
+		   const char *how)
+{
+	double conf = n > 1 ? rows[1].ratio.conf : 0;
+
+	head(rows, measured, how);
+	for (unsigned i = 0; i < n; i++)
+		row_line(&rows[i], &rows[0], measured);
+	out_text("ratio: the variant's %s over %s's (below 1: cheaper)\n"
+		 "interval: distribution-free, %.1f%% coverage; agree: rounds on the "
+		 "ratio's side of 1\n"
+		 "verdict: cheaper or dearer when the whole interval is below or above 1, "
+		 "~ when it holds 1\n", measured ? "service demand" : "own us/KB",
+		 rows[0].name, conf * 100);
+	if (out_failed())
+		exit(1);
+}

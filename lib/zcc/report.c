@@ -1,0 +1,158 @@
+/*
+ * zcc's lines: the sent: line of a run and, with -c, its cpu: line (and
+ * -W's where lines); the summary of -R; the -d lines beside them.
+ */
+#include <errno.h>
+#include <error.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app/out.h"
+#include "zcc/report.h"
+#include "zcc/send_internal.h"
+#include "app/where_out.h"
+#include "base/rate.h"
+#include "base/stats.h"
+
+static void print_sent(const struct sender *sd, const struct send_result *r)
+{
+	line_begin("sent");
+	line_text("sent: ");
+	line_u64("bytes", r->bytes, "%" PRIu64 " bytes");
+	line_num("seconds", (double)r->ns / 1e9, 3, " in %.3f s");
+	line_num("kbytes_per_sec", kbytes_per_sec(r->bytes, r->ns), 0, ", %.0f kbytes/sec");
+	line_str("method", sd->cfg->method->name, NULL);
+	line_bool("interrupted", r->interrupted, " (interrupted)");
+	/* After the 2001 fields, so that a line of theirs still parses. */
+	line_num("stopped_seconds", (double)r->stopped_ns / 1e9, 3,
+		 r->stopped_ns >= 50000000u ? " (%.1f s stopped)" : NULL);
+	line_num("own_us_per_kb", r->own, 3, NULL);
+	if (sd->cfg->streams > 1)
+		line_int("streams", sd->cfg->streams, NULL);
+	if (r->zc_sends) {
+		line_u64("zc_sends", r->zc_sends, NULL);
+		line_u64("zc_copied", r->zc_copied, NULL);
+	}
+	report_tcp_keys(&r->tcp);
+	line_end();
+}
+
+void report_tcp_keys(const struct tcp_figures *tcp)
+{
+	line_u64("retransmits", tcp->retransmits, NULL);
+	line_u64("rtt_us", tcp->rtt_us, NULL);
+	line_u64("cwnd_bytes", tcp->cwnd_bytes, NULL);
+}
+
+void report_tcp(const char *what, const struct tcp_figures *tcp)
+{
+	fprintf(stderr, "%s: %stcp: %" PRIu64 " retransmits, rtt %.3f ms, cwnd %" PRIu64
+		" KB\n", program_invocation_short_name, what, tcp->retransmits,
+		(double)tcp->rtt_us / 1000, tcp->cwnd_bytes / 1024);
+}
+
+static void print_cpu(const struct sender *sd, const struct send_result *r)
+{
+	line_begin("cpu");
+	line_num("load_pct", r->load * 100, 1, "cpu: load %.1f%%");
+	line_int("ncpus", r->ncpus, " of %lld CPUs");
+	line_num("service_demand_us_per_kb", r->demand, 3, ", service demand %.3f us/KB");
+	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
+	line_str("meter", r->meter, NULL);
+	if (sd->where)
+		where_line(wspan_report(sd->run));
+	line_end();
+}
+
+void report_result(const struct sender *sd, const struct send_result *r)
+{
+	print_sent(sd, r);
+	if (r->measured)
+		print_cpu(sd, r);
+	if (out_failed())
+		exit(1);	/* the at-exit check says why */
+	if (r->zc_sends && sd->cfg->debug)
+		fprintf(stderr, "%s: zero-copy: %" PRIu64 " sends, %" PRIu64
+			" copied by the kernel\n", program_invocation_short_name,
+			r->zc_sends, r->zc_copied);
+	if (sd->cfg->debug)
+		report_tcp("", &r->tcp);
+	if (r->measured && !r->interrupted && r->ns < 1000000000u)
+		error(0, 0, "warning: a transfer of %.3f s is too short for "
+		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);
+}
+
+void report_interval(uint64_t bytes, uint64_t ns, const struct tcp_figures *tcp,
+		     const struct where_report *rep)
+{
+	line_begin("interval");
+	line_num("seconds", (double)ns / 1e9, 3, NULL);
+	line_u64("bytes", bytes, NULL);
+	line_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0, "%.0f kbytes/sec");
+	if (rep)
+		where_line(rep);
+	report_tcp_keys(tcp);
+	line_end();
+	fflush(stdout);
+}
+
+/* The figures of a run that the summary takes the median, least and most of. */
+enum figure { FIG_RATE, FIG_LOAD, FIG_DEMAND };
+
+static double figure_of(const struct send_result *r, enum figure f)
+{
+	switch (f) {
+	case FIG_LOAD:
+		return r->load;
+	case FIG_DEMAND:
+		return r->demand;
+	case FIG_RATE:
+	default:
+		return r->rate;
+	}
+}
+
+/* The median, least and most of one figure of every run. */
+static void summarise_one(const struct send_result *rs, unsigned n, enum figure f,
+			  double scale, struct stats_sum *sum)
+{
+	double *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		error(1, errno, "memory");
+	for (unsigned i = 0; i < n; i++)
+		v[i] = figure_of(&rs[i], f) * scale;
+	stats_summarise(v, n, sum);
+	free(v);
+}
+
+/*
+ * -R: the rates; measured, the loads and service demands too, in the same
+ * JSON object but a text line of their own.
+ */
+void report_summary(const struct send_result *rs, unsigned n)
+{
+	struct stats_sum rate, load, demand;
+
+	summarise_one(rs, n, FIG_RATE, 1, &rate);
+	line_begin("summary");
+	line_int("runs", n, "summary: %lld runs");
+	line_num("kbytes_per_sec_median", rate.median, 0, ", median %.0f kbytes/sec");
+	line_num("kbytes_per_sec_min", rate.min, 0, " (min %.0f");
+	line_num("kbytes_per_sec_max", rate.max, 0, ", max %.0f)");
+	if (rs[0].measured) {
+		summarise_one(rs, n, FIG_LOAD, 100, &load);
+		summarise_one(rs, n, FIG_DEMAND, 1, &demand);
+		line_num("load_pct_median", load.median, 1, "\nsummary cpu: load median %.1f%%");
+		line_num("load_pct_min", load.min, 1, " (min %.1f");
+		line_num("load_pct_max", load.max, 1, ", max %.1f)");
+		line_num("service_demand_us_per_kb_median", demand.median, 3,
+			 ", service demand median %.3f us/KB");
+		line_num("service_demand_us_per_kb_min", demand.min, 3, " (min %.3f");
+		line_num("service_demand_us_per_kb_max", demand.max, 3, ", max %.3f)");
+	}
+	line_end();
+	if (out_failed())
+		exit(1);
+}

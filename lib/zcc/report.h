@@ -1,0 +1,27 @@
+/*
+ * What zcc prints of a run (lib/zcc/send.h): text lines or, with -J, one
+ * JSON object per line (lib/app/out.h), each described once.
+ */
+#ifndef ZC_ZCC_REPORT_H
+#define ZC_ZCC_REPORT_H
+
+#include "zcc/send.h"
+
+/*
+ * report_result - the run's lines:
+ *   sent: BYTES bytes in SECONDS s, RATE kbytes/sec [(interrupted)]
+ *   cpu: load PCT% of NCPUS CPUs, service demand USPERKB us/KB, zcc itself ...
+ * (the cpu: line when r was measured, -W's lines after it), the -d lines
+ * on stderr, and a warning when a measured run was too short for a steady
+ * load figure. A failed stdout is exit 1.
+ */
+void report_result(const struct sender *sd, const struct send_result *r);
+
+/*
+ * report_summary - -R: the median, least and most of the n runs' rates
+ * (and loads and service demands, when measured). A failed stdout is
+ * exit 1.
+ */
+void report_summary(const struct send_result *rs, unsigned n);
+
+#endif

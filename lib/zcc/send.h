@@ -1,0 +1,82 @@
+/*
+ * Sending as zcc does: the whole protocol stream of a file set to a zcs,
+ * on one connection (send_once) or on the N of -P (lib/zcc/streams.h),
+ * with the interval lines and stall limit of -I and -T, and with -c the
+ * meter's reading over it. What a run measured is a send_result, printed
+ * by lib/zcc/report.h. These are the program layer: a failure is one
+ * line and exit 1, a stop signal ends the run with what was sent so far
+ * (interrupted).
+ */
+#ifndef ZC_ZCC_SEND_H
+#define ZC_ZCC_SEND_H
+
+#include <stdint.h>
+
+#include "zcc/fileset.h"
+#include "app/wsession.h"
+#include "meter/meter.h"
+#include "wire/net.h"
+#include "wire/tcpinfo.h"
+#include "wire/tx.h"
+
+/* What the command line says about sending, set by the program's parser. */
+struct send_cfg {
+	const char *host;		/* -s */
+	unsigned port;			/* -p */
+	const struct tx_method *method;	/* -M, -S, -w */
+	size_t chunk;			/* -b */
+	int cork;			/* -k */
+	struct net_opts sockopts;	/* -i, -o, -D; connect_secs: -T */
+	double interval;		/* -I; 0: none */
+	double stall;			/* -T; 0: wait for ever */
+	unsigned streams;		/* -P */
+	double secs;			/* -t: each run lasts this long; 0: -n */
+	int *cpus;			/* -B: the CPUs of the list */
+	int n_cpus;
+	int debug;			/* -d */
+};
+
+/* What one run measured. */
+struct send_result {
+	uint64_t bytes, ns;
+	uint64_t calls;		/* system calls that moved the data (-W) */
+	uint64_t ns_closed;	/* from the first byte to the server's close */
+	uint64_t stopped_ns;	/* zcc itself was stopped (lib/zcc/stopped.h) */
+	double rate;		/* kbytes/sec */
+	int interrupted;
+	uint64_t zc_sends, zc_copied;	/* zero-copy methods */
+	struct tcp_figures tcp;	/* TCP_INFO at the end (-P: summed, rtt the mean) */
+	int measured;		/* -c: the cpu figures below are set */
+	double load, demand, own;
+	int ncpus;
+	const char *meter;	/* the meter's method */
+};
+
+/* One sender: its settings, its files, and with -c its meter. */
+struct sender {
+	const struct send_cfg *cfg;
+	struct file_set files;
+	struct meter *meter;		/* -c; NULL: none */
+	struct wsession *where;		/* -W; NULL: none */
+	struct wspan *run;		/* -W: the run's stretch, its report after it */
+	struct wspan *interval;		/* -W -I: the interval's (the watcher's) */
+	int env_due;			/* the env record waits for a connection */
+};
+
+/*
+ * send_meter - read m over every run from now on; with where, also where
+ * its load went (-W): a refusal is one line and exit 1, kernel work that
+ * cannot be sampled a warning.
+ */
+void send_meter(struct sender *sd, struct meter *m, int where);
+
+/*
+ * send_once - the whole stream of loops of set once (with -t: for the
+ * time, lib/zcc/deadline.h), on a connection of its own, seen closed by
+ * the server. Prints nothing but on failure (and then exits 1); a stop
+ * signal makes the result interrupted.
+ */
+struct send_result send_once(struct sender *sd, const struct file_set *set,
+			     uint32_t loops);
+
+#endif

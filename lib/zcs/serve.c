@@ -1,0 +1,358 @@
+#include <errno.h>
+#include <error.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "app/out.h"
+#include "zcs/serve.h"
+#include "zcs/serve_sampler.h"
+#include "zcs/serve_total.h"
+#include "app/meter_session.h"
+#include "app/stop.h"
+#include "app/watch.h"
+#include "app/where_out.h"
+#include "base/clock.h"
+#include "base/rate.h"
+#include "wire/proto.h"
+
+/* One connection being served. */
+struct conn {
+	const struct serve_cfg *cfg;
+	const char *peer;
+	char prefix[96];		/* "PEER: " on rate and where lines with -d */
+	struct rx rx;
+	struct proto_rx p;
+	uint64_t start;
+	unsigned tick_seen;
+	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
+	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
+	struct wspan *whole, *since;	/* -W: from its start, from its last line */
+	const struct where_report *where_rep;	/* -W: the last line's */
+	uint64_t where_calls;		/* receive calls at the last where line */
+};
+
+/* How a connection's receiving ended. */
+enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
+
+static volatile sig_atomic_t ticks;	/* SIGALRMs so far */
+
+static void debug_header(const struct proto_rx *p, enum proto_state what,
+			 uint32_t value)
+{
+	const struct conn *c = p->arg;
+
+	if (what == PROTO_N_LOOPS)
+		fprintf(stderr, "zcs: %s: %u loops\n", c->peer, value);
+	else if (what == PROTO_N_FILES)
+		fprintf(stderr, "zcs: %s: loop %u of %u: %u files\n", c->peer,
+			p->loop + 1, p->n_loops, value);
+	else if (c->cfg->debug > 1)
+		fprintf(stderr, "zcs: %s: loop %u, file %u of %u: %u bytes\n", c->peer,
+			p->loop + 1, p->file + 1, p->n_files, value);
+}
+
+/* Said why already: alone, exit 1; else tell the parent to give up too. */
+static __attribute__((noreturn)) void give_up(const struct conn *c)
+{
+	if (c->cfg->alone)
+		exit(1);
+	_exit(SERVE_GIVE_UP);
+}
+
+/* stdout failed: the user sees nothing more (alone, the exit handler says so). */
+static __attribute__((noreturn)) void stdout_failed(const struct conn *c, int err)
+{
+	if (!c->cfg->alone)
+		error(0, err, "write to stdout");
+	give_up(c);
+}
+
+/* -W has no figure to give (its /proc or perf reads failed). */
+static __attribute__((noreturn)) void where_failed(const struct conn *c, const char *err)
+{
+	error(0, 0, "%s", err);
+	give_up(c);
+}
+
+/* -W: where the load went since the connection began and since its last line. */
+static void where_start(struct conn *c)
+{
+	struct wsession *ws = c->cfg->where;
+	char err[512];
+
+	if (!ws)
+		return;
+	wsession_resume(ws);
+	wsession_socket(ws, c->rx.fd);
+	c->whole = wspan_new(ws);
+	c->since = wspan_new(ws);
+	if (wspan_start(c->whole, err, sizeof(err)) < 0)
+		where_failed(c, err);
+	wspan_start_as(c->since, c->whole);
+	c->where_calls = c->rx.calls;
+}
+
+static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
+{
+	char err[512];
+
+	c->where_rep = wspan_read(whole ? c->whole : c->since, load, bytes,
+				  whole ? c->rx.calls : c->rx.calls - c->where_calls,
+				  err, sizeof(err));
+	if (!c->where_rep)
+		where_failed(c, err);
+	if (whole)
+		wspan_start_as(c->since, c->whole);
+	c->where_calls = c->rx.calls;
+}
+
+static void where_end(struct conn *c)
+{
+	wspan_free(c->whole);
+	wspan_free(c->since);
+}
+
+/*
+ * sample - the load since the last line, over bytes received in it; whole:
+ * over the whole connection instead (bytes are all of them). The reading
+ * is the sampler's (lib/zcs/serve_sampler.h): no figure when zcs is gone.
+ */
+static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
+{
+	struct app_load l = { 0 };
+
+	if (!c->cfg->meter)
+		return l;
+	if (whole)
+		c->last = c->first;
+	l = sampler_since(&c->last, &bytes);	/* every connection's bytes */
+	if (l.valid && c->cfg->where)
+		where_read(c, l.load, bytes, whole);
+	return l;
+}
+
+/* -c's figures, and -W's lines after the line (prefixed as it is). */
+static void load_line(const struct conn *c, const struct app_load *l)
+{
+	app_load_line(l);
+	if (l->valid && c->cfg->where)
+		where_line_prefixed(c->where_rep, c->prefix);
+}
+
+static void line_done(const struct conn *c)
+{
+	if (line_end() < 0 || out_failed())
+		stdout_failed(c, errno);
+}
+
+/* report_rate - the rate over the period that just ended: bytes in ns. */
+static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
+{
+	struct app_load l = sample(c, bytes, 0);
+
+	line_begin("rate");
+	line_str("peer", c->peer, NULL);
+	line_text("%s", c->prefix);
+	line_u64("bytes", bytes, NULL);
+	line_num("seconds", (double)ns / 1e9, 3, NULL);
+	line_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0, "%.0f kbytes/sec");
+	load_line(c, &l);
+	line_done(c);
+}
+
+/* report_done - the whole connection's line. */
+static void report_done(struct conn *c, int interrupted)
+{
+	uint64_t ns = now_ns() - c->start, bytes = c->p.bytes;
+	struct app_load l = sample(c, bytes, 1);
+	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
+
+	line_begin("done");
+	line_str("peer", c->peer, NULL);
+	line_u64("bytes", bytes, "done: %" PRIu64 " bytes");
+	line_num("seconds", (double)ns / 1e9, 3, " in %.3f s");
+	line_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0, ", %.0f kbytes/sec");
+	load_line(c, &l);
+	line_bool("interrupted", interrupted, " (interrupted)");
+	line_str("method", c->cfg->method->name, NULL);
+	if (zc) {
+		line_u64("zc_mapped", c->rx.zc_mapped, NULL);
+		line_u64("zc_copied", c->rx.zc_copied, NULL);
+	}
+	line_done(c);
+	if (c->cfg->debug && zc)
+		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
+			PRIu64 " copied\n", c->peer, c->rx.zc_mapped, c->rx.zc_copied);
+}
+
+/*
+ * report_broken - a stream that did not end whole, for -J readers: a
+ * "broken" event with why ("truncated", "excess", "error", "stalled"), the
+ * bytes and where (the text is the caller's line on stderr).
+ */
+static void report_broken(struct conn *c, const char *why, const char *detail)
+{
+	char where[160];
+
+	proto_rx_describe(&c->p, where, sizeof(where));
+	line_begin("broken");
+	line_str("peer", c->peer, NULL);
+	line_str("why", why, NULL);
+	line_u64("bytes", c->p.bytes, NULL);
+	line_str("where", where, NULL);
+	if (detail)
+		line_str("error", detail, NULL);
+	line_done(c);
+}
+
+/*
+ * on_ticks - a tick came: a rate line when a period ended (one, even if
+ * periods piled up after a SIGSTOP), and the -T rule. Returns -1 when the
+ * connection must be closed.
+ */
+static int on_ticks(struct conn *c)
+{
+	struct watch_news n;
+	char why[128];
+
+	c->tick_seen = (unsigned)ticks;
+	watch_look(&c->watch, now_ns(), c->p.bytes, &n);
+	if (n.line)
+		report_rate(c, n.line_bytes, n.line_ns);
+	if (!n.stalled)
+		return 0;
+	report_broken(c, "stalled", NULL);
+	error(0, 0, "%s: stalled: %s, closed after %" PRIu64 " bytes", c->peer,
+	      watch_stall_text(why, sizeof(why), n.moved, c->cfg->stall_secs), c->p.bytes);
+	return -1;
+}
+
+/* receive - take the stream until it ends one way or another. */
+static enum end receive(struct conn *c)
+{
+	char err[256], where[160];
+	ssize_t n;
+
+	for (;;) {
+		n = rx_step(c->cfg->method, &c->rx, &c->p, err, sizeof(err));
+		total_count(c->p.bytes);
+		if (n == 0)
+			return END_EOF;
+		if (n < 0 && errno != EINTR) {
+			proto_rx_describe(&c->p, where, sizeof(where));
+			error(0, 0, "%s: receive failed after %" PRIu64 " bytes (%s): %s",
+			      c->peer, c->p.bytes, where, err);
+			report_broken(c, "error", err);
+			return END_ERROR;
+		}
+		if (c->p.state == PROTO_EXCESS)
+			return END_EXCESS;
+		if (stop_signal)
+			return END_STOP;
+		/* The rest runs a few times a second, not per read. */
+		if ((unsigned)ticks != c->tick_seen && on_ticks(c) < 0)
+			return END_STALL;
+	}
+}
+
+/* verdict - the connection's last word. 0: a whole, well-formed stream. */
+static int verdict(struct conn *c, enum end how)
+{
+	char where[160];
+
+	proto_rx_describe(&c->p, where, sizeof(where));
+	switch (how) {
+	case END_EXCESS:
+		error(0, 0, "%s: excess data: %s; %" PRIu64 " bytes received", c->peer,
+		      where, c->p.bytes);
+		report_broken(c, "excess", NULL);
+		return 1;
+	case END_EOF:
+		if (!proto_rx_complete(&c->p)) {
+			error(0, 0, "%s: truncated: %s; %" PRIu64 " bytes received",
+			      c->peer, where, c->p.bytes);
+			report_broken(c, "truncated", NULL);
+			return 1;
+		}
+		report_done(c, 0);
+		return 0;
+	case END_STOP:
+		report_done(c, 1);
+		return 1;
+	default:
+		return 1;	/* said already */
+	}
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	ticks++;
+}
+
+/* SIGALRM every tick_ns (0: none): a blocked read returns, and the watcher looks. */
+static void ticker(uint64_t tick_ns)
+{
+	struct itimerval it = {
+		.it_interval = { .tv_sec = (time_t)(tick_ns / 1000000000u),
+				 .tv_usec = (suseconds_t)(tick_ns % 1000000000u / 1000) },
+	};
+
+	/* A blocked read() must return to the loop. */
+	if (tick_ns)
+		catch_interrupting(SIGALRM, on_alarm);
+	it.it_value = it.it_interval;
+	if (setitimer(ITIMER_REAL, &it, NULL) < 0 && tick_ns)
+		error(1, errno, "setitimer");
+}
+
+int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf)
+{
+	struct conn conn = { 0 }, *c = &conn;
+	char err[256];
+	enum end how;
+	int rc;
+
+	c->cfg = sc;
+	c->peer = peer;
+	if (sc->debug)
+		snprintf(c->prefix, sizeof(c->prefix), "%s: ", peer);
+	c->rx.fd = fd;
+	c->rx.buf = buf;
+	c->rx.bufsize = sc->read_size;
+	proto_rx_init(&c->p);
+	if (sc->debug) {
+		c->p.on_header = debug_header;
+		c->p.arg = c;
+		fprintf(stderr, "zcs: %s: connected\n", peer);
+	}
+	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
+		/* The kernel refuses the method: it will refuse every connection. */
+		error(0, 0, "%s: %s", peer, err);
+		if (!sc->alone)
+			_exit(SERVE_GIVE_UP);
+		close(fd);
+		return 1;
+	}
+	if (sc->meter && sampler_read(&c->first) == 0)
+		c->last = c->first;
+	where_start(c);
+	c->start = now_ns();
+	watch_init(&c->watch, sc->period, sc->stall_secs, c->start, 0);
+	ticks = 0;
+	ticker(watch_tick_ns(&c->watch));
+	how = receive(c);
+	total_ended();	/* the stream ended: the client may connect again */
+	rc = verdict(c, how);
+	ticker(0);
+	rx_close(sc->method, &c->rx);
+	where_end(c);
+	close(fd);
+	if (sc->debug)
+		fprintf(stderr, "zcs: %s: closed\n", peer);
+	return rc;
+}

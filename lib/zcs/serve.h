@@ -1,0 +1,46 @@
+/*
+ * zcs's verb for one connection: receive its stream by a method
+ * (lib/wire/rx.h) while checking it against its own headers, and report:
+ * a rate line every period while data flows, the done line when the
+ * client closes, or a broken stream's line on stderr (and its "broken"
+ * event with -J). With -c each line carries the machine's load over what
+ * it covers, with -W where it went.
+ */
+#ifndef ZC_ZCS_SERVE_H
+#define ZC_ZCS_SERVE_H
+
+#include <stddef.h>
+
+#include "app/wsession.h"
+#include "meter/meter.h"
+#include "wire/rx.h"
+
+/*
+ * The exit status of a connection's process that cannot go on for a reason
+ * that stops the whole server (stdout failed, the meter died, the kernel
+ * refuses the method): it has said why, and the parent gives up too.
+ */
+#define SERVE_GIVE_UP 3
+
+struct serve_cfg {
+	const struct rx_method *method;	/* -M */
+	size_t read_size;		/* -b: buf's size */
+	double period;			/* -t */
+	double stall_secs;		/* -T, 0: never */
+	int debug;			/* -d: the peer on rate lines, -dd every file */
+	int alone;			/* -1: served in zcs's only process */
+	struct meter *meter;		/* -c, or NULL; sampled by lib/zcs/serve_sampler.h */
+	struct wsession *where;		/* -W, or NULL */
+};
+
+/*
+ * serve - receive one stream from fd (peer: its name for lines) into buf
+ * and report it; fd is closed. Returns 0 when it was complete and well
+ * formed, 1 otherwise. Unless alone, a failure that stops the server ends
+ * the process with SERVE_GIVE_UP; alone it is exit 1. A stop signal ends
+ * the receiving, the done line says "(interrupted)", and the caller dies
+ * of the signal.
+ */
+int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf);
+
+#endif

@@ -1,0 +1,196 @@
+#include <errno.h>
+#include <error.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/env_out.h"
+#include "zcs/serve_conns.h"
+#include "zcs/serve_loop.h"
+#include "zcs/serve_sampler.h"
+#include "zcs/serve_total.h"
+#include "app/stop.h"
+#include "wire/net.h"
+
+static const struct serve_cfg *cfg;
+static int listen_sock = -1;
+static int wake_pipe[2] = { -1, -1 };	/* the parent's: wakes poll() from handlers */
+
+/* The handlers' only work: poll() returns. */
+static void wake(void)
+{
+	int saved = errno;
+	char c = 0;
+
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], &c, 1) < 0) {
+		/* The pipe is full: poll() will wake anyway. */
+	}
+	errno = saved;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+	wake();
+}
+
+/*
+ * accept_peer - accept a connection and name its peer from accept()'s own
+ * address: a client that resets at once has no peer left to ask for.
+ */
+static int accept_peer(char *peer, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = sizeof(ss);
+	int fd;
+
+	fd = accept4(listen_sock, (struct sockaddr *)&ss, &sslen, SOCK_CLOEXEC);
+	if (fd >= 0)
+		net_addr_name((struct sockaddr *)&ss, sslen, peer, len);
+	return fd;
+}
+
+/* In a connection's process: the parent's descriptors are not its own. */
+static void forget_parent(void)
+{
+	close(listen_sock);
+	close(wake_pipe[0]);
+	close(wake_pipe[1]);
+	wake_pipe[0] = wake_pipe[1] = -1;
+	sampler_child();
+}
+
+/*
+ * The environment record again, with the first connection's interface
+ * (the one at start has none); later connections print none.
+ */
+static void conn_env(int fd)
+{
+	static int done;
+
+	if (!done++)
+		env_print(ENV_CONN, fd, cfg->debug);
+}
+
+/*
+ * Accept one connection and fork its process: serve, then exit; stopped
+ * by a signal (passed on by the parent, or the parent's death), print the
+ * done line and die of it.
+ */
+static void accept_one(unsigned char *buf)
+{
+	char peer[CONN_PEER_LEN];
+	struct timespec pause = { 0, 100000000L };	/* 0.1 s */
+	int fd, rc;
+
+	fd = accept_peer(peer, sizeof(peer));
+	if (fd < 0) {
+		if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED)
+			return;
+		/* Out of descriptors or memory: say so, and do not spin. */
+		error(0, errno, "accept");
+		nanosleep(&pause, NULL);
+		return;
+	}
+	conn_env(fd);
+	if (conns_spawn(peer, forget_parent) == 0) {
+		rc = serve(cfg, fd, peer, buf);
+		if (stop_signal)
+			stop_exit(stop_signal);
+		exit(rc);
+	}
+	close(fd);
+}
+
+/*
+ * poll()'s timeout: for the refusals not shown and, while children serve,
+ * the total's period; with -c every period, so that a dead soaker ends zcs
+ * even while nobody is being served (the total samples the meter).
+ */
+static int poll_timeout(void)
+{
+	int ms = conns_refused_due_ms(), due = total_due_ms(conns_live());
+
+	if (cfg->meter && (ms < 0 || ms > (int)(cfg->period * 1000)))
+		ms = (int)(cfg->period * 1000);
+	if (due >= 0 && (ms < 0 || ms > due))
+		ms = due;
+	return ms;
+}
+
+void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns,
+		   unsigned char *buf)
+{
+	struct pollfd pfd[3] = {
+		{ .fd = listen_fd, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },
+		{ .fd = sampler_fd(), .events = POLLIN },
+	};
+	char drain[64];
+	int broken = 0;
+
+	cfg = sc;
+	listen_sock = listen_fd;
+	conns_open(max_conns);
+	total_open(max_conns, sc->period, sc->meter != NULL);
+	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		error(1, errno, "pipe");
+	pfd[1].fd = wake_pipe[0];
+	if (fcntl(listen_sock, F_SETFL, O_NONBLOCK) < 0)
+		error(1, errno, "set the listening socket non-blocking");
+	/* A stop signal or a child's end now wakes poll() as well. */
+	stop_catch(wake);
+	catch_interrupting(SIGCHLD, on_child);
+
+	while (!stop_signal && !broken) {
+		if (poll(pfd, 3, poll_timeout()) < 0) {
+			if (errno != EINTR)
+				error(1, errno, "poll");
+			pfd[0].revents = 0;
+		}
+		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
+			;
+		sampler_answer();
+		broken = conns_reap();
+		if (!broken && !stop_signal)
+			total_tick();
+		if (!stop_signal && !broken && (pfd[0].revents & POLLIN))
+			accept_one(buf);
+	}
+	close(listen_sock);
+	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
+	conns_stop(broken ? SIGKILL : stop_signal);
+	conns_close();
+	total_close();
+	free(buf);
+	if (broken)
+		exit(1);	/* the child said why */
+	stop_exit(stop_signal);
+}
+
+int serve_one(const struct serve_cfg *sc, int listen_fd, unsigned char *buf)
+{
+	char peer[CONN_PEER_LEN];
+	int fd, rc;
+
+	cfg = sc;
+	listen_sock = listen_fd;
+	do
+		fd = accept_peer(peer, sizeof(peer));
+	while (fd < 0 && errno == EINTR && !stop_signal);
+	if (stop_signal)
+		stop_exit(stop_signal);
+	if (fd < 0)
+		error(1, errno, "accept");
+	close(listen_sock);
+	conn_env(fd);
+	rc = serve(sc, fd, peer, buf);
+	free(buf);
+	if (stop_signal)
+		stop_exit(stop_signal);
+	return rc;
+}
