@@ -12,7 +12,7 @@
  * settings, checked against each other at the door, then one verb per
  * mode: calibrate (-C), or send runs (-R runs, each of -n loops or -t secs).
  * How a run is sent, watched, measured and printed is zcc's engine, lib/zcc
- * (send.h; streams.h for -P, deadline.h for -t, report.h for the lines).
+ * (send.h; deadline.h for -t, report.h for the lines).
  */
 #include <errno.h>
 #include <error.h>
@@ -32,7 +32,6 @@
 #include "zcc/send.h"
 #include "app/meter_session.h"
 #include "app/stop.h"
-#include "zcc/streams.h"
 #include "base/cpu.h"
 #include "base/err.h"
 #include "base/show.h"
@@ -451,12 +450,7 @@ static int send_runs(void)
 			.base = cfg.baseline ? &base : NULL });
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
-		if (cfg.send.streams > 1) {
-			rs[i] = send_streams(&sender, loops);	/* it prints its own lines */
-		} else {
-			rs[i] = send_once(&sender, &sender.files, loops);
-			report_result(&sender, &rs[i]);
-		}
+		rs[i] = send_run(&sender, loops);
 		if (rs[i].interrupted)
 			break;
 		compare_rate_short(NULL, &rs[i], cfg.rate);

@@ -11,12 +11,25 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+struct timespec ns_timespec(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
+}
+
+void clock_cond_init(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
 int sleep_until(uint64_t deadline_ns)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(deadline_ns / 1000000000u),
-		.tv_nsec = (long)(deadline_ns % 1000000000u),
-	};
+	struct timespec ts = ns_timespec(deadline_ns);
 	int rc;
 
 	rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);

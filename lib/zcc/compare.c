@@ -15,21 +15,15 @@
 #include "zcc/compare_internal.h"
 #include "zcc/report.h"
 #include "app/stop.h"
-#include "zcc/streams.h"
+#include "zcc/send.h"
 
 /* One run of v, its lines printed as a lone run's would be. */
 static struct send_result run_variant(struct sender *sd, struct send_cfg *cfg,
 				      const struct variant *v, uint32_t loops)
 {
-	struct send_result r;
-
 	cfg->method = v->method;
 	cfg->chunk = v->chunk;
-	if (cfg->streams > 1)
-		return send_streams(sd, loops);		/* prints its own lines */
-	r = send_once(sd, &sd->files, loops);
-	report_result(sd, &r);
-	return r;
+	return send_run(sd, loops);
 }
 
 /* The deciding figure: service demand when measured, else zcc's own. */

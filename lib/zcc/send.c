@@ -1,7 +1,7 @@
 /*
- * One run of zcc on one connection, and the steps every run shares:
- * connecting as the options ask, seeing the stream closed by the server,
- * the meter's mark and reading around the run.
+ * The steps every stream of a run shares: connecting as the options ask,
+ * seeing the stream closed by the server, the meter's mark and reading
+ * around the run.
  */
 #include <errno.h>
 #include <error.h>
@@ -82,8 +82,6 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	return 0;
 }
 
-/* ---- one run ---------------------------------------------------------------- */
-
 int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *peer,
 		 size_t peerlen, char *err, size_t errlen)
 {
@@ -110,18 +108,6 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 		fprintf(stderr, "%s: connected to %s, SO_SNDBUF %d\n",
 			program_invocation_short_name, name, sndbuf);
 	}
-	return sock;
-}
-
-/* The connected socket, or -1 when a stop signal cut the connect short:
- * the caller still owes its lines (the -R summary of the runs before). */
-static int connect_server(const struct sender *sd, char *peer, size_t peerlen)
-{
-	char err[256];
-	int sock = send_connect(sd, &stop_signal, peer, peerlen, err, sizeof(err));
-
-	if (sock < 0 && !stop_signal)
-		error(1, 0, "%s", err);
 	return sock;
 }
 
@@ -178,103 +164,10 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 	}
 }
 
-static void setup_method(const struct sender *sd, struct tx *t,
-			 const struct file_set *set)
-{
-	const struct send_cfg *cfg = sd->cfg;
-	char err[256];
-
-	if (tx_open(cfg->method, t, set->f, set->n, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-}
-
 /* -t -d: how the stream's loops were spent. */
 void debug_deadline(const char *what, const struct deadline *dl, uint32_t ceiling)
 {
 	fprintf(stderr, "%s: %s-t: %" PRIu64 " files in %" PRIu32 " loops, then %" PRIu32
 		" loops of 0 files\n", program_invocation_short_name, what, dl->files,
 		dl->loops, ceiling - dl->loops);
-}
-
-/* Send the whole stream of loops of set once on a fresh connection. */
-struct send_result send_once(struct sender *sd, const struct file_set *set,
-			     uint32_t loops)
-{
-	const struct send_cfg *cfg = sd->cfg;
-	struct tx t = { .chunk = cfg->chunk, .stop = &stop_signal };
-	struct send_result r = { 0 };
-	struct deadline dl = { 0 };
-	struct watcher w;
-	char err[256], peer[300], merr[512], why[128];
-	uint64_t start = now_ns(), t0, planned, stopped0;
-	double own0;
-	int rc, mrc;
-
-	stopped_start();
-	stopped0 = stopped_ns();
-	t.sock = connect_server(sd, peer, sizeof(peer));
-	if (t.sock < 0) {	/* stopped while connecting: nothing sent */
-		r.interrupted = 1;
-		return r;
-	}
-	t.peer = peer;
-	if (sd->env_due) {	/* the first connection: its interface is known */
-		env_print(ENV_CONN, t.sock, cfg->debug);
-		sd->env_due = 0;
-	}
-	setup_method(sd, &t, set);
-	if (cfg->secs > 0)	/* the run, connecting included, lasts -t */
-		loops = deadline_arm(&dl, &t, set, start + (uint64_t)(cfg->secs * 1e9));
-	if (cfg->debug && cfg->secs > 0)
-		fprintf(stderr, "%s: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, "
-			"for %g s: at most %" PRIu32 " loops\n", program_invocation_short_name,
-			cfg->method->name, set->n, set->n == 1 ? "" : "s", set->bytes,
-			cfg->secs, loops);
-	else if (cfg->debug)
-		fprintf(stderr, "%s: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, %"
-			PRIu32 " loop%s, %" PRIu64 " bytes on the connection\n",
-			program_invocation_short_name, cfg->method->name, set->n,
-			set->n == 1 ? "" : "s", set->bytes, loops,
-			loops == 1 ? "" : "s", proto_stream_bytes(loops, set->n, set->bytes));
-	send_mark(sd, t.sock);
-	own0 = send_cpu_secs();
-	watch_start(&w, sd, &t, NULL);
-	t0 = now_ns();
-	rc = tx_send_stream(cfg->method, &t, set->f, set->n, loops, err, sizeof(err));
-	r.ns = now_ns() - t0;
-	watch_stop(&w);
-	r.bytes = t.bytes;
-	r.calls = t.calls;
-	r.rate = kbytes_per_sec(r.bytes, r.ns);
-	r.zc_sends = t.zc_sends;
-	r.zc_copied = t.zc_copied;
-	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);
-	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
-	tx_close(cfg->method, &t, set->f, set->n);
-	if (rc < 0 && w.stalled)
-		error(1, 0, "%s: stalled: %s", peer,
-		      watch_stall_text(why, sizeof(why), w.moved, cfg->stall));
-	if (rc < 0 && !stop_signal)
-		error(1, 0, "%s", err);
-	if (rc == 0) {
-		rc = send_await_close(sd, &t, err, sizeof(err));
-		if (rc == -2)
-			error(1, 0, "%s", err);
-	}
-	r.interrupted = rc < 0;
-	r.ns_closed = now_ns() - t0;
-	r.stopped_ns = stopped_ns() - stopped0;
-	tcpinfo_read(t.sock, &r.tcp);
-	close(t.sock);
-	if (mrc < 0) {		/* no cpu figure from this run */
-		report_result(sd, &r);
-		error(1, 0, "%s", merr);
-	}
-	planned = cfg->secs > 0 ? dl.bytes : proto_stream_bytes(loops, set->n, set->bytes);
-	if (!r.interrupted && r.bytes != planned)
-		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
-		      PRIu64, r.bytes, planned);
-	if (cfg->debug && cfg->secs > 0)
-		debug_deadline("", &dl, loops);
-	return r;
 }

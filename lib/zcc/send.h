@@ -1,8 +1,7 @@
 /*
  * Sending as zcc does: the whole protocol stream of a file set to a zcs,
- * on one connection (send_once) or on the N of -P (lib/zcc/streams.h),
- * with the interval lines and stall limit of -I and -T, and with -c the
- * meter's reading over it. What a run measured is a send_result, printed
+ * on one connection or on each of the N of -P, with the interval lines
+ * and stall limit of -I and -T, and with -c the meter's reading over it. What a run measured is a send_result, printed
  * by lib/zcc/report.h. These are the program layer: a failure is one
  * line and exit 1, a stop signal ends the run with what was sent so far
  * (interrupted).
@@ -71,12 +70,17 @@ struct sender {
 void send_meter(struct sender *sd, struct meter *m, int where);
 
 /*
- * send_once - the whole stream of loops of set once (with -t: for the
- * time, lib/zcc/deadline.h), on a connection of its own, seen closed by
- * the server. Prints nothing but on failure (and then exits 1); a stop
- * signal makes the result interrupted.
+ * send_run - one run: sd->cfg->streams connections (one, or the N of -P,
+ * the CPUs of a -B list spread over them round robin), each the whole
+ * stream of loops of sd's files (with -t: for the time, lib/zcc/deadline.h)
+ * on a connection of its own, seen closed by the server. Prints the run's
+ * lines (lib/zcc/report.h): the sent: line of their sum (one stream: the
+ * seconds of its sending; -P: from the first stream's start to the last
+ * close); with -P and -J a stream event per stream, with -P and -d a line
+ * per stream and the slowest/fastest ratio. A failure is one line (-P:
+ * naming the stream; the others are shut) and exit 1; a stop signal ends
+ * the run with what was sent so far (interrupted).
  */
-struct send_result send_once(struct sender *sd, const struct file_set *set,
-			     uint32_t loops);
+struct send_result send_run(struct sender *sd, uint32_t loops);
 
 #endif

@@ -1,8 +1,9 @@
 /*
- * What the parts of a send share and a program never sees: a stream of -P
- * and the group of them (lib/zcc/streams.c), the watcher of -I and -T
- * (lib/zcc/send_watch.c), the connection and meter steps of a run
- * (lib/zcc/send.c), the lines only they print (lib/zcc/report.c).
+ * What the parts of a send share and a program never sees: a stream
+ * (lib/zcc/stream.c) and the group of them that is a run
+ * (lib/zcc/streams.c), the watcher of -I and -T (lib/zcc/send_watch.c),
+ * the connection and meter steps (lib/zcc/send.c), the lines only they
+ * print (lib/zcc/report.c).
  */
 #ifndef ZC_ZCC_SEND_INTERNAL_H
 #define ZC_ZCC_SEND_INTERNAL_H
@@ -16,20 +17,22 @@
 
 struct group;
 
-/* One stream of -P: its own connection, thread, method state and files. */
+/* One stream of a run: its own connection, method state and files. */
 struct stream {
 	unsigned idx;		/* 1..N, as messages name it */
 	int cpu;		/* -B list: its CPU; -1: as the process */
 	struct group *g;
 	struct tx t;		/* t.sock: -1 until connected and after close */
+	volatile sig_atomic_t *cancel;	/* set: a connect gives up */
 	struct file_set set;	/* its own entries: a method maps into them */
 	char peer[300];
 	char err[512];
 	int sending;		/* the -T watch of the stream runs */
 	uint32_t loops;
 	struct deadline dl;	/* -t: its plan */
-	int connected, interrupted;
-	uint64_t t0, t_end;	/* connected, closed */
+	int connected, opened, sent, interrupted;
+	int rc;			/* the send's, then the wait for the close's */
+	uint64_t t0, t_sent, t_end;	/* sending, sent, closed */
 	struct tcp_figures tcp;
 	pthread_t thread;
 };
@@ -42,28 +45,42 @@ struct group {
 	int stop;			/* a signal or a failure: the streams end */
 	uint64_t end;			/* -t: every stream's deadline, now_ns() */
 	/*
-	 * Every stream's t.stop, never set: a stream thread has every signal
-	 * blocked, so no send of its returns EINTR; the main thread ends them
-	 * by shutting their sockets instead, and no flag is shared unlocked.
+	 * -P: every stream's t.stop, never set: a stream thread has every
+	 * signal blocked, so no send of its returns EINTR; the main thread
+	 * ends them by shutting their sockets instead, and no flag is shared
+	 * unlocked. One stream runs in the main thread: its t.stop is
+	 * stop_signal.
 	 */
 	volatile sig_atomic_t never;
-	volatile sig_atomic_t cancel;	/* set with stop: a connect gives up */
+	volatile sig_atomic_t cancel;	/* -P: set with stop, a connect gives up */
 	unsigned running;		/* threads not yet done */
 	unsigned failed;		/* the first stream that failed, or 0 */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;		/* a stream is done or failed */
 };
 
+/*
+ * stream_start - bind s's thread to its CPU, connect, open the method, and
+ * with -t plan the loops; -1 when that failed (the failure or the stop
+ * recorded). stream_send - the whole stream. stream_finish - the one place
+ * a connection ends: wait for the server's close after a whole send, take
+ * TCP_INFO, close; a failure ends the run (g->failed). stream_thread -
+ * the three in a thread of -P.
+ */
+int stream_start(struct stream *s);
+void stream_send(struct stream *s);
+void stream_finish(struct stream *s);
+void *stream_thread(void *arg);
+
 /* The watcher: interval lines (-I) and the stall limit (-T), a thread. */
 struct watcher {
 	struct sender *sd;
-	struct tx *t;		/* one stream, */
-	struct group *g;	/* or the streams of -P */
-	struct watch watch;	/* lib/app/watch.h: lines due, the stall rule */
+	struct group *g;	/* the streams it watches */
+	struct watch watch;	/* lib/app/watch.h: lines due; one stream's stall rule */
 	struct watch *each;	/* -P with -T: one stall rule per stream */
 	uint64_t *last;		/* -P -I -d: each stream's bytes at the last line */
 	int running, done, stalled;
-	unsigned stalled_idx;	/* -P: the stream that stalled */
+	unsigned stalled_idx;	/* the stream that stalled */
 	uint64_t moved;		/* in the -T window, when it stalled */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -71,11 +88,11 @@ struct watcher {
 };
 
 /*
- * watch_start - watch t, or the streams of g, in a thread of its own with
- * every signal blocked (they are the main thread's); nothing to do without
- * -I and -T. watch_stop - end it and free what it made.
+ * watch_start - watch the streams of g in a thread of its own with every
+ * signal blocked (they are the main thread's); nothing to do without -I
+ * and -T. watch_stop - end it and free what it made.
  */
-void watch_start(struct watcher *w, struct sender *sd, struct tx *t, struct group *g);
+void watch_start(struct watcher *w, struct sender *sd, struct group *g);
 void watch_stop(struct watcher *w);
 
 /*

@@ -20,8 +20,6 @@ static uint64_t watched_bytes(const struct watcher *w)
 {
 	uint64_t sum = 0;
 
-	if (!w->g)
-		return __atomic_load_n(&w->t->bytes, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < w->g->n; i++)
 		sum += __atomic_load_n(&w->g->s[i].t.bytes, __ATOMIC_RELAXED);
 	return sum;
@@ -34,10 +32,6 @@ static void watched_tcp(const struct watcher *w, struct tcp_figures *sum)
 	unsigned n = 0;
 
 	*sum = (struct tcp_figures){ 0 };
-	if (!w->g) {
-		tcpinfo_read(w->t->sock, sum);
-		return;
-	}
 	pthread_mutex_lock(&w->g->lock);
 	for (unsigned i = 0; i < w->g->n; i++) {
 		if (w->g->s[i].t.sock >= 0 && tcpinfo_read(w->g->s[i].t.sock, &one) == 0) {
@@ -130,10 +124,11 @@ static void *watch_run(void *arg)
 			print_interval(w, news.line_bytes, news.line_ns);
 		if (news.line && w->last)
 			debug_interval(w, news.line_ns);
-		if (news.stalled) {
+		if (news.stalled) {	/* one stream's rule */
 			w->stalled = 1;
+			w->stalled_idx = 1;
 			w->moved = news.moved;
-			shutdown(w->t->sock, SHUT_RDWR);	/* the send returns */
+			shutdown(w->g->s[0].t.sock, SHUT_RDWR);	/* the send returns */
 			break;
 		}
 		if (w->each && look_each(w, now))
@@ -141,42 +136,38 @@ static void *watch_run(void *arg)
 		due = watch_due(&w->watch);
 		if (w->each && now + 100000000u < due)
 			due = now + 100000000u;	/* the streams' rules: 0.1 s is enough */
-		ts.tv_sec = (time_t)(due / 1000000000u);
-		ts.tv_nsec = (long)(due % 1000000000u);
+		ts = ns_timespec(due);
 		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
 }
 
-void watch_start(struct watcher *w, struct sender *sd, struct tx *t, struct group *g)
+void watch_start(struct watcher *w, struct sender *sd, struct group *g)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	double interval = cfg->interval;
-	pthread_condattr_t ca;
+	int many = g->n > 1;
 	sigset_t all, old;
 	int e;
 
-	*w = (struct watcher){ .sd = sd, .t = t, .g = g };
+	*w = (struct watcher){ .sd = sd, .g = g };
 	if (interval == 0 && cfg->stall == 0)
 		return;
 	/* One stream: one rule for lines and stall; -P: lines of the sum. */
-	watch_init(&w->watch, interval, g ? 0 : cfg->stall, now_ns(), 0);
-	if (g && cfg->stall > 0) {
+	watch_init(&w->watch, interval, many ? 0 : cfg->stall, now_ns(), 0);
+	if (many && cfg->stall > 0) {
 		w->each = calloc(g->n, sizeof(*w->each));
 		if (!w->each)
 			error(1, errno, "memory");
 	}
-	if (g && interval > 0 && cfg->debug) {
+	if (many && interval > 0 && cfg->debug) {
 		w->last = calloc(g->n, sizeof(*w->last));
 		if (!w->last)
 			error(1, errno, "memory");
 	}
 	pthread_mutex_init(&w->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&w->wake, &ca);
-	pthread_condattr_destroy(&ca);
+	clock_cond_init(&w->wake);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	e = pthread_create(&w->thread, NULL, watch_run, w);

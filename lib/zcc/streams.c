@@ -1,20 +1,18 @@
 /*
- * zcc -P: the streams of one run at once, each its own connection and
- * thread sending the whole stream of the file set; the result is their
- * sum.
+ * A run of zcc (send.h): its N >= 1 streams (lib/zcc/stream.c), each the
+ * whole stream of the file set on a connection of its own, and the result
+ * their sum. One stream runs in the calling thread; the N of -P each in a
+ * thread, while the calling thread waits for them and takes the signals.
  */
 #include <errno.h>
 #include <error.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "app/env_out.h"
 #include "app/out.h"
@@ -22,115 +20,10 @@
 #include "zcc/send_internal.h"
 #include "app/stop.h"
 #include "zcc/stopped.h"
-#include "zcc/streams.h"
 #include "base/clock.h"
-#include "base/cpu.h"
 #include "base/err.h"
 #include "base/rate.h"
 #include "wire/proto.h"
-
-/*
- * Stream s failed with err: the first failure ends the run, and stops the
- * others (the main thread shuts their sockets). A failure after the stop
- * is only the stop seen from inside.
- */
-static void stream_fail(struct stream *s, const char *err)
-{
-	struct group *g = s->g;
-
-	pthread_mutex_lock(&g->lock);
-	if (!g->stop) {
-		g->stop = 1;
-		g->failed = s->idx;
-		snprintf(s->err, sizeof(s->err), "%s", err);
-		pthread_cond_signal(&g->wake);
-	} else {
-		s->interrupted = 1;
-	}
-	pthread_mutex_unlock(&g->lock);
-}
-
-/* The run is being stopped: what failed now only felt the stop. */
-static int stream_stopped(struct group *g)
-{
-	int stop;
-
-	pthread_mutex_lock(&g->lock);
-	stop = g->stop;
-	pthread_mutex_unlock(&g->lock);
-	return stop;
-}
-
-/* Bind the calling thread to cpu; -1 with err. */
-static int bind_thread(int cpu, char *err, size_t errlen)
-{
-	cpu_set_t set;
-	int e;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	e = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (e)
-		return err_fill(err, errlen, e, "bind to CPU %d", cpu);
-	return 0;
-}
-
-/* One stream's thread: connect, send the whole stream, see it closed. */
-static void *stream_run(void *arg)
-{
-	struct stream *s = arg;
-	struct group *g = s->g;
-	char err[512];
-	int sock, rc;
-
-	if (s->cpu >= 0 && bind_thread(s->cpu, err, sizeof(err)) < 0) {
-		stream_fail(s, err);
-		goto done;
-	}
-	sock = send_connect(g->sd, &g->cancel, s->peer, sizeof(s->peer), err, sizeof(err));
-	if (sock < 0) {
-		stream_fail(s, err);
-		goto done;
-	}
-	pthread_mutex_lock(&g->lock);
-	s->t.sock = sock;
-	s->t.peer = s->peer;
-	s->connected = 1;
-	if (g->stop)		/* stopped while connecting: no send to wake */
-		shutdown(sock, SHUT_RDWR);
-	pthread_mutex_unlock(&g->lock);
-	rc = tx_open(g->sd->cfg->method, &s->t, s->set.f, s->set.n, err, sizeof(err));
-	if (g->sd->cfg->secs > 0)
-		s->loops = deadline_arm(&s->dl, &s->t, &s->set, g->end);
-	s->t0 = now_ns();
-	if (rc < 0 && stream_stopped(g))
-		s->interrupted = 1;
-	if (rc == 0) {
-		__atomic_store_n(&s->sending, 1, __ATOMIC_RELEASE);
-		rc = tx_send_stream(g->sd->cfg->method, &s->t, s->set.f, s->set.n, s->loops,
-				    err, sizeof(err));
-		__atomic_store_n(&s->sending, 0, __ATOMIC_RELEASE);
-	}
-	if (rc == 0)
-		rc = send_await_close(g->sd, &s->t, err, sizeof(err));
-	if (rc < 0 && stream_stopped(g))
-		s->interrupted = 1;
-	if (rc < 0 && !s->interrupted)
-		stream_fail(s, err);
-	tcpinfo_read(sock, &s->tcp);
-	s->t_end = now_ns();
-	tx_close(g->sd->cfg->method, &s->t, s->set.f, s->set.n);
-	pthread_mutex_lock(&g->lock);
-	s->t.sock = -1;
-	pthread_mutex_unlock(&g->lock);
-	close(sock);
-done:
-	pthread_mutex_lock(&g->lock);
-	g->running--;
-	pthread_cond_signal(&g->wake);
-	pthread_mutex_unlock(&g->lock);
-	return NULL;
-}
 
 /* One stream's rate, kbytes/sec, over its own time. */
 static double stream_rate(const struct stream *s)
@@ -207,37 +100,39 @@ static void group_free(struct group *g)
 	pthread_mutex_destroy(&g->lock);
 }
 
-/* The stream that failed, said in one line; exits 1. */
+/* The stream that failed, said in one line (-P: "stream N: ..."); exits 1. */
 static void __attribute__((noreturn)) group_failed(const struct group *g,
 						   const struct watcher *w)
 {
 	const struct stream *s = &g->s[g->failed - 1];
-	char why[128];
+	char which[32] = "", why[128];
 
+	if (g->n > 1)
+		snprintf(which, sizeof(which), "stream %u: ", s->idx);
 	if (w->stalled && w->stalled_idx == s->idx)
-		error(1, 0, "stream %u: %s: stalled: %s", s->idx, s->peer,
+		error(1, 0, "%s%s: stalled: %s", which, s->peer,
 		      watch_stall_text(why, sizeof(why), w->moved, g->sd->cfg->stall));
-	error(1, 0, "stream %u: %s", s->idx, s->err);
+	error(1, 0, "%s%s", which, s->err);
 	exit(1);
 }
 
-/* Make g's streams: each its own copy of the file entries (a method maps
- * into them), its CPU of the -B list. */
-static void group_init(struct group *g, struct sender *sd, uint32_t loops)
+/*
+ * Make g's streams: each its own copy of the file entries (a method maps
+ * into them), its CPU of the -B list; -t: their one deadline, secs after
+ * start (connecting included).
+ */
+static void group_init(struct group *g, struct sender *sd, uint32_t loops, uint64_t start)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	const struct file_set *files = &sd->files;
-	pthread_condattr_t ca;
 
 	*g = (struct group){ .sd = sd, .n = cfg->streams };
+	g->end = start + (uint64_t)(cfg->secs * 1e9);
 	g->s = calloc(g->n, sizeof(*g->s));
 	if (!g->s)
 		error(1, errno, "memory");
 	pthread_mutex_init(&g->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&g->wake, &ca);
-	pthread_condattr_destroy(&ca);
+	clock_cond_init(&g->wake);
 	for (unsigned i = 0; i < g->n; i++) {
 		struct stream *s = &g->s[i];
 
@@ -245,24 +140,42 @@ static void group_init(struct group *g, struct sender *sd, uint32_t loops)
 		s->g = g;
 		s->loops = loops;
 		s->cpu = cfg->n_cpus > 1 ? cfg->cpus[i % (unsigned)cfg->n_cpus] : -1;
-		s->t = (struct tx){ .sock = -1, .chunk = cfg->chunk, .stop = &g->never };
+		s->t = (struct tx){ .sock = -1, .chunk = cfg->chunk,
+				    .stop = g->n > 1 ? &g->never : &stop_signal };
+		s->cancel = g->n > 1 ? &g->cancel : &stop_signal;
 		s->set = *files;
 		s->set.f = calloc(files->n, sizeof(*files->f));
 		if (!s->set.f)
 			error(1, errno, "memory");
 		memcpy(s->set.f, files->f, files->n * sizeof(*files->f));
 	}
-	if (cfg->debug && cfg->secs > 0)
-		fprintf(stderr, "%s: %u streams, %s, %" PRIu32 " file%s of %" PRIu64
-			" bytes in all, for %g s\n", program_invocation_short_name, g->n,
-			cfg->method->name, files->n, files->n == 1 ? "" : "s", files->bytes,
-			cfg->secs);
-	else if (cfg->debug)
-		fprintf(stderr, "%s: %u streams, %s, %" PRIu32 " file%s of %" PRIu64
-			" bytes in all, %" PRIu32 " loop%s, %" PRIu64 " bytes on each\n",
-			program_invocation_short_name, g->n, cfg->method->name, files->n,
-			files->n == 1 ? "" : "s", files->bytes, loops, loops == 1 ? "" : "s",
-			proto_stream_bytes(loops, files->n, files->bytes));
+}
+
+/* -d: the plan of the run (one stream: once connected, its loops known). */
+static void debug_plan(const struct group *g)
+{
+	const struct send_cfg *cfg = g->sd->cfg;
+	const struct file_set *f = &g->sd->files;
+	const char *files = f->n == 1 ? "" : "s";
+	uint32_t loops = g->s[0].loops;
+	char streams[32] = "";
+
+	if (g->n > 1)
+		snprintf(streams, sizeof(streams), "%u streams, ", g->n);
+	if (cfg->secs > 0 && g->n > 1)
+		fprintf(stderr, "%s: %s%s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, "
+			"for %g s\n", program_invocation_short_name, streams,
+			cfg->method->name, f->n, files, f->bytes, cfg->secs);
+	else if (cfg->secs > 0)
+		fprintf(stderr, "%s: %s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, "
+			"for %g s: at most %" PRIu32 " loops\n", program_invocation_short_name,
+			cfg->method->name, f->n, files, f->bytes, cfg->secs, loops);
+	else
+		fprintf(stderr, "%s: %s%s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, %"
+			PRIu32 " loop%s, %" PRIu64 " bytes %s\n", program_invocation_short_name,
+			streams, cfg->method->name, f->n, files, f->bytes, loops,
+			loops == 1 ? "" : "s", proto_stream_bytes(loops, f->n, f->bytes),
+			g->n > 1 ? "on each" : "on the connection");
 }
 
 /*
@@ -286,7 +199,7 @@ static int group_run(struct group *g, unsigned *started)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	pthread_mutex_lock(&g->lock);
 	for (*started = 0; *started < g->n; ++*started) {
-		e = pthread_create(&g->s[*started].thread, &ta, stream_run, &g->s[*started]);
+		e = pthread_create(&g->s[*started].thread, &ta, stream_thread, &g->s[*started]);
 		if (e)
 			break;
 		g->running++;
@@ -302,12 +215,7 @@ static int group_run(struct group *g, unsigned *started)
 			shut_streams(g);
 			shut = 1;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_nsec += 50000000;		/* a signal is seen within 50 ms */
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
+		ts = ns_timespec(now_ns() + 50000000u);	/* a signal is seen within 50 ms */
 		pthread_cond_timedwait(&g->wake, &g->lock, &ts);
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -316,10 +224,15 @@ static int group_run(struct group *g, unsigned *started)
 	return e;
 }
 
-/* The sum of g's streams into r: every connected stream's bytes, from the
- * first connect to the last close; TCP_INFO summed, rtt the mean. */
+/*
+ * The sum of g's streams into r (again when called again): every connected
+ * stream's bytes; TCP_INFO summed, rtt the mean. The seconds of one stream
+ * are its sending (ns; ns_closed to the server's close), of -P from the
+ * first stream's start to the last close.
+ */
 static void group_sum(const struct group *g, struct send_result *r)
 {
+	struct send_result sum = { 0 };
 	uint64_t first = UINT64_MAX, last = 0;
 	unsigned n_tcp = 0;
 
@@ -328,79 +241,143 @@ static void group_sum(const struct group *g, struct send_result *r)
 
 		if (!s->connected)
 			continue;
-		r->bytes += s->t.bytes;
-		r->calls += s->t.calls;
-		r->zc_sends += s->t.zc_sends;
-		r->zc_copied += s->t.zc_copied;
-		first = s->t0 < first ? s->t0 : first;
+		sum.bytes += s->t.bytes;
+		sum.calls += s->t.calls;
+		sum.zc_sends += s->t.zc_sends;
+		sum.zc_copied += s->t.zc_copied;
+		sum.interrupted |= s->interrupted;
+		first = s->t0 && s->t0 < first ? s->t0 : first;
 		last = s->t_end > last ? s->t_end : last;
 		if (s->tcp.cwnd_bytes || s->tcp.rtt_us) {
-			tcpinfo_add(&r->tcp, &s->tcp);
+			tcpinfo_add(&sum.tcp, &s->tcp);
 			n_tcp++;
 		}
 	}
-	tcpinfo_mean(&r->tcp, n_tcp);
-	r->ns = last > first ? last - first : 0;
-	r->ns_closed = r->ns;
-	r->rate = kbytes_per_sec(r->bytes, r->ns);
+	tcpinfo_mean(&sum.tcp, n_tcp);
+	sum.ns = last > first ? last - first : 0;
+	sum.ns_closed = sum.ns;
+	if (g->n == 1 && g->s[0].sent) {
+		sum.ns = g->s[0].t_sent - g->s[0].t0;
+		sum.ns_closed = g->s[0].t_end - g->s[0].t0;
+	}
+	r->bytes = sum.bytes;
+	r->calls = sum.calls;
+	r->zc_sends = sum.zc_sends;
+	r->zc_copied = sum.zc_copied;
+	r->interrupted = sum.interrupted;
+	r->tcp = sum.tcp;
+	r->ns = sum.ns;
+	r->ns_closed = sum.ns_closed;
+	r->rate = kbytes_per_sec(sum.bytes, sum.ns);
 }
 
 /* What g's streams should have sent: each of -n, or as -t planned. */
-static uint64_t planned_bytes(const struct group *g, uint64_t each)
+static uint64_t planned_bytes(const struct group *g)
 {
+	const struct file_set *f = &g->sd->files;
 	uint64_t sum = 0;
 
 	for (unsigned i = 0; i < g->n; i++)
-		sum += g->sd->cfg->secs > 0 ? g->s[i].dl.bytes : each;
+		sum += g->sd->cfg->secs > 0 ? g->s[i].dl.bytes :
+		       proto_stream_bytes(g->s[i].loops, f->n, f->bytes);
 	return sum;
 }
 
-struct send_result send_streams(struct sender *sd, uint32_t loops)
+/* The first connection's env record (-P: before any connects), once. */
+static void env_once(struct sender *sd, int sock)
 {
-	const struct file_set *files = &sd->files;
-	const uint64_t each = proto_stream_bytes(loops, files->n, files->bytes);
-	struct group g;
-	struct send_result r = { 0 };
-	struct watcher w;
-	char merr[512];
-	unsigned started;
-	double own0;
-	uint64_t stopped0;
-	int mrc, e;
-
-	stopped_start();
-	stopped0 = stopped_ns();
-	group_init(&g, sd, loops);
-	if (sd->env_due) {	/* before any stream connects: no interface yet */
-		env_print(ENV_CONN, -1, sd->cfg->debug);
+	if (sd->env_due) {
+		env_print(ENV_CONN, sock, sd->cfg->debug);
 		sd->env_due = 0;
 	}
+}
+
+/* The meter's reading since own0 (this process's CPU time) into r; -1
+ * with merr when it had none. */
+static int read_meter(struct group *g, struct send_result *r, double own0,
+		      char *merr, size_t merrlen)
+{
+	double own = send_cpu_secs() - own0;
+
+	group_sum(g, r);
+	r->own = cpu_us_per_kb(own, r->bytes);	/* -c or not */
+	return send_meter_read(g->sd, r, own, merr, merrlen);
+}
+
+/*
+ * One stream, in this thread: the meter and -I/-T watch only its sending
+ * (its connection's interface is known by then); with -P, the meter and
+ * the watch span every stream from before the first connect to the last
+ * close. The meter's reading into r; -1 with merr when it had none.
+ */
+static int run_streams(struct group *g, struct watcher *w, struct send_result *r,
+		       char *merr, size_t merrlen)
+{
+	struct sender *sd = g->sd;
+	unsigned started;
+	double own0;
+	int e, mrc = 0;
+
+	if (g->n == 1) {
+		if (stream_start(&g->s[0]) == 0) {
+			env_once(sd, g->s[0].t.sock);
+			if (sd->cfg->debug)
+				debug_plan(g);
+			send_mark(sd, g->s[0].t.sock);
+			own0 = send_cpu_secs();
+			watch_start(w, sd, g);
+			stream_send(&g->s[0]);
+			watch_stop(w);
+			mrc = read_meter(g, r, own0, merr, merrlen);
+		}
+		stream_finish(&g->s[0]);
+		return mrc;
+	}
+	if (sd->cfg->debug)
+		debug_plan(g);
+	env_once(sd, -1);
 	send_mark(sd, -1);
 	own0 = send_cpu_secs();
-	g.end = now_ns() + (uint64_t)(sd->cfg->secs * 1e9);	/* -t: one deadline */
-	watch_start(&w, sd, NULL, &g);
-	e = group_run(&g, &started);
-	watch_stop(&w);
+	watch_start(w, sd, g);
+	e = group_run(g, &started);
+	watch_stop(w);
 	if (e == EAGAIN)
 		error(1, e, "a thread for stream %u (RLIMIT_NPROC: ulimit -u)", started + 1);
 	if (e)
 		error(1, e, "a thread for stream %u", started + 1);
-	group_sum(&g, &r);
+	return read_meter(g, r, own0, merr, merrlen);
+}
+
+struct send_result send_run(struct sender *sd, uint32_t loops)
+{
+	struct group g;
+	struct send_result r = { 0 };
+	struct watcher w = { 0 };
+	char merr[512];
+	uint64_t stopped0;
+	int mrc;
+
+	stopped_start();
+	stopped0 = stopped_ns();
+	group_init(&g, sd, loops, now_ns());
+	mrc = run_streams(&g, &w, &r, merr, sizeof(merr));
 	if (g.failed)
 		group_failed(&g, &w);
-	r.interrupted = stop_signal != 0;
+	group_sum(&g, &r);
+	r.interrupted |= stop_signal != 0;
 	r.stopped_ns = stopped_ns() - stopped0;
-	r.own = cpu_us_per_kb(send_cpu_secs() - own0, r.bytes);	/* -c or not */
-	mrc = send_meter_read(sd, &r, send_cpu_secs() - own0, merr, sizeof(merr));
+	if (g.n == 1 && sd->cfg->debug && sd->cfg->secs > 0 && g.s[0].sent)
+		debug_deadline("", &g.s[0].dl, g.s[0].loops);
 	report_result(sd, &r);
 	if (mrc < 0)
 		error(1, 0, "%s", merr);
-	print_streams(&g);
-	if (sd->cfg->debug)
+	if (g.n > 1)
+		print_streams(&g);
+	if (g.n > 1 && sd->cfg->debug)
 		debug_streams(&g);
-	if (!r.interrupted && r.bytes != planned_bytes(&g, each))
+	if (!r.interrupted && r.bytes != planned_bytes(&g))
 		error(1, 0, "internal error: sent %" PRIu64 " bytes, the protocol says %"
-		      PRIu64, r.bytes, planned_bytes(&g, each));
+		      PRIu64, r.bytes, planned_bytes(&g));
 	group_free(&g);
 	return r;
 }
