@@ -83,6 +83,33 @@ static int wait_counting(struct soak *s, char *err, size_t errlen)
 	}
 }
 
+/* The bookkeeping of ncpus soakers, their slots shared; NULL with err. */
+static struct soak *soak_alloc(int ncpus, char *err, size_t errlen)
+{
+	struct soak *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->pids = calloc((size_t)ncpus, sizeof(pid_t))) ||
+	    !(s->cpus = calloc((size_t)ncpus, sizeof(int))) ||
+	    !(s->parked = calloc((size_t)ncpus, 1))) {
+		err_fill(err, errlen, errno, "soakers");
+		goto fail;
+	}
+	s->maplen = (size_t)ncpus * sizeof(struct slot);
+	s->slots = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->slots != MAP_FAILED)
+		return s;
+	err_fill(err, errlen, errno, "soakers' shared memory");
+fail:
+	if (s) {
+		free(s->pids);
+		free(s->cpus);
+		free(s->parked);
+	}
+	free(s);
+	return NULL;
+}
+
 struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 			    char *err, size_t errlen)
 {
@@ -98,29 +125,9 @@ struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 		errno = EINVAL;
 		return NULL;
 	}
-	s = calloc(1, sizeof(*s));
-	if (!s || !(s->pids = calloc((size_t)ncpus, sizeof(pid_t))) ||
-	    !(s->cpus = calloc((size_t)ncpus, sizeof(int))) ||
-	    !(s->parked = calloc((size_t)ncpus, 1))) {
-		err_fill(err, errlen, errno, "soakers");
-		if (s) {
-			free(s->pids);
-			free(s->cpus);
-		}
-		free(s);
+	s = soak_alloc(ncpus, err, errlen);
+	if (!s)
 		return NULL;
-	}
-	s->maplen = (size_t)ncpus * sizeof(struct slot);
-	s->slots = mmap(NULL, s->maplen, PROT_READ | PROT_WRITE,
-			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (s->slots == MAP_FAILED) {
-		err_fill(err, errlen, errno, "soakers' shared memory");
-		free(s->pids);
-		free(s->cpus);
-		free(s->parked);
-		free(s);
-		return NULL;
-	}
 	/*
 	 * Soaker i goes to the i-th CPU we may use: left to the scheduler,
 	 * SCHED_IDLE soakers pile up on one CPU and leave another idle while
