@@ -28,7 +28,7 @@
 #include "app/meter_session.h"
 #include "app/stop.h"
 #include "app/where_out.h"
-#include "app/wsession.h"
+#include "app/where_session.h"
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "base/show.h"
@@ -236,15 +236,15 @@ static void no_figure(const char *why)
 }
 
 /* -W: where the load went, over the meter's own periods. */
-static struct wsession *where;
-static struct wspan *where_span;
+static struct where_session *where;
+static struct where_span *where_span;
 
 static void open_where(struct meter *m)
 {
 	if (!cfg.where)
 		return;
-	where = wsession_open(m, cfg.debug, WSESSION_EVERY_NETNS);
-	where_span = wspan_new(where);
+	where = where_session_open(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
+	where_span = where_span_new(where);
 }
 
 /* The meter was marked: so is where. */
@@ -252,7 +252,7 @@ static void where_start(void)
 {
 	char err[512];
 
-	if (where && wspan_start(where_span, err, sizeof(err)) < 0)
+	if (where && where_span_start(where_span, err, sizeof(err)) < 0)
 		broken(err);
 }
 
@@ -261,20 +261,20 @@ static void where_read(double load)
 {
 	char err[512];
 
-	if (where && !wspan_read(where_span, load, 0, 0, err, sizeof(err)))
+	if (where && !where_span_read(where_span, load, 0, 0, err, sizeof(err)))
 		broken(err);
 }
 
 static void where_line_if(void)
 {
 	if (where)
-		where_line(wspan_report(where_span));
+		where_line(where_span_report(where_span));
 }
 
 static void close_where(void)
 {
-	wspan_free(where_span);
-	wsession_close(where);
+	where_span_free(where_span);
+	where_session_close(where);
 	where_span = NULL;
 	where = NULL;
 }

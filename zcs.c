@@ -246,8 +246,8 @@ static void open_meter(void)
 	cfg.conn.meter = app_meter_open(&cfg.meter, cfg.conn.debug);
 	sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : give_up);
 	if (cfg.where)
-		cfg.conn.where = wsession_open(cfg.conn.meter, cfg.conn.debug,
-					       WSESSION_PAUSED);
+		cfg.conn.where = where_session_open(cfg.conn.meter, cfg.conn.debug,
+					       WHERE_SESSION_PAUSED);
 }
 
 /* The listening socket where -a and -p say, and its line: "listening on port N". */

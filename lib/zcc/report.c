@@ -61,7 +61,7 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
 	line_str("meter", r->meter, NULL);
 	if (sd->where)
-		where_line(wspan_report(sd->run));
+		where_line(where_span_report(sd->run));
 	line_end();
 }
 

@@ -28,10 +28,10 @@ void send_meter(struct sender *sd, struct meter *m, int where)
 	sd->meter = m;
 	if (!where)
 		return;
-	sd->where = wsession_open(m, sd->cfg->debug, 0);
-	sd->run = wspan_new(sd->where);
+	sd->where = where_session_open(m, sd->cfg->debug, 0);
+	sd->run = where_span_new(sd->where);
 	if (sd->cfg->interval > 0)
-		sd->interval = wspan_new(sd->where);
+		sd->interval = where_span_new(sd->where);
 }
 
 void send_mark(struct sender *sd, int sock)
@@ -43,8 +43,8 @@ void send_mark(struct sender *sd, int sock)
 	if (!sd->where)
 		return;
 	/* No socket yet (-P): every interface that moved. */
-	wsession_socket(sd->where, sock);
-	if (wspan_start(sd->run, err, sizeof(err)) < 0)
+	where_session_socket(sd->where, sock);
+	if (where_span_start(sd->run, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 }
 
@@ -77,7 +77,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->meter = meter_method_name(meter_method(sd->meter));
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
-	if (sd->where && !wspan_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
+	if (sd->where && !where_span_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
 		error(1, 0, "%s", err);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "zcc/fileset.h"
-#include "app/wsession.h"
+#include "app/where_session.h"
 #include "meter/meter.h"
 #include "wire/net.h"
 #include "wire/tcpinfo.h"
@@ -56,9 +56,9 @@ struct sender {
 	const struct send_cfg *cfg;
 	struct file_set files;
 	struct meter *meter;		/* -c; NULL: none */
-	struct wsession *where;		/* -W; NULL: none */
-	struct wspan *run;		/* -W: the run's stretch, its report after it */
-	struct wspan *interval;		/* -W -I: the interval's (the watcher's) */
+	struct where_session *where;		/* -W; NULL: none */
+	struct where_span *run;		/* -W: the run's stretch, its report after it */
+	struct where_span *interval;		/* -W -I: the interval's (the watcher's) */
 	int env_due;			/* the env record waits for a connection */
 };
 

@@ -46,15 +46,15 @@ static void watched_tcp(const struct watcher *w, struct tcp_figures *sum)
 /* An -I line; with -W, where: lines over the interval (then a new one starts). */
 static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns)
 {
-	struct wspan *span = w->sd->interval;
+	struct where_span *span = w->sd->interval;
 	struct tcp_figures tcp;
 
 	/* No meter reading covers an interval: no unattributed share. A
 	 * failed read shows the interval before's. */
 	if (span)
-		wspan_read(span, NAN, bytes, 0, NULL, 0);
+		where_span_read(span, NAN, bytes, 0, NULL, 0);
 	watched_tcp(w, &tcp);
-	report_interval(bytes, ns, &tcp, span ? wspan_report(span) : NULL);
+	report_interval(bytes, ns, &tcp, span ? where_span_report(span) : NULL);
 }
 
 /* -P -I -d: each stream's rate over the interval just printed. */
@@ -114,7 +114,7 @@ static void *watch_run(void *arg)
 	uint64_t due, now;
 
 	if (w->sd->interval && w->watch.line_ns > 0)
-		wspan_start(w->sd->interval, NULL, 0);
+		where_span_start(w->sd->interval, NULL, 0);
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->done) {

@@ -30,7 +30,7 @@ struct conn {
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
-	struct wspan *whole, *since;	/* -W: from its start, from its last line */
+	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	uint64_t where_calls;		/* receive calls at the last where line */
 };
@@ -81,18 +81,18 @@ static __attribute__((noreturn)) void where_failed(const struct conn *c, const c
 /* -W: where the load went since the connection began and since its last line. */
 static void where_start(struct conn *c)
 {
-	struct wsession *ws = c->cfg->where;
+	struct where_session *ws = c->cfg->where;
 	char err[512];
 
 	if (!ws)
 		return;
-	wsession_resume(ws);
-	wsession_socket(ws, c->rx.fd);
-	c->whole = wspan_new(ws);
-	c->since = wspan_new(ws);
-	if (wspan_start(c->whole, err, sizeof(err)) < 0)
+	where_session_resume(ws);
+	where_session_socket(ws, c->rx.fd);
+	c->whole = where_span_new(ws);
+	c->since = where_span_new(ws);
+	if (where_span_start(c->whole, err, sizeof(err)) < 0)
 		where_failed(c, err);
-	wspan_start_as(c->since, c->whole);
+	where_span_start_as(c->since, c->whole);
 	c->where_calls = c->rx.calls;
 }
 
@@ -100,20 +100,20 @@ static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
 {
 	char err[512];
 
-	c->where_rep = wspan_read(whole ? c->whole : c->since, load, bytes,
+	c->where_rep = where_span_read(whole ? c->whole : c->since, load, bytes,
 				  whole ? c->rx.calls : c->rx.calls - c->where_calls,
 				  err, sizeof(err));
 	if (!c->where_rep)
 		where_failed(c, err);
 	if (whole)
-		wspan_start_as(c->since, c->whole);
+		where_span_start_as(c->since, c->whole);
 	c->where_calls = c->rx.calls;
 }
 
 static void where_end(struct conn *c)
 {
-	wspan_free(c->whole);
-	wspan_free(c->since);
+	where_span_free(c->whole);
+	where_span_free(c->since);
 }
 
 /*

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "app/wsession.h"
+#include "app/where_session.h"
 #include "meter/meter.h"
 #include "wire/rx.h"
 
@@ -30,7 +30,7 @@ struct serve_cfg {
 	int debug;			/* -d: the peer on rate lines, -dd every file */
 	int alone;			/* -1: served in zcs's only process */
 	struct meter *meter;		/* -c, or NULL; sampled by lib/zcs/serve_sampler.h */
-	struct wsession *where;		/* -W, or NULL */
+	struct where_session *where;		/* -W, or NULL */
 };
 
 /*

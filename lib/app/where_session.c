@@ -6,15 +6,15 @@
 #include <string.h>
 
 #include "app/where_out.h"
-#include "app/wsession.h"
+#include "app/where_session.h"
 
-struct wsession {
+struct where_session {
 	struct where *where;
 	char ifname[IF_NAMESIZE];	/* "": every interface that moved */
 };
 
-struct wspan {
-	struct wsession *ws;
+struct where_span {
+	struct where_session *ws;
 	struct where_snap *start, *now;	/* now: the next read's, swapped in */
 	struct where_report rep;
 };
@@ -29,31 +29,31 @@ static void *zeroed(size_t size)
 	return p;
 }
 
-struct wsession *wsession_open(struct meter *m, int debug, unsigned flags)
+struct where_session *where_session_open(struct meter *m, int debug, unsigned flags)
 {
-	struct wsession *ws = zeroed(sizeof(*ws));
+	struct where_session *ws = zeroed(sizeof(*ws));
 	char err[512];
 
 	ws->where = where_open_meter(m, err, sizeof(err));
 	if (!ws->where)
 		error(1, 0, "%s", err);
-	if (flags & WSESSION_EVERY_NETNS)
+	if (flags & WHERE_SESSION_EVERY_NETNS)
 		where_every_netns(ws->where);
 	where_show_other(debug);
 	if (where_sampling_why(ws->where))
 		fprintf(stderr, "%s: -W: kernel work not sampled: %s\n",
 			program_invocation_short_name, where_sampling_why(ws->where));
-	if (flags & WSESSION_PAUSED)
+	if (flags & WHERE_SESSION_PAUSED)
 		where_pause(ws->where);
 	return ws;
 }
 
-void wsession_resume(struct wsession *ws)
+void where_session_resume(struct where_session *ws)
 {
 	where_resume(ws->where);
 }
 
-void wsession_socket(struct wsession *ws, int sock)
+void where_session_socket(struct where_session *ws, int sock)
 {
 	char err[512];
 
@@ -62,7 +62,7 @@ void wsession_socket(struct wsession *ws, int sock)
 		ws->ifname[0] = '\0';
 }
 
-void wsession_close(struct wsession *ws)
+void where_session_close(struct where_session *ws)
 {
 	if (!ws)
 		return;
@@ -70,9 +70,9 @@ void wsession_close(struct wsession *ws)
 	free(ws);
 }
 
-struct wspan *wspan_new(struct wsession *ws)
+struct where_span *where_span_new(struct where_session *ws)
 {
-	struct wspan *s = zeroed(sizeof(*s));
+	struct where_span *s = zeroed(sizeof(*s));
 
 	s->start = zeroed(sizeof(*s->start));
 	s->now = zeroed(sizeof(*s->now));
@@ -80,7 +80,7 @@ struct wspan *wspan_new(struct wsession *ws)
 	return s;
 }
 
-void wspan_free(struct wspan *s)
+void where_span_free(struct where_span *s)
 {
 	if (!s)
 		return;
@@ -89,17 +89,17 @@ void wspan_free(struct wspan *s)
 	free(s);
 }
 
-int wspan_start(struct wspan *s, char *err, size_t errlen)
+int where_span_start(struct where_span *s, char *err, size_t errlen)
 {
 	return where_take(s->ws->where, s->start, err, errlen);
 }
 
-void wspan_start_as(struct wspan *to, const struct wspan *from)
+void where_span_start_as(struct where_span *to, const struct where_span *from)
 {
 	memcpy(to->start, from->start, sizeof(*to->start));
 }
 
-const struct where_report *wspan_read(struct wspan *s, double load, uint64_t bytes,
+const struct where_report *where_span_read(struct where_span *s, double load, uint64_t bytes,
 				      uint64_t calls, char *err, size_t errlen)
 {
 	struct where_snap *then = s->start;
@@ -113,7 +113,7 @@ const struct where_report *wspan_read(struct wspan *s, double load, uint64_t byt
 	return &s->rep;
 }
 
-const struct where_report *wspan_report(const struct wspan *s)
+const struct where_report *where_span_report(const struct where_span *s)
 {
 	return &s->rep;
 }
