@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +24,19 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
+#include "app/meter_notes.h"
 #include "app/meter_session.h"
 #include "app/stop.h"
 #include "app/where_out.h"
 #include "app/where_session.h"
 #include "base/clock.h"
 #include "base/cpu.h"
+#include "base/spawn.h"
 #include "base/show.h"
 #include "meter/calib_file.h"
 #include "meter/meter.h"
 
-/* What the options asked, set only by parse_options. */
+/* What the options asked, set only by parse_args. */
 struct settings {
 	int once;			/* -1 */
 	int calibrate;			/* -C */
@@ -98,7 +99,7 @@ static const struct optab options[] = {
 	{ 0, NULL, NULL, NULL },
 };
 
-/* Made from options[] by parse_options; "+": a command keeps its options. */
+/* Made from options[] by parse_args; "+": a command keeps its options. */
 static struct optab_parser parser;
 
 static void usage(FILE *f, int status)
@@ -127,9 +128,9 @@ static void check_stdout(int rc)
 		exit(1);
 }
 
-static void parse_options(int argc, char **argv)
+static void parse_args(int argc, char **argv)
 {
-	int opt, seen_p = 0, seen_m = 0;
+	int opt;
 	char shown[SHOW_LEN];
 	const char *why;
 
@@ -155,12 +156,8 @@ static void parse_options(int argc, char **argv)
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case 'p':
 			cfg.period_ms = opt_num(opt, optarg, 1, 3600) * 1000;
-			seen_p = 1;
 			break;
-		case 'm':
-			cfg.period_ms = opt_num(opt, optarg, 1, 3600000);
-			seen_m = 1;
-			break;
+		case 'm': cfg.period_ms = opt_num(opt, optarg, 1, 3600000); break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
@@ -171,8 +168,12 @@ static void parse_options(int argc, char **argv)
 				    show(argv[optind], shown, sizeof(shown)));
 		cfg.command = argv + optind;
 	}
-	/* Combinations that mean nothing are refused at the door. */
-	if (seen_p && seen_m)
+}
+
+/* Combinations that mean nothing are refused at the door. */
+static void check_args(void)
+{
+	if (optab_given(&parser, 'p') && optab_given(&parser, 'm'))
 		usage_error("-p and -m both set the period: give one");
 	if (cfg.calibrate && cfg.command)
 		usage_error("-C calibrates; it does not run a command");
@@ -205,6 +206,10 @@ static int do_calibrate(void)
 	return app_calibrate(&cfg.meter, (unsigned)cfg.period_ms);
 }
 
+/* -W: where the load went, over the meter's own periods; NULL: no -W. */
+static struct where_span *where;
+
+/* The meter, its method line, and with -W where over it. */
 static struct meter *open_meter(void)
 {
 	struct meter *m = app_meter_open(&cfg.meter, 0);
@@ -218,13 +223,9 @@ static struct meter *open_meter(void)
 	line_str("meter", meter_method_name(meter_method(m)), NULL);
 	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
 	check_stdout(line_end());
+	if (cfg.where)
+		where = where_meter_span(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
 	return m;
-}
-
-/* A reading the meter refused (a soaker died or stopped): say so, exit 1. */
-static void broken(const char *err)
-{
-	error(1, 0, "%s", err);
 }
 
 /* A period the meter gave no figure for, and why (a CPU went offline). */
@@ -233,118 +234,6 @@ static void no_figure(const char *why)
 	line_begin("nofigure");
 	line_str("why", why, "no figure: %s");
 	check_stdout(line_end());
-}
-
-/* -W: where the load went, over the meter's own periods. */
-static struct where_session *where;
-static struct where_span *where_span;
-
-static void open_where(struct meter *m)
-{
-	if (!cfg.where)
-		return;
-	where = where_session_open(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
-	where_span = where_span_new(where);
-}
-
-/* The meter was marked: so is where. */
-static void where_start(void)
-{
-	char err[512];
-
-	if (where && where_span_start(where_span, err, sizeof(err)) < 0)
-		broken(err);
-}
-
-/* Where the load of reading r went, for where_line. */
-static void where_read(double load)
-{
-	char err[512];
-
-	if (where && !where_span_read(where_span, load, 0, 0, err, sizeof(err)))
-		broken(err);
-}
-
-static void where_line_if(void)
-{
-	if (where)
-		where_line(where_span_report(where_span));
-}
-
-static void close_where(void)
-{
-	where_span_free(where_span);
-	where_session_close(where);
-	where_span = NULL;
-	where = NULL;
-}
-
-/* -d: both methods and each CPU's load, and what the two say together
- * (loop counts only where a calibration gives them). */
-static void debug_line(const struct meter_reading *r)
-{
-	int counts = !isnan(r->load_counts), i;
-
-	if (counts)
-		fprintf(stderr, "cyclesoak: %.3f s: loop counts %.1f%%, run time %.1f%%; per CPU:",
-			r->secs, 100 * r->load_counts, 100 * r->load_runtime);
-	else
-		fprintf(stderr, "cyclesoak: %.3f s: loop counts none (no calibration), "
-			"run time %.1f%%; per CPU:", r->secs, 100 * r->load_runtime);
-	for (i = 0; i < r->ncpus; i++)
-		if (counts)
-			fprintf(stderr, " %.1f%%/%.1f%%(%d)", 100 * r->cpu_load_counts[i],
-				100 * r->cpu_load_runtime[i], r->cpu[i]);
-		else
-			fprintf(stderr, " %.1f%%(%d)", 100 * r->cpu_load_runtime[i], r->cpu[i]);
-	fprintf(stderr, "; unseen steal %.1f%%", 100 * r->unseen_steal);
-	if (r->throttled >= 0)
-		fprintf(stderr, "; throttled in %lld of %lld quota periods",
-			r->throttled, r->quota_periods);
-	fputc('\n', stderr);
-}
-
-/*
- * Time the host took unseen, over this share of the CPUs covered, is worth
- * a warning: the soakers were charged for time they did not run. The
- * figure is in every JSON load event and on -d's line; the 2001 text line
- * keeps its shape.
- */
-#define STEAL_MARK 0.015
-
-/* The host's unseen share over STEAL_MARK: said once. */
-static void steal_warning(double taken)
-{
-	static int said;
-
-	if (taken > STEAL_MARK && !said++)
-		fprintf(stderr, "cyclesoak: warning: the host took %.1f%% of the CPUs "
-			"without the kernel counting it as steal: the soakers were "
-			"charged for it, so the figures count it as idle time, not as "
-			"load or steal (-d and -J show it every period)\n", 100 * taken);
-}
-
-/* The warnings a reading may call for, each said once. */
-static void warnings(const struct meter *m, const struct meter_reading *r)
-{
-	static int apart, said_apart, said_fast;
-
-	steal_warning(r->unseen_steal);
-	if (isnan(r->load_counts))
-		return;
-	apart = fabs(r->load_counts - r->load_runtime) > 0.05 ? apart + 1 : 0;
-	if (apart >= 5 && !said_apart++)
-		fprintf(stderr, "cyclesoak: warning: loop counts and run time disagree by "
-			"over 5 points for 5 periods (now %.1f%% and %.1f%%): the CPUs' "
-			"speed moves (a busy virtual machine host: trust run time) or "
-			"something slows the soakers without taking their CPU (cache, "
-			"memory, a hyperthread sibling: trust loop counts)\n",
-			100 * r->load_counts, 100 * r->load_runtime);
-	if (r->load_counts < -0.02 && !said_fast++ &&
-	    (meter_method(m) == METER_COUNTS || cfg.debug))
-		fprintf(stderr, "cyclesoak: warning: loop counts read %.1f%%: the CPUs "
-			"run faster than calibrated; a fresh -C is due\n",
-			100 * r->load_counts);
 }
 
 /* -B: each CPU's free share, as an array with -J. */
@@ -389,27 +278,11 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], r->cpu[i]);
 		line_nested(free_json, NULL, r);
 	}
-	where_line_if();
+	where_span_line(where);
 	check_stdout(line_end());
 	if (cfg.debug)
-		debug_line(r);
-	warnings(m, r);
-}
-
-/*
- * Wait for the next signal in set until deadline (now_ns() time): the
- * signal, or 0 when the deadline came first.
- */
-static int wait_signal(const sigset_t *set, uint64_t deadline)
-{
-	uint64_t now = now_ns(), left = deadline > now ? deadline - now : 0;
-	struct timespec ts = {
-		.tv_sec = (time_t)(left / 1000000000u),
-		.tv_nsec = (long)(left % 1000000000u),
-	};
-	int sig = sigtimedwait(set, NULL, &ts);
-
-	return sig > 0 ? sig : 0;
+		meter_note_debug(r);
+	meter_note_warnings(m, r, cfg.debug);
 }
 
 static int do_meter(void)
@@ -420,23 +293,22 @@ static int do_meter(void)
 	char err[512];
 	int sig, rc;
 
-	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
-		broken(err);
-	where_start();
+		error(1, 0, "%s", err);
+	where_span_begin(where);
 	next = now_ns() + period;
 	for (;;) {
-		sig = wait_signal(&stop_set, next);
+		sig = signal_wait_until(&stop_set, next);
 		if (sig)
 			stop_exit(sig);
 		rc = meter_sample(m, &r, err, sizeof(err));
 		if (rc < 0)
-			broken(err);
+			error(1, 0, "%s", err);
 		if (rc > 0) {
 			no_figure(err);
-			where_start();
+			where_span_begin(where);
 		} else {
-			where_read(r.load);
+			where_span_take(where, r.load);
 			print_load(m, &r);
 			if (cfg.once)
 				break;
@@ -445,28 +317,9 @@ static int do_meter(void)
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
 	}
-	close_where();
+	where_span_free(where);
 	app_meter_close();
 	return 0;
-}
-
-/* Start the command with our signal mask and SIGPIPE as it was; 0 or errno. */
-static int spawn_command(pid_t *pid, const sigset_t *mask)
-{
-	posix_spawnattr_t attr;
-	sigset_t dfl;
-	int rc;
-
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setsigmask(&attr, mask);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	posix_spawnattr_setsigdefault(&attr, &dfl);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	fflush(NULL);
-	rc = posix_spawnp(pid, cfg.command[0], NULL, &attr, cfg.command, environ);
-	posix_spawnattr_destroy(&attr);
-	return rc;
 }
 
 /*
@@ -507,18 +360,18 @@ static int wait_command(struct meter *m, pid_t pid, double *load, double *secs,
 
 	sigaddset(&set, SIGCHLD);
 	for (;;) {
-		sig = wait_signal(&set, now_ns() + period);
+		sig = signal_wait_until(&set, now_ns() + period);
 		if (sig && sig != SIGCHLD && !forwarded++)
 			kill(pid, sig);
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		if (command_period(m, &span, &taken_secs, err, sizeof(err)) < 0) {
 			kill(pid, SIGTERM);
-			broken(err);
+			error(1, 0, "%s", err);
 		}
 	}
 	if (command_period(m, &span, &taken_secs, err, sizeof(err)) < 0)
-		broken(err);
+		error(1, 0, "%s", err);
 	*secs = span.secs;
 	*load = meter_span_load(&span);
 	*taken = span.secs > 0 ? taken_secs / span.secs : 0;
@@ -536,18 +389,17 @@ static int do_command(void)
 	sigaddset(&stop_set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 	sigdelset(&stop_set, SIGCHLD);
-	open_where(m);
 	if (meter_mark(m, err, sizeof(err)) < 0)
-		broken(err);
-	where_start();
-	rc = spawn_command(&pid, &start_mask);
+		error(1, 0, "%s", err);
+	where_span_begin(where);
+	rc = spawn_command(&pid, cfg.command, &start_mask);
 	if (rc) {
 		app_meter_close();
 		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
 		return exit_exec_failed(rc);
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);
-	where_read(load);
+	where_span_take(where, load);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");
@@ -557,16 +409,17 @@ static int do_command(void)
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
 	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
-	where_line_if();
+	where_span_line(where);
 	check_stdout(line_end());
-	close_where();
-	steal_warning(taken);
+	where_span_free(where);
+	meter_note_steal(taken);
 	return status;
 }
 
 int main(int argc, char **argv)
 {
-	parse_options(argc, argv);
+	parse_args(argc, argv);
+	check_args();
 	out_init("cyclesoak", cfg.json);
 	set_up_signals();
 	env_print(ENV_MACHINE, -1, cfg.debug);

@@ -71,8 +71,7 @@ int stop_wait_until(uint64_t deadline_ns)
 		if (sigismember(&caught, stop_sigs[i]))
 			sigdelset(&during, stop_sigs[i]);
 	while (!stop_signal && (now = now_ns()) < deadline_ns) {
-		ts.tv_sec = (time_t)((deadline_ns - now) / 1000000000u);
-		ts.tv_nsec = (long)((deadline_ns - now) % 1000000000u);
+		ts = ns_timespec(deadline_ns - now);
 		if (ppoll(NULL, 0, &ts, &during) < 0 && errno != EINTR) {
 			rc = -1;
 			break;
@@ -86,4 +85,13 @@ int stop_wait_until(uint64_t deadline_ns)
 	}
 	errno = saved;
 	return rc;
+}
+
+int signal_wait_until(const sigset_t *set, uint64_t deadline_ns)
+{
+	uint64_t now = now_ns();
+	struct timespec ts = ns_timespec(deadline_ns > now ? deadline_ns - now : 0);
+	int sig = sigtimedwait(set, NULL, &ts);
+
+	return sig > 0 ? sig : 0;
 }

@@ -39,6 +39,13 @@ void stop_signals(sigset_t *set);
 int stop_wait_until(uint64_t deadline_ns);
 
 /*
+ * signal_wait_until - take the next signal of set (blocked by the caller)
+ * before a now_ns() deadline: the signal, or 0 when the deadline came
+ * first.
+ */
+int signal_wait_until(const sigset_t *set, uint64_t deadline_ns);
+
+/*
  * signal_interrupts - fn handles sig, with mask (NULL: none) blocked while
  * it runs, and without SA_RESTART: a blocked read, send or poll returns
  * EINTR, so the caller's loop sees the signal. sigaction's return.
