@@ -56,12 +56,18 @@ static const struct optab options[] = {
 	{ 0, NULL, NULL, NULL },
 };
 
-/* Made from options[] by main; "+": the command's options are its own. */
+/* Made from options[] by parse_args; "+": the command's options are its own. */
 static struct optab_parser parser;
 
-static int cfg_prio;
-static long long cfg_rttime_ms;	/* 0: leave RLIMIT_RTTIME as inherited */
-static int cfg_user;	/* setuid-root, run by another user: USER_RTTIME_MS */
+/* Everything the command line says, set by parse_args only. */
+struct settings {
+	int prio;			/* -p; default the highest */
+	long long rttime_ms;		/* -l; 0: RLIMIT_RTTIME as inherited */
+	int user;			/* setuid-root, run by another user: USER_RTTIME_MS */
+	char **command;			/* the operands; NULL: an interactive shell */
+};
+
+static struct settings cfg;
 
 static void usage(FILE *f, int status)
 {
@@ -118,7 +124,7 @@ static void check_rttime_limit(long long msecs)
 
 	if (getrlimit(RLIMIT_RTTIME, &rl) < 0)
 		error(1, errno, "read RLIMIT_RTTIME");
-	if (cfg_user && msecs > USER_RTTIME_MS)
+	if (cfg.user && msecs > USER_RTTIME_MS)
 		usage_error("-l '%lld': above %lld ms, the most run_rr gives a user "
 			    "who is not root (it is installed setuid-root)", msecs,
 			    USER_RTTIME_MS);
@@ -142,7 +148,7 @@ static void set_rttime_limit(long long msecs)
 
 	if (getrlimit(RLIMIT_RTTIME, &rl) < 0)
 		error(1, errno, "read RLIMIT_RTTIME");
-	if (cfg_user && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > cap))
+	if (cfg.user && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > cap))
 		rl.rlim_max = cap;
 	if (msecs)
 		rl.rlim_cur = (rlim_t)msecs * 1000;
@@ -213,15 +219,47 @@ static void cannot_run(const char *cmd, int err)
 	error(exit_exec_failed(err), err, "cannot run %s", shown);
 }
 
+/* The options into cfg; the priority range is the kernel's. */
+static void parse_args(int argc, char **argv)
+{
+	int prio_min = sched_get_priority_min(SCHED_RR);
+	int prio_max = sched_get_priority_max(SCHED_RR);
+	const char *why;
+	int c;
+
+	if (optab_build(&parser, options, "+", &why) < 0)
+		error(1, 0, "option table: %s", why);
+	opt_common(argc, argv, &parser, usage);
+	if (prio_min < 0 || prio_max < 0)
+		error(1, errno, "SCHED_RR priority range");
+	cfg.prio = prio_max;
+	cfg.user = setuid_caller();
+	while ((c = opt_next(argc, argv, &parser)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout, 0); break;
+		case 'l': cfg.rttime_ms = opt_num('l', optarg, 1, MAX_RTTIME_MS); break;
+		case 'p': cfg.prio = (int)opt_num('p', optarg, prio_min, prio_max); break;
+		default: opt_refused(c);
+		}
+	}
+	if (optind < argc)
+		cfg.command = argv + optind;
+}
+
+/* An -l the caller may not have is refused at the door. */
+static void check_args(void)
+{
+	if (cfg.rttime_ms)
+		check_rttime_limit(cfg.rttime_ms);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, pipe_was;
-	int prio_min = sched_get_priority_min(SCHED_RR);
-	int prio_max = sched_get_priority_max(SCHED_RR);
-	char *shell_argv[3];
-	const char *why;
+	const char *shell = getenv("SHELL");
+	char *shell_argv[] = { (char *)(shell && *shell ? shell : "/bin/sh"),
+			       (char *)"-i", NULL };
 	char **cmd;
-	int c;
 
 	/*
 	 * A closed pipe is a write error, said, not a silent death, while
@@ -229,47 +267,14 @@ int main(int argc, char **argv)
 	 * disposition as it came: an ignored signal stays ignored after exec.
 	 */
 	sigaction(SIGPIPE, &ignore, &pipe_was);
-	if (optab_build(&parser, options, "+", &why) < 0)
-		error(1, 0, "option table: %s", why);
-	opt_common(argc, argv, &parser, usage);
-	if (prio_min < 0 || prio_max < 0)
-		error(1, errno, "SCHED_RR priority range");
-	cfg_prio = prio_max;
-	cfg_user = setuid_caller();
-
-	while ((c = opt_next(argc, argv, &parser)) != -1) {
-		switch (c) {
-		case 'h':
-			usage(stdout, 0);
-			break;
-		case 'l':
-			cfg_rttime_ms = opt_num('l', optarg, 1, MAX_RTTIME_MS);
-			break;
-		case 'p':
-			cfg_prio = (int)opt_num('p', optarg, prio_min, prio_max);
-			break;
-		default:
-			opt_refused(c);
-		}
-	}
-	if (cfg_rttime_ms)
-		check_rttime_limit(cfg_rttime_ms);
-
-	if (optind < argc) {
-		cmd = argv + optind;
-	} else {
-		const char *shell = getenv("SHELL");
-
-		shell_argv[0] = (char *)(shell && *shell ? shell : "/bin/sh");
-		shell_argv[1] = (char *)"-i";
-		shell_argv[2] = NULL;
-		cmd = shell_argv;
-	}
+	parse_args(argc, argv);
+	check_args();
+	cmd = cfg.command ? cfg.command : shell_argv;
 
 	/* The limit first: the command must never run real-time without it. */
-	if (cfg_rttime_ms || cfg_user)
-		set_rttime_limit(cfg_rttime_ms);
-	set_policy(cfg_prio);
+	if (cfg.rttime_ms || cfg.user)
+		set_rttime_limit(cfg.rttime_ms);
+	set_policy(cfg.prio);
 	drop_privileges();
 
 	sigaction(SIGPIPE, &pipe_was, NULL);
