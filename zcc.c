@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <error.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static struct settings cfg = {
 static struct sender sender = { .cfg = &cfg.send };
 
 /* --baseline: the earlier run, read before this one starts. */
-static struct baseline base;
+static struct baseline earlier;
 
 /* ---- the command line ------------------------------------------------------ */
 
@@ -236,46 +237,25 @@ static void usage(FILE *f, int status)
 	exit(status);
 }
 
-/* One CPU number of -B, 0 to the last CPU; -1 when it is none. */
-static long cpu_number(const char *s, char **end)
-{
-	long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, end, 10);
-	return errno || v > cpu_max() ? -1 : v;
-}
-
 /* -B: one CPU, or a list of CPUs and ranges ("0,2,4-7") for -P. */
 static void parse_cpus(const char *arg)
 {
-	char shown[SHOW_LEN], *end;
-	const char *p = arg;
-	long a, b;
+	char shown[SHOW_LEN];
+	int n;
 
 	free(cfg.send.cpus);
-	cfg.send.cpus = NULL;
-	cfg.send.n_cpus = 0;
-	for (;;) {
-		a = b = cpu_number(p, &end);
-		if (a >= 0 && *end == '-')
-			b = cpu_number(end + 1, &end);
-		if (a < 0 || b < a || (*end && *end != ','))
-			usage_error("-B: '%s': want a CPU or a list such as 0,2,4-7 "
-				    "(CPUs 0 to %d)", show(arg, shown, sizeof(shown)), cpu_max());
-		cfg.send.cpus = realloc(cfg.send.cpus,
-					(size_t)(cfg.send.n_cpus + b - a + 1) * sizeof(int));
-		if (!cfg.send.cpus)
-			error(1, errno, "memory");
-		for (long c = a; c <= b; c++)
-			cfg.send.cpus[cfg.send.n_cpus++] = (int)c;
-		if (!*end)
-			break;
-		p = end + 1;
-	}
-	cfg.cpu = cfg.send.n_cpus == 1 ? cfg.send.cpus[0] : -1;
+	cfg.send.cpus = calloc(CPU_SETSIZE, sizeof(int));
+	if (!cfg.send.cpus)
+		error(1, errno, "memory");
+	n = cpu_list_read(arg, cfg.send.cpus, CPU_SETSIZE);
+	for (int i = 0; i < n && n > 0; i++)
+		if (cfg.send.cpus[i] > cpu_max())
+			n = -1;
+	if (n <= 0)
+		usage_error("-B: '%s': want a CPU or a list such as 0,2,4-7 "
+			    "(CPUs 0 to %d)", show(arg, shown, sizeof(shown)), cpu_max());
+	cfg.send.n_cpus = n;
+	cfg.cpu = n == 1 ? cfg.send.cpus[0] : -1;
 }
 
 /*
@@ -407,12 +387,12 @@ static void check_args(void)
 	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
 	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
-		baseline_load(&base, cfg.baseline);
+		baseline_load(&earlier, cfg.baseline);
 		const char *names[COMPARE_MAX];
 
 		for (unsigned i = 0; i < cfg.variants.n; i++)
 			names[i] = cfg.variants.v[i].name;
-		baseline_match(&base, names, cfg.variants.n);
+		baseline_match(&earlier, names, cfg.variants.n);
 	}
 }
 
@@ -447,7 +427,7 @@ static int send_runs(void)
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
 			.rounds = cfg.runs, .loops = cfg.loops,
 			.rate = cfg.rate, .plot = cfg.plot,
-			.base = cfg.baseline ? &base : NULL });
+			.base = cfg.baseline ? &earlier : NULL });
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
 		rs[i] = send_run(&sender, loops);
@@ -459,7 +439,7 @@ static int send_runs(void)
 	if (cfg.runs > 1 && i > 0)
 		report_summary(rs, i);
 	if (cfg.baseline && i > 0)
-		baseline_report_runs(&base, cfg.variants.v[0].name, rs, i);
+		baseline_report_runs(&earlier, cfg.variants.v[0].name, rs, i);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	free(rs);

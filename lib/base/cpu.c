@@ -56,17 +56,17 @@ int cpu_allowed(int *cpus)
 	return set_list(&set, cpus);
 }
 
-int cpu_list_parse(const char *text, int *cpus)
+int cpu_list_read(const char *text, int *cpus, int max)
 {
-	cpu_set_t set;
 	const char *p = text;
 	char *end;
 	long a, b;
+	int n = 0;
 
-	CPU_ZERO(&set);
 	while (*p && *p != '\n') {
 		if (*p < '0' || *p > '9')
 			return -1;
+		errno = 0;
 		a = b = strtol(p, &end, 10);
 		if (*end == '-') {
 			p = end + 1;
@@ -74,16 +74,32 @@ int cpu_list_parse(const char *text, int *cpus)
 				return -1;
 			b = strtol(p, &end, 10);
 		}
-		if (a > b || b >= CPU_SETSIZE)
+		if (errno || a > b || b >= CPU_SETSIZE || b - a >= max - n)
 			return -1;
-		for (; a <= b; a++)
-			CPU_SET((int)a, &set);
+		while (a <= b)
+			cpus[n++] = (int)a++;
 		p = end;
+		if (*p == ',' && (p[1] < '0' || p[1] > '9'))
+			return -1;	/* "0," */
 		if (*p == ',')
 			p++;
 		else if (*p && *p != '\n')
 			return -1;
 	}
+	return n;
+}
+
+int cpu_list_parse(const char *text, int *cpus)
+{
+	int given[CPU_SETSIZE];
+	int n = cpu_list_read(text, given, CPU_SETSIZE);
+	cpu_set_t set;
+
+	if (n < 0)
+		return -1;
+	CPU_ZERO(&set);
+	for (int i = 0; i < n; i++)
+		CPU_SET(given[i], &set);
 	return set_list(&set, cpus);
 }
 

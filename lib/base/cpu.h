@@ -28,8 +28,13 @@ int cpu_allowed(int *cpus);
  */
 int cpu_online_list(int *cpus);
 
-/* cpu_list_parse - a kernel CPU list ("0-3,8") into cpus[CPU_SETSIZE];
- * how many, or -1 when it is not one. */
+/*
+ * cpu_list_read - a CPU list ("2,0-1", as -B takes it) into cpus[max] in
+ * the order given, repeats kept; how many, or -1 when it is not one or
+ * holds more than max. cpu_list_parse - a kernel CPU list ("0-3,8") into
+ * cpus[CPU_SETSIZE] in ascending order, each once; how many, or -1.
+ */
+int cpu_list_read(const char *text, int *cpus, int max);
 int cpu_list_parse(const char *text, int *cpus);
 
 /* cpu_list_text - ascending CPUs as the kernel writes a list: "0-1,3". */
