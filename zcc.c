@@ -19,7 +19,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "zcc/baseline.h"
 #include "zcc/compare.h"
@@ -317,24 +316,6 @@ static void parse_args(int argc, char **argv)
 		cfg.names[cfg.n_names++] = argv[optind++];
 }
 
-/* The methods from -M, -S and -w, with -b's sizes: the variants. */
-static void pick_method(void)
-{
-	const char *implied = cfg.use_write ? "write" : "send";
-
-	if (cfg.use_write && !cfg.copy_path)
-		usage_error("-w needs -S (write() replaces send() in -S mode)");
-	if (!cfg.method_name)
-		cfg.method_name = cfg.copy_path ? implied : tx_methods[0]->name;
-	compare_variants(&cfg.variants, cfg.method_name, cfg.chunks);
-	for (unsigned i = 0; cfg.copy_path && i < cfg.variants.n; i++)
-		if (strcmp(cfg.variants.v[i].method->name, implied) != 0)
-			usage_error("-S%s means -M %s, not -M %s", cfg.use_write ? " -w" : "",
-				    implied, cfg.variants.v[i].method->name);
-	cfg.send.method = cfg.variants.v[0].method;
-	cfg.send.chunk = cfg.variants.v[0].chunk;
-}
-
 /* What makes no sense together is refused before anything is done. */
 static void check_args(void)
 {
@@ -368,7 +349,10 @@ static void check_args(void)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.send.host)
 		usage_error("-s '': an empty host name");
-	pick_method();
+	compare_methods(&cfg.variants, cfg.method_name, cfg.chunks, cfg.copy_path,
+			cfg.use_write);
+	cfg.send.method = cfg.variants.v[0].method;
+	cfg.send.chunk = cfg.variants.v[0].chunk;
 	if (cfg.plot && cfg.variants.n < 2)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
 	if (cfg.plot && !*cfg.plot)

@@ -43,6 +43,15 @@ struct variants {
 void compare_variants(struct variants *vs, const char *methods, const char *chunks);
 
 /*
+ * compare_methods - compare_variants of -M's methods (NULL: none given),
+ * -b's chunks, and -S (copy_path) and -w (use_write): -S means -M send,
+ * -S -w -M write, with no -M the first method of lib/wire/tx.h. -w
+ * without -S, or -S beside another method: one usage line, exit 2.
+ */
+void compare_methods(struct variants *vs, const char *methods, const char *chunks,
+		     int copy_path, int use_write);
+
+/*
  * compare_rate - --rate's value in bits/s: digits, a fraction allowed,
  * then K, M or G (powers of 1000, as link rates are written). Anything
  * else, or a rate under 8 bits/s or above 1000G: a usage line, exit 2.

@@ -124,6 +124,22 @@ void compare_variants(struct variants *vs, const char *methods, const char *chun
 	free(clist);
 }
 
+void compare_methods(struct variants *vs, const char *methods, const char *chunks,
+		     int copy_path, int use_write)
+{
+	const char *implied = use_write ? "write" : "send";
+
+	if (use_write && !copy_path)
+		usage_error("-w needs -S (write() replaces send() in -S mode)");
+	if (!methods)
+		methods = copy_path ? implied : tx_methods[0]->name;
+	compare_variants(vs, methods, chunks);
+	for (unsigned i = 0; copy_path && i < vs->n; i++)
+		if (strcmp(vs->v[i].method->name, implied) != 0)
+			usage_error("-S%s means -M %s, not -M %s", use_write ? " -w" : "",
+				    implied, vs->v[i].method->name);
+}
+
 double compare_rate(const char *opt, const char *arg)
 {
 	static const char units[] = "KMG";
