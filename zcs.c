@@ -35,7 +35,7 @@
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 
-/* Everything the options say, set by parse_opts and read everywhere else. */
+/* Everything the options say, set by parse_args and read everywhere else. */
 struct settings {
 	const char *addr;		/* -a */
 	int cpu;			/* -B, -1: any */
@@ -116,7 +116,7 @@ static const struct optab options[] = {
 	{ 0, NULL, NULL, NULL },
 };
 
-/* Made from options[] by parse_opts. */
+/* Made from options[] by parse_args. */
 static struct optab_parser parser;
 
 static __attribute__((noreturn)) void usage(FILE *f, int status)
@@ -161,7 +161,7 @@ static const struct rx_method *method_or_usage(const char *name)
 }
 
 /* What makes no sense together is refused before anything is done. */
-static void check_settings(void)
+static void check_args(void)
 {
 	if (cfg.measure)
 		return;
@@ -176,7 +176,7 @@ static void check_settings(void)
 		usage_error("-W says where -c's load went: give -c");
 }
 
-static void parse_opts(int argc, char **argv)
+static void parse_args(int argc, char **argv)
 {
 	char shown[SHOW_LEN];
 	const char *why;
@@ -222,13 +222,13 @@ static void parse_opts(int argc, char **argv)
 			    show(argv[optind], shown, sizeof(shown)));
 	if (!cfg.conn.method)
 		cfg.conn.method = rx_methods[0];
-	check_settings();
 }
 
 /* --- the meter (-c) ------------------------------------------------------ */
 
-/* The meter failed (its sampler said why): the children's lines cannot be whole. */
-static void give_up(void)
+/* The meter failed (its sampler said why): the children's lines cannot be
+ * whole, so every connection's process is killed. */
+static void kill_connections(void)
 {
 	conns_stop(SIGKILL);
 }
@@ -244,7 +244,7 @@ static void open_meter(void)
 	if (!cfg.measure)
 		return;
 	cfg.conn.meter = app_meter_open(&cfg.meter, cfg.conn.debug);
-	sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : give_up);
+	sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : kill_connections);
 	if (cfg.where)
 		cfg.conn.where = where_session_open(cfg.conn.meter, cfg.conn.debug,
 					       WHERE_SESSION_PAUSED);
@@ -278,7 +278,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* One write per line, so that children logging at once do not interleave. */
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	parse_opts(argc, argv);
+	parse_args(argc, argv);
+	check_args();
 	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);
 	stop_catch(NULL);	/* Ctrl-C, SIGTERM, SIGHUP: a blocked accept returns */
