@@ -26,7 +26,7 @@
 #include "app/out.h"
 #include "app/meter_notes.h"
 #include "app/meter_session.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "app/where_out.h"
 #include "app/where_session.h"
 #include "base/clock.h"
@@ -190,7 +190,7 @@ static void check_args(void)
 }
 
 /*
- * SIGINT, SIGTERM and SIGHUP stop us (lib/app/stop.h). SIGCHLD gets its
+ * SIGINT, SIGTERM and SIGHUP stop us (lib/app/stop_exit.h). SIGCHLD gets its
  * default, so the soakers and the command can be waited for.
  */
 static void set_up_signals(void)

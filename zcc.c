@@ -31,7 +31,7 @@
 #include "zcc/report.h"
 #include "zcc/send.h"
 #include "app/meter_session.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "base/cpu.h"
 #include "base/err.h"
 #include "base/show.h"

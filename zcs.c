@@ -25,7 +25,7 @@
 #include "zcs/serve_loop.h"
 #include "zcs/serve_sampler.h"
 #include "app/meter_session.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "base/cpu.h"
 #include "base/show.h"
 #include "meter/calib_file.h"

@@ -1,7 +1,7 @@
 /*
  * Exit statuses the programs share beyond 0, 1 (an error) and 2 (a usage
  * error): a command that could not be run (cyclesoak's and run_rr's), as a
- * POSIX shell says it. A stop signal's status is lib/app/stop.h's.
+ * POSIX shell says it. A stop signal's status is lib/app/stop_exit.h's.
  */
 #ifndef ZC_APP_EXITS_H
 #define ZC_APP_EXITS_H

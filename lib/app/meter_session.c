@@ -7,7 +7,7 @@
 #include "app/opt.h"
 #include "app/out.h"
 #include "app/meter_session.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "base/cpu.h"
 #include "meter/calib_file.h"
 

@@ -69,7 +69,7 @@ void app_using(const struct meter_cpus *c);
  * app_calibrate - calibrate (meter_calibrate) and say so: the using line,
  * "calibrating: N loops/sec" per sample, "calibrated OK.  N loops/sec"
  * (JSON: calibrating, calibrated with loops_per_sec). A refusal is one
- * line and exit 1; a stop signal ends the program by it (lib/app/stop.h);
+ * line and exit 1; a stop signal ends the program by it (lib/app/stop_exit.h);
  * a failed stdout is exit 1. Returns 0 when the file was written.
  */
 int app_calibrate(const struct meter_cfg *cfg, unsigned sample_ms);

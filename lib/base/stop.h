@@ -3,7 +3,7 @@
  * wait that ends when one does. Every layer needs it: the meter's waits
  * (calibration samples, settling, the lock) end on a stop as the programs'
  * do. What a stop means for the process (its clean-up, its exit status)
- * is the program layer's: lib/app/stop.h.
+ * is the program layer's: lib/app/stop_exit.h.
  *
  * The handler only records the signal in stop_signal (and pokes the
  * program's wake-up, if it gave one). A signal that was ignored when the

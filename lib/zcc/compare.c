@@ -14,7 +14,7 @@
 #include "zcc/compare.h"
 #include "zcc/compare_internal.h"
 #include "zcc/report.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "zcc/send.h"
 
 /* One run of v, its lines printed as a lone run's would be. */

@@ -16,8 +16,8 @@
 #include "app/env_out.h"
 #include "zcc/report.h"
 #include "zcc/send_internal.h"
-#include "app/stop.h"
-#include "zcc/stopped.h"
+#include "app/stop_exit.h"
+#include "zcc/suspended.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
@@ -115,7 +115,7 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
  * Everything is in the kernel's hands; see it delivered. A zcs closes once
  * it has read our end of stream; a reset here means it died holding data.
  * -T bounds the wait, less any time zcc itself was stopped meanwhile (a
- * SIGSTOP is not the server's fault; stopped_start() ran before the
+ * SIGSTOP is not the server's fault; suspended_start() ran before the
  * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
  * server failed.
  */
@@ -126,7 +126,7 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 	int sock = t->sock;
 	struct pollfd p = { .fd = sock, .events = POLLIN };
 	uint64_t deadline = now_ns() + (uint64_t)(cfg->stall * 1e9);
-	uint64_t stopped0 = stopped_ns();
+	uint64_t stopped0 = suspended_ns();
 	int64_t left;
 	int timeout;
 	char buf[512];
@@ -139,7 +139,7 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 		return -2;
 	}
 	for (;;) {
-		left = (int64_t)(deadline + (stopped_ns() - stopped0) - now_ns()) / 1000000;
+		left = (int64_t)(deadline + (suspended_ns() - stopped0) - now_ns()) / 1000000;
 		/* The socket is looked at before the deadline is: when zcc was
 		 * stopped here, the server may have closed long ago, and the
 		 * stop's own count may not be in yet. */

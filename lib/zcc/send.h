@@ -40,7 +40,7 @@ struct send_result {
 	uint64_t bytes, ns;
 	uint64_t calls;		/* system calls that moved the data (-W) */
 	uint64_t ns_closed;	/* from the first byte to the server's close */
-	uint64_t stopped_ns;	/* zcc itself was stopped (lib/zcc/stopped.h) */
+	uint64_t stopped_ns;	/* zcc itself was stopped (lib/zcc/suspended.h) */
 	double rate;		/* kbytes/sec */
 	int interrupted;
 	uint64_t zc_sends, zc_copied;	/* zero-copy methods */

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "zcc/send_internal.h"

@@ -18,8 +18,8 @@
 #include "app/out.h"
 #include "zcc/report.h"
 #include "zcc/send_internal.h"
-#include "app/stop.h"
-#include "zcc/stopped.h"
+#include "app/stop_exit.h"
+#include "zcc/suspended.h"
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
@@ -357,15 +357,15 @@ struct send_result send_run(struct sender *sd, uint32_t loops)
 	uint64_t stopped0;
 	int mrc;
 
-	stopped_start();
-	stopped0 = stopped_ns();
+	suspended_start();
+	stopped0 = suspended_ns();
 	group_init(&g, sd, loops, now_ns());
 	mrc = run_streams(&g, &w, &r, merr, sizeof(merr));
 	if (g.failed)
 		group_failed(&g, &w);
 	group_sum(&g, &r);
 	r.interrupted |= stop_signal != 0;
-	r.stopped_ns = stopped_ns() - stopped0;
+	r.stopped_ns = suspended_ns() - stopped0;
 	if (g.n == 1 && sd->cfg->debug && sd->cfg->secs > 0 && g.s[0].sent)
 		debug_deadline("", &g.s[0].dl, g.s[0].loops);
 	report_result(sd, &r);

@@ -12,7 +12,7 @@
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/meter_session.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "app/watch.h"
 #include "app/where_out.h"
 #include "base/clock.h"

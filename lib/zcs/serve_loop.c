@@ -13,7 +13,7 @@
 #include "zcs/serve_loop.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "wire/net.h"
 
 static const struct serve_cfg *cfg;

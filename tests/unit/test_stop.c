@@ -1,5 +1,5 @@
 /*
- * lib/base/stop.c and lib/app/stop.c: a stop signal ends a wait whenever
+ * lib/base/stop.c and lib/app/stop_exit.c: a stop signal ends a wait whenever
  * it comes, before the wait began included; other signals do not; a
  * signal ignored at start stays ignored; signal_interrupts' handler
  * interrupts a blocked read; stop_exit runs the clean-up and dies of the
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "app/stop.h"
+#include "app/stop_exit.h"
 #include "t.h"
 
 static double ms_since(uint64_t t0)

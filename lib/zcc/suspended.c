@@ -4,7 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "zcc/stopped.h"
+#include "zcc/suspended.h"
 #include "base/clock.h"
 
 static uint64_t total;			/* stopped so far, ns */
@@ -27,11 +27,11 @@ static void *tick(void *arg)
 
 	(void)arg;
 	while (!__atomic_load_n(&quit, __ATOMIC_RELAXED)) {
-		sleep_until(last + STOPPED_TICK_NS);
+		sleep_until(last + SUSPENDED_TICK_NS);
 		now = now_ns();
-		if (now > last + STOPPED_TICK_NS + STOPPED_LATE_NS) {
+		if (now > last + SUSPENDED_TICK_NS + SUSPENDED_LATE_NS) {
 			/* stopped somewhere in the tick before: half of it, on average */
-			pause = now - last - STOPPED_TICK_NS / 2;
+			pause = now - last - SUSPENDED_TICK_NS / 2;
 			pause_end = now;
 		}
 		c = __atomic_load_n(&conts, __ATOMIC_RELAXED);
@@ -40,14 +40,14 @@ static void *tick(void *arg)
 			pause = 0;
 		}
 		seen = c;
-		if (pause && now - pause_end > 10 * STOPPED_TICK_NS)
+		if (pause && now - pause_end > 10 * SUSPENDED_TICK_NS)
 			pause = 0;	/* no SIGCONT with it: starved, not stopped */
 		last = now;
 	}
 	return NULL;
 }
 
-void stopped_start(void)
+void suspended_start(void)
 {
 	struct sigaction sa = { .sa_handler = on_cont, .sa_flags = SA_RESTART };
 	sigset_t all, old;
@@ -65,12 +65,12 @@ void stopped_start(void)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e)
 		error(1, e, "a thread to time stops");
-	atexit(stopped_end);
+	atexit(suspended_end);
 }
 
 /* At exit the ticker is ended and joined (a tick at most), so that no
  * thread is left mid-sleep with what it holds. */
-void stopped_end(void)
+void suspended_end(void)
 {
 	if (!started)
 		return;
@@ -79,7 +79,7 @@ void stopped_end(void)
 	started = 0;
 }
 
-uint64_t stopped_ns(void)
+uint64_t suspended_ns(void)
 {
 	return __atomic_load_n(&total, __ATOMIC_RELAXED);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "app/stop.h"
+#include "app/stop_exit.h"
 
 static void (*cleanup_fn)(void);
 

@@ -9,8 +9,8 @@
  * parent sees death by that signal (a shell shows 128 + the signal: 130
  * for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
  */
-#ifndef ZC_STOP_H
-#define ZC_STOP_H
+#ifndef ZC_APP_STOP_EXIT_H
+#define ZC_APP_STOP_EXIT_H
 
 #include "base/stop.h"
 
