@@ -32,7 +32,7 @@
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "base/spawn.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "meter/calib_file.h"
 #include "meter/meter.h"
 
@@ -131,7 +131,7 @@ static void check_stdout(int rc)
 static void parse_args(int argc, char **argv)
 {
 	int opt;
-	char shown[SHOW_LEN];
+	char shown[SAFE_LEN];
 	const char *why;
 
 	/* "+": options end at the first operand, so a command keeps its own. */
@@ -165,7 +165,7 @@ static void parse_args(int argc, char **argv)
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
 			usage_error("unexpected argument '%s' (a command goes after --)",
-				    show(argv[optind], shown, sizeof(shown)));
+				    safe_text(argv[optind], shown, sizeof(shown)));
 		cfg.command = argv + optind;
 	}
 }
@@ -382,7 +382,7 @@ static int do_command(void)
 {
 	struct meter *m = open_meter();
 	double load, secs, taken, quota = meter_quota(m);
-	char err[512], shown[SHOW_LEN];
+	char err[512], shown[SAFE_LEN];
 	int rc, status;
 	pid_t pid;
 
@@ -395,7 +395,7 @@ static int do_command(void)
 	rc = spawn_command(&pid, cfg.command, &start_mask);
 	if (rc) {
 		app_meter_close();
-		error(0, rc, "%s", show(cfg.command[0], shown, sizeof(shown)));
+		error(0, rc, "%s", safe_text(cfg.command[0], shown, sizeof(shown)));
 		return exit_exec_failed(rc);
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);

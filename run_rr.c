@@ -21,7 +21,7 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "base/sched.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 
 /* A day of real-time CPU without one blocking call is no limit at all. */
 #define MAX_RTTIME_MS (24LL * 3600 * 1000)
@@ -213,9 +213,9 @@ static void drop_privileges(void)
 /* execvp failed: say why, and exit as a shell would. */
 static void cannot_run(const char *cmd, int err)
 {
-	char shown[SHOW_LEN];
+	char shown[SAFE_LEN];
 
-	show(cmd, shown, sizeof(shown));
+	safe_text(cmd, shown, sizeof(shown));
 	error(exit_exec_failed(err), err, "cannot run %s", shown);
 }
 

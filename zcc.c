@@ -34,7 +34,7 @@
 #include "app/stop_exit.h"
 #include "base/cpu.h"
 #include "base/err.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "meter/calib_file.h"
 #include "meter/meter.h"
 #include "wire/net.h"
@@ -239,7 +239,7 @@ static void usage(FILE *f, int status)
 /* -B: one CPU, or a list of CPUs and ranges ("0,2,4-7") for -P. */
 static void parse_cpus(const char *arg)
 {
-	char shown[SHOW_LEN];
+	char shown[SAFE_LEN];
 	int n;
 
 	free(cfg.send.cpus);
@@ -252,7 +252,7 @@ static void parse_cpus(const char *arg)
 			n = -1;
 	if (n <= 0)
 		usage_error("-B: '%s': want a CPU or a list such as 0,2,4-7 "
-			    "(CPUs 0 to %d)", show(arg, shown, sizeof(shown)), cpu_max());
+			    "(CPUs 0 to %d)", safe_text(arg, shown, sizeof(shown)), cpu_max());
 	cfg.send.n_cpus = n;
 	cfg.cpu = n == 1 ? cfg.send.cpus[0] : -1;
 }

@@ -27,7 +27,7 @@
 #include "app/meter_session.h"
 #include "app/stop_exit.h"
 #include "base/cpu.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "meter/calib_file.h"
 #include "wire/net.h"
 #include "wire/rx.h"
@@ -178,7 +178,7 @@ static void check_args(void)
 
 static void parse_args(int argc, char **argv)
 {
-	char shown[SHOW_LEN];
+	char shown[SAFE_LEN];
 	const char *why;
 	int c;
 
@@ -219,7 +219,7 @@ static void parse_args(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (zcs -h for help)",
-			    show(argv[optind], shown, sizeof(shown)));
+			    safe_text(argv[optind], shown, sizeof(shown)));
 	if (!cfg.conn.method)
 		cfg.conn.method = rx_methods[0];
 }
@@ -253,14 +253,14 @@ static void open_meter(void)
 /* The listening socket where -a and -p say, and its line: "listening on port N". */
 static int listen_here(void)
 {
-	char err[256], shown[SHOW_LEN];
+	char err[256], shown[SAFE_LEN];
 	unsigned port;
 	int fd;
 
 	fd = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
 	if (fd < 0)
 		error(1, 0, "listen on %s port %u: %s",
-		      cfg.addr ? show(cfg.addr, shown, sizeof(shown)) : "*",
+		      cfg.addr ? safe_text(cfg.addr, shown, sizeof(shown)) : "*",
 		      cfg.port, err);
 	env_print(ENV_NET, -1, cfg.conn.debug);
 	line_begin("listening");

@@ -8,7 +8,7 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "base/version.h"
 
 /*
@@ -25,7 +25,7 @@ __attribute__((constructor)) static void short_program_name(void)
 /*
  * The message is one line whatever the user typed: a value holding a
  * newline or a terminal escape is shown escaped (show_line, show.h).
- * Callers show() each value, which escapes its backslashes too (so that two
+ * Callers safe_text() each value, which escapes its backslashes too (so that two
  * values never read alike) and cuts a long one short of the reason.
  */
 void usage_error(const char *fmt, ...)
@@ -38,19 +38,19 @@ void usage_error(const char *fmt, ...)
 	va_end(ap);
 	fflush(stdout);
 	fprintf(stderr, "%s: %s\n", program_invocation_short_name,
-		show_line(line, shown, sizeof(shown)));
+		safe_line(line, shown, sizeof(shown)));
 	exit(2);
 }
 
 void opt_unknown(int opt, const char *arg, const char *what, const char *(*name)(int i))
 {
-	char names[512] = "", shown[SHOW_LEN];
+	char names[512] = "", shown[SAFE_LEN];
 	const char *n;
 
 	for (int i = 0; (n = name(i)); i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 			 i ? ", " : "", n);
-	usage_error("-%c: '%s': unknown %s (%s)", opt, show(arg, shown, sizeof(shown)),
+	usage_error("-%c: '%s': unknown %s (%s)", opt, safe_text(arg, shown, sizeof(shown)),
 		    what, names);
 }
 
@@ -108,13 +108,13 @@ static __attribute__((noreturn)) void refused(int c, char *const argv[],
 	const char *word = optind > 0 ? argv[optind - 1] : "--";
 	const char *name = strncmp(word, "--", 2) == 0 ? word + 2 : word;
 	const struct optab *r, *exact;
-	char shown[SHOW_LEN], names[512] = "";
+	char shown[SAFE_LEN], names[512] = "";
 	size_t len;
 
 	if (optopt == 0) {	/* a long option getopt_long does not know */
 		len = strcspn(name, "=");
 		snprintf(names, sizeof(names), "%.*s", (int)(name - word + len), word);
-		show(names, shown, sizeof(shown));
+		safe_text(names, shown, sizeof(shown));
 		*names = '\0';
 		if (optab_matches(p->rows, name, len, &exact) < 2)
 			usage_error("%s: unknown option (%s -h for help)", shown, prog);
@@ -149,7 +149,7 @@ int opt_next(int argc, char *argv[], struct optab_parser *p)
 static long long opt_value(int opt, const char *arg, long long min, long long max,
 			   int sized)
 {
-	char shown[SHOW_LEN], name[64];
+	char shown[SAFE_LEN], name[64];
 	const char *why;
 	long long v;
 	int rc = sized ? parse_size(arg, min, max, &v, &why) :
@@ -157,7 +157,7 @@ static long long opt_value(int opt, const char *arg, long long min, long long ma
 
 	if (rc == 0)
 		return v;
-	show(arg, shown, sizeof(shown));
+	safe_text(arg, shown, sizeof(shown));
 	spelled(opt, name, sizeof(name));
 	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%lld..%lld%s)", name, shown, min, max,
@@ -178,13 +178,13 @@ long long opt_size(int opt, const char *arg, long long min, long long max)
 
 double opt_secs(int opt, const char *arg, double min, double max)
 {
-	char shown[SHOW_LEN], name[64];
+	char shown[SAFE_LEN], name[64];
 	const char *why;
 	double v;
 
 	if (parse_secs(arg, min, max, &v, &why) == 0)
 		return v;
-	show(arg, shown, sizeof(shown));
+	safe_text(arg, shown, sizeof(shown));
 	spelled(opt, name, sizeof(name));
 	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 
 /*
  * A failure is told on one line: a path, host or value in it that holds a
@@ -15,10 +15,10 @@ static void one_line(char *err, size_t errlen)
 {
 	char raw[1024];
 
-	if (strcmp(show(err, raw, sizeof(raw)), err) == 0)
+	if (strcmp(safe_text(err, raw, sizeof(raw)), err) == 0)
 		return;
 	snprintf(raw, sizeof(raw), "%s", err);
-	show(raw, err, errlen);
+	safe_text(raw, err, errlen);
 }
 
 int err_fill(char *err, size_t errlen, int errnum, const char *fmt, ...)
@@ -47,7 +47,7 @@ int err_wrap(char *err, size_t errlen, const char *what, const char *inner)
 
 	if (err && errlen) {
 		snprintf(line, sizeof(line), "%s: %s", what, inner ? inner : "");
-		show_line(line, err, errlen);
+		safe_line(line, err, errlen);
 	}
 	errno = saved;
 	return -1;

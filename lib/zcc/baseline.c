@@ -15,7 +15,7 @@
 #include "app/opt.h"
 #include "app/out.h"
 #include "base/jsonl.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "base/stats_unpaired.h"
 
 /* The baseline's variant of name, made when make is set; NULL else. */
@@ -55,13 +55,13 @@ static void add_round(struct baseline_variant *v, double own, double demand)
 static void __attribute__((noreturn, format(printf, 2, 3)))
 refuse(const struct baseline *b, const char *fmt, ...)
 {
-	char shown[SHOW_LEN], why[512];
+	char shown[SAFE_LEN], why[512];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	usage_error("--baseline %s: %s", show(b->path, shown, sizeof(shown)), why);
+	usage_error("--baseline %s: %s", safe_text(b->path, shown, sizeof(shown)), why);
 }
 
 /*

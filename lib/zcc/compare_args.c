@@ -13,7 +13,7 @@
 #include "app/opt.h"
 #include "app/plot.h"
 #include "base/rate.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 
 #define DEFAULT_CHUNK 65536
 #define MAX_CHUNK (1 << 30)	/* -b: as zcc's single size */
@@ -25,7 +25,7 @@
  */
 static unsigned split_list(char *list, const char *opt, const char *whole, char **item)
 {
-	char shown[SHOW_LEN];
+	char shown[SAFE_LEN];
 	unsigned n = 0;
 
 	for (char *p = list;; p++) {
@@ -35,11 +35,11 @@ static unsigned split_list(char *list, const char *opt, const char *whole, char 
 			*comma = '\0';
 		if (!*p)
 			usage_error("%s: '%s': an empty item in the list", opt,
-				    show(whole, shown, sizeof(shown)));
+				    safe_text(whole, shown, sizeof(shown)));
 		for (unsigned i = 0; i < n; i++)
 			if (strcmp(item[i], p) == 0)
 				usage_error("%s: '%s' is in the list twice", opt,
-					    show(p, shown, sizeof(shown)));
+					    safe_text(p, shown, sizeof(shown)));
 		if (n == MAX_ITEMS)
 			usage_error("%s: more than %d items in the list", opt, MAX_ITEMS);
 		item[n++] = p;
@@ -143,7 +143,7 @@ void compare_methods(struct variants *vs, const char *methods, const char *chunk
 double compare_rate(const char *opt, const char *arg)
 {
 	static const char units[] = "KMG";
-	char shown[SHOW_LEN], digits[64];
+	char shown[SAFE_LEN], digits[64];
 	const char *why = "not a number", *u;
 	size_t len = strlen(arg);
 	double v = 0, scale = 1;
@@ -163,7 +163,7 @@ double compare_rate(const char *opt, const char *arg)
 		}
 	}
 	usage_error("%s: '%s': %s (bits/s: digits, a fraction allowed, then K, M or G "
-		    "for 1000, 1000^2, 1000^3)", opt, show(arg, shown, sizeof(shown)), why);
+		    "for 1000, 1000^2, 1000^3)", opt, safe_text(arg, shown, sizeof(shown)), why);
 }
 
 /*

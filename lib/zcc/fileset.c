@@ -13,44 +13,44 @@
 #include <unistd.h>
 
 #include "zcc/fileset.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 
 
 /* Open one file; 0 when it was skipped with a warning. */
 static int open_one(const char *name, struct tx_file *f, int debug)
 {
 	struct stat st;
-	char shown[SHOW_LEN];
+	char shown[SAFE_LEN];
 	/* O_NONBLOCK: a FIFO must not hang the open; cleared below. */
 	int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0) {
 		if (errno == EMFILE || errno == ENFILE)
 			error(1, errno, "%s (zcc keeps every file open: ulimit -n)",
-			      show(name, shown, sizeof(shown)));
-		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
+			      safe_text(name, shown, sizeof(shown)));
+		error(0, errno, "skipping %s", safe_text(name, shown, sizeof(shown)));
 		return 0;
 	}
 	if (fstat(fd, &st) < 0) {
-		error(0, errno, "skipping %s", show(name, shown, sizeof(shown)));
+		error(0, errno, "skipping %s", safe_text(name, shown, sizeof(shown)));
 		close(fd);
 		return 0;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		error(0, 0, "skipping %s: not a regular file",
-		      show(name, shown, sizeof(shown)));
+		      safe_text(name, shown, sizeof(shown)));
 		close(fd);
 		return 0;
 	}
 	if (st.st_size > (off_t)UINT32_MAX)
 		error(1, 0, "%s: %lld bytes: a file of 4 GiB or more cannot be "
 		      "sent (the protocol's length word has 32 bits)",
-		      show(name, shown, sizeof(shown)), (long long)st.st_size);
+		      safe_text(name, shown, sizeof(shown)), (long long)st.st_size);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*f = (struct tx_file){ .name = name, .fd = fd, .size = (uint32_t)st.st_size };
 	if (debug > 1)
 		fprintf(stderr, "%s: %s: %" PRIu32 " bytes\n", program_invocation_short_name,
-			show(name, shown, sizeof(shown)), f->size);
+			safe_text(name, shown, sizeof(shown)), f->size);
 	return 1;
 }
 
@@ -100,12 +100,12 @@ double fileset_resident(const struct file_set *files)
 void fileset_names_from(const char *path, const char ***names, int *n)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "re");
-	char *line = NULL, shown[SHOW_LEN];
+	char *line = NULL, shown[SAFE_LEN];
 	size_t cap = 0, room = (size_t)*n;
 	ssize_t len;
 
 	if (!f) {
-		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+		error(1, errno, "--files-from %s", safe_text(path, shown, sizeof(shown)));
 		return;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -124,7 +124,7 @@ void fileset_names_from(const char *path, const char ***names, int *n)
 			error(1, errno, "memory");
 	}
 	if (ferror(f))
-		error(1, errno, "--files-from %s", show(path, shown, sizeof(shown)));
+		error(1, errno, "--files-from %s", safe_text(path, shown, sizeof(shown)));
 	free(line);
 	if (f != stdin)
 		fclose(f);

@@ -1,7 +1,7 @@
 /* lib/base/show.c: untrusted text made fit for a one-line message. */
 #include <string.h>
 
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "unit/t.h"
 
 static void shows(const char *s, size_t len, const char *want)
@@ -10,14 +10,14 @@ static void shows(const char *s, size_t len, const char *want)
 	const char *got;
 
 	memset(buf, '#', sizeof(buf));
-	got = show(s, buf, len);
+	got = safe_text(s, buf, len);
 	CHECK(got == buf && strcmp(got, want) == 0, "shown in %zu bytes: '%s' (got '%s')", len, want,
 	      got);
 }
 
 int main(void)
 {
-	char big[300], again[SHOW_LEN], buf[SHOW_LEN];
+	char big[300], again[SAFE_LEN], buf[SAFE_LEN];
 
 	shows("plain text", 64, "plain text");
 	shows("", 64, "");
@@ -44,8 +44,8 @@ int main(void)
 
 	memset(big, 'v', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	show(big, buf, sizeof(buf));
-	CHECK(strlen(buf) < SHOW_LEN && strlen(buf) >= 200 &&
+	safe_text(big, buf, sizeof(buf));
+	CHECK(strlen(buf) < SAFE_LEN && strlen(buf) >= 200 &&
 	      strcmp(buf + strlen(buf) - 3, "...") == 0,
 	      "a 299 byte value is cut near 200 bytes with ... (got %zu bytes)", strlen(buf));
 	/* A backslash is escaped: a newline and backslash-n never show alike. */
@@ -53,20 +53,20 @@ int main(void)
 	shows("\\", 64, "\\\\");
 	shows("abcde\\", 8, "abcde\\\\");
 	shows("abcdef\\", 8, "abcd...");
-	show("a\nb", buf, sizeof(buf));
-	show("a\\nb", again, sizeof(again));
+	safe_text("a\nb", buf, sizeof(buf));
+	safe_text("a\\nb", again, sizeof(again));
 	CHECK(strcmp(buf, again) != 0, "'a<newline>b' and 'a\\nb' differ: '%s', '%s'", buf,
 	      again);
-	show("a\\xffb", buf, sizeof(buf));
-	show("a\xff" "b", again, sizeof(again));
+	safe_text("a\\xffb", buf, sizeof(buf));
+	safe_text("a\xff" "b", again, sizeof(again));
 	CHECK(strcmp(buf, again) != 0, "a literal \\xff and byte 0xff differ: '%s', '%s'",
 	      buf, again);
 
 	/* show_line: a message of shown values; backslashes kept, idempotent. */
-	CHECK(strcmp(show_line("x\\ny\nz", buf, sizeof(buf)), "x\\ny\\nz") == 0,
+	CHECK(strcmp(safe_line("x\\ny\nz", buf, sizeof(buf)), "x\\ny\\nz") == 0,
 	      "show_line keeps a backslash, escapes a newline: '%s'", buf);
-	show("a\nb\\\033\xff\xc3\xa9", buf, sizeof(buf));
-	CHECK(strcmp(show_line(buf, again, sizeof(again)), buf) == 0,
+	safe_text("a\nb\\\033\xff\xc3\xa9", buf, sizeof(buf));
+	CHECK(strcmp(safe_line(buf, again, sizeof(again)), buf) == 0,
 	      "shown text through show_line is the same: '%s' (got '%s')", buf, again);
 	return t_exit();
 }

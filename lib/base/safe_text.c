@@ -1,12 +1,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "base/utf8.h"
 
 /*
  * One unit of s as shown: a kept character or an escape. Returns its
- * length. bs: a backslash is escaped too (show), or kept (show_line).
+ * length. bs: a backslash is escaped too (safe_text), or kept (safe_line).
  */
 static size_t unit(const unsigned char *s, size_t left, int bs, char out[4], size_t *used)
 {
@@ -80,12 +80,12 @@ static const char *shown(const char *s, int bs, char *buf, size_t len)
 	return buf;
 }
 
-const char *show(const char *s, char *buf, size_t len)
+const char *safe_text(const char *s, char *buf, size_t len)
 {
 	return shown(s, 1, buf, len);
 }
 
-const char *show_line(const char *s, char *buf, size_t len)
+const char *safe_line(const char *s, char *buf, size_t len)
 {
 	return shown(s, 0, buf, len);
 }
