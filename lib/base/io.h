@@ -14,7 +14,4 @@ ssize_t read_full(int fd, void *buf, size_t len);
 /* write_full - write all len bytes, retrying EINTR and short writes. 0 or -1. */
 int write_full(int fd, const void *buf, size_t len);
 
-/* send_full - write_full for sockets, with send(2) flags (MSG_MORE). 0 or -1. */
-int send_full(int fd, const void *buf, size_t len, int flags);
-
 #endif

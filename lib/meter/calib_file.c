@@ -13,7 +13,7 @@
 
 #include "base/err.h"
 #include "base/io.h"
-#include "base/show.h"
+#include "base/safe_text.h"
 #include "meter/calib_file.h"
 
 /* What calib_save writes is under 100 bytes; a file this long is not ours. */
@@ -37,8 +37,12 @@ static const char *kind(mode_t mode)
 	}
 }
 
-/* Up to len bytes of s, printable, for an error line; "..." when cut. */
-static const char *shown(const char *s, size_t len, char *buf, size_t buflen)
+/*
+ * safe_text (lib/base/safe_text.h) for a counted slice of a calibration
+ * file, which is ASCII: up to len bytes of s, anything not printable as
+ * '?', "..." when cut.
+ */
+static const char *safe_slice(const char *s, size_t len, char *buf, size_t buflen)
 {
 	size_t i, n = 0;
 
@@ -173,18 +177,14 @@ static int read_small(const char *path, char *buf, size_t cap, size_t *len,
 		errno = EACCES;
 		return -1;
 	}
-	for (*len = 0; *len < cap; *len += (size_t)n) {
-		n = read(fd, buf + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			n = 0;
-		else if (n < 0) {
-			saved = errno;
-			close(fd);
-			errno = saved;
-			return err_fill(err, errlen, saved, "%s", path);
-		} else if (n == 0)
-			break;
+	n = read_full(fd, buf, cap);
+	if (n < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return err_fill(err, errlen, saved, "%s", path);
 	}
+	*len = (size_t)n;
 	close(fd);
 	if (*len == cap) {
 		errno = EBADMSG;
@@ -249,12 +249,12 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl) {
 			err_fill(err, errlen, 0, "%s:%d: '%s' has no newline: cut short?",
-				 path, lineno, shown(p, (size_t)(end - p), seen, sizeof(seen)));
+				 path, lineno, safe_slice(p, (size_t)(end - p), seen, sizeof(seen)));
 			goto bad;
 		}
 		if (parse_line(lineno, p, (size_t)(nl - p), &got, &expected) < 0) {
 			err_fill(err, errlen, 0, "%s:%d: '%s', expected %s", path,
-				 lineno, shown(p, (size_t)(nl - p), seen, sizeof(seen)), expected);
+				 lineno, safe_slice(p, (size_t)(nl - p), seen, sizeof(seen)), expected);
 			goto bad;
 		}
 	}
@@ -268,7 +268,7 @@ bad:
 int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	      size_t warnlen, char *err, size_t errlen)
 {
-	char safe[SHOW_LEN];
+	char safe[SAFE_LEN];
 
 	if (warn && warnlen)
 		warn[0] = '\0';
@@ -282,7 +282,7 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	}
 	if (!c->ncpus && warn && warnlen)
 		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
-			 "calibrated with; assuming %d", show(path, safe, sizeof(safe)), ncpus);
+			 "calibrated with; assuming %d", safe_text(path, safe, sizeof(safe)), ncpus);
 	return 0;
 }
 
