@@ -22,8 +22,10 @@
  */
 #define TX_PIECE_MAX (4u << 20)
 
-/* The methods behind tx_methods[] (tx_sendfile.c, tx_basic.c, ...). */
+/* The methods behind tx_methods[] (tx_sendfile.c, tx_basic.c, tx_zc.c,
+ * tx_uring.c). */
 extern const struct tx_method tx_sendfile, tx_send, tx_write, tx_mmap, tx_splice;
+extern const struct tx_method tx_zerocopy, tx_uring, tx_uring_zc;
 
 /* The smaller of a file's bytes left and a call's size. */
 static inline size_t tx_min_size(uint64_t a, size_t b)

@@ -2,7 +2,6 @@
 #include <stddef.h>
 
 #include "wire/tx_internal.h"
-#include "wire/tx_zc.h"
 
 const struct tx_method *const tx_methods[] = {
 	&tx_sendfile,		/* the default */

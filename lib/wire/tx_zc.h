@@ -1,14 +1,13 @@
 /*
- * The transmit methods that send from a mapping of the file and may keep it
- * busy after the call returns: MSG_ZEROCOPY (lib/wire/tx_zc.c) and io_uring
- * (lib/wire/tx_uring.c). Declared here for tx_list.c and the tests.
+ * What the methods that send from a mapping of the file share (MSG_ZEROCOPY,
+ * lib/wire/tx_zc.c, and io_uring, lib/wire/tx_uring.c): the meaning of a
+ * fault in the mapping. Their tables are declared with the others in
+ * tx_internal.h.
  */
 #ifndef ZC_TX_ZC_H
 #define ZC_TX_ZC_H
 
 #include "wire/tx_internal.h"
-
-extern const struct tx_method tx_zerocopy, tx_uring, tx_uring_zc;
 
 /*
  * tx_map_fault - a send from f's mapping failed with errno e at byte off of
