@@ -14,7 +14,8 @@
 #include "meter/lock.h"
 #include "meter/proc.h"
 
-/* The lock's path: ZC_METER_LOCK for the tests, which hold locks of their own. */
+/* The lock's path: ZC_METER_LOCK (the manuals' ENVIRONMENT) for the tests,
+ * which hold locks of their own. */
 static const char *lock_path(void)
 {
 	const char *p = getenv("ZC_METER_LOCK");
