@@ -30,6 +30,7 @@ struct plot_bar {
 struct plot {
 	const char *title, *xlabel, *ylabel;
 	int log_x;		/* curves: log2 x axis (sizes that double) */
+	/* The bench's charts alone (tests/tools/svgplot -p, -i), zcc's never: */
 	int scatter;		/* curves: points only, no line through them */
 	int ideal;		/* curves: the dashed line y = x */
 	int has_ref;		/* a dashed line across at y = ref */
