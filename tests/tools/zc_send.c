@@ -342,8 +342,7 @@ int main(int argc, char **argv)
 	struct step *steps;
 	double bytes = 0;
 	long long seed = 1, closed = 0;
-	char line[128];
-	uint64_t t0;
+	uint64_t t0, ns;
 	int c, i, s, n_steps, *fds;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -411,8 +410,9 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < cfg_conns; i++)
 		close(fds[i]);
-	format_rate_line(line, sizeof(line), "sent", sent, now_ns() - t0);
-	printf("%s\n", line);
+	ns = now_ns() - t0;	/* zcc's sent: line, in text */
+	printf("sent: %llu bytes in %.3f s, %.0f kbytes/sec\n", sent,
+	       (double)ns / 1e9, kbytes_per_sec(sent, ns));
 	free(fds);
 	free(steps);
 	return 0;
