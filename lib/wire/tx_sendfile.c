@@ -33,13 +33,11 @@
  * holds it for an ACK. A file of NODELAY_MIN bytes or more fills full
  * segments of its own whatever the MTU (loopback's is 64 KiB), so holding
  * its tail only delays it: those go with TCP_NODELAY. Smaller files keep
- * Nagle, which packs several of them into one segment. Measured on
- * loopback under BBR, paired rounds (zcc(1)'s NOTES have the figures):
- * TCP_NODELAY moved 350 KB files 1.5-2.2 times as fast and 128 KiB files
- * 1.05-1.16 (128 KiB reads), was level with 40 KiB files (16 KiB reads)
- * and one 256 MiB file, and lost 3-36% with files of 16 KiB and less;
- * under CUBIC it was level or a little ahead. A corked connection (-k) is
- * left as it is: TCP_NODELAY would push what the cork holds.
+ * Nagle, which packs several of them into one segment: below the line,
+ * sending each small file at once costs more than the packing saves;
+ * above it, waiting for an ACK only stalls the next file (zcc(1), NOTES).
+ * A corked connection (-k) is left as it is: TCP_NODELAY would push what
+ * the cork holds.
  */
 #define NODELAY_MIN (64u << 10)
 
@@ -100,11 +98,10 @@ static int nodelay_for(struct tx *t, struct sendfile_state *s, uint64_t size,
  * Two system calls a file, the fewest sendfile() allows (it takes no
  * header: Linux's has no hdtr): send() of the words with MSG_MORE, which
  * holds them in the socket for the data, then sendfile() of the file,
- * whose first page joins them in one segment. Measured against the way
- * before (the words written into a pipe, the file sendfile()d in behind
- * them, the pipe spliced to the socket: three calls), and against
- * batching several files through that pipe with one splice() for all
- * (2.14 calls a file), on loopback: zcc(1)'s NOTES have the figures.
+ * whose first page joins them in one segment. Routing the words through
+ * a pipe (write, sendfile into it, splice out) takes three calls a file,
+ * and batching files through one pipe still more than two: more calls,
+ * never fewer bytes on the wire.
  */
 static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {

@@ -6,16 +6,14 @@
 # truth is that plus the background (other work, from /proc/stat): the
 # median of ACC_BG_SAMPLES idle seconds, half just before the reading and
 # half just after, printed with their spread, since one tick-sampled
-# second is noisier than the meter it would judge (2.97% in one second,
-# 0.50% in the next, seen on a VM). Each level is measured by `cyclesoak -r` (run
+# second of /proc/stat is noisier than the meter it would judge. Each level is measured by `cyclesoak -r` (run
 # time), `cyclesoak -L` (loop counts against a calibration) and plain
 # `cyclesoak` (the method it picks for this machine), over two fresh
 # calibrations; the default ACC_DEFAULT_ROUNDS times at each level (the
 # levels in turn within a round). Target: the default's worst error within
 # 1.5 points, each level of each calibration judged on the median of its
-# readings: one wild second of a shared host (a reading 2.6 points off
-# while the rest of the run's 15 were within 0.5, seen on this project's
-# VM) moves a row, not the verdict. Every reading is printed.
+# readings: one wild second of a shared host (one reading points off
+# while the rest agree) moves a row, not the verdict. Every reading is printed.
 #
 # Then the meter where benchmarks run today (acc_today): under taskset -c 1
 # at 0 and 50% of that CPU against /proc/stat's CPU 1 over the same
