@@ -16,15 +16,12 @@
  */
 #include <errno.h>
 #include <error.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "zcc/baseline.h"
 #include "zcc/compare.h"
-#include "app/env_out.h"
 #include "zcc/fileset.h"
-#include "zcc/limits.h"
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
@@ -34,7 +31,6 @@
 #include "app/stop_exit.h"
 #include "base/cpu.h"
 #include "base/err.h"
-#include "base/safe_text.h"
 #include "meter/calib_file.h"
 #include "meter/meter.h"
 #include "wire/net.h"
@@ -236,27 +232,6 @@ static void usage(FILE *f, int status)
 	exit(status);
 }
 
-/* -B: one CPU, or a list of CPUs and ranges ("0,2,4-7") for -P. */
-static void parse_cpus(const char *arg)
-{
-	char shown[SAFE_LEN];
-	int n;
-
-	free(cfg.send.cpus);
-	cfg.send.cpus = calloc(CPU_SETSIZE, sizeof(int));
-	if (!cfg.send.cpus)
-		error(1, errno, "memory");
-	n = cpu_list_read(arg, cfg.send.cpus, CPU_SETSIZE);
-	for (int i = 0; i < n && n > 0; i++)
-		if (cfg.send.cpus[i] > cpu_max())
-			n = -1;
-	if (n <= 0)
-		usage_error("-B: '%s': want a CPU or a list such as 0,2,4-7 "
-			    "(CPUs 0 to %d)", safe_text(arg, shown, sizeof(shown)), cpu_max());
-	cfg.send.n_cpus = n;
-	cfg.cpu = n == 1 ? cfg.send.cpus[0] : -1;
-}
-
 /*
  * A leading '-' in the option string makes getopt_long hand over file names
  * in place, so options may follow them even when POSIXLY_CORRECT is set.
@@ -291,7 +266,10 @@ static void parse_args(int argc, char **argv)
 		case 'k': cfg.send.cork = 1; break;
 		case 'i': cfg.send.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'o': cfg.send.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
-		case 'B': parse_cpus(optarg); break;
+		case 'B':	/* one CPU, or a list for -P */
+			cfg.send.n_cpus = opt_cpus(opt, optarg, &cfg.send.cpus);
+			cfg.cpu = cfg.send.n_cpus == 1 ? cfg.send.cpus[0] : -1;
+			break;
 		case 'P': cfg.send.streams = (unsigned)opt_num(opt, optarg, 1, MAX_STREAMS); break;
 		case 'D': cfg.send.sockopts.debug = 1; break;
 		case 'd': cfg.send.debug++; break;
@@ -397,15 +375,8 @@ static int send_runs(void)
 
 	if (!rs)
 		error(1, errno, "memory");
-	env_early();		/* before -B: the CPUs zcc was given */
-	sender.env_due = 1;
-	limits_check((unsigned long)cfg.n_names, cfg.send.streams);
-	fileset_open(&sender.files, cfg.names, cfg.n_names, cfg.send.debug);
-	/* Before -B, so that the soakers do not inherit the binding. */
-	if (cfg.measure)
-		send_meter(&sender, app_meter_open(&cfg.meter, cfg.send.debug), cfg.where);
-	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
-		error(1, errno, "bind to CPU %d", cfg.cpu);
+	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
+		  cfg.where, cfg.cpu);
 	if (cfg.variants.n > 1) {
 		free(rs);
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){

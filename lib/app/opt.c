@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <error.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,7 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
+#include "base/cpu.h"
 #include "base/safe_text.h"
 #include "base/version.h"
 
@@ -189,6 +192,26 @@ double opt_secs(int opt, const char *arg, double min, double max)
 	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
 	usage_error("%s: '%s': %s (seconds are digits, a fraction allowed)", name, shown, why);
+}
+
+int opt_cpus(int opt, const char *arg, int **cpus)
+{
+	char shown[SAFE_LEN], name[64];
+	int n;
+
+	free(*cpus);
+	*cpus = calloc(CPU_SETSIZE, sizeof(**cpus));
+	if (!*cpus)
+		error(1, errno, "memory");
+	n = cpu_list_read(arg, *cpus, CPU_SETSIZE);
+	for (int i = 0; i < n && n > 0; i++)
+		if ((*cpus)[i] > cpu_max())
+			n = -1;
+	if (n > 0)
+		return n;
+	usage_error("%s: '%s': want a CPU or a list such as 0,2,4-7 (CPUs 0 to %d)",
+		    spelled(opt, name, sizeof(name)), safe_text(arg, shown, sizeof(shown)),
+		    cpu_max());
 }
 
 /* cppcheck-suppress constParameter ; getopt_long's own type: main's argv converts to it */

@@ -24,6 +24,13 @@ long long opt_size(int opt, const char *arg, long long min, long long max);
 /* opt_secs - opt_num for seconds (parse_secs): "-t: '0x10': ..." */
 double opt_secs(int opt, const char *arg, double min, double max);
 
+/*
+ * opt_cpus - option opt's CPU list ("0,2,4-7": the order given, repeats
+ * kept, each CPU 0 to the last) into a new array *cpus (any old one
+ * freed); how many. Anything else: one usage line, exit 2.
+ */
+int opt_cpus(int opt, const char *arg, int **cpus);
+
 struct optab_parser;
 
 /*

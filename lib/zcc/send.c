@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "app/env_out.h"
+#include "app/meter_session.h"
+#include "base/cpu.h"
+#include "zcc/limits.h"
 #include "zcc/report.h"
 #include "zcc/send_internal.h"
 #include "app/stop_exit.h"
@@ -22,6 +25,22 @@
 #include "base/err.h"
 #include "base/rate.h"
 #include "wire/proto.h"
+
+void send_open(struct sender *sd, const char *const *names, int n_names,
+	       const struct meter_cfg *meter, int where, int cpu)
+{
+	const struct send_cfg *cfg = sd->cfg;
+
+	env_early();		/* before -B: the CPUs zcc was given */
+	sd->env_due = 1;
+	limits_check((unsigned long)n_names, cfg->streams);
+	fileset_open(&sd->files, names, n_names, cfg->debug);
+	/* Before -B, so that the soakers do not inherit the binding. */
+	if (meter)
+		send_meter(sd, app_meter_open(meter, cfg->debug), where);
+	if (cpu >= 0 && cpu_bind(cpu) < 0)
+		error(1, errno, "bind to CPU %d", cpu);
+}
 
 void send_meter(struct sender *sd, struct meter *m, int where)
 {
