@@ -102,8 +102,9 @@ void where_span_start_as(struct where_span *to, const struct where_span *from)
 	memcpy(to->start, from->start, sizeof(*to->start));
 }
 
-const struct where_report *where_span_read(struct where_span *s, double load, uint64_t bytes,
-				      uint64_t calls, char *err, size_t errlen)
+const struct where_report *where_span_read(struct where_span *s, double load,
+					   uint64_t bytes, uint64_t calls, char *err,
+					   size_t errlen)
 {
 	struct where_snap *then = s->start;
 

@@ -37,11 +37,8 @@ static const char *kind(mode_t mode)
 	}
 }
 
-/*
- * safe_text (lib/base/safe_text.h) for a counted slice of a calibration
- * file, which is ASCII: up to len bytes of s, anything not printable as
- * '?', "..." when cut.
- */
+/* safe_text for a counted slice of a calibration file, which is ASCII: up
+ * to len bytes of s, anything not printable as '?', "..." when cut. */
 static const char *safe_slice(const char *s, size_t len, char *buf, size_t buflen)
 {
 	size_t i, n = 0;
@@ -248,13 +245,15 @@ int calib_load(const char *path, struct calib *c, char *err, size_t errlen)
 		lineno++;
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl) {
+			safe_slice(p, (size_t)(end - p), seen, sizeof(seen));
 			err_fill(err, errlen, 0, "%s:%d: '%s' has no newline: cut short?",
-				 path, lineno, safe_slice(p, (size_t)(end - p), seen, sizeof(seen)));
+				 path, lineno, seen);
 			goto bad;
 		}
 		if (parse_line(lineno, p, (size_t)(nl - p), &got, &expected) < 0) {
+			safe_slice(p, (size_t)(nl - p), seen, sizeof(seen));
 			err_fill(err, errlen, 0, "%s:%d: '%s', expected %s", path,
-				 lineno, safe_slice(p, (size_t)(nl - p), seen, sizeof(seen)), expected);
+				 lineno, seen, expected);
 			goto bad;
 		}
 	}
@@ -282,7 +281,8 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 	}
 	if (!c->ncpus && warn && warnlen)
 		snprintf(warn, warnlen, "%s does not say how many CPUs it was "
-			 "calibrated with; assuming %d", safe_text(path, safe, sizeof(safe)), ncpus);
+			 "calibrated with; assuming %d", safe_text(path, safe, sizeof(safe)),
+			 ncpus);
 	return 0;
 }
 
