@@ -1,4 +1,4 @@
-/* lib/base/show.c: untrusted text made fit for a one-line message. */
+/* lib/base/safe_text.c: untrusted text made fit for a one-line message. */
 #include <string.h>
 
 #include "base/safe_text.h"
