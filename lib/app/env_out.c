@@ -38,6 +38,7 @@ static struct env_machine machine;
 static int machine_read;
 static struct env_record last;
 static int printed;
+static void (*then)(void);	/* env_then's */
 
 static struct env_field *field(struct env_record *r, const char *key)
 {
@@ -99,12 +100,12 @@ static void record_init(struct env_record *r, const char *stop)
 	}
 }
 
-void env_from_json(struct env_record *r, const struct jsonl_obj *o)
+void env_record_from_json(struct env_record *r, const struct jsonl_obj *o)
 {
-	record_init(r, NULL);
 	for (int i = 0; i < r->n; i++) {
 		const struct jsonl_field *j = jsonl_get(o, r->f[i].key);
 
+		r->f[i].known = 0;
 		if (!j)
 			continue;
 		/* A number is kept as written, as its text. */
@@ -114,6 +115,12 @@ void env_from_json(struct env_record *r, const struct jsonl_obj *o)
 		else if (r->f[i].type == ENV_BOOL && j->type == JSONL_BOOL)
 			set_bool(r, r->f[i].key, j->boolean);
 	}
+}
+
+void env_from_json(struct env_record *r, const struct jsonl_obj *o)
+{
+	record_init(r, NULL);
+	env_record_from_json(r, o);
 }
 
 void env_early(void)
@@ -166,22 +173,23 @@ static void fill_conn(struct env_record *r, int sock)
 	set_str(r, "xps_cpus", i.xps_cpus);
 }
 
-/* The env event of -J. */
-static void print_json(const struct env_record *r)
+void env_field_json(const char *key, const struct env_field *f)
 {
-	out_begin("env");
-	for (int i = 0; i < r->n; i++) {
-		const struct env_field *f = &r->f[i];
+	if (!f || !f->known)
+		out_null(key);
+	else if (f->type == ENV_STR)
+		out_str(key, f->text);
+	else if (f->type == ENV_NUM)
+		out_int(key, strtoll(f->text, NULL, 10));
+	else
+		out_bool(key, strcmp(f->text, "on") == 0 || strcmp(f->text, "yes") == 0);
+}
 
-		if (!f->known)
-			out_null(f->key);
-		else if (f->type == ENV_STR)
-			out_str(f->key, f->text);
-		else if (f->type == ENV_NUM)
-			out_int(f->key, strtoll(f->text, NULL, 10));
-		else
-			out_bool(f->key, strcmp(f->text, "on") == 0 || strcmp(f->text, "yes") == 0);
-	}
+void env_record_print(const char *event, const struct env_record *r)
+{
+	out_begin(event);
+	for (int i = 0; i < r->n; i++)
+		env_field_json(r->f[i].key, &r->f[i]);
 	if (out_end() < 0 || out_failed())
 		exit(1);	/* the at-exit check says why */
 }
@@ -211,9 +219,16 @@ void env_print(enum env_parts parts, int sock, int debug)
 		fill_conn(&last, sock);
 	printed = 1;
 	if (out_json())
-		print_json(&last);
+		env_record_print("env", &last);
 	else if (debug)
 		print_debug(&last);
+	if (then)
+		then();
+}
+
+void env_then(void (*fn)(void))
+{
+	then = fn;
 }
 
 const struct env_record *env_last(void)

@@ -69,4 +69,22 @@ const char *env_value(const struct env_field *f);
  */
 void env_from_json(struct env_record *r, const struct jsonl_obj *o);
 
+/*
+ * env_record_from_json - r's keys (set by its maker, types and all) from
+ * the event o: unknown where o has a key null, missing or of another type.
+ */
+void env_record_from_json(struct env_record *r, const struct jsonl_obj *o);
+
+/* env_record_print - r as the JSON event of that name. A failed stdout: exit 1. */
+void env_record_print(const char *event, const struct env_record *r);
+
+/* env_field_json - f's value under key in the object being written (null: unknown). */
+void env_field_json(const char *key, const struct env_field *f);
+
+/*
+ * env_then - fn is called after every env_print, so that a program's
+ * record of its own settings follows the environment's (NULL: none).
+ */
+void env_then(void (*fn)(void));
+
 #endif

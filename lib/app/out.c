@@ -126,9 +126,12 @@ static void add_comma(void)
 		add(",");
 }
 
+/* key NULL: an element of an array, no key. */
 static void add_key(const char *key)
 {
 	add_comma();
+	if (!key)
+		return;
 	add_string(key);
 	add(":");
 }

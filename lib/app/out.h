@@ -28,7 +28,8 @@
 void out_init(const char *program, int json);
 int out_json(void);
 
-/* One JSON object: begin, fields in order, end (writes the line). */
+/* One JSON object: begin, fields in order, end (writes the line). A key
+ * NULL is an element of the array out_array opened (below). */
 void out_begin(const char *event);
 void out_num(const char *key, double v, int decimals);	/* NAN/inf: null */
 void out_u64(const char *key, uint64_t v);

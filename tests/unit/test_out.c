@@ -91,6 +91,19 @@ static void every_kind(void)
 	out_end();
 }
 
+/* An array of strings: its elements have no key. */
+static void string_array(void)
+{
+	out_begin("keys");
+	out_array("unknown");
+	out_str(NULL, "driver");
+	out_str(NULL, "mtu");
+	out_array_end();
+	out_array("none");
+	out_array_end();
+	out_end();
+}
+
 static void nasty_strings(void)
 {
 	out_begin("say \"hi\"");
@@ -275,6 +288,12 @@ int main(void)
 	      strchr(got, '\n') == got + strlen(got) - 1,
 	      "one line, fields in order, decimals as asked, NAN and inf null: %s",
 	      shown());
+
+	capture(string_array);
+	CHECK(strcmp(without_time(),
+		     "{\"program\":\"zcc\",\"event\":\"keys\",\"time\":T,"
+		     "\"unknown\":[\"driver\",\"mtu\"],\"none\":[]}\n") == 0,
+	      "an array's strings, no key (key NULL): %s", shown());
 
 	capture(nasty_strings);
 	CHECK(strcmp(without_time(),
