@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "wire/addr.h"
@@ -145,3 +146,24 @@ int addr_needs_scope(const char *what, const char *name, char *err, size_t errle
 			what ? ": " : "", list, name, first);
 }
 
+
+int addr_route_socket(const char *host, unsigned port)
+{
+	char service[16], bare[NI_MAXHOST], err[256];
+	struct addrinfo *res, *ai;
+	const char *name = addr_unbracket(host, bare, sizeof(bare), err, sizeof(err));
+	int fd = -1;
+
+	snprintf(service, sizeof(service), "%u", port);
+	if (!name || addr_resolve(name, service, &res) != 0)
+		return -1;
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(res);
+	return fd;
+}

@@ -40,4 +40,12 @@ int addr_unscoped_link_local(const struct sockaddr *sa);
  */
 int addr_needs_scope(const char *what, const char *name, char *err, size_t errlen);
 
+/*
+ * addr_route_socket - a UDP socket connected to host's first address
+ * (port: port), which sends nothing but holds the local address the
+ * kernel's route to host picks: the interface a TCP connection to it
+ * would take. -1 when host cannot be resolved or has no route.
+ */
+int addr_route_socket(const char *host, unsigned port);
+
 #endif

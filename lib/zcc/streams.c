@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "app/env_out.h"
 #include "app/out.h"
@@ -24,6 +25,7 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
+#include "wire/addr.h"
 #include "wire/proto.h"
 
 /* One stream's rate, kbytes/sec, over its own time. */
@@ -287,10 +289,18 @@ static uint64_t planned_bytes(const struct group *g)
 /* The first connection's env record (-P: before any connects), once. */
 static void env_once(struct sender *sd, int sock)
 {
-	if (sd->env_due) {
-		env_print(ENV_CONN, sock, sd->cfg->debug);
-		sd->env_due = 0;
-	}
+	int route = -1;
+
+	if (!sd->env_due)
+		return;
+	/* -P: before any stream connects, the route's interface (every
+	 * stream takes it) from a socket that sends nothing */
+	if (sock < 0)
+		sock = route = addr_route_socket(sd->cfg->host, sd->cfg->port);
+	env_print(ENV_CONN, sock, sd->cfg->debug);
+	if (route >= 0)
+		close(route);
+	sd->env_due = 0;
 }
 
 /* The meter's reading since own0 (this process's CPU time) into r; -1

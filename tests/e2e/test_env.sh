@@ -73,11 +73,12 @@ zcs_start -1
 timeout 20 "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>&1
 check "zcc without -d: no env: line" sh -c "! grep -q '^env:' '$TMP/zcc.out'"
 
-# -P: the record comes before the streams connect; the interface is null.
+# -P: the record comes before the streams connect; the interface is the
+# route's (every stream takes it).
 zcs_start -J
 timeout 20 "$ZC_BIN/zcc" -J -P 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>&1
-check "zcc -P 2: env first, interface null" \
-	[ "$(head -n 1 "$TMP/zcc.out" | "$J" -E env -g interface)" = null ]
+check "zcc -P 2: env first, interface lo" \
+	[ "$(head -n 1 "$TMP/zcc.out" | "$J" -E env -g interface)" = lo ]
 stop_bg "$ZCS_PID"
 
 # cyclesoak: the machine only.
