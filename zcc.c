@@ -26,6 +26,7 @@
 #include "app/optab.h"
 #include "app/out.h"
 #include "zcc/report.h"
+#include "zcc/run_record.h"
 #include "zcc/send.h"
 #include "app/meter_session.h"
 #include "app/stop_exit.h"
@@ -178,16 +179,14 @@ static const struct optab options[] = {
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
 	{ OPT_BASELINE, "baseline", "FILE",
-	  "compare this run with an earlier one saved with -J, variant by variant: "
-	  "first every key of the environment record that differs (changed: mtu "
-	  "1500 -> 9000, ...), then per variant the ratio of this run's median to "
-	  "the baseline's (service demand when both ran -c, else zcc's own us/KB), "
-	  "a distribution-free interval from the two runs' rounds unpaired, and "
-	  "cheaper, dearer or ~ (the interval holds 1)\n"
-	  "  changed: KEY BEFORE -> NOW, ...\n"
-	  "  baseline VARIANT: FIGURE MEDIAN us/KB\n"
-	  "    (N rounds) against MEDIAN (N): ratio R,\n"
-	  "    interval LO to HI (PCT%, unpaired), VERDICT" },
+	  "compare this run with an earlier one saved with -J (one run a file; "
+	  "- for standard input), variant by variant: first every key of the "
+	  "environment and settings records that differs, and those unknown in "
+	  "both (changed: mtu 1500 -> 9000, chunk_bytes 256 -> 65536; unknown in "
+	  "both runs: driver), then per variant the comparison table of the "
+	  "baseline's rounds (the reference) and this run's, taken unpaired: the "
+	  "ratio of the medians (service demand when both ran -c, else zcc's own "
+	  "us/KB), a distribution-free interval, and cheaper, dearer or ~" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcc and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -339,6 +338,9 @@ static void check_args(void)
 		cfg.runs = DEFAULT_ROUNDS;
 	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
+	if (cfg.baseline && cfg.files_from && !strcmp(cfg.baseline, "-") &&
+	    !strcmp(cfg.files_from, "-"))
+		usage_error("--baseline - and --files-from -: one standard input for one of them");
 	if (cfg.files_from)
 		fileset_names_from(cfg.files_from, &cfg.names, &cfg.n_names);
 	else if (cfg.n_names == 0)
@@ -377,6 +379,7 @@ static int send_runs(void)
 		error(1, errno, "memory");
 	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
 		  cfg.where, cfg.cpu);
+	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);
 	if (cfg.variants.n > 1) {
 		free(rs);
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
@@ -394,7 +397,7 @@ static int send_runs(void)
 	if (cfg.runs > 1 && i > 0)
 		report_summary(rs, i);
 	if (cfg.baseline && i > 0)
-		baseline_report_runs(&earlier, cfg.variants.v[0].name, rs, i);
+		baseline_report_runs(&earlier, &cfg.variants.v[0], rs, i);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	free(rs);

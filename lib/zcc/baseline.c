@@ -1,22 +1,22 @@
 /*
- * --baseline: the reader of an earlier zcc -J run, the environment's
- * differences and the unpaired verdict per variant.
+ * --baseline: the reader of an earlier zcc -J run (baseline.h): its
+ * rounds per variant, its records, and the refusals of a file that is
+ * not one whole run.
  */
 #include <errno.h>
 #include <error.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "zcc/baseline.h"
+#include "zcc/run_record.h"
 #include "app/opt.h"
-#include "app/out.h"
 #include "base/jsonl.h"
 #include "base/safe_text.h"
-#include "base/stats_unpaired.h"
 
 /* The baseline's variant of name, made when make is set; NULL else. */
 static struct baseline_variant *variant(struct baseline *b, const char *name, int make)
@@ -38,17 +38,30 @@ static struct baseline_variant *variant(struct baseline *b, const char *name, in
 	return v;
 }
 
-static void add_round(struct baseline_variant *v, double own, double demand)
+static double *grow(double *a, size_t cap)
 {
+	a = realloc(a, cap * sizeof(*a));
+	if (!a)
+		error(1, errno, "memory");
+	return a;
+}
+
+/* A round of v from event o's figures; load_pct is a percentage. */
+static void add_round(struct baseline_variant *v, const struct jsonl_obj *o)
+{
+	double load = jsonl_num(o, "load_pct");
+
 	if (v->n == v->cap) {
 		v->cap = v->cap ? 2 * v->cap : 8;
-		v->own = realloc(v->own, v->cap * sizeof(*v->own));
-		v->demand = realloc(v->demand, v->cap * sizeof(*v->demand));
-		if (!v->own || !v->demand)
-			error(1, errno, "memory");
+		v->own = grow(v->own, v->cap);
+		v->demand = grow(v->demand, v->cap);
+		v->rate = grow(v->rate, v->cap);
+		v->load = grow(v->load, v->cap);
 	}
-	v->own[v->n] = own;
-	v->demand[v->n++] = demand;
+	v->own[v->n] = jsonl_num(o, "own_us_per_kb");
+	v->demand[v->n] = jsonl_num(o, "service_demand_us_per_kb");
+	v->rate[v->n] = jsonl_num(o, "kbytes_per_sec");
+	v->load[v->n++] = load / 100;
 }
 
 /* A usage error about the file: one line, exit 2. */
@@ -67,13 +80,31 @@ refuse(const struct baseline *b, const char *fmt, ...)
 /*
  * The rounds of the file, two ways at once: round events (several
  * variants), and sent events with the cpu event after each (one
- * variant's -R runs). Round events win where there are any.
+ * variant's -R runs). Round events win where there are any. What tells
+ * the runs apart (each begins with its env event) and a cut one (the
+ * table or the summary that ends it) is counted on the way.
  */
 struct reading {
 	struct baseline rounds, sents;
 	struct baseline_variant *last;	/* the sent event a cpu event belongs to */
 	int zcc_lines;
+	unsigned envs, env_line[2];	/* the first two runs' env events */
+	double env_time[2];
+	unsigned tables, summaries, lines;
 };
+
+static void take_env(struct baseline *b, struct reading *rd, const struct jsonl_obj *o,
+		     unsigned lineno)
+{
+	if (rd->envs < 2) {
+		rd->env_line[rd->envs] = lineno;
+		rd->env_time[rd->envs] = jsonl_num(o, "time");
+	}
+	if (rd->envs++ == 0) {
+		env_from_json(&b->env, o);
+		b->has_env = 1;
+	}
+}
 
 static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj *o,
 		 unsigned lineno)
@@ -87,23 +118,70 @@ static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj 
 	if (strcmp(program, "zcc") != 0)
 		refuse(b, "line %u: written by %s: not a zcc -J run", lineno, program);
 	rd->zcc_lines++;
-	if (strcmp(event, "env") == 0 && !b->has_env) {
-		env_from_json(&b->env, o);
-		b->has_env = 1;
+	if (strcmp(event, "env") == 0) {
+		take_env(b, rd, o, lineno);
+	} else if (strcmp(event, "settings") == 0 && !b->has_settings) {
+		run_record_init(&b->settings);
+		env_record_from_json(&b->settings, o);
+		b->has_settings = 1;
 	} else if (strcmp(event, "round") == 0 && (name = jsonl_str(o, "variant"))) {
-		add_round(variant(&rd->rounds, name, 1), jsonl_num(o, "own_us_per_kb"),
-			  jsonl_num(o, "service_demand_us_per_kb"));
+		add_round(variant(&rd->rounds, name, 1), o);
 	} else if (strcmp(event, "sent") == 0) {
 		rd->last = NULL;
 		name = jsonl_str(o, "method");
 		if (!name || (intr && intr->type == JSONL_BOOL && intr->boolean))
 			return;		/* not a whole run */
 		rd->last = variant(&rd->sents, name, 1);
-		add_round(rd->last, jsonl_num(o, "own_us_per_kb"), NAN);
+		add_round(rd->last, o);		/* no load or demand: NAN */
 	} else if (strcmp(event, "cpu") == 0 && rd->last) {
 		rd->last->demand[rd->last->n - 1] = jsonl_num(o, "service_demand_us_per_kb");
+		rd->last->load[rd->last->n - 1] = jsonl_num(o, "load_pct") / 100;
 		rd->last = NULL;
+	} else if (strcmp(event, "compare") == 0) {
+		rd->tables++;
+	} else if (strcmp(event, "summary") == 0) {
+		rd->summaries++;
 	}
+}
+
+/* "line N (at HH:MM:SS UTC)" of the i-th run's env event. */
+static const char *run_at(const struct reading *rd, int i, char *buf, size_t len)
+{
+	time_t t = (time_t)rd->env_time[i];
+	struct tm tm;
+	char when[32] = "";
+
+	if (isfinite(rd->env_time[i]) && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), " (at %F %T UTC)", &tm);
+	snprintf(buf, len, "line %u%s", rd->env_line[i], when);
+	return buf;
+}
+
+/* More than one run, or one cut short: refused. */
+static void whole_run(const struct baseline *b, const struct reading *rd, unsigned sents)
+{
+	const struct env_field *runs = env_field_find(&b->settings, "runs");
+	long want = b->has_settings && runs->known ? atol(runs->text) : 0;
+	char one[96], two[96];
+
+	if (rd->envs > 1)
+		refuse(b, "holds %u runs, the first from %s, the second from %s: give one "
+		       "run a file", rd->envs, run_at(rd, 0, one, sizeof(one)),
+		       run_at(rd, 1, two, sizeof(two)));
+	if (rd->rounds.n && !rd->tables)
+		refuse(b, "cut short: its rounds have no table after them");
+	if (!rd->rounds.n && !rd->summaries && (want > 1 || sents > 1))
+		refuse(b, "cut short: %u whole run%s of %ld and no summary line after them",
+		       sents, sents == 1 ? "" : "s", want > 1 ? want : (long)sents);
+}
+
+static FILE *open_path(const struct baseline *b)
+{
+	FILE *f = strcmp(b->path, "-") == 0 ? stdin : fopen(b->path, "re");
+
+	if (!f)
+		refuse(b, "%s", strerror(errno));
+	return f;
 }
 
 void baseline_load(struct baseline *b, const char *path)
@@ -112,14 +190,12 @@ void baseline_load(struct baseline *b, const char *path)
 	struct reading rd = { 0 };
 	char *line = NULL, err[256];
 	size_t cap = 0;
-	unsigned lineno = 0;
+	unsigned lineno = 0, sents = 0;
 	FILE *f;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	f = fopen(path, "re");
-	if (!f)
-		refuse(b, "%s", strerror(errno));
+	f = open_path(b);
 	rd.rounds.path = rd.sents.path = path;
 	while (getline(&line, &cap, f) > 0) {
 		lineno++;
@@ -132,9 +208,13 @@ void baseline_load(struct baseline *b, const char *path)
 	if (ferror(f))
 		refuse(b, "%s", strerror(errno));
 	free(line);
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	if (!rd.zcc_lines)
 		refuse(b, "empty: not a zcc -J run");
+	for (unsigned i = 0; i < rd.sents.n; i++)
+		sents += (unsigned)rd.sents.v[i].n;
+	whole_run(b, &rd, sents);
 	if (rd.rounds.n) {
 		b->v = rd.rounds.v, b->n = rd.rounds.n;
 		baseline_free(&rd.sents);
@@ -174,119 +254,10 @@ void baseline_match(const struct baseline *b, const char *const *names, unsigned
 	refuse(b, "its variants (%s) are not this run's (%s)", theirs, ours);
 }
 
-void baseline_print_env(const struct baseline *b, const struct env_record *now)
+const struct baseline_variant *baseline_variant_of(const struct baseline *b,
+						   const char *name)
 {
-	int changes = 0;
-
-	line_begin("baseline_env");
-	line_text("changed:");
-	if (out_json())
-		out_array("changes");
-	for (int i = 0; now && b->has_env && i < now->n; i++) {
-		const struct env_field *f = &now->f[i];
-		const struct env_field *was = env_field_find(&b->env, f->key);
-		const char *then = was ? env_value(was) : "unknown";
-
-		if (strcmp(then, env_value(f)) == 0)
-			continue;
-		line_text("%s %s %s -> %s", changes++ ? "," : "", f->key, then, env_value(f));
-		if (out_json()) {
-			out_object(NULL);
-			out_str("key", f->key);
-			out_str("baseline", then);
-			out_str("now", env_value(f));
-			out_object_end();
-		}
-	}
-	if (out_json())
-		out_array_end();
-	if (!b->has_env || !now)
-		line_text(" unknown (%s has no environment record)",
-			  !now ? "this run" : "the baseline");
-	else if (!changes)
-		line_text(" nothing in the environment record");
-	line_bool("record_missing", !b->has_env || !now, NULL);
-	line_end();
-}
-
-static int all_finite(const double *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		if (!isfinite(v[i]))
-			return 0;
-	return v != NULL && n > 0;
-}
-
-/* The median of v[0..n), left as it is. */
-static double median_of(const double *v, size_t n)
-{
-	double *copy = calloc(n + 1, sizeof(*copy)), m;
-
-	if (!copy)
-		error(1, errno, "memory");
-	for (size_t i = 0; i < n; i++)
-		copy[i] = v[i];
-	m = stats_median(copy, n);
-	free(copy);
-	return m;
-}
-
-static const char *word(const struct stats_ratio *r)
-{
-	if (r->n == 0 || (r->lo <= 1 && r->hi >= 1))
-		return "~";
-	return r->hi < 1 ? "cheaper" : "dearer";
-}
-
-void baseline_print_variant(const struct baseline *b, const char *name,
-			    const double *own, const double *demand, size_t n)
-{
-	const struct baseline_variant *v = variant((struct baseline *)b, name, 0);
-	int by_demand = v && all_finite(demand, n) && all_finite(v->demand, v->n);
-	const double *now = by_demand ? demand : own, *then;
-	struct stats_ratio r;
-
-	if (!v)
-		return;
-	then = by_demand ? v->demand : v->own;
-	stats_unpaired(now, n, then, v->n, &r);
-	line_begin("baseline");
-	line_str("variant", name, "baseline %s: ");
-	line_str("figure", by_demand ? "service_demand_us_per_kb" : "own_us_per_kb",
-		 NULL);
-	line_text("%s", by_demand ? "service demand" : "zcc itself");
-	line_num("median", median_of(now, n), 3, " %.3f us/KB");
-	line_u64("rounds", n, " (%" PRIu64 " rounds)");
-	line_num("baseline_median", median_of(then, v->n), 3, " against %.3f");
-	line_u64("baseline_rounds", v->n, " (%" PRIu64 ")");
-	/* No round above 0 on a side (a figure not measured): no ratio. */
-	line_num("ratio", r.median, 3, r.n ? ": ratio %.3f" : NULL);
-	line_num("ratio_lo", r.lo, 3, r.n ? ", interval %.3f" : NULL);
-	line_num("ratio_hi", r.hi, 3, r.n ? " to %.3f" : NULL);
-	line_num("conf_pct", r.conf * 100, 1, r.n ? " (%.1f%%, unpaired)" : NULL);
-	if (!r.n)
-		line_text(": no ratio (a side has no round above 0)");
-	line_str("verdict", word(&r), ", %s");
-	line_end();
-}
-
-void baseline_report_runs(const struct baseline *b, const char *variant_name,
-			  const struct send_result *rs, unsigned n)
-{
-	double *own = calloc(n + 1, sizeof(*own)), *demand = calloc(n + 1, sizeof(*demand));
-
-	if (!own || !demand)
-		error(1, errno, "memory");
-	for (unsigned i = 0; i < n; i++) {
-		own[i] = rs[i].own;
-		demand[i] = rs[i].measured ? rs[i].demand : NAN;
-	}
-	baseline_print_env(b, env_last());
-	baseline_print_variant(b, variant_name, own, demand, n);
-	free(own);
-	free(demand);
-	if (out_failed())
-		exit(1);	/* the at-exit check says why */
+	return variant((struct baseline *)b, name, 0);
 }
 
 void baseline_free(struct baseline *b)
@@ -294,6 +265,8 @@ void baseline_free(struct baseline *b)
 	for (unsigned i = 0; i < b->n; i++) {
 		free(b->v[i].own);
 		free(b->v[i].demand);
+		free(b->v[i].rate);
+		free(b->v[i].load);
 	}
 	free(b->v);
 	b->v = NULL;

@@ -2,14 +2,17 @@
  * zcc --baseline FILE: an earlier run's -J output read back and set
  * beside this run. Its rounds per variant: the round events of a run of
  * several variants, or else each whole sent event (a single variant's -R
- * runs, the variant named by its method) with the service demand of the
- * cpu event after it. Its env event, against this run's record: every key
- * that differs is named ("mtu 1500 -> 9000", "tso on -> off") above the
- * verdicts. The verdict per variant rests on the two runs' rounds taken
- * unpaired (lib/base/stats_unpaired.h): the ratio of this run's median to
- * the baseline's on the deciding figure (service demand when both runs
- * measured it with -c, zcc's own us/KB otherwise), its interval, and
- * cheaper, dearer or ~ (the interval holds 1).
+ * runs, the variant named by its method) with the cpu event after it.
+ * Its env and settings events (lib/zcc/run_record.h), against this run's:
+ * every key that differs is named ("mtu 1500 -> 9000", "chunk_bytes 256
+ * -> 65536") above the verdicts, and every key neither run could read is
+ * said to be unknown in both. The verdict per variant rests on the two
+ * runs' rounds taken unpaired (lib/base/stats_unpaired.h), printed
+ * through the comparison table (compare.h) with the baseline's rounds as
+ * the reference row: the ratio of this run's median to the baseline's on
+ * the deciding figure (service demand when both runs measured it with
+ * -c, zcc's own us/KB otherwise), its interval, and cheaper, dearer or ~.
+ * A file holding more than one run, or a run cut short, is refused.
  */
 #ifndef ZC_ZCC_BASELINE_H
 #define ZC_ZCC_BASELINE_H
@@ -19,25 +22,30 @@
 #include "app/env_out.h"
 #include "zcc/send.h"
 
-/* One variant's rounds in the baseline. */
+struct variant;
+
+/* One variant's rounds in the baseline; load and demand NAN unmeasured. */
 struct baseline_variant {
 	char name[64];
-	double *own, *demand;	/* us/KB per round; demand NAN unmeasured */
+	double *own, *demand, *rate, *load;	/* us/KB, kbytes/sec, 0..1 */
 	size_t n, cap;
 };
 
 struct baseline {
-	const char *path;
-	int has_env;
-	struct env_record env;
+	const char *path;	/* "-": standard input */
+	int has_env, has_settings;
+	struct env_record env, settings;
 	struct baseline_variant *v;
 	unsigned n;
 };
 
 /*
- * baseline_load - read path into *b. A file that cannot be read, is not
- * zcc's -J output (not JSON Lines, another program's) or holds no whole
- * round: one line naming it, exit 2.
+ * baseline_load - read path ("-": standard input) into *b. A file that
+ * cannot be read, is not zcc's -J output (not JSON Lines, another
+ * program's), holds no whole round, holds more than one run (each run's
+ * env event starts it: both are named) or a run cut short (round events
+ * without the table after them, runs of -R without the summary): one
+ * line naming it, exit 2.
  */
 void baseline_load(struct baseline *b, const char *path);
 
@@ -47,27 +55,37 @@ void baseline_load(struct baseline *b, const char *path);
  */
 void baseline_match(const struct baseline *b, const char *const *names, unsigned n);
 
-/*
- * baseline_print_env - every key of the environment record that differs
- * between the baseline and now (NULL: this run printed none): a
- * "changed:" line, or the baseline_env event with -J.
- */
-void baseline_print_env(const struct baseline *b, const struct env_record *now);
+/* baseline_variant_of - the baseline's rounds of the variant name; NULL: none. */
+const struct baseline_variant *baseline_variant_of(const struct baseline *b,
+						   const char *name);
 
 /*
- * baseline_print_variant - the verdict on variant name: this run's rounds
- * (own and demand us/KB, n of them; demand NULL or NAN when unmeasured)
- * against the baseline's. A line, or the baseline event with -J.
+ * baseline_print_env - every key of the environment and settings records
+ * that differs between the baseline and now (env, settings: this run's;
+ * NULL: it printed none), and the keys unknown in both: a "changed:"
+ * line, or the baseline_env event with -J.
  */
-void baseline_print_variant(const struct baseline *b, const char *name,
-			    const double *own, const double *demand, size_t n);
+void baseline_print_env(const struct baseline *b, const struct env_record *env,
+			const struct env_record *settings);
+
+/* This run's rounds of one variant; demand and load NULL or NAN unmeasured. */
+struct baseline_now {
+	const struct variant *v;
+	const double *own, *demand, *rate, *load;
+	size_t n;
+};
 
 /*
- * baseline_report_runs - a single variant's -R runs rs[0..n) against the
- * baseline: the environment's differences, then the verdict. A failed
- * stdout is exit 1.
+ * baseline_print_variant - the table of the baseline's rounds of now's
+ * variant (the reference row) and this run's (compare.h's table).
  */
-void baseline_report_runs(const struct baseline *b, const char *variant,
+void baseline_print_variant(const struct baseline *b, const struct baseline_now *now);
+
+/*
+ * baseline_report_runs - a single variant v's -R runs rs[0..n) against
+ * the baseline: the differences, then the table. A failed stdout: exit 1.
+ */
+void baseline_report_runs(const struct baseline *b, const struct variant *v,
 			  const struct send_result *rs, unsigned n);
 
 /* baseline_free - what baseline_load took. */

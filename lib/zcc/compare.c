@@ -14,6 +14,7 @@
 #include "zcc/compare.h"
 #include "zcc/compare_internal.h"
 #include "zcc/report.h"
+#include "zcc/run_record.h"
 #include "app/stop_exit.h"
 #include "zcc/send.h"
 
@@ -124,10 +125,12 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		if (cc->plot)
 			compare_plot(cc->plot, vs, figs, rows, done);
 		if (cc->base) {
-			baseline_print_env(cc->base, env_last());
+			baseline_print_env(cc->base, env_last(), run_record_last());
 			for (unsigned i = 0; i < vs->n; i++)
-				baseline_print_variant(cc->base, vs->v[i].name, figs[i].own,
-						       figs[i].measured ? figs[i].demand : NULL, done);
+				baseline_print_variant(cc->base, &(struct baseline_now){
+					.v = &vs->v[i], .n = done, .own = figs[i].own,
+					.rate = figs[i].rate, .load = figs[i].load,
+					.demand = figs[i].measured ? figs[i].demand : NULL });
 		}
 	}
 	figs_free(figs, vs->n);

@@ -62,10 +62,13 @@ void compare_round_line(const struct variant *v, unsigned round, unsigned rounds
 }
 
 /* The column heads, and the coverage the intervals have (text only). */
-static void head(const struct compare_row *rows, int measured, const char *how)
+static void head(const struct compare_row *rows, unsigned n, int measured,
+		 const char *how)
 {
-	out_text("\ncompare: %zu round%s, each variant against %s on %s, %s\n",
-		 rows[0].rounds, rows[0].rounds == 1 ? "" : "s", rows[0].name,
+	out_text("\ncompare: ");
+	if (rows[0].rounds == rows[n - 1].rounds)	/* else how says */
+		out_text("%zu round%s, ", rows[0].rounds, rows[0].rounds == 1 ? "" : "s");
+	out_text("each variant against %s on %s, %s\n", rows[0].name,
 		 measured ? "service demand (us/KB)" : "zcc's own CPU time (us/KB)", how);
 	out_text("%-16s %11s", "variant", "kbytes/sec");
 	if (measured)
@@ -99,11 +102,16 @@ static void row_line(const struct compare_row *row, const struct compare_row *re
 	}
 	line_str("against", ref->name, NULL);
 	line_str("figure", measured ? "service_demand_us_per_kb" : "own_us_per_kb", NULL);
-	line_num("ratio_median", row->ratio.median, 3, " %7.3f");
+	line_num("ratio_median", row->ratio.median, 3, row->ratio.n ? " %7.3f" : NULL);
+	if (!row->ratio.n)
+		line_text(" %7s", "-");
 	line_num("ratio_lo", row->ratio.lo, 3, NULL);
 	line_num("ratio_hi", row->ratio.hi, 3, NULL);
 	line_num("ratio_conf_pct", row->ratio.conf * 100, 1, NULL);
-	snprintf(interval, sizeof(interval), "%.3f..%.3f", row->ratio.lo, row->ratio.hi);
+	if (row->ratio.n)	/* else no ratio: a side has no round above 0 */
+		snprintf(interval, sizeof(interval), "%.3f..%.3f", row->ratio.lo, row->ratio.hi);
+	else
+		snprintf(interval, sizeof(interval), "-");
 	if (row->agree >= 0) {
 		line_int("rounds_agree", row->agree, NULL);
 		snprintf(agree, sizeof(agree), "%ld/%zu", row->agree, row->ratio.n);
@@ -118,7 +126,7 @@ void compare_table(const struct compare_row *rows, unsigned n, int measured,
 {
 	double conf = n > 1 ? rows[1].ratio.conf : 0;
 
-	head(rows, measured, how);
+	head(rows, n, measured, how);
 	for (unsigned i = 0; i < n; i++)
 		row_line(&rows[i], &rows[0], measured);
 	out_text("ratio: the variant's %s over %s's (below 1: cheaper)\n"

@@ -38,8 +38,9 @@ WHY="its variants (sendfile) are not this run's (send)" \
 	refused "mismatched variants" -M send --baseline "$TMP/one.json"
 usage_refused "--baseline with -C" "$ZCC" -C --baseline "$TMP/one.json"
 # Round events (a run of several variants) name the variants.
-printf '%s\n%s\n' '{"program":"zcc","event":"round","time":1.0,"variant":"sendfile","own_us_per_kb":0.5}' \
-	'{"program":"zcc","event":"round","time":1.0,"variant":"send","own_us_per_kb":0.7}' >"$TMP/rounds.json"
+printf '%s\n%s\n%s\n' '{"program":"zcc","event":"round","time":1.0,"variant":"sendfile","own_us_per_kb":0.5}' \
+	'{"program":"zcc","event":"round","time":1.0,"variant":"send","own_us_per_kb":0.7}' \
+	'{"program":"zcc","event":"compare","time":1.0,"variant":"sendfile"}' >"$TMP/rounds.json"
 WHY="its variants (sendfile, send) are not this run's (sendfile)" \
 	refused "a baseline of two variants against one" --baseline "$TMP/rounds.json"
 
@@ -66,57 +67,60 @@ check "the baseline run: exit 0 $(cat "$TMP/base.json.err")" [ $? -eq 0 ]
 zcc_ns same.txt --baseline "$TMP/base.json"
 check "against itself unchanged: exit 0 $(cat "$TMP/same.txt.err")" [ $? -eq 0 ]
 check "against itself unchanged: nothing changed" \
-	grep -q '^changed: nothing in the environment record$' "$TMP/same.txt"
-check "a verdict line after the summary" \
-	grep -Eq '^baseline sendfile: zcc itself [0-9.]+ us/KB \(5 rounds\) against [0-9.]+ \(5\): ratio [0-9.]+, interval [0-9.]+ to [0-9.]+ \([0-9.]+%, unpaired\), (cheaper|dearer|~)$' \
-	"$TMP/same.txt"
+	grep -Eq '^changed: nothing (in the environment record or the settings$|known; unknown in both runs: )' "$TMP/same.txt"
+check "the verdict's table after the summary" \
+	sh -c "grep -Eq '^baseline:sendfile +[0-9]+ +[0-9.]+ +1 +- +- +\(reference\)\$' '$TMP/same.txt' &&
+		grep -Eq '^sendfile +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +- +(cheaper|dearer|~)\$' '$TMP/same.txt'"
 # A file with round events (a run of several variants, one of them here)
 # is read by its rounds; its sent events are not rounds of their own.
 : >"$TMP/r.json"
 for own in 0.5 0.6 0.7 0.8; do
 	printf '{"program":"zcc","event":"sent","time":1.0,"bytes":8,"method":"sendfile","interrupted":false,"own_us_per_kb":9}\n' >>"$TMP/r.json"
-	printf '{"program":"zcc","event":"round","time":1.0,"variant":"sendfile","own_us_per_kb":%s}\n' "$own" >>"$TMP/r.json"
+	printf '{"program":"zcc","event":"round","time":1.0,"variant":"sendfile","kbytes_per_sec":1000,"own_us_per_kb":%s}\n' "$own" >>"$TMP/r.json"
 done
+printf '{"program":"zcc","event":"compare","time":1.0,"variant":"sendfile"}\n' >>"$TMP/r.json"
 zcc_ns r.txt --baseline "$TMP/r.json"
-check "round events: their 4 rounds, median 0.650 ($(grep '^baseline' "$TMP/r.txt"))" \
-	grep -q '^baseline sendfile: .* against 0\.650 (4): ' "$TMP/r.txt"
+check "round events: their 4 rounds, median 0.650 ($(grep '^baseline:' "$TMP/r.txt"))" \
+	sh -c "grep -Eq '^baseline:sendfile +1000 +0\.650 +1 ' '$TMP/r.txt' &&
+		grep -q 'this run.s 5 rounds against the baseline.s 4' '$TMP/r.txt'"
 # -P: the streams' own CPU is counted (it once read 0 without -c).
 zcc_ns p2.json -J -P 2
 zcc_ns p2.txt -P 2 --baseline "$TMP/p2.json"
-check "-P 2 against -P 2: a ratio $(grep '^baseline' "$TMP/p2.txt")" \
-	grep -Eq '^baseline sendfile: zcc itself [0-9.]*[1-9][0-9.]* us/KB .*: ratio [0-9.]+, ' "$TMP/p2.txt"
+check "-P 2 against -P 2: a ratio $(grep '^sendfile ' "$TMP/p2.txt")" \
+	grep -Eq '^sendfile +[0-9]+ +[0-9.]*[1-9][0-9.]* +[0-9.]+ +[0-9.]+\.\.' "$TMP/p2.txt"
 # Several variants (-M sendfile,send, 4 rounds): after the table, each
 # variant against the baseline's rounds of the same name.
 zcc_ns v.json -J -M sendfile,send -R 4
 zcc_ns v.txt -M send,sendfile -R 4 --baseline "$TMP/v.json"
 check "variants against variants: exit 0 $(cat "$TMP/v.txt.err")" [ $? -eq 0 ]
-check "variants: a verdict for each, after the table ($(grep -c '^baseline' "$TMP/v.txt"))" \
-	sh -c "grep -q '^baseline send: zcc itself .* (4 rounds) against .* (4): ' '$TMP/v.txt' &&
-		grep -q '^baseline sendfile: zcc itself .* (4 rounds) against .* (4): ' '$TMP/v.txt' &&
-		[ \$(grep -n '^baseline' '$TMP/v.txt' | head -n 1 | cut -d: -f1) -gt \$(grep -n 'verdict' '$TMP/v.txt' | head -n 1 | cut -d: -f1) ]"
+check "variants: a table for each, after the run's ($(grep -c '^baseline:' "$TMP/v.txt"))" \
+	sh -c "grep -q '^baseline:send ' '$TMP/v.txt' && grep -q '^baseline:sendfile ' '$TMP/v.txt' &&
+		[ \$(grep -c 'against baseline:send.* this run.s 4 rounds against the baseline.s 4' '$TMP/v.txt') -eq 2 ] &&
+		[ \$(grep -n '^baseline:' '$TMP/v.txt' | head -n 1 | cut -d: -f1) -gt \$(grep -n 'verdict' '$TMP/v.txt' | head -n 1 | cut -d: -f1) ]"
 WHY="its variants (sendfile, send) are not this run's (sendfile, mmap)" \
 	refused "variants that differ" -M sendfile,mmap --baseline "$TMP/v.json"
-printf '%s\n' '{"program":"zcc","event":"sent","time":1.0,"bytes":8,"method":"sendfile","interrupted":false,"own_us_per_kb":0}' \
+printf '%s\n' '{"program":"zcc","event":"sent","time":1.0,"bytes":8,"method":"sendfile","interrupted":false,"kbytes_per_sec":1000,"own_us_per_kb":0}' \
 	>"$TMP/zero.json"
 zcc_ns zero.txt --baseline "$TMP/zero.json"
-check "a baseline whose figure is 0: no ratio, ~ ($(grep '^baseline' "$TMP/zero.txt"))" \
-	grep -q '^baseline sendfile: .*: no ratio (a side has no round above 0), ~$' "$TMP/zero.txt"
+check "a baseline whose figure is 0: no ratio, ~ ($(grep '^sendfile ' "$TMP/zero.txt"))" \
+	grep -Eq '^sendfile +[0-9]+ +[0-9.]+ +- +- +- +~$' "$TMP/zero.txt"
 old_mtu=$(ip netns exec "$ns" cat /sys/class/net/lo/mtu)
 ip -n "$ns" link set lo mtu 9000
 zcc_ns mtu.txt --baseline "$TMP/base.json"
 check "across the MTU change: exit 0" [ $? -eq 0 ]
 check "the MTU change is named: mtu $old_mtu -> 9000" \
-	grep -q "^changed: mtu $old_mtu -> 9000\$" "$TMP/mtu.txt"
+	grep -Eq "^changed: mtu $old_mtu -> 9000(;|\$)" "$TMP/mtu.txt"
 check "above the verdict" \
-	[ "$(grep -n '^changed:' "$TMP/mtu.txt" | cut -d: -f1)" -lt "$(grep -n '^baseline sendfile:' "$TMP/mtu.txt" | cut -d: -f1)" ]
+	[ "$(grep -n '^changed:' "$TMP/mtu.txt" | cut -d: -f1)" -lt "$(grep -n '^baseline:sendfile ' "$TMP/mtu.txt" | cut -d: -f1)" ]
 zcc_ns mtu.json -J --baseline "$TMP/base.json"
 check "-J: the baseline_env event names mtu" \
-	[ "$("$J" -E baseline_env -g changes "$TMP/mtu.json")" = "[{\"key\":\"mtu\",\"baseline\":\"$old_mtu\",\"now\":\"9000\"}]" ]
-check "-J: a baseline event with its keys" "$J" -E baseline -k variant -k figure -k median \
-	-k rounds -k baseline_median -k baseline_rounds -k ratio -k ratio_lo -k ratio_hi \
-	-k conf_pct -k verdict "$TMP/mtu.json"
-check "-J: the last events are baseline_env, baseline" \
-	[ "$("$J" -g event "$TMP/mtu.json" | tail -n 2 | tr '\n' ' ')" = "baseline_env baseline " ]
+	[ "$("$J" -E baseline_env -g changes "$TMP/mtu.json")" = "[{\"key\":\"mtu\",\"baseline\":$old_mtu,\"now\":9000}]" ]
+grep '"against":"baseline:sendfile"' "$TMP/mtu.json" >"$TMP/mtu.row"
+check "-J: this run's compare event with its keys" "$J" -E compare -k variant -k figure \
+	-k rounds -k own_us_per_kb_median -k ratio_median -k ratio_lo -k ratio_hi \
+	-k ratio_conf_pct -k verdict "$TMP/mtu.row"
+check "-J: the last events are baseline_env, compare, compare" \
+	[ "$("$J" -g event "$TMP/mtu.json" | tail -n 3 | tr '\n' ' ')" = "baseline_env compare compare " ]
 
 # --- a veth pair, TSO toggled -----------------------------------------------------
 nsb=zc-blb$$
@@ -145,7 +149,7 @@ check "veth baseline, TSO on: exit 0 $(cat "$TMP/tso_on.json.err")" [ $? -eq 0 ]
 ip netns exec "$ns" "$ZC_TESTBIN/ifset" v0 tso off
 veth_run tso_off.txt --baseline "$TMP/tso_on.json"
 check "veth, TSO off: exit 0 $(cat "$TMP/tso_off.txt.err")" [ $? -eq 0 ]
-check "the TSO change is named: tso on -> off" grep -q '^changed: tso on -> off$' "$TMP/tso_off.txt"
+check "the TSO change is named: tso on -> off" grep -Eq '^changed: tso on -> off(;|$)' "$TMP/tso_off.txt"
 check "above the verdict" \
-	[ "$(grep -n '^changed:' "$TMP/tso_off.txt" | cut -d: -f1)" -lt "$(grep -n '^baseline sendfile:' "$TMP/tso_off.txt" | cut -d: -f1)" ]
+	[ "$(grep -n '^changed:' "$TMP/tso_off.txt" | cut -d: -f1)" -lt "$(grep -n '^baseline:sendfile ' "$TMP/tso_off.txt" | cut -d: -f1)" ]
 finish

@@ -1,0 +1,98 @@
+/*
+ * The settings record (run_record.h): its keys, and this run's values.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "zcc/run_record.h"
+#include "app/out.h"
+
+static const struct {
+	const char *key;
+	enum env_type type;
+} keys[] = {
+	{ "methods", ENV_STR }, { "chunk_bytes", ENV_STR }, { "streams", ENV_NUM },
+	{ "rate_bits_per_sec", ENV_NUM }, { "loops", ENV_NUM }, { "time_ms", ENV_NUM },
+	{ "files", ENV_NUM }, { "file_bytes", ENV_NUM }, { "runs", ENV_NUM },
+};
+#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+static struct env_record now;
+static int armed;
+
+void run_record_init(struct env_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < N_KEYS; i++) {
+		r->f[r->n].key = keys[i].key;
+		r->f[r->n++].type = keys[i].type;
+	}
+}
+
+int run_record_compared(const char *key)
+{
+	return strcmp(key, "runs") != 0;
+}
+
+static void set(struct env_record *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set(struct env_record *r, const char *key, const char *fmt, ...)
+{
+	struct env_field *f = (struct env_field *)env_field_find(r, key);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof(f->text), fmt, ap);
+	va_end(ap);
+	f->known = 1;
+}
+
+/* Add item to the comma list in f's text unless it is there. */
+static void add_item(struct env_field *f, const char *item)
+{
+	size_t len = strlen(item), used = strlen(f->text);
+
+	for (const char *p = f->text; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, item, len) == 0 && (p[len] == ',' || !p[len]))
+			return;
+	snprintf(f->text + used, sizeof(f->text) - used, "%s%s", used ? "," : "", item);
+	f->known = 1;
+}
+
+static void print(void)
+{
+	if (out_json())
+		env_record_print("settings", &now);
+}
+
+void run_record_arm(const struct variants *vs, const struct send_cfg *c, uint32_t loops,
+		    double rate, unsigned runs, const struct file_set *files)
+{
+	char size[24];
+
+	run_record_init(&now);
+	for (unsigned i = 0; i < vs->n; i++) {
+		snprintf(size, sizeof(size), "%zu", vs->v[i].chunk);
+		add_item((struct env_field *)env_field_find(&now, "methods"),
+			 vs->v[i].method->name);
+		add_item((struct env_field *)env_field_find(&now, "chunk_bytes"), size);
+	}
+	set(&now, "streams", "%u", c->streams);
+	set(&now, "rate_bits_per_sec", "%.0f", rate);
+	set(&now, "loops", "%" PRIu32, c->secs > 0 ? 0 : loops);
+	set(&now, "time_ms", "%.0f", c->secs > 0 ? ceil(c->secs * 1000) : 0);
+	set(&now, "files", "%" PRIu32, files->n);
+	set(&now, "file_bytes", "%" PRIu64, files->bytes);
+	set(&now, "runs", "%u", runs);
+	armed = 1;
+	env_then(print);
+}
+
+const struct env_record *run_record_last(void)
+{
+	return armed ? &now : NULL;
+}
