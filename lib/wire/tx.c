@@ -20,6 +20,12 @@ const struct tx_method *tx_find(const char *name)
 	return NULL;
 }
 
+int tx_usable(const struct tx_method *m, size_t chunk, char *err, size_t errlen)
+{
+	return m->usable ? m->usable(chunk > TX_PIECE_MAX ? TX_PIECE_MAX : chunk, err,
+				     errlen) : 0;
+}
+
 int tx_open(const struct tx_method *m, struct tx *t, struct tx_file *files,
 	    uint32_t n_files, char *err, size_t errlen)
 {

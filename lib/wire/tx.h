@@ -71,6 +71,11 @@ struct tx_method {
 	const char *how;	/* one line for the help and debug text */
 	unsigned flags;
 
+	/* Before connecting: ask the kernel whether it will do it for chunks
+	 * of chunk bytes (io_uring allowed, the pages it pins within the
+	 * limit), else fail naming itself and the kernel's reason. NULL: it
+	 * always will. */
+	int (*usable)(size_t chunk, char *err, size_t errlen);
 	/* Check the kernel can do it and set up (a ring, a pipe); a method the
 	 * kernel lacks or refuses fails here, naming itself and the reason. */
 	int (*setup)(struct tx *t, char *err, size_t errlen);
@@ -109,6 +114,13 @@ static inline void tx_account(struct tx *t, uint64_t n)
 	tx_account_bytes(t, n);
 	tx_count_call(t);
 }
+
+/*
+ * tx_usable - 0 when the kernel will do m for chunks of chunk bytes,
+ * asked before any connection is opened; else -1 with err naming m and
+ * the kernel's reason (the sysctl, a seccomp filter, the limit to raise).
+ */
+int tx_usable(const struct tx_method *m, size_t chunk, char *err, size_t errlen);
 
 /*
  * tx_open - ready t, connected, for sending files by m: the method's setup,

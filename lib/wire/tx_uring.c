@@ -44,14 +44,17 @@
 #include <sys/uio.h>
 
 #include "base/err.h"
+#include "wire/tx_host.h"
 #include "wire/uring.h"
 
-#define URING_DEPTH 16
+#define URING_DEPTH TX_URING_DEPTH
 /* Completion queue: the chain's completions plus the notifications still
  * due; before a chain is queued, notifications beyond NOTIFS_MAX are waited
  * for, so that the queue never overflows. */
 #define URING_CQ_ENTRIES (8 * URING_DEPTH)
-#define NOTIFS_MAX (URING_CQ_ENTRIES - 2 * URING_DEPTH)
+#define NOTIFS_MAX TX_URING_NOTIFS_MAX
+_Static_assert(NOTIFS_MAX == URING_CQ_ENTRIES - 2 * URING_DEPTH,
+	       "a chain's completions and their notifications fit beside those due");
 /* Every wait wakes this often to look at *t->stop and at the socket: a
  * stall limit shuts the socket down, which ends a send in flight but
  * not a wait for notifications that will never come. */
@@ -78,41 +81,47 @@ struct ur {
 	unsigned char zc_op[URING_DEPTH];	/* the send was IORING_OP_SEND_ZC */
 };
 
-static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t errlen)
+/* A ring that can send as the method does into *r, or -1 with the kernel's reason. */
+static int ur_ring(struct uring *r, const char *name, int zc, char *err, size_t errlen)
 {
 	unsigned op = zc ? IORING_OP_SEND_ZC : IORING_OP_SEND;
-	struct ur *u = calloc(1, sizeof(*u));
+	struct tx_host host;
 	int known, e;
+
+	if (uring_init(r, URING_DEPTH, URING_CQ_ENTRIES) < 0) {
+		e = errno;
+		tx_host_read(&host);
+		tx_uring_refused(name, e, &host, err, errlen);
+		errno = e;
+		return -1;
+	}
+	known = uring_probe(r, op);
+	if (known > 0 && !(r->features & IORING_FEAT_EXT_ARG))
+		known = 0;	/* a kernel before 5.11: no timed waits */
+	if (known > 0)
+		return 0;
+	if (known < 0)
+		err_fill(err, errlen, errno, "%s: io_uring probe", name);
+	else
+		err_fill(err, errlen, 0, "%s: the kernel's io_uring lacks %s", name,
+			 !(r->features & IORING_FEAT_EXT_ARG) ? "IORING_FEAT_EXT_ARG"
+			 : zc ? "IORING_OP_SEND_ZC" : "IORING_OP_SEND");
+	e = known < 0 ? errno : EOPNOTSUPP;
+	uring_exit(r);
+	errno = e;
+	return -1;
+}
+
+static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t errlen)
+{
+	struct ur *u = calloc(1, sizeof(*u));
 
 	if (!u)
 		return err_fill(err, errlen, errno, "%s", name);
 	u->name = name;
 	u->zc = zc;
-	if (uring_init(&u->ring, URING_DEPTH, URING_CQ_ENTRIES) < 0) {
-		if (errno == EPERM)
-			err_fill(err, errlen, errno, "%s: the kernel refuses io_uring"
-				 " (sysctl kernel.io_uring_disabled)", name);
-		else if (errno == ENOSYS)
-			err_fill(err, errlen, errno, "%s: the kernel has no io_uring", name);
-		else
-			err_fill(err, errlen, errno, "%s: io_uring_setup", name);
+	if (ur_ring(&u->ring, name, zc, err, errlen) < 0) {
 		free(u);
-		return -1;
-	}
-	known = uring_probe(&u->ring, op);
-	if (known > 0 && !(u->ring.features & IORING_FEAT_EXT_ARG))
-		known = 0;	/* a kernel before 5.11: no timed waits */
-	if (known <= 0) {
-		if (known < 0)
-			err_fill(err, errlen, errno, "%s: io_uring probe", name);
-		else
-			err_fill(err, errlen, 0, "%s: the kernel's io_uring lacks %s", name,
-				 !(u->ring.features & IORING_FEAT_EXT_ARG) ? "IORING_FEAT_EXT_ARG"
-				 : zc ? "IORING_OP_SEND_ZC" : "IORING_OP_SEND");
-		e = known < 0 ? errno : EOPNOTSUPP;
-		uring_exit(&u->ring);
-		free(u);
-		errno = e;
 		return -1;
 	}
 	t->priv = u;
@@ -127,6 +136,31 @@ static int ur_setup_send(struct tx *t, char *err, size_t errlen)
 static int ur_setup_send_zc(struct tx *t, char *err, size_t errlen)
 {
 	return ur_setup(t, "uring-zc", 1, err, errlen);
+}
+
+/* Before connecting: a ring made and closed; uring-zc's chain of pages in the limit. */
+static int ur_usable(const char *name, int zc, size_t chunk, char *err, size_t errlen)
+{
+	struct tx_host host;
+	struct uring r;
+
+	if (ur_ring(&r, name, zc, err, errlen) < 0)
+		return -1;
+	uring_exit(&r);
+	tx_host_read(&host);
+	/* The chain's pages and the lagging ones', and the ring's beside them. */
+	return zc && tx_memlock_short(name, &host, TX_URING_PINNED * (uint64_t)chunk +
+				      (64u << 10), err, errlen) ? -1 : 0;
+}
+
+static int ur_usable_send(size_t chunk, char *err, size_t errlen)
+{
+	return ur_usable("uring", 0, chunk, err, errlen);
+}
+
+static int ur_usable_send_zc(size_t chunk, char *err, size_t errlen)
+{
+	return ur_usable("uring-zc", 1, chunk, err, errlen);
 }
 
 /* Take every completion posted; returns how many were the chain's. */
@@ -247,6 +281,21 @@ static unsigned ur_queue(struct tx *t, struct ur *u, const struct tx_file *f,
 }
 
 /*
+ * Send i's result; for a send cancelled (-ECANCELED) because a later one
+ * of its chain failed as the chain was submitted, that one's error: the
+ * send that failed is the one to name, not the cancelled head.
+ */
+static int ur_cause(const struct ur *u, unsigned i, unsigned n)
+{
+	if (u->res[i] != -ECANCELED)
+		return u->res[i];
+	for (unsigned j = i + 1; j < n; j++)
+		if (u->res[j] < 0 && u->res[j] != -ECANCELED)
+			return u->res[j];
+	return u->res[i];
+}
+
+/*
  * Settle a completed chain of n sends, in order, into *pos. A short
  * send ends the accounting (what follows it was cancelled, never sent, and
  * is queued again from *pos); an error is the method's error.
@@ -258,7 +307,7 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 	int res;
 
 	for (i = 0; i < n; i++) {
-		res = u->res[i];
+		res = ur_cause(u, i, n);
 		if (res > 0)
 			*pos += (uint64_t)res;	/* counted by ur_reap */
 		if (res == (int)u->len[i])
@@ -359,6 +408,7 @@ const struct tx_method tx_uring = {
 	.name = "uring",
 	.how = "io_uring IORING_OP_SEND from a mapping, 16 linked in flight",
 	.flags = TX_CHUNKED,
+	.usable = ur_usable_send,
 	.setup = ur_setup_send,
 	.open_file = tx_map_open,
 	.send_file = ur_send_file,
@@ -370,6 +420,7 @@ const struct tx_method tx_uring_zc = {
 	.name = "uring-zc",
 	.how = "io_uring IORING_OP_SEND_ZC from a mapping, 16 linked in flight",
 	.flags = TX_CHUNKED,
+	.usable = ur_usable_send_zc,
 	.setup = ur_setup_send_zc,
 	.open_file = tx_map_open,
 	.send_file = ur_send_file,

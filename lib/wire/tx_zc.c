@@ -17,8 +17,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "base/err.h"
+#include "wire/tx_host.h"
 
 #ifndef SO_EE_ORIGIN_ZEROCOPY	/* uapi headers older than Linux 4.14 */
 #define SO_EE_ORIGIN_ZEROCOPY 5
@@ -42,14 +44,53 @@ struct zc {
 int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int e,
 		 uint64_t off, char *err, size_t errlen)
 {
+	struct tx_host host;
 	struct stat st;
+	char hint[256];
 
+	tx_host_read(&host);
 	if (e == EFAULT && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < f->size)
 		return tx_shrank(f, (uint64_t)st.st_size < off ? (uint64_t)st.st_size : off,
 				 err, errlen);
-	err_fill(err, errlen, e, "%s: send to %s", method, t->peer);
+	err_fill(err, errlen, 0, "%s: send to %s: %s%s", method, t->peer, strerror(e),
+		 tx_pinned_hint(e, &host, tx_zc_pinned(t, method),
+				strcmp(method, "zerocopy") == 0, hint, sizeof(hint)));
 	errno = e;
 	return -1;
+}
+
+uint64_t tx_zc_pinned(const struct tx *t, const char *method)
+{
+	int sndbuf = 0;
+	socklen_t len = sizeof(sndbuf);
+
+	if (strcmp(method, "uring-zc") == 0)
+		return TX_URING_PINNED * (uint64_t)t->chunk;
+	if (strcmp(method, "zerocopy") != 0)
+		return 0;
+	if (getsockopt(t->sock, SOL_SOCKET, SO_SNDBUF, &sndbuf, &len) < 0 || sndbuf <= 0)
+		sndbuf = 0;
+	return (uint64_t)sndbuf + t->chunk;
+}
+
+/* Before connecting: SO_ZEROCOPY on a socket of our own, the pages in the limit. */
+static int zc_usable(size_t chunk, char *err, size_t errlen)
+{
+	struct tx_host host;
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+
+	if (fd < 0)
+		fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return err_fill(err, errlen, errno, "zerocopy: a socket to ask the kernel");
+	rc = setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one));
+	close(fd);
+	if (rc < 0)
+		return err_fill(err, errlen, errno,
+				"zerocopy: the kernel refuses MSG_ZEROCOPY (SO_ZEROCOPY)");
+	tx_host_read(&host);
+	/* A chunk's pages at least, pinned until the peer acknowledges them. */
+	return tx_memlock_short("zerocopy", &host, chunk + 4096, err, errlen) ? -1 : 0;
 }
 
 static int zc_setup(struct tx *t, char *err, size_t errlen)
@@ -282,6 +323,7 @@ const struct tx_method tx_zerocopy = {
 	.name = "zerocopy",
 	.how = "send(MSG_ZEROCOPY) from a mapping, completions from the error queue",
 	.flags = TX_CHUNKED,
+	.usable = zc_usable,
 	.setup = zc_setup,
 	.open_file = tx_map_open,
 	.send_file = zc_send_file,

@@ -38,10 +38,14 @@ refused() {
 	fi
 }
 
-refused eperm uring 'io_uring_disabled.*Operation not permitted'
-refused eperm uring-zc 'io_uring_disabled.*Operation not permitted'
-refused enosys uring 'no io_uring.*Function not implemented'
-refused enosys uring-zc 'no io_uring.*Function not implemented'
+# EPERM is the sysctl only when it reads above 0; else a filter's.
+eperm='refused (EPERM) with kernel.io_uring_disabled at 0: a seccomp filter'
+[ "$(cat /proc/sys/kernel/io_uring_disabled 2>/dev/null)" = 0 ] ||
+	eperm='refuses io_uring (sysctl kernel.io_uring_disabled is [12]'
+refused eperm uring "$eperm"
+refused eperm uring-zc "$eperm"
+refused enosys uring 'no io_uring (ENOSYS'
+refused enosys uring-zc 'no io_uring (ENOSYS'
 refused nosendzc uring-zc 'lacks IORING_OP_SEND_ZC'
 refused enosys zerocopy 'SO_ZEROCOPY.*Operation not supported'
 
