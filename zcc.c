@@ -64,6 +64,7 @@ struct settings {
 	int n_names;
 	const char *baseline;		/* --baseline */
 	const char *files_from;		/* --files-from */
+	int compared;			/* -M or -b gave a list: a comparison */
 };
 
 static struct settings cfg = {
@@ -225,7 +226,8 @@ static void usage(FILE *f, int status)
 "\n"
 "Exit status: 0 sent; 1 runtime failure (no file left to send, a file too\n"
 "big or shrinking, cannot resolve or connect, the server vanished, stalled\n"
-"or did not close within -T, a method the kernel refuses, a read error;\n"
+"or did not close within -T, a method the kernel refuses (in a -M list it\n"
+"is left out with a line, asked before connecting), a read error;\n"
 "with -P, any one stream's failure, named in one line);\n"
 "2 usage error; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (128 + the signal).\n");
 	exit(status);
@@ -328,14 +330,16 @@ static void check_args(void)
 		usage_error("-s '': an empty host name");
 	compare_methods(&cfg.variants, cfg.method_name, cfg.chunks, cfg.copy_path,
 			cfg.use_write);
-	cfg.send.method = cfg.variants.v[0].method;
-	cfg.send.chunk = cfg.variants.v[0].chunk;
 	if (cfg.plot && cfg.variants.n < 2)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
 	if (cfg.plot && !*cfg.plot)
 		usage_error("--plot '': an empty file name");
 	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
 		cfg.runs = DEFAULT_ROUNDS;
+	cfg.compared = cfg.variants.n > 1;
+	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
+	cfg.send.method = cfg.variants.v[0].method;
+	cfg.send.chunk = cfg.variants.v[0].chunk;
 	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.baseline && cfg.files_from && !strcmp(cfg.baseline, "-") &&
@@ -380,7 +384,7 @@ static int send_runs(void)
 	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
 		  cfg.where, cfg.cpu);
 	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);
-	if (cfg.variants.n > 1) {
+	if (cfg.compared) {
 		free(rs);
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
 			.rounds = cfg.runs, .loops = cfg.loops,

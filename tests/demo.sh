@@ -4,7 +4,8 @@
 # Over loopback, zcc streams a generated file set to zcs by every transmit
 # method it has (sendfile, read+send, read+write, ...) while its meter
 # (zcc -c) measures what the whole machine spent. It is one zcc comparison
-# (-M with a list): rounds, each running every method once in an order
+# (-M with a list: every method the kernel allows; zcc leaves out, naming
+# why, one it refuses): rounds, each running every method once in an order
 # that rotates, then each method's verdict against sendfile on service
 # demand (cheaper, dearer, or ~ when the rounds do not agree enough to
 # say), and the chart of it as an SVG file (--plot).
@@ -65,6 +66,9 @@ fi
 stop_bg "$ZCS_PID"
 
 # The table, then the chart's place; each run's own lines are left out.
+# A method this kernel refuses (io_uring disabled or filtered, a limit
+# too small) zcc asked the kernel about before connecting and left out.
 sed -n '/^compare: /,$p' "$WORK/cmp"
-grep -v 'too short for a steady load' "$WORK/cmp.err" | sed 's/^/  /'
+sed -n 's/^zcc: left out: \([a-z-]*\): /left out by this kernel: \1: /p' "$WORK/cmp.err"
+grep -v -e 'too short for a steady load' -e '^zcc: left out: ' "$WORK/cmp.err" | sed 's/^/  /'
 echo "the chart: $plot (any web browser opens it)"

@@ -52,6 +52,14 @@ void compare_methods(struct variants *vs, const char *methods, const char *chunk
 		     int copy_path, int use_write);
 
 /*
+ * compare_usable - ask the kernel, before any connection, whether it will
+ * do each variant's method (tx_usable): a lone variant it refuses is one
+ * line with the kernel's reason and exit 1; in a list each refused one is
+ * left out with such a line, and a list left empty is exit 1.
+ */
+void compare_usable(struct variants *vs);
+
+/*
  * compare_rate - --rate's value in bits/s: digits, a fraction allowed,
  * then K, M or G (powers of 1000, as link rates are written). Anything
  * else, or a rate under 8 bits/s or above 1000G: a usage line, exit 2.

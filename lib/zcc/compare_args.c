@@ -182,3 +182,22 @@ void compare_rate_short(const char *name, const struct send_result *r, double ra
 		program_invocation_short_name, name ? name : "", name ? ": " : "",
 		bits / 1e6, 100 * (1 - bits / rate), rate / 1e6);
 }
+
+void compare_usable(struct variants *vs)
+{
+	char why[512];
+	unsigned kept = 0, n = vs->n;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (tx_usable(vs->v[i].method, vs->v[i].chunk, why, sizeof(why)) == 0) {
+			vs->v[kept++] = vs->v[i];
+			continue;
+		}
+		if (n == 1)
+			error(1, 0, "%s", why);
+		fprintf(stderr, "%s: left out: %s\n", program_invocation_short_name, why);
+	}
+	vs->n = kept;
+	if (!kept)
+		error(1, 0, "every method of the list is refused by the kernel (above)");
+}
