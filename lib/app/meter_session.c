@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <error.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -109,7 +110,8 @@ struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes)
 		.valid = 1,
 		.load = load,
 		.ncpus = ncpus,
-		.demand = service_demand_us_per_kb(load, ncpus, secs, bytes),
+		.demand = bytes < DEMAND_MIN_BYTES ? NAN :
+			  service_demand_us_per_kb(load, ncpus, secs, bytes),
 	};
 
 	return l;
@@ -121,7 +123,8 @@ void app_load_line(const struct app_load *l)
 		return;
 	line_num("load_pct", l->load * 100, 1, ", load %.1f%%");
 	line_int("ncpus", l->ncpus, " of %lld CPUs");
-	line_num("service_demand_us_per_kb", l->demand, 3, ", %.3f us/KB");
+	line_num("service_demand_us_per_kb", l->demand, 3,
+		 isfinite(l->demand) ? ", %.3f us/KB" : ", - us/KB");
 }
 
 void app_using(const struct meter_cpus *c)

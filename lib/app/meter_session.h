@@ -49,13 +49,14 @@ struct app_load {
 	double demand;		/* us/KB */
 };
 
-/* app_load_of - load of ncpus over secs, per KB of bytes moved in them. */
+/* app_load_of - load of ncpus over secs, per KB of bytes moved in them
+ * (demand NAN under DEMAND_MIN_BYTES, lib/meter/meter.h). */
 struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes);
 
 /*
  * app_load_line - in the line being described (app/out.h), ", load PCT%
  * of NCPUS CPUs, USPERKB us/KB" (load_pct, ncpus, service_demand_us_per_kb
- * with -J); nothing when !l->valid.
+ * with -J; a withheld demand "- us/KB" and null); nothing when !l->valid.
  */
 void app_load_line(const struct app_load *l);
 

@@ -184,6 +184,14 @@ double meter_span_load(const struct meter_span *s);
  * cpu_us_per_kb(cpu_secs, bytes). 0 when no bytes moved.
  */
 double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t bytes);
+
+/*
+ * A CPU time per KB needs this many bytes behind it: below, the machine's
+ * own work over the period outweighs what moving them cost, and the
+ * figure would be that work divided by next to nothing. zcs's period
+ * lines and -W's us/KB withhold it (NAN: "-" in text, null in JSON).
+ */
+#define DEMAND_MIN_BYTES 65536
 double cpu_us_per_kb(double cpu_secs, uint64_t bytes);
 
 /*

@@ -174,7 +174,7 @@ static void compute_kinds(const struct where_snap *a, const struct where_snap *b
 		r->cpu[i].samples = kinds_of(a->kind_cpu[i], b->kind_cpu[i], r->cpu[i].kind_pct);
 	/* Each kind's share of the busy time, per KB: they add up to the load's. */
 	for (k = 0; k < WHERE_KINDS; k++)
-		r->kind_us_per_kb[k] = bytes && r->samples ?
+		r->kind_us_per_kb[k] = bytes >= DEMAND_MIN_BYTES && r->samples ?
 			cpu_us_per_kb(r->kind_pct[k] / 100 * busy_us / 1e6, bytes) : NAN;
 	compute_other(a, b, r);
 }
@@ -200,9 +200,9 @@ void where_compute(const struct where_snap *a, const struct where_snap *b,
 	for (i = 0; i < b->ncpus; i++)
 		cpus += r->cpu[i].online;
 	for (k = 0; k < WHERE_CLASSES; k++)
-		r->class_us_per_kb[k] = bytes ? cpu_us_per_kb(r->class_pct[k] / 100 * cpus *
+		r->class_us_per_kb[k] = bytes >= DEMAND_MIN_BYTES ? cpu_us_per_kb(r->class_pct[k] / 100 * cpus *
 							     r->secs, bytes) : NAN;
-	r->unattributed_us_per_kb = bytes ? cpu_us_per_kb(r->unattributed_pct / 100 *
+	r->unattributed_us_per_kb = bytes >= DEMAND_MIN_BYTES ? cpu_us_per_kb(r->unattributed_pct / 100 *
 							  cpus * r->secs, bytes) : NAN;
 	/* The machine's busy CPU time: the meter's load, or /proc/stat's. */
 	busy_us = (isnan(r->load_pct) ? sum : r->load_pct) / 100 * cpus * r->secs * 1e6;

@@ -78,11 +78,12 @@ meter_slot
 meter_zcs
 rc=$?
 if [ "$rc" -eq 0 ]; then
-	send w1 w1 w3000 d1000 s2200 d2000
+	# A period's demand needs 64 KiB behind it: the first has 100000 bytes.
+	send w1 w1 w300000 d100000 s2200 d200000
 	check "-c: rate lines carry the load and service demand" \
 		wait_for "$TMP/zcs.out" "^[0-9]+ kbytes/sec$LOAD\$"
 	check "-c: so does the done line" \
-		wait_for "$TMP/zcs.out" "^done: 3012 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$LOAD\$"
+		wait_for "$TMP/zcs.out" "^done: 300012 bytes in [0-9.]+ s, [0-9]+ kbytes/sec$LOAD\$"
 	soaker=$(proc_children "$ZCS_PID" | awk 'NR == 1 { print $1 }')
 	kill -KILL "$soaker"
 	t0=$(date +%s%N)
