@@ -264,11 +264,11 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 		line_int("throttled_periods", r->throttled, " (throttled in %lld");
 	if (r->quota_periods >= 0)
 		line_int("quota_periods", r->quota_periods, " of %lld periods)");
-	if (r->ncpus < meter_ncpus(m))
-		line_int("ncpus", r->ncpus, r->ncpus == 1 ? " over %lld CPU online"
-						     : " over %lld CPUs online");
+	/* Every line has the keys: text names the CPUs only when some went. */
+	line_int("ncpus", r->ncpus, r->ncpus >= meter_ncpus(m) ? NULL : r->ncpus == 1 ?
+		 " over %lld CPU online" : " over %lld CPUs online");
 	line_num("unseen_steal_pct", 100 * r->unseen_steal, 1, NULL);
-	if (cfg.debug && !isnan(r->load_counts))	/* no calibration: no such figure */
+	if (cfg.debug)	/* no calibration: null */
 		line_num("load_counts_pct", 100 * r->load_counts, 1, NULL);
 	if (cfg.debug)
 		line_num("load_runtime_pct", 100 * r->load_runtime, 1, NULL);

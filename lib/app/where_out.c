@@ -6,6 +6,16 @@
 #include "app/out.h"
 #include "app/where_out.h"
 
+/*
+ * v as printed with decimals: a value that rounds to zero is 0, never
+ * -0.0 (unattributed is the meter's load less the classes', and the two
+ * agree to within rounding as often as not).
+ */
+static double shown(double v, int decimals)
+{
+	return fabs(v) < 0.5 * pow(10, -decimals) ? 0.0 : v;
+}
+
 /* Name the symbols that fell into other (where_show_other). */
 static int show_other;
 
@@ -26,7 +36,7 @@ static void print_classes(const struct where_report *r, const char *prefix)
 				      k ? "," : "", where_class_name[k], r->class_pct[k]);
 	if (!isnan(r->unattributed_pct))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, ", unattributed %.1f%%",
-				      r->unattributed_pct);
+				      shown(r->unattributed_pct, 1));
 	n += (size_t)snprintf(line + n, sizeof(line) - n, " of the machine");
 	if (!isnan(r->class_us_per_kb[0])) {
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "; us/KB:");
@@ -36,7 +46,7 @@ static void print_classes(const struct where_report *r, const char *prefix)
 					      r->class_us_per_kb[k]);
 		if (!isnan(r->unattributed_us_per_kb) && n < sizeof(line))
 			snprintf(line + n, sizeof(line) - n, ", unattributed %.3f",
-				 r->unattributed_us_per_kb);
+				 shown(r->unattributed_us_per_kb, 3));
 	}
 	out_text("%s\n", line);
 }
@@ -152,8 +162,11 @@ static void json_machine_kinds(const struct where_report *r)
 	int i;
 
 	json_kinds("kernel_pct", "kernel_samples", r->sampled, r->kind_pct, r->samples);
+	/* Null where there is no figure, so every line has the same keys. */
 	if (r->sampled && !isnan(r->kind_us_per_kb[0]))
 		json_kind_object("kernel_us_per_kb", r->kind_us_per_kb, 4);
+	else
+		out_null("kernel_us_per_kb");
 	if (!r->sampled || !show_other)
 		return;
 	out_array("kernel_other");
@@ -186,7 +199,7 @@ static void json_classes(const char *key, const double *v, double unattributed, 
 	out_object(key);
 	for (k = 0; k < WHERE_CLASSES; k++)
 		out_num(where_class_name[k], v[k], decimals);
-	out_num("unattributed", unattributed, decimals);
+	out_num("unattributed", shown(unattributed, decimals), decimals);
 	out_object_end();
 }
 
@@ -197,6 +210,8 @@ void where_json(const struct where_report *r)
 	json_classes("class_pct", r->class_pct, r->unattributed_pct, 1);
 	if (!isnan(r->class_us_per_kb[0]))
 		json_classes("class_us_per_kb", r->class_us_per_kb, r->unattributed_us_per_kb, 4);
+	else
+		out_null("class_us_per_kb");	/* no bytes: no figure */
 	out_array("cpus");
 	for (i = 0; i < r->ncpus; i++) {
 		if (!r->cpu[i].online)
@@ -233,6 +248,8 @@ void where_json(const struct where_report *r)
 	out_bool("rx_unseen", r->rx_unseen);
 	if (r->unseen[0])
 		out_str("unseen", r->unseen);
+	else
+		out_null("unseen");
 	out_object_end();
 	json_machine_kinds(r);
 }

@@ -11,6 +11,7 @@
 
 #include "app/out.h"
 #include "app/where_out.h"
+#include "meter/meter.h"
 #include "meter/where.h"
 #include "meter/where_internal.h"
 #include "t.h"
@@ -195,11 +196,11 @@ static void test_compute(void)
 }
 
 /* zcs -d's -W lines after a line of its own: each starts with the peer. */
-static void test_prefix(void)
+/* A rate line carrying r's -W part (prefix p), in text or JSON, into got. */
+static int print_line(int json, const char *p, char *got, size_t len)
 {
 	FILE *tmp = tmpfile();
-	int saved = dup(1), lines = 0, prefixed = 0;
-	char got[4096], *line, *rest;
+	int saved = dup(1);
 	size_t n;
 
 	if (!CHECK(tmp && saved >= 0, "a temporary file for stdout")) {
@@ -207,24 +208,34 @@ static void test_prefix(void)
 			fclose(tmp);
 		if (saved >= 0)
 			close(saved);
-		return;
+		return -1;
 	}
-	canned_snaps();
-	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, "lo", &r);
-	out_init("test", 0);
+	out_init("test", json);
 	fflush(stdout);
 	dup2(fileno(tmp), 1);
 	line_begin("rate");
-	line_text("p: 1 kbytes/sec");
-	where_line_prefixed(&r, "p: ");
+	line_text("%s1 kbytes/sec", p);
+	where_line_prefixed(&r, p);
 	line_end();
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
 	rewind(tmp);
-	n = fread(got, 1, sizeof(got) - 1, tmp);
+	n = fread(got, 1, len - 1, tmp);
 	got[n] = '\0';
 	fclose(tmp);
+	return 0;
+}
+
+static void test_prefix(void)
+{
+	int lines = 0, prefixed = 0;
+	char got[4096], *line, *rest;
+
+	canned_snaps();
+	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, "lo", &r);
+	if (print_line(0, "p: ", got, sizeof(got)) < 0)
+		return;
 	CHECK(strstr(got, "\np: where: user ") && strstr(got, "\np: cpus: cpu0 ") &&
 	      strstr(got, "\np: net: "), "where:, cpus:, net: after the line, prefixed");
 	for (line = strtok_r(got, "\n", &rest); line;
@@ -232,6 +243,32 @@ static void test_prefix(void)
 		prefixed += strncmp(line, "p: ", 3) == 0;
 	CHECK(lines >= 4 && prefixed == lines, "every line prefixed (%d of %d)", prefixed,
 	      lines);
+}
+
+/* No figure without bytes behind it; no -0.0; the same keys on every line. */
+static void test_no_figure(void)
+{
+	char got[8192];
+
+	canned_snaps();
+	where_compute(&a, &b, 0.28, 13, "lo", &r);
+	CHECK(isnan(r.class_us_per_kb[0]) && isnan(r.unattributed_us_per_kb) &&
+	      isnan(r.kind_us_per_kb[0]), "13 bytes: no us/KB (under %d)", DEMAND_MIN_BYTES);
+	r.unattributed_pct = -0.04;
+	if (print_line(1, "", got, sizeof(got)) < 0)
+		return;
+	CHECK(strstr(got, "\"class_us_per_kb\":null") && strstr(got, "\"kernel_us_per_kb\":null")
+	      && strstr(got, "\"unseen\":null"), "JSON: the keys, null where no figure");
+	CHECK(strstr(got, "\"unattributed\":0.0}") && !strstr(got, "-0.0"),
+	      "JSON: unattributed -0.04 is 0.0");
+	where_compute(&a, &b, 0.28, (uint64_t)1000 * 1024, "lo", &r);
+	r.unattributed_pct = -0.04;
+	r.unattributed_us_per_kb = -0.0004;
+	if (print_line(0, "", got, sizeof(got)) < 0)
+		return;
+	CHECK(strstr(got, ", unattributed 0.0% of the machine") &&
+	      strstr(got, ", unattributed 0.000\n") && !strstr(got, "-0.0"),
+	      "text: unattributed rounding to zero is 0.0%% and 0.000");
 }
 
 static void test_bad_text(void)
@@ -609,6 +646,7 @@ int main(void)
 {
 	test_compute();
 	test_prefix();
+	test_no_figure();
 	test_bad_text();
 	test_task();
 	test_kinds();
