@@ -34,6 +34,9 @@ static void print_sent(const struct sender *sd, const struct send_result *r)
 		line_u64("zc_sends", r->zc_sends, NULL);
 		line_u64("zc_copied", r->zc_copied, NULL);
 	}
+	/* A zero-copy method that copied every send is no zero-copy figure. */
+	if (r->zc_sends && r->zc_copied == r->zc_sends && !r->interrupted)
+		line_text(" (zero-copy: the kernel copied all %" PRIu64 " sends)", r->zc_sends);
 	report_tcp_keys(&r->tcp);
 	line_end();
 }

@@ -183,6 +183,9 @@ static void report_done(struct conn *c, int interrupted)
 		line_u64("zc_mapped", c->rx.zc_mapped, NULL);
 		line_u64("zc_copied", c->rx.zc_copied, NULL);
 	}
+	if (zc && !c->rx.zc_mapped)	/* no zero-copy figure: say so */
+		line_text(" (zero-copy: nothing mapped, all %" PRIu64 " bytes copied)",
+			  c->rx.zc_copied);
 	line_done(c);
 	if (c->cfg->debug && zc)
 		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
