@@ -178,7 +178,7 @@ static void check_args(void)
 
 static void parse_args(int argc, char **argv)
 {
-	char shown[SAFE_LEN];
+	char shown[SAFE_LEN], note[256];
 	const char *why;
 	int c;
 
@@ -222,6 +222,9 @@ static void parse_args(int argc, char **argv)
 			    safe_text(argv[optind], shown, sizeof(shown)));
 	if (!cfg.conn.method)
 		cfg.conn.method = rx_methods[0];
+	rx_advise(cfg.conn.method, cfg.conn.read_size, note, sizeof(note));
+	if (note[0])	/* smaller reads than asked: said, never silent */
+		error(0, 0, "warning: %s", note);
 }
 
 /* --- the meter (-c) ------------------------------------------------------ */

@@ -22,6 +22,13 @@ const struct rx_method *rx_find(const char *name)
 	return NULL;
 }
 
+void rx_advise(const struct rx_method *m, size_t bufsize, char *note, size_t len)
+{
+	note[0] = '\0';
+	if (m->advise)
+		m->advise(bufsize, note, len);
+}
+
 int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 {
 	r->zc_mapped = r->zc_copied = 0;

@@ -49,6 +49,10 @@ struct rx_method {
 	 */
 	ssize_t (*take)(struct rx *r, struct proto_rx *p, char *err, size_t errlen);
 	void (*cleanup)(struct rx *r);
+	/* Before any connection: what the kernel will give of reads of
+	 * bufsize bytes, when less than asked, into note ("" else). NULL:
+	 * all of it. */
+	void (*advise)(size_t bufsize, char *note, size_t len);
 };
 
 /* The methods, NULL-terminated; the first is the default (read). */
@@ -65,6 +69,14 @@ const struct rx_method *rx_find(const char *name);
  */
 int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen);
 void rx_close(const struct rx_method *m, struct rx *r);
+
+/*
+ * rx_advise - note "" or, asked of the kernel before any connection, why
+ * m's reads of bufsize bytes will be smaller ("splice: a pipe holds at
+ * most N bytes here (fs.pipe-max-size): each splice moves at most that"),
+ * for the program to say.
+ */
+void rx_advise(const struct rx_method *m, size_t bufsize, char *note, size_t len);
 
 /*
  * rx_step - receive once into the stream checker p by method m: through

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -191,10 +192,28 @@ static ssize_t splice_take(struct rx *r, struct proto_rx *p, char *err, size_t e
 	return n;
 }
 
+/* The pipe a connection will get for reads of bufsize, asked of a pipe now. */
+static void splice_advise(size_t bufsize, char *note, size_t len)
+{
+	int fds[2], size;
+
+	if (bufsize <= 65536 || bufsize > INT_MAX || pipe2(fds, O_CLOEXEC) < 0)
+		return;
+	fcntl(fds[1], F_SETPIPE_SZ, (int)bufsize);
+	size = fcntl(fds[1], F_GETPIPE_SZ);
+	close(fds[0]);
+	close(fds[1]);
+	if (size > 0 && (size_t)size < bufsize)
+		snprintf(note, len, "splice: a pipe holds at most %d bytes here, not the "
+			 "%zu of -b (raise fs.pipe-max-size, or run with CAP_SYS_RESOURCE): "
+			 "each splice moves at most that", size, bufsize);
+}
+
 const struct rx_method rx_splice = {
 	.name = "splice",
 	.how = "splice() from the socket to a pipe, then to /dev/null",
 	.setup = splice_setup,
 	.take = splice_take,
 	.cleanup = splice_cleanup,
+	.advise = splice_advise,
 };
