@@ -119,8 +119,7 @@ static int mmap_fault(struct tx *t, const struct tx_file *f, uint64_t off,
 	struct stat st;
 
 	if (errno == EFAULT && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < f->size)
-		return tx_shrank(f, (uint64_t)st.st_size < off ? (uint64_t)st.st_size : off,
-				 err, errlen);
+		return tx_shrank(f, off, err, errlen);	/* the offset reached */
 	return tx_fail(t, f, "send", err, errlen);
 }
 

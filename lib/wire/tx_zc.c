@@ -49,9 +49,10 @@ int tx_map_fault(struct tx *t, const struct tx_file *f, const char *method, int 
 	char hint[256];
 
 	tx_host_read(&host);
+	/* The offset the send reached, as the copy methods say it (the file's
+	 * new size is no count of what went). */
 	if (e == EFAULT && fstat(f->fd, &st) == 0 && (uint64_t)st.st_size < f->size)
-		return tx_shrank(f, (uint64_t)st.st_size < off ? (uint64_t)st.st_size : off,
-				 err, errlen);
+		return tx_shrank(f, off, err, errlen);
 	err_fill(err, errlen, 0, "%s: send to %s: %s%s", method, t->peer, strerror(e),
 		 tx_pinned_hint(e, &host, tx_zc_pinned(t, method),
 				strcmp(method, "zerocopy") == 0, hint, sizeof(hint)));

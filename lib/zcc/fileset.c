@@ -47,6 +47,10 @@ static int open_one(const char *name, struct tx_file *f, int debug)
 		      "sent (the protocol's length word has 32 bits)",
 		      safe_text(name, shown, sizeof(shown)), (long long)st.st_size);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (st.st_size == 0 && pread(fd, &(char){ 0 }, 1, 0) == 1)
+		error(0, 0, "warning: %s: stat says 0 bytes but it reads more (a /proc or "
+		      "/sys file made as it is read): sent as the 0 bytes stat says",
+		      safe_text(name, shown, sizeof(shown)));
 	*f = (struct tx_file){ .name = name, .fd = fd, .size = (uint32_t)st.st_size };
 	if (debug > 1)
 		fprintf(stderr, "%s: %s: %" PRIu32 " bytes\n", program_invocation_short_name,
