@@ -82,9 +82,13 @@ struct baseline_now {
 void baseline_print_variant(const struct baseline *b, const struct baseline_now *now);
 
 /*
- * baseline_report_runs - a single variant v's -R runs rs[0..n) against
- * the baseline: the differences, then the table. A failed stdout: exit 1.
+ * baseline_report - the one report against the baseline of this run's
+ * variants now[0..n): the changed: line, then each variant's table. A
+ * failed stdout: exit 1. baseline_report_runs - the same for a single
+ * variant v's -R runs rs[0..n).
  */
+void baseline_report(const struct baseline *b, const struct baseline_now *now, unsigned n);
+
 void baseline_report_runs(const struct baseline *b, const struct variant *v,
 			  const struct send_result *rs, unsigned n);
 

@@ -166,9 +166,15 @@ void baseline_report_runs(const struct baseline *b, const struct variant *v,
 		f[3 * n + i] = rs[i].measured ? rs[i].load : NAN;
 	}
 	now.own = f, now.demand = f + n, now.rate = f + 2 * n, now.load = f + 3 * n;
-	baseline_print_env(b, env_last(), run_record_last());
-	baseline_print_variant(b, &now);
+	baseline_report(b, &now, 1);
 	free(f);
+}
+
+void baseline_report(const struct baseline *b, const struct baseline_now *now, unsigned n)
+{
+	baseline_print_env(b, env_last(), run_record_last());
+	for (unsigned i = 0; i < n; i++)
+		baseline_print_variant(b, &now[i]);
 	if (out_failed())
 		exit(1);	/* the at-exit check says why */
 }

@@ -14,7 +14,6 @@
 #include "zcc/compare.h"
 #include "zcc/compare_internal.h"
 #include "zcc/report.h"
-#include "zcc/run_record.h"
 #include "app/stop_exit.h"
 #include "zcc/send.h"
 
@@ -94,6 +93,19 @@ static void figs_free(struct compare_figs *figs, unsigned n)
 	free(figs);
 }
 
+/* Each variant's rounds against the baseline's (baseline.h). */
+static void against_base(const struct baseline *b, const struct variants *vs,
+			 const struct compare_figs *figs, size_t done)
+{
+	struct baseline_now now[COMPARE_MAX];
+
+	for (unsigned i = 0; i < vs->n; i++)
+		now[i] = (struct baseline_now){ .v = &vs->v[i], .n = done,
+			.own = figs[i].own, .rate = figs[i].rate, .load = figs[i].load,
+			.demand = figs[i].measured ? figs[i].demand : NULL };
+	baseline_report(b, now, vs->n);
+}
+
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc)
 {
@@ -124,14 +136,8 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		compare_table(rows, vs->n, figs[0].measured, "the median of the rounds' ratios");
 		if (cc->plot)
 			compare_plot(cc->plot, vs, figs, rows, done);
-		if (cc->base) {
-			baseline_print_env(cc->base, env_last(), run_record_last());
-			for (unsigned i = 0; i < vs->n; i++)
-				baseline_print_variant(cc->base, &(struct baseline_now){
-					.v = &vs->v[i], .n = done, .own = figs[i].own,
-					.rate = figs[i].rate, .load = figs[i].load,
-					.demand = figs[i].measured ? figs[i].demand : NULL });
-		}
+		if (cc->base)
+			against_base(cc->base, vs, figs, done);
 	}
 	figs_free(figs, vs->n);
 	if (stop_signal)
