@@ -336,10 +336,6 @@ static void check_args(void)
 		usage_error("--plot '': an empty file name");
 	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
 		cfg.runs = DEFAULT_ROUNDS;
-	cfg.compared = cfg.variants.n > 1;
-	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
-	cfg.send.method = cfg.variants.v[0].method;
-	cfg.send.chunk = cfg.variants.v[0].chunk;
 	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.baseline && cfg.files_from && !strcmp(cfg.baseline, "-") &&
@@ -354,6 +350,10 @@ static void check_args(void)
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
 	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
+	cfg.compared = cfg.variants.n > 1;
+	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
+	cfg.send.method = cfg.variants.v[0].method;
+	cfg.send.chunk = cfg.variants.v[0].chunk;
 	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
 		baseline_load(&earlier, cfg.baseline);
 		const char *names[COMPARE_MAX];
