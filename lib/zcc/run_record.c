@@ -84,7 +84,7 @@ void run_record_arm(const struct variants *vs, const struct send_cfg *c, uint32_
 	set(&now, "streams", "%u", c->streams);
 	set(&now, "rate_bits_per_sec", "%.0f", rate);
 	set(&now, "loops", "%" PRIu32, c->secs > 0 ? 0 : loops);
-	set(&now, "time_ms", "%.0f", c->secs > 0 ? ceil(c->secs * 1000) : 0);
+	set(&now, "time_ms", "%lld", c->secs > 0 ? llround(c->secs * 1000) : 0);
 	set(&now, "files", "%" PRIu32, files->n);
 	set(&now, "file_bytes", "%" PRIu64, files->bytes);
 	set(&now, "runs", "%u", runs);
