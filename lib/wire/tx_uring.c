@@ -280,19 +280,14 @@ static unsigned ur_queue(struct tx *t, struct ur *u, const struct tx_file *f,
 	return i;
 }
 
-/*
- * Send i's result; for a send cancelled (-ECANCELED) because a later one
- * of its chain failed as the chain was submitted, that one's error: the
- * send that failed is the one to name, not the cancelled head.
- */
-static int ur_cause(const struct ur *u, unsigned i, unsigned n)
+int tx_uring_cause(const int *res, unsigned i, unsigned n)
 {
-	if (u->res[i] != -ECANCELED)
-		return u->res[i];
+	if (res[i] != -ECANCELED)
+		return res[i];
 	for (unsigned j = i + 1; j < n; j++)
-		if (u->res[j] < 0 && u->res[j] != -ECANCELED)
-			return u->res[j];
-	return u->res[i];
+		if (res[j] < 0 && res[j] != -ECANCELED)
+			return res[j];
+	return res[i];
 }
 
 /*
@@ -307,7 +302,7 @@ static int ur_settle(struct tx *t, struct ur *u, unsigned n, const struct tx_fil
 	int res;
 
 	for (i = 0; i < n; i++) {
-		res = ur_cause(u, i, n);
+		res = tx_uring_cause(u->res, i, n);
 		if (res > 0)
 			*pos += (uint64_t)res;	/* counted by ur_reap */
 		if (res == (int)u->len[i])

@@ -16,6 +16,14 @@
 #define TX_URING_PINNED (TX_URING_DEPTH + TX_URING_NOTIFS_MAX)
 
 /*
+ * tx_uring_cause - send i's result among a chain's res[0..n); for a send
+ * cancelled (-ECANCELED) because a later one failed as the chain was
+ * submitted, that one's error: the send that failed is the one to name,
+ * not the cancelled head.
+ */
+int tx_uring_cause(const int *res, unsigned i, unsigned n);
+
+/*
  * tx_zc_pinned - the bytes zero-copy method (named) pins at once on t: a
  * chain of chunks and those whose notification lags for uring-zc, the send buffer for zerocopy; 0 for a
  * method that copies.

@@ -6,6 +6,7 @@
 
 #include "t.h"
 #include "wire/tx_host.h"
+#include "wire/tx_zc.h"
 
 static char err[512];
 
@@ -73,5 +74,19 @@ int main(void)
 	CHECK(hint[0] == '\0', "io_uring with CAP_IPC_LOCK: nothing to name ('%s')", hint);
 	tx_pinned_hint(EPIPE, &h, 1u << 20, 1, hint, sizeof(hint));
 	CHECK(hint[0] == '\0', "another errno: no hint ('%s')", hint);
+
+	/* uring-zc's chain: the send that failed, not the cancelled head. */
+	{
+		const int head[] = { -ECANCELED, -ECANCELED, -ENOMEM, -ECANCELED };
+		const int whole[] = { 8, 65536, 65536 }, short_one[] = { 4096, -ECANCELED };
+		const int all[] = { -ECANCELED, -ECANCELED };
+
+		CHECK(tx_uring_cause(head, 0, 4) == -ENOMEM,
+		      "a cancelled head: the later send's ENOMEM is the cause");
+		CHECK(tx_uring_cause(whole, 1, 3) == 65536, "a send done: its own result");
+		CHECK(tx_uring_cause(short_one, 0, 2) == 4096, "a short send: its own count");
+		CHECK(tx_uring_cause(all, 0, 2) == -ECANCELED,
+		      "every send cancelled, no other error: ECANCELED");
+	}
 	return t_exit();
 }
