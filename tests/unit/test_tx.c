@@ -19,7 +19,7 @@
 
 #include "wire/net.h"
 #include "wire/proto.h"
-#include "wire/tx.h"
+#include "wire/tx_internal.h"
 #include "unit/t.h"
 
 #define N_EMPTY 1100
@@ -138,8 +138,11 @@ static void short_file(const struct tx_method *m, struct tx_file *f)
 	char err[256] = "", want[300];
 	int rc = send_to_checker(m, f, 1, 1, &c, &sent, err, sizeof(err));
 
-	snprintf(want, sizeof(want), "%s: file shrank while being sent (1000 of 10000 bytes)",
-		 f->name);
+	/* The offset reached, as the receiver got it: a method that sends from
+	 * a mapping sends the last page whole (past the end it reads zeros)
+	 * and faults at the next; a copying one stops where read() did. */
+	snprintf(want, sizeof(want), "%s: file shrank while being sent (%d of 10000 bytes)",
+		 f->name, m->open_file == tx_map_open ? 4096 : 1000);
 	CHECK(rc == -1 && strcmp(err, want) == 0, "%s: a file shorter than announced: '%s'",
 	      m->name, err);
 }
