@@ -129,12 +129,13 @@ void compare_table(const struct compare_row *rows, unsigned n, int measured,
 	head(rows, n, measured, how);
 	for (unsigned i = 0; i < n; i++)
 		row_line(&rows[i], &rows[0], measured);
-	out_text("ratio: the variant's %s over %s's (below 1: cheaper)\n"
-		 "interval: distribution-free, %.1f%% coverage; agree: rounds on the "
-		 "ratio's side of 1\n"
-		 "verdict: cheaper or dearer when the whole interval is below or above 1, "
-		 "~ when it holds 1\n", measured ? "service demand" : "own us/KB",
-		 rows[0].name, conf * 100);
+	if (n > 1)	/* a lone reference row has no ratio to explain */
+		out_text("ratio: the variant's %s over %s's (below 1: cheaper)\n"
+			 "interval: distribution-free, %.1f%% coverage; agree: rounds on "
+			 "the ratio's side of 1\n"
+			 "verdict: cheaper or dearer when the whole interval is below or "
+			 "above 1, ~ when it holds 1\n", measured ? "service demand" :
+			 "own us/KB", rows[0].name, conf * 100);
 	if (out_failed())
 		exit(1);
 }

@@ -61,6 +61,8 @@ check "a list: the table of the rest" \
 	"$TMP/a" >"$TMP/one" 2>"$TMP/one.err"
 check "a list left with one method: its table still ($(cat "$TMP/one.err"))" \
 	sh -c "[ $? -eq 0 ] && grep -Eq '^sendfile +[0-9]+ .*\(reference\)\$' '$TMP/one'"
+check "a lone reference row: no coverage of a ratio there is not" \
+	sh -c "! grep -q '^interval: distribution-free' '$TMP/one'"
 refused "a list of refused methods only" "every method of the list is refused" \
 	"$NORING" "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -M uring,uring-zc "$TMP/a"
 
