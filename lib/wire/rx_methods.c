@@ -205,8 +205,8 @@ static void splice_advise(size_t bufsize, char *note, size_t len)
 	close(fds[1]);
 	if (size > 0 && (size_t)size < bufsize)
 		snprintf(note, len, "splice: a pipe holds at most %d bytes here, not the "
-			 "%zu of -b (raise fs.pipe-max-size, or run with CAP_SYS_RESOURCE): "
-			 "each splice moves at most that", size, bufsize);
+			 "%zu of a read (raise fs.pipe-max-size, or run with "
+			 "CAP_SYS_RESOURCE): each splice moves at most that", size, bufsize);
 }
 
 const struct rx_method rx_splice = {

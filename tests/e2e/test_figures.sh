@@ -92,7 +92,7 @@ else
 	timeout 2 setpriv --reuid=65534 --regid=65534 --clear-groups "$pub/zcs" -p 0 -M splice -b 4M \
 		>"$TMP/sp.out" 2>"$TMP/sp.err"
 	check "zcs -M splice -b 4M: the smaller pipe said ($(cat "$TMP/sp.err"))" \
-		grep -Eq '^zcs: warning: splice: a pipe holds at most [0-9]+ bytes here, not the 4194304 of -b \(raise fs.pipe-max-size' \
+		grep -Eq '^zcs: warning: splice: a pipe holds at most [0-9]+ bytes here, not the 4194304 of a read \(raise fs.pipe-max-size' \
 		"$TMP/sp.err"
 fi
 timeout 2 "$ZCS" -p 0 -M splice >/dev/null 2>"$TMP/sp16.err"

@@ -38,8 +38,11 @@ exits() {
 }
 
 # options TOP FOLDER: where a string in FOLDER names an option ("-T", "(-b;").
+# The shell's "ulimit -l", the limit a message tells the user to raise, is
+# no option of ours.
 options() {
-	code "$1" "$2" | grep -E '"[^"]*(^|[ (])-[A-Za-z]([] ,;:)]|")' | hits
+	code "$1" "$2" | grep -E '"[^"]*(^|[ (])-[A-Za-z]([] ,;:)]|")' |
+		grep -Ev 'ulimit -[a-z]' | hits
 }
 
 lib=$ZC_TOP/lib
