@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "wire/tx_host.h"
 #include "wire/tx_internal.h"
 
 /* ---- send, write: pread() into a buffer, the words in front ---------- */
@@ -237,6 +238,26 @@ static int pipe_words(struct tx *t, struct tx_pipe *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Size p for chunks of chunk bytes: a chunk must fit the pipe (the kernel
+ * rounds the size up to pages), and should fit beside a page of words, or
+ * a file's first chunk is cut in two.
+ */
+static int pipe_for(struct tx_pipe *p, size_t chunk, char *err, size_t errlen)
+{
+	long max;
+
+	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)(chunk + TX_WORDS_MAX))
+		fcntl(p->wr, F_SETPIPE_SZ, (int)(chunk + TX_WORDS_MAX));
+	if (fcntl(p->wr, F_GETPIPE_SZ) >= (long)chunk ||
+	    fcntl(p->wr, F_SETPIPE_SZ, (int)chunk) >= 0)
+		return 0;
+	max = tx_read_long("/proc/sys/fs/pipe-max-size");
+	return err_fill(err, errlen, errno, "splice: a pipe for a chunk of %zu bytes "
+			"(fs.pipe-max-size is %ld: raise it, or run with "
+			"CAP_SYS_RESOURCE)", chunk, max);
+}
+
 static int splice_setup(struct tx *t, char *err, size_t errlen)
 {
 	struct tx_pipe *p = pipe_open(err, errlen, "splice");
@@ -244,17 +265,20 @@ static int splice_setup(struct tx *t, char *err, size_t errlen)
 	if (!p)
 		return -1;
 	t->priv = p;
-	/* A chunk must fit the pipe (the kernel rounds the size up to pages),
-	 * and should fit beside a page of words, or a file's first chunk is
-	 * cut in two. */
-	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)(t->chunk + TX_WORDS_MAX))
-		fcntl(p->wr, F_SETPIPE_SZ, (int)(t->chunk + TX_WORDS_MAX));
-	if (fcntl(p->wr, F_GETPIPE_SZ) < (long)t->chunk &&
-	    fcntl(p->wr, F_SETPIPE_SZ, (int)t->chunk) < 0)
-		return err_fill(err, errlen, errno,
-				"splice: a pipe for a chunk of %zu bytes "
-				"(fs.pipe-max-size)", t->chunk);
-	return 0;
+	return pipe_for(p, t->chunk, err, errlen);
+}
+
+/* Before connecting: a pipe of the size the chunks need. */
+static int splice_usable(size_t chunk, char *err, size_t errlen)
+{
+	struct tx t = { .priv = pipe_open(err, errlen, "splice") };
+	int rc;
+
+	if (!t.priv)
+		return -1;
+	rc = pipe_for(t.priv, chunk, err, errlen);
+	pipe_cleanup(&t, NULL, 0);
+	return rc;
 }
 
 static int splice_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
@@ -317,6 +341,7 @@ const struct tx_method tx_splice = {
 	.name = "splice",
 	.how = "splice() each chunk, file to a pipe to the socket (no copy)",
 	.flags = TX_CHUNKED,
+	.usable = splice_usable,
 	.setup = splice_setup,
 	.send_file = splice_file,
 	.cleanup = pipe_cleanup,

@@ -13,8 +13,7 @@
 #define CAP_IPC_LOCK_BIT 14	/* linux/capability.h's CAP_IPC_LOCK */
 #define RING_BYTES (64u << 10)	/* what to allow a ring beside the pages */
 
-/* The number in a /proc file; -1 when it cannot be read. */
-static long read_long(const char *path)
+long tx_read_long(const char *path)
 {
 	FILE *f = fopen(path, "re");
 	long v = -1;
@@ -46,8 +45,8 @@ void tx_host_read(struct tx_host *h)
 {
 	struct rlimit rl;
 
-	h->uring_disabled = read_long("/proc/sys/kernel/io_uring_disabled");
-	h->optmem_max = read_long("/proc/sys/net/core/optmem_max");
+	h->uring_disabled = tx_read_long("/proc/sys/kernel/io_uring_disabled");
+	h->optmem_max = tx_read_long("/proc/sys/net/core/optmem_max");
 	h->ipc_lock = has_ipc_lock();
 	h->memlock = getrlimit(RLIMIT_MEMLOCK, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ?
 		     -1 : (long long)rl.rlim_cur;

@@ -93,6 +93,13 @@ else
 	refused "ulimit -l 0, -M zerocopy" \
 		"zerocopy: the 68 KiB it may pin at once are over RLIMIT_MEMLOCK (ulimit -l is 0): try ulimit -l 256" \
 		sh -c "$nobody" sh 0 "$pub/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -M zerocopy "$pub/a"
+	if [ "$(cat /proc/sys/fs/pipe-max-size)" -lt 4194304 ]; then
+		refused "-M splice -b 4M over fs.pipe-max-size" \
+			"splice: a pipe for a chunk of 4194304 bytes (fs.pipe-max-size is [0-9]*: raise it" \
+			sh -c "$nobody" sh 8192 "$pub/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -M splice -b 4M "$pub/a"
+	else
+		skip "-M splice -b 4M: fs.pipe-max-size allows a pipe of 4 MiB here"
+	fi
 	check "no connection for a method over the limit ($before -> $(connections))" \
 		[ "$(connections)" -eq "$before" ]
 	as_nobody 0 -M sendfile,zerocopy,uring,send -R 2 -n 2 >"$TMP/lim" 2>"$TMP/lim.err"
