@@ -109,6 +109,23 @@ else
 	check "ulimit -l 0, a list: the table of the rest" grep -Eq '^send +[0-9]+ ' "$TMP/lim"
 fi
 
+# --- MSG_ZEROCOPY's notifications over net.core.optmem_max ----------------------------
+# The sysctl is the network namespace's: set in one of our own.
+ns=zc-hard$$
+if netns_new "$ns" && ip -n "$ns" link set lo up &&
+	ip netns exec "$ns" sysctl -qw net.core.optmem_max=256 2>/dev/null &&
+	[ "$(ip netns exec "$ns" cat /proc/sys/net/core/optmem_max)" = 256 ]; then
+	ZCS_PREFIX="ip netns exec $ns"
+	zcs_up optmem
+	refused "zerocopy with optmem_max 256" \
+		"zerocopy: send to 127.0.0.1 port $ZCS_PORT: No buffer space available (the notifications: net.core.optmem_max is 256: raise it)" \
+		ip netns exec "$ns" "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -M zerocopy -n 5 "$TMP/a"
+	stop_bg "$ZCS_PID"
+	ZCS_PREFIX=
+else
+	skip "optmem_max: no namespace of our own with its own net.core.optmem_max here"
+fi
+
 # --- make demo with io_uring refused ------------------------------------------------
 meter_slot
 TMPDIR=$TMP ZC_DEMO_QUICK=1 ZC_DEMO_PLOT=$TMP/demo.svg "$NORING" sh "$ZC_TOP/tests/demo.sh" \
