@@ -45,13 +45,13 @@ check "zcc -c -W -I: exit 0 $(cat "$TMP/iv.err")" [ $? -eq 0 ]
 check "zcc -W: every interval event has the -W keys ($("$J" -E interval -g seconds "$TMP/iv.json" | tr '\n' ' '))" \
 	"$J" -E interval -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct \
 	-k kernel_samples -k kernel_us_per_kb "$TMP/iv.json"
-meter_slot_free
 
 # cyclesoak -d without a calibration: load_counts_pct null, not missing.
 timeout 30 "$ZC_BIN/cyclesoak" -1 -J -d -r -m 300 -f "$TMP/no-calibration" \
 	>"$TMP/cs.json" 2>/dev/null
 check "cyclesoak -d: load_counts_pct null without a calibration" \
 	[ "$("$J" -E load -g load_counts_pct "$TMP/cs.json")" = null ]
+meter_slot_free
 
 # --- zero-copy that copied everything says so ------------------------------------
 zcs_up zc -M zerocopy
