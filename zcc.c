@@ -18,6 +18,7 @@
 #include <error.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "zcc/baseline.h"
 #include "zcc/compare.h"
