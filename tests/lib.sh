@@ -15,11 +15,12 @@
 #   script.sh    the script's life: its $TMP, cleanup, verdicts, background
 #                processes, waits
 #   proc.sh      processes as /proc shows them
+#   sock.sh      TCP sockets as ss shows them: what a transfer has done
 #   together.sh  cases side by side
 #   meter.sh     one meter at a time, the machine's CPU time, the calibration
 #   zc.sh        the programs: their output, zcs and zcc runs, test files
 
 : "${ZC_TOP:?ZC_TOP: the top directory of zc}"
-for _part in script proc together meter zc; do
+for _part in script proc sock together meter zc; do
 	. "$ZC_TOP/tests/harness/$_part.sh"
 done

@@ -44,37 +44,43 @@ meter_slot_free() {
 	echo "# held the meter slot $((($(now_ms) - METER_SLOT_T0 + 500) / 1000)) s"
 }
 
-# run_cs ARGS...: cyclesoak ARGS (60 s at most), run again while another
-# meter on the machine (a user's, another test run's) refuses it, for up to
-# 30 s: a refusal by a meter that is not ours is a retry, not a failure.
+# metered ERRFILE COMMAND...: run COMMAND, which leaves its stderr in
+# ERRFILE, again while another meter on the machine (a user's, another
+# test run's, another test's) refuses it, every tenth of a second (within)
+# for up to a minute: a refusal by a meter not ours is a wait, not a
+# failure. Its status is COMMAND's last.
+metered() {
+	_mef=$1
+	shift
+	within 600 metered_once "$@"
+	return "$_merc"
+}
+metered_once() {
+	"$@"
+	_merc=$?
+	[ "$_merc" -eq 0 ] || ! grep -qs 'another meter is running' "$_mef"
+}
+
+# run_cs ARGS...: cyclesoak ARGS (60 s at most), metered; its stderr is
+# passed on.
 run_cs() {
-	_tries=0
-	while :; do
-		timeout 60 "$ZC_BIN/cyclesoak" "$@" 2>"$TMP/cs.err"
-		_rc=$?
-		if [ "$_rc" -eq 1 ] && [ "$_tries" -lt 30 ] &&
-			grep -q 'another meter is running' "$TMP/cs.err"; then
-			_tries=$((_tries + 1))
-			sleep 1
-			continue
-		fi
-		cat "$TMP/cs.err" >&2
-		return "$_rc"
-	done
+	metered "$TMP/cs.err" cs_once "$@"
+	_rc=$?
+	cat "$TMP/cs.err" >&2
+	return "$_rc"
+}
+cs_once() {
+	timeout 60 "$ZC_BIN/cyclesoak" "$@" 2>"$TMP/cs.err"
 }
 
 # meter_wait_others: a meter not of this run (a user's, another test run's)
 # would refuse most of a meter test. Wait up to a minute for it to end; if
-# it does not, say so once and go on (the checks then fail with its PID).
+# it does not, go on (the checks then fail with its PID).
 meter_wait_others() {
-	_n=0
-	while [ "$_n" -lt 60 ] &&
-		! "$ZC_BIN/cyclesoak" -r -1 -m 10 -N 1 >/dev/null 2>"$TMP/lock" &&
-		grep -q 'another meter is running' "$TMP/lock"; do
-		[ "$_n" -eq 0 ] && echo "# waiting for another meter to end: $(cat "$TMP/lock")"
-		sleep 1
-		_n=$((_n + 1))
-	done
+	metered "$TMP/lock" cs_probe
+}
+cs_probe() {
+	"$ZC_BIN/cyclesoak" -r -1 -m 10 -N 1 >/dev/null 2>"$TMP/lock"
 }
 
 # --- the machine's CPU time ---------------------------------------------------
@@ -103,10 +109,62 @@ cpu_share() {
 # A failure on a quiet machine is a failure: tests/run.sh runs nothing again.
 busy_skip() {
 	_bs0=${3:-$(cpu_ticks)}
+	# Without T0 there is no check to look over: a sample of now.
 	[ -n "$3" ] || sleep 0.3
 	_bs=$(cpu_share "$_bs0" "$(cpu_ticks)")
 	awk -v b="$_bs" -v p="${2:-25}" 'BEGIN { exit !(b > p) }' || return 1
 	skip "$1: machine busy: others held $_bs% of the CPUs (over ${2:-25}%)"
+}
+
+# --- wall-time checks ----------------------------------------------------------
+# A check of how long something took (-t 3 lasts about 3 s, -T closes a
+# silent connection in time, a rate line comes every interval) keeps one
+# rule, here and nowhere else. Its upper bounds are widened by the time
+# that tasks on the machine waited for a CPU over the check itself (the
+# kernel's pressure figure, /proc/pressure/cpu "some": while any task
+# waited, ours may have been the one), and a miss beyond them is a skip,
+# not a failure, when that wait was over half the check's time (so busy a
+# machine says nothing of the program). Without /proc/pressure, the wait
+# is the others' share of the CPUs (cpu_ticks) over the check's time.
+
+# cpu_waited_ms: the machine's total time with a task waiting for a CPU,
+# in ms; empty without pressure figures.
+cpu_waited_ms() {
+	awk '/^some / { sub(/.*total=/, ""); printf "%d\n", $1 / 1000 }' /proc/pressure/cpu 2>/dev/null
+}
+
+# timed_start: a wall-time check begins.
+timed_start() {
+	TIMED_T0=$(now_ms)
+	TIMED_W0=$(cpu_waited_ms)
+	TIMED_K0=$(cpu_ticks)
+}
+
+# timed_end: it ends: TIMED_MS, how long it took; SLACK_MS, how long tasks
+# waited for a CPU meanwhile.
+timed_end() {
+	TIMED_MS=$(($(now_ms) - TIMED_T0))
+	_tw1=$(cpu_waited_ms)
+	if [ -n "$TIMED_W0" ] && [ -n "$_tw1" ]; then
+		SLACK_MS=$((_tw1 - TIMED_W0))
+	else
+		SLACK_MS=$(awk -v p="$(cpu_share "$TIMED_K0" "$(cpu_ticks)")" -v t="$TIMED_MS" \
+			'BEGIN { printf "%d\n", p * t / 100 }')
+	fi
+}
+
+# timed_check WHAT CONDITION: after timed_end, ok when the shell condition
+# (a string, which widens its upper bounds by $SLACK_MS) holds; else a skip
+# when tasks waited for a CPU over half of $TIMED_MS, else not ok.
+timed_check() {
+	_tcw="$1 ($TIMED_MS ms; tasks waited $SLACK_MS ms for a CPU)"
+	if eval "$2"; then
+		ok "$_tcw"
+	elif [ $((SLACK_MS * 2)) -gt "$TIMED_MS" ]; then
+		skip "$_tcw: machine busy over the check"
+	else
+		not_ok "$_tcw"
+	fi
 }
 
 # is_vm: the CPU flags say "hypervisor", in the file the programs read

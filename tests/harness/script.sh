@@ -181,6 +181,11 @@ has_line() {
 	grep -Eq "$2" "$1" 2>/dev/null
 }
 
+# count_is FILE PATTERN N: FILE has N lines matching PATTERN (grep -E).
+count_is() {
+	[ "$(grep -Ec "$2" "$1" 2>/dev/null)" -eq "$3" ]
+}
+
 # wait_for FILE PATTERN [TENTHS]: wait until FILE has a line matching
 # PATTERN (grep -E), at most TENTHS tenths of a second (default 50).
 wait_for() {

@@ -30,8 +30,26 @@ zcs_start() {
 	: >"$TMP/zcs.out"
 	bg "$ZC_BIN/zcs" -p 0 "$@" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
 	ZCS_PID=$!
-	wait_for "$TMP/zcs.out" '^listening on port [0-9]+|"event": *"listening"' || return 1
+	within 50 zcs_listening "$TMP/zcs.out" "$ZCS_PID"
+	has_line "$TMP/zcs.out" "$ZCS_LISTENING" || return 1
 	ZCS_PORT=$(zcs_port "$TMP/zcs.out")
+}
+ZCS_LISTENING='^listening on port [0-9]+|"event": *"listening"'
+
+# zcs_listening FILE PID: zcs (PID) said it listens, or is gone.
+zcs_listening() {
+	has_line "$1" "$ZCS_LISTENING" || proc_ended "$2"
+}
+
+# zcs_metered [ZCS OPTIONS...]: zcs_start (for zcs -c), metered. False
+# when it does not listen; $TMP/zcs.err says why.
+zcs_metered() {
+	metered "$TMP/zcs.err" zcs_try "$@"
+}
+zcs_try() {
+	zcs_start "$@" && return 0
+	stop_bg "$ZCS_PID"
+	return 1
 }
 
 # zcs_up NAME [ZCS OPTIONS...]: start zcs on a kernel-chosen port, output in
@@ -44,7 +62,7 @@ zcs_up() {
 	# shellcheck disable=SC2086
 	start_bg $ZCS_PREFIX "$ZC_BIN/zcs" -p 0 "$@" >"$WORK/$_name.out" 2>"$WORK/$_name.err"
 	ZCS_PID=$!
-	if ! wait_for "$WORK/$_name.out" '^listening on port [0-9]+|"event": *"listening"'; then
+	if ! wait_for "$WORK/$_name.out" "$ZCS_LISTENING"; then
 		cat "$WORK/$_name.err" >&2
 		die "zcs did not start"
 	fi
@@ -190,20 +208,16 @@ run_zcc() {
 	fi
 }
 
-# run_metered ERRFILE COMMAND...: run_fg with stderr to ERRFILE; while the
-# command is refused because another meter runs on the machine (one meter
-# per machine, lib/meter/lock.h), wait and try again, up to a minute.
+# run_metered ERRFILE COMMAND...: run_fg with stderr to ERRFILE, metered.
 run_metered() {
-	_ef=$1
+	_rmf=$1
 	shift
-	_tries=60
-	while :; do
-		run_fg "$@" 2>"$_ef"
-		_mrc=$?
-		[ $_mrc -ne 0 ] && [ $_tries -gt 0 ] && grep -q 'another meter is running' "$_ef" || return $_mrc
-		_tries=$((_tries - 1))
-		sleep 1
-	done
+	metered "$_rmf" run_fg_err "$_rmf" "$@"
+}
+run_fg_err() {
+	_rfe=$1
+	shift
+	run_fg "$@" 2>"$_rfe"
 }
 
 # loops_for SECONDS_WANTED PROBE_SECONDS PROBE_LOOPS: loops for a run of
@@ -253,14 +267,12 @@ zcs_tally() {
 # zcs_agrees NAME: wait until zcs has logged as many connections as zcc
 # runs were made (SENT_RUNS), then compare its byte total with SENT_TOTAL.
 zcs_agrees() {
-	_n=50
-	while :; do
-		zcs_tally "$1"
-		[ "$ZCS_DONE_RUNS" -ge "$SENT_RUNS" ] || [ $_n -eq 0 ] && break
-		sleep 0.1
-		_n=$((_n - 1))
-	done
+	within 50 zcs_logged "$1"
 	[ "$ZCS_DONE_RUNS" -eq "$SENT_RUNS" ] && [ "$ZCS_DONE_BYTES" = "$SENT_TOTAL" ]
+}
+zcs_logged() {
+	zcs_tally "$1"
+	[ "$ZCS_DONE_RUNS" -ge "$SENT_RUNS" ]
 }
 
 # --- a fresh clone ------------------------------------------------------------
