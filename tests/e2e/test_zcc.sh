@@ -55,7 +55,8 @@ bg "$ZC_TESTBIN/subreaper" -s -o "$TMP/sr" "$ZCC" -J -c -r -d -n 1000 -s 127.0.0
 srpid=$!
 wait_for "$TMP/sink.out" '^accepted'
 wait_for "$TMP/sr" '^child '
-sleep 0.5
+# Mid-run: what zcc sent waits unread at the sink.
+within 50 tcp_queued "$SINK_PORT"
 kill -INT "$(sed -n 's/^child //p' "$TMP/sr")"
 wait "$srpid"
 RC=$?
@@ -190,11 +191,13 @@ fi
 truncate -s 4G "$TMP/huge"
 runtime_fails "4 GiB file refused" "^zcc: $TMP/huge: 4294967296 bytes: .*4 GiB" \
 	-s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" "$TMP/huge"
-sleep 0.3
-if grep -q '^accepted' "$TMP/sink.out"; then
-	not_ok "4 GiB file: zcc connected before refusing"
+# The sink takes one connection, the first to come: a run of our own
+# after the refusal is that one only if the refused zcc never connected.
+run_zcc -n 1 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" "$TMP/b"
+if wait_for "$TMP/sink.out" "^received: $(stream 1) bytes"; then
+	ok "4 GiB file: refused before connecting (the sink's one connection was the next run)"
 else
-	ok "4 GiB file: refused before connecting (the sink saw no connection)"
+	not_ok "4 GiB file: zcc connected before refusing: $(cat "$TMP/sink.out")"
 fi
 kill "$SINK_PID"; wait "$SINK_PID" 2>/dev/null
 rm -f "$TMP/huge"
@@ -250,7 +253,7 @@ for mode in "" "-S" "-M mmap" "-M splice"; do
 		>"$TMP/out" 2>"$TMP/err"
 	zpid=$!
 	wait_for "$TMP/sink.out" '^accepted'
-	sleep 0.2
+	within 50 tcp_queued "$SINK_PORT"
 	truncate -s 4M "$TMP/shrink"
 	touch "$TMP/go"
 	wait "$zpid"
@@ -357,8 +360,10 @@ case_stopped() {
 	sink_start
 	bg "$ZCC" -T 2 -I 1 -M uring -n 400 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
 	zpid=$!
-	sleep 0.3
+	within 50 tcp_read "$SINK_PORT" 1
 	kill -STOP $zpid
+	# The stop's length (twice -T) is what is under test: a stopped
+	# process shows nothing to wait for.
 	sleep 4
 	resumed_ok "-T 2, zcc stopped for 4 s: no stall"
 }
@@ -374,10 +379,11 @@ case_stopped_close() {
 	bg "$ZCC" -T 2 -n 1 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/small" >"$TMP/out" 2>"$TMP/err"
 	zpid=$!
 	wait_for "$TMP/sink.out" '^accepted'
-	sleep 0.3
+	within 50 tcp_peer_done "$SINK_PORT"
 	kill -STOP $zpid
 	: >"$TMP/go"
 	wait_for "$TMP/sink.out" '^received: '
+	# As above: the stop's length is what is under test.
 	sleep 4
 	resumed_ok "-T 2, zcc stopped 4 s waiting for the close"
 }
@@ -392,6 +398,7 @@ case_stopped_said() {
 	# Stopped once it sends (an -I line), not while it starts up.
 	wait_for "$TMP/out" 'kbytes/sec$' 100
 	kill -STOP $zpid
+	# The stop's length is the figure under test.
 	sleep 1.5
 	kill -CONT $zpid
 	wait $zpid
@@ -436,7 +443,7 @@ case_timed_stopped() {
 	bg "$ZCC" -t 30 -s 127.0.0.1 -p "$SINK_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"
 	zpid=$!
 	wait_for "$TMP/sink.out" '^accepted'
-	sleep 0.5
+	within 50 tcp_queued "$SINK_PORT"
 	kill -TERM $zpid
 	wait $zpid
 	RC=$?
@@ -453,7 +460,6 @@ case_repeat_stopped() {
 	zpid=$!
 	# A whole run's line ends in its rate (an interrupted one's does not).
 	within 100 grep -q '^sent: .* kbytes/sec$' "$TMP/out"
-	sleep 0.3
 	kill -TERM $zpid
 	wait $zpid
 	RC=$?
@@ -477,7 +483,7 @@ case_sig() {	# case_sig SIG STATUS METHOD
 	srpid=$!
 	wait_for "$TMP/sink.out" '^accepted'
 	wait_for "$TMP/sr" '^child '
-	sleep 0.5
+	within 50 tcp_queued "$SINK_PORT"
 	kill -"$sig" "$(sed -n 's/^child //p' "$TMP/sr")"
 	wait "$srpid"
 	RC=$?
@@ -496,34 +502,29 @@ for sig in INT:130:sendfile TERM:143:sendfile INT:130:write INT:130:mmap INT:130
 done
 gather
 
-# A SIGHUP ignored by the parent (nohup) stays ignored.
+# A SIGHUP ignored by the parent (nohup) stays ignored: a SIGHUP, then a
+# SIGTERM, and zcc ends of the second (143), not the first (129).
 sink_start -g "$TMP/never"
 bg sh -c 'trap "" HUP; exec "$0" "$@"' "$ZCC" -n 1000 -s 127.0.0.1 -p "$SINK_PORT" "$TMP/a" \
 	>"$TMP/out" 2>"$TMP/err"
 zpid=$!
 wait_for "$TMP/sink.out" '^accepted'
-sleep 0.3
+within 50 tcp_queued "$SINK_PORT"
 kill -HUP "$zpid"
-sleep 0.3
-if kill -0 "$zpid" 2>/dev/null; then
-	ok "SIGHUP ignored at start (nohup): zcc still running"
-else
-	not_ok "SIGHUP ignored at start (nohup): zcc died"
-fi
-kill -TERM "$zpid"; wait "$zpid"
+kill -TERM "$zpid"
+wait "$zpid"
+RC=$?
+check "SIGHUP ignored at start (nohup): zcc ends of the SIGTERM after it ($RC)" [ "$RC" -eq 143 ]
 kill "$SINK_PID" 2>/dev/null; wait "$SINK_PID" 2>/dev/null
 
 # --- -t, -I, -R against zcs --------------------------------------------------------
 if zcs_start; then
-	# What others hold of the CPUs, in the half second before (the run's
-	# own share cannot be told from theirs while it runs).
-	k0=$(cpu_ticks); sleep 0.5; held=$(cpu_share "$k0" "$(cpu_ticks)")
 	n0=$(grep -c '^done: ' "$TMP/zcs.out")
-	t0=$(date +%s%N)
+	timed_start
 	run_zcc -t 3 -I 0.5 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b"
-	ms=$((($(date +%s%N) - t0) / 1000000))
+	timed_end
 	n_int=$(grep -c '^[0-9]* kbytes/sec$' "$TMP/out")
-	sleep 0.3
+	within 50 count_is "$TMP/zcs.out" '^done: ' $((n0 + 1))
 	sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
 	done_=$(grep '^done: ' "$TMP/zcs.out" | tail -n 1 | sed 's/^done: \([0-9]*\) bytes.*/\1/')
 	n=$(($(grep -c '^done: ' "$TMP/zcs.out") - n0))
@@ -533,14 +534,12 @@ if zcs_start; then
 		not_ok "-t 3: exit $RC, $n streams, sent '$sent' done '$done_': $(cat "$TMP/out" "$TMP/err")"
 	fi
 	# -t 3: the whole zcc lasts 3 s; -I 0.5: one line a half second. The
-	# bounds are wide (the CPUs are shared); make bench holds the 2% target.
-	if [ "$ms" -ge 2900 ] && [ "$ms" -le 3600 ] && [ "$n_int" -ge 5 ] && [ "$n_int" -le 7 ]; then
-		ok "-t 3 -I 0.5: $ms ms (2900..3600), $n_int interval lines"
-	elif [ "${held%.*}" -ge 25 ]; then
-		skip "-t 3 -I 0.5: $ms ms, $n_int interval lines while others held $held% of the CPUs"
-	else
-		not_ok "-t 3 -I 0.5: $ms ms (2900..3600), $n_int interval lines (others held $held% of the CPUs)"
-	fi
+	# deadline's arithmetic is tests/unit/test_deadline.c's; here, that zcc
+	# is wired to it: 2900..3600 ms, 5 to 7 lines, by the harness's rule
+	# for a shared machine. make bench holds the 2% target.
+	timed_check "-t 3 -I 0.5: 2900..3600 ms, $n_int interval lines (5..7)" \
+		'[ "$TIMED_MS" -ge 2900 ] && [ "$TIMED_MS" -le $((3600 + SLACK_MS)) ] &&
+		[ "$n_int" -ge $((5 - SLACK_MS / 500)) ] && [ "$n_int" -le 7 ]'
 	run_zcc -R 3 -n 20 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 	if [ "$RC" -eq 0 ] && [ "$(grep -c "^sent: $(stream 20 | sed 's/.*//')" "$TMP/out")" -ge 3 ] \
 	   && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 3 ] \
