@@ -124,34 +124,34 @@ done
 
 # -t: the streams share one deadline; -R: the whole group again, each run
 # its own SECS (the whole zcc: 0.6 s, and the runs' own seconds).
-t0=$(date +%s%N)
+timed_start
 zcc_run -P 2 -t 0.3 -R 2 "$TMP/a"
-ms=$((($(date +%s%N) - t0) / 1000000))
-if [ "$RC" -eq 0 ] && [ "$(grep -c '^sent: ' "$TMP/out")" -eq 2 ] && grep -q '^summary: 2 runs' "$TMP/out" &&
-   [ "$ms" -ge 550 ] && [ "$ms" -le 1500 ]; then
-	ok "-P 2 -t 0.3 -R 2: two sent lines and a summary in $ms ms"
-else
-	not_ok "-P 2 -t 0.3 -R 2: exit $RC, $ms ms (550..1500): $(cat "$TMP/out" "$TMP/err")"
-fi
+timed_end
+check "-P 2 -t 0.3 -R 2: exit 0, two sent lines and a summary (exit $RC: $(cat "$TMP/out" "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && [ "$(grep -c "^sent: " "$TMP/out")" -eq 2 ] && grep -q "^summary: 2 runs" "$TMP/out"'
+timed_check "-P 2 -t 0.3 -R 2: in 550..1500 ms" \
+	'[ "$TIMED_MS" -ge 550 ] && [ "$TIMED_MS" -le $((1500 + SLACK_MS)) ]'
 # -t 2 -P 8: 2 s in all, not 8 streams each sending what one stream could
 # in 2 s (the probe of before: 10 s and more). The bounds are wide: the
 # CPUs are shared with whatever else runs; make bench holds the 2% target.
 # Every stream is a whole 2001 stream: zcs's done lines add up to sent:.
 set -- $(done_bytes)
 before=$1 nbefore=$2
-t0=$(date +%s%N)
+timed_start
 zcc_run -P 8 -t 2 "$TMP/a" "$TMP/b"
-ms=$((($(date +%s%N) - t0) / 1000000))
+timed_end
 sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/out")
 within 50 done_count $((nbefore + 8))
 # shellcheck disable=SC2046
 set -- $(done_bytes)
-if [ "$RC" -eq 0 ] && [ "$ms" -ge 2000 ] && [ "$ms" -le 3500 ] && [ -n "$sent" ] &&
+if [ "$RC" -eq 0 ] && [ -n "$sent" ] &&
    [ $(($1 - before)) = "$sent" ] && [ $(($2 - nbefore)) -eq 8 ] && ! grep -q 'truncated' "$TMP/zcs.err"; then
-	ok "-P 8 -t 2: $ms ms (2000..3500), 8 whole streams of $sent bytes in all"
+	ok "-P 8 -t 2: 8 whole streams of $sent bytes in all"
 else
-	not_ok "-P 8 -t 2: exit $RC, $ms ms (2000..3500), sent '$sent', zcs $(($1 - before)) in $(($2 - nbefore)): $(cat "$TMP/out" "$TMP/err")"
+	not_ok "-P 8 -t 2: exit $RC, sent '$sent', zcs $(($1 - before)) in $(($2 - nbefore)): $(cat "$TMP/out" "$TMP/err")"
 fi
+timed_check "-P 8 -t 2: 2000..3500 ms" \
+	'[ "$TIMED_MS" -ge 2000 ] && [ "$TIMED_MS" -le $((3500 + SLACK_MS)) ]'
 
 # -t on a slow link (50 Mbit/s, tc tbf on a veth between two namespaces
 # of our own): what the sockets hold at the deadline is part of the time,
@@ -172,14 +172,16 @@ if ip netns add "$LINK_NS" 2>/dev/null && ip netns add "$LINK_NS-r"; then
 	zl=$!
 	if wait_for "$TMP/zl.out" '^listening on port [0-9]+'; then
 		port=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/zl.out")
-		t0=$(date +%s%N)
+		timed_start
 		timeout 30 ip netns exec "$LINK_NS" "$ZCC" -s 192.0.2.2 -p "$port" -P 4 -t 2 "$TMP/m1" \
 			>"$TMP/out" 2>"$TMP/err"
 		RC=$?
-		ms=$((($(date +%s%N) - t0) / 1000000))
+		timed_end
 		rate=$(sed -n 's/^sent: .* \([0-9]*\) kbytes\/sec.*/\1/p' "$TMP/out")
-		check "-P 4 -t 2 at 50 Mbit/s: $ms ms (1900..3500; exit $RC: $(cat "$TMP/out" "$TMP/err"))" \
-			eval '[ "$RC" -eq 0 ] && [ "$ms" -ge 1900 ] && [ "$ms" -le 3500 ] && [ "${rate:-0}" -lt 7000 ]'
+		check "-P 4 -t 2 at 50 Mbit/s: exit 0, under 7000 kbytes/sec (exit $RC: $(cat "$TMP/out" "$TMP/err"))" \
+			eval '[ "$RC" -eq 0 ] && [ "${rate:-0}" -lt 7000 ]'
+		timed_check "-P 4 -t 2 at 50 Mbit/s: 1900..3500 ms" \
+			'[ "$TIMED_MS" -ge 1900 ] && [ "$TIMED_MS" -le $((3500 + SLACK_MS)) ]'
 	else
 		not_ok "zcs in $LINK_NS did not start: $(cat "$TMP/zl.err")"
 	fi
@@ -208,7 +210,7 @@ usage_refused "-P x" "$ZCC" -s 127.0.0.1 -P x "$TMP/a"
 cp "$TMP/zcs.out" "$TMP/zcs.out.0"
 n0=$(grep -c '^total: ' "$TMP/zcs.out.0")
 zcc_run -P 3 -t 1.5 "$TMP/a"
-sleep 0.6
+within 50 eval '[ "$(grep -c "^total: " "$TMP/zcs.out")" -gt "$n0" ]'
 n1=$(grep -c '^total: ' "$TMP/zcs.out")
 if [ "$RC" -eq 0 ] && [ "$n1" -gt "$n0" ] &&
    grep -q '^total: [0-9]* kbytes/sec over [0-9]* connections$' "$TMP/zcs.out"; then
@@ -216,17 +218,21 @@ if [ "$RC" -eq 0 ] && [ "$n1" -gt "$n0" ] &&
 else
 	not_ok "zcs total: exit $RC, $n0 -> $n1: $(tail -n 5 "$TMP/zcs.out")"
 fi
+# A zcs of its own, whose output no total: line of the run above can
+# reach late (one comes as much as a period after the streams end).
+stop_bg "$ZCS_PID"
+zcs_start -t 0.5 || { not_ok "zcs did not start"; finish; }
 zcc_run -P 1 -t 1.5 "$TMP/a"
-sleep 0.6
-n2=$(grep -c '^total: ' "$TMP/zcs.out")
-check "zcs: no total: line for one stream at a time" [ "$n2" -eq "$n1" ]
+# Its done line comes after any total: line of its time.
+wait_for "$TMP/zcs.out" '^done: '
+check "zcs: no total: line for one stream at a time" [ "$(grep -c '^total: ' "$TMP/zcs.out")" -eq 0 ]
 
 # zcs -c -J: a total event with the machine's load over the period.
 stop_bg "$ZCS_PID"
 meter_slot
-zcs_start -t 0.5 -c -r -J
+zcs_metered -t 0.5 -c -r -J
 zcc_run -P 3 -t 1.5 "$TMP/a"
-sleep 0.6
+within 50 count_is "$TMP/zcs.out" '"event":"done"' 3
 stop_bg "$ZCS_PID"
 meter_slot_free
 if grep -q 'another meter is running' "$TMP/zcs.err"; then
@@ -258,14 +264,7 @@ fi
 # zcs -c serving three streams: its parent alone samples the meter, so a
 # soaker stopped mid-run is said once, not once per connection's process.
 meter_slot
-n=0
-while ! zcs_start -t 0.3 -c -r && grep -q 'another meter is running' "$TMP/zcs.err" &&
-	[ "$n" -lt 12 ]; do
-	wait "$ZCS_PID" 2>/dev/null
-	forget_bg "$ZCS_PID"
-	n=$((n + 1))
-done
-if ! grep -q '^listening' "$TMP/zcs.out"; then
+if ! zcs_metered -t 0.3 -c -r; then
 	if grep -q 'another meter is running' "$TMP/zcs.err"; then
 		skip "zcs -c, -P 3, a soaker stopped: another meter ran for a minute"
 	else
@@ -312,7 +311,7 @@ fi
 zcs_start -t 5 || { not_ok "zcs did not start"; finish; }
 bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -P 4 -n 100000 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
 zpid=$!
-sleep 0.5
+within 50 tcp_read "$ZCS_PORT" 1
 kill -KILL "$ZCS_PID"
 within 100 proc_ended "$zpid"
 ended=$?
@@ -331,7 +330,7 @@ stop_bg "$ZCS_PID"
 zcs_start -t 5 || { not_ok "zcs did not start"; finish; }
 bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -P 4 -n 100000 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
 zpid=$!
-sleep 0.7
+within 50 tcp_streams "$ZCS_PORT" 4
 kill -TERM "$zpid"
 within 50 proc_ended "$zpid"
 ended=$?
@@ -340,8 +339,7 @@ RC=$?
 forget_bg "$zpid"
 # zcs takes each stream zcc closed as cut short: its truncated lines
 # count every byte zcc says it sent.
-within 50 has_line "$TMP/zcs.err" 'truncated.*'
-sleep 0.3
+within 50 count_is "$TMP/zcs.err" ': truncated: .*; [0-9]* bytes received$' 4
 # shellcheck disable=SC2046
 set -- $(sed -n 's/.*: truncated: .*; \([0-9]*\) bytes received$/\1/p' "$TMP/zcs.err" |
 	awk '{ s += $1; n++ } END { printf "%.0f %d\n", s, n }')
