@@ -22,18 +22,6 @@ ncpus=$(getconf _NPROCESSORS_ONLN)
 meter_wait_others
 cal=$TMP/cal
 
-# --- /proc/stat, to see what other work did -----------------------------
-
-# quiet: under 10% of the machine busy over 300 ms.
-quiet() {
-	_t0=$(cpu_ticks)
-	sleep 0.3
-	_t1=$(cpu_ticks)
-	_busy=$(cpu_share "$_t0" "$_t1" 2)
-	_busy=${_busy%.*}
-	[ "$_busy" -le 10 ]
-}
-
 # --- calibration --------------------------------------------------------
 
 run_cs -C -f "$cal" -m 200 >"$TMP/out" 2>"$TMP/err"
@@ -104,8 +92,8 @@ steady() {
 # TOLERANCE points of what loadgen says it used. With METER=-L each try is
 # bracketed by two fresh calibrations: on a virtual machine the idle rate can
 # move under a reading, even within one calibration, while a broken meter
-# misses on a steady machine too. A try is void when the machine was busy
-# before it, when a calibration saw other work or spread over 10%, when the
+# misses on a steady machine too. A try is void when a calibration saw
+# other work or spread over 10%, when the
 # two calibrations differ by over 5% (the idle rate moved under the reading),
 # or when others' nice-0 work during the reading exceeds 3 points
 # (/proc/stat's tick samples put about 1.5 points of noise on that figure, and
@@ -114,16 +102,10 @@ steady() {
 # without either are a skip with the figures.
 agrees() {
 	_label=$1 _pct=$2 _tol=$3
-	_try=0 _misses=0 _msg="no quiet moment" _missed=
+	_try=0 _misses=0 _msg="no try ran" _missed=
 	while [ "$_try" -lt 6 ] && [ "$_misses" -lt 3 ]; do
 		_try=$((_try + 1))
 		_void=
-		if ! quiet; then
-			_msg="others used $_busy% of the machine before try $_try"
-			echo "# $_label: $_msg"
-			sleep 1
-			continue
-		fi
 		if [ "$METER" = -L ] && ! fresh_calibration; then
 			_msg="try $_try's calibration: $why"
 			echo "# $_label: $_msg"
@@ -193,7 +175,8 @@ fi
 # subtract, or whose loop stopped counting, reads near 0 or nonsense. This
 # one runs whenever there is a calibration that other work did not spoil
 # (work at nice 0 beside it lowers the rate, and with it every reading).
-if [ "$cal_clean" = 0 ] && quiet; then
+# A calibration beside other work is refused: cyclesoak judges that.
+if [ "$cal_clean" = 0 ]; then
 	run_cs -C -f "$cal" -m 300 >/dev/null 2>"$TMP/err" && cal_clean=1
 fi
 if [ "$cal_clean" = 1 ]; then
@@ -202,7 +185,7 @@ if [ "$cal_clean" = 1 ]; then
 	check "every CPU busy reads at least 80% (${full:-?}%: $(grep -h '^cpu:' "$TMP/full"))" \
 		[ "${full:--999}" -ge 80 ]
 else
-	skip "every CPU busy reads at least 80%: other work ran beside every calibration (others used $_busy% of the machine last)"
+	skip "every CPU busy reads at least 80%: other work ran beside every calibration: $(cat "$TMP/err")"
 fi
 
 finish

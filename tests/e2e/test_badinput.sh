@@ -180,10 +180,30 @@ fi
 
 # Into a pipe whose reader has gone (SIGPIPE at its default, as in a
 # shell): a line and exit 1, not a silent death by SIGPIPE.
+# closed_pipe COMMAND...: COMMAND's stdout is a FIFO with no reader left by
+# the time it runs, its status in $rc: the FIFO is opened both ways here,
+# so that the writer's open does not block; the writer says it has opened
+# its end; this end is closed; only then is it told to go on.
+closed_pipe() {
+	rm -f "$TMP/pipe" "$TMP/opened" "$TMP/go"
+	mkfifo "$TMP/pipe"
+	exec 7<>"$TMP/pipe"
+	(
+		exec 7<&-
+		: >"$TMP/opened"
+		within 50 test -e "$TMP/go"
+		exec "$@"
+	) >"$TMP/pipe" &
+	_cp=$!
+	within 50 test -e "$TMP/opened"
+	exec 7<&-
+	: >"$TMP/go"
+	wait "$_cp"
+	rc=$?
+}
 for prog in zcc zcs cyclesoak run_rr; do
 	for opt in -h --help --version; do
-		{ sleep 0.2; env --default-signal=PIPE "$ZC_BIN/$prog" $opt 2>"$TMP/err"; echo $? >"$TMP/rc"; } | true
-		rc=$(cat "$TMP/rc")
+		closed_pipe env --default-signal=PIPE "$ZC_BIN/$prog" $opt 2>"$TMP/err"
 		check "$prog $opt into a closed pipe: exit 1 ($rc), one line: $(cat "$TMP/err")" \
 			eval '[ "$rc" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] &&
 			grep -qx "$prog: write to stdout: Broken pipe" "$TMP/err"'

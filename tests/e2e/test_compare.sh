@@ -140,14 +140,12 @@ fi
 # --- with -c: service demand decides ----------------------------------------
 # Another meter (another test run on this machine) is waited out.
 meter_slot
-for try in $(seq 1 18); do
+compare_c() {
 	timeout 120 "$ZCC" -J -c -s 127.0.0.1 -p "$ZCS_PORT" -t 1 -R 2 -M sendfile,send "$TMP/f" \
 		>"$TMP/c" 2>"$TMP/cerr"
-	rc=$?
-	grep -q 'another meter' "$TMP/cerr" || break
-	echo "# another meter runs: try $try of 18, again in 10 s"
-	sleep 10
-done
+}
+metered "$TMP/cerr" compare_c
+rc=$?
 meter_slot_free
 check "-c: exit 0 (got $rc: $(head -c 300 "$TMP/cerr"))" [ "$rc" -eq 0 ]
 check "-c: round events with load and service demand" "$J" -E round -k load_pct \
@@ -167,8 +165,8 @@ zcs_start || { not_ok "zcs started again"; finish; }
 timeout 60 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -t 2 --rate 80M "$TMP/f" >"$TMP/r" 2>"$TMP/rerr"
 rc=$?
 check "--rate 80M: exit 0 (got $rc)" [ "$rc" -eq 0 ]
-# -t's probe runs come first: the last connection is the run.
-sleep 0.5
+# One connection, the run: its done line.
+wait_for "$TMP/zcs.out" '^done: '
 got=$(sed -n 's/^done: .*, \([0-9]*\) kbytes\/sec$/\1/p' "$TMP/zcs.out" | tail -n 1)
 check "--rate 80M: zcs received 9766 kbytes/sec within 25% (got ${got:-none})" \
 	sh -c "[ ${got:-0} -ge 7324 ] && [ ${got:-0} -le 12207 ]"

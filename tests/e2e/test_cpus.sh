@@ -61,20 +61,22 @@ check "zcc -C -N 2 outside the mask: names CPU 0" grep -q "CPU 0 is not in its C
 # --- a soaker's pinning, dropped and mended -----------------------------------
 
 # start_meter OUT [COMMAND PREFIX...]: cyclesoak -m 300 in the background,
-# retried while another meter refuses it; its PID in CS, 1 when it never ran.
+# metered; its PID in CS, 1 when it never ran.
 start_meter() {
+	metered "$1.err" meter_once "$@"
+}
+meter_once() {
 	_out=$1
 	shift
-	_n=0
-	while :; do
-		start_bg "$@" "$cs" -r -m 300 >"$_out" 2>"$_out.err"
-		CS=$!
-		wait_for "$_out" '^System load' 100 && return 0
-		stop_bg "$CS"
-		grep -q 'another meter is running' "$_out.err" && [ "$_n" -lt 30 ] || return 1
-		_n=$((_n + 1))
-		sleep 1
-	done
+	start_bg "$@" "$cs" -r -m 300 >"$_out" 2>"$_out.err"
+	CS=$!
+	within 100 meter_started "$_out" "$CS" && has_line "$_out" '^System load' && return 0
+	stop_bg "$CS"
+	return 1
+}
+# meter_started OUT PID: its first figure is out, or it is gone.
+meter_started() {
+	has_line "$1" '^System load' || proc_ended "$2"
 }
 
 if start_meter "$TMP/pin"; then
@@ -88,7 +90,7 @@ if start_meter "$TMP/pin"; then
 	check "and the soaker is on CPU 1 alone again: $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$victim/status")" \
 		eval '[ "$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" "/proc/$victim/status")" = 1 ]'
 	check "figures go on after it" \
-		eval 'sleep 0.7; sed -n "/pinned again/,\$p" "$TMP/pin" | grep -q "^System load"'
+		within 50 eval 'sed -n "/pinned again/,\$p" "$TMP/pin" | grep -q "^System load"'
 	stop_bg "$CS"
 else
 	skip "pinning: cyclesoak did not start: $(cat "$TMP/pin.err")"

@@ -34,7 +34,7 @@ usage "-N beyond the CPUs" -f "$TMP/none" -N 100000
 usage "-m abc" -f "$TMP/none" -m abc
 usage "-p -1" -f "$TMP/none" -p -1
 usage "unknown option" -f "$TMP/none" -Z
-usage "operand without --" -f "$TMP/none" sleep 1
+usage "operand without --" -f "$TMP/none" true
 usage "-C with a command" -C -f "$TMP/none" -- true
 
 run_cs -L -1 -f "$TMP/none" >"$TMP/out" 2>"$TMP/err"
@@ -131,8 +131,7 @@ check "-L: ... with a warning that it does not say its CPU count: $(cat "$TMP/er
 # so it gets SIGINT back as a terminal would give it.
 bg env --default-signal=INT "$cs" -m 100 -f "$cal" >"$TMP/out" 2>"$TMP/err"
 pid=$!
-wait_for "$TMP/out" 'System load' 50
-sleep 0.5
+within 50 eval '[ "$(grep -Ec "$load_re" "$TMP/out")" -ge 3 ]'
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -251,7 +250,7 @@ killed() {
 for sig in INT TERM HUP KILL; do
 	killed $sig cyclesoak 'System load' env --default-signal=INT "$cs" -m 100 -f "$cal"
 done
-killed TERM "cyclesoak -- command" '^started' "$cs" -f "$cal" -- sh -c 'echo started; exec sleep 30'
+killed TERM "cyclesoak -- command" '^started' "$cs" -f "$cal" -- sh -c 'echo started; exec sleep infinity'
 
 # zcc -c mid-transfer: zcc finds ./counts_per_sec, so run it in $TMP.
 if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep -q -- '-c'; then

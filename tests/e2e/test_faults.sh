@@ -17,11 +17,7 @@ truncate -s 4294967295 "$BIG"
 
 # ended_within PID MS: wait until PID has exited (a zombie of ours counts).
 ended_within() {
-	_deadline=$(($(now_ms) + $2))
-	while proc_alive "$1"; do
-		[ "$(now_ms)" -ge "$_deadline" ] && return 1
-		sleep 0.05
-	done
+	within $(($2 / 100)) proc_ended "$1"
 }
 
 # has_descendants PID N: wait (up to 5 s) until PID has N descendants.
@@ -68,7 +64,7 @@ for mode in "" "-S" "-S -w"; do
 	bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 $mode "$BIG" \
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	zcc_pid=$!
-	has_descendants "$ZCS_PID" 1 && sleep 0.2
+	has_descendants "$ZCS_PID" 1 && within 50 tcp_read "$ZCS_PORT" 1
 	serving=$(proc_descendants "$ZCS_PID")
 	if [ -z "$serving" ] || ! proc_alive "$zcc_pid"; then
 		not_ok "$what: no transfer under way: $(cat "$TMP/zcc.err")"
@@ -85,7 +81,7 @@ done
 zcs_start || { not_ok "zcs starts"; finish; }
 bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" >/dev/null 2>&1
 zcc_pid=$!
-has_descendants "$ZCS_PID" 1 && sleep 0.2
+has_descendants "$ZCS_PID" 1 && within 50 tcp_read "$ZCS_PORT" 1
 stop "$zcc_pid"
 if wait_for "$TMP/zcs.err" 'bytes' 30; then
 	# Let the child finish, so that anything it says after that line counts.
@@ -111,8 +107,8 @@ for mode in "" "-S"; do
 	bg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 2 $mode "$BIG" \
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	zcc_pid=$!
-	# zcs serving means zcc has sized its files and is sending.
-	has_descendants "$ZCS_PID" 1 && sleep 0.2
+	# zcs reading means zcc has sized its files and is sending.
+	has_descendants "$ZCS_PID" 1 && within 50 tcp_read "$ZCS_PORT" 1
 	truncate -s 1048576 "$BIG"
 	zcc_fails "$what" "$zcc_pid" 10000 "$BIG"
 done
@@ -211,8 +207,8 @@ interrupt "Ctrl-C of cyclesoak" soak "$NCPUS"
 
 # Measuring a command: the command is a child too (run_rr has none: it
 # execs its command).
-reaped cmd "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" -- sleep 60 \
+reaped cmd "$ZC_BIN/cyclesoak" -f "$TMP/counts_per_sec" -- sleep infinity \
 	>"$TMP/cmd.out" 2>"$TMP/cmd.err"
-interrupt "Ctrl-C of cyclesoak -- sleep 60" cmd $((NCPUS + 1))
+interrupt "Ctrl-C of cyclesoak -- sleep infinity" cmd $((NCPUS + 1))
 
 finish

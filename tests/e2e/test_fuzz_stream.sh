@@ -24,6 +24,15 @@ STREAMS=$((60 * ${ZC_FUZZ_SCALE:-1}))
 # kids PID: the PIDs of PID's children.
 kids() { proc_children "$1" | awk '{ print $1 }'; }
 
+# none_left PID...: none of them runs ($_left: those that do).
+none_left() {
+	_left=
+	for _k in "$@"; do
+		proc_alive "$_k" && _left="$_left $_k"
+	done
+	[ -z "$_left" ]
+}
+
 # verdict PID OUT ERR WHOLE BAD: what is wrong with a run, or nothing.
 verdict() {
 	_done=$(grep -c '^done: ' "$2")
@@ -54,7 +63,9 @@ judged_whole() {
 # The judging, shown to fail.
 zcs_start || { not_ok "zcs did not start: $(cat "$TMP/zcs.err")"; finish; }
 kill -SEGV "$ZCS_PID"
-sleep 0.3
+within 50 proc_ended "$ZCS_PID"
+wait "$ZCS_PID"
+forget_bg "$ZCS_PID"
 check "the judging sees a zcs that died: $(verdict "$ZCS_PID" "$TMP/zcs.out" "$TMP/zcs.err" 0 0)" \
 	[ -n "$(verdict "$ZCS_PID" "$TMP/zcs.out" "$TMP/zcs.err" 0 0)" ]
 
@@ -111,11 +122,7 @@ fuzz_method() {
 	kill "$ZCS_PID" 2>/dev/null
 	_ended=0
 	within 50 proc_ended "$ZCS_PID" && _ended=1
-	sleep 0.2
-	_left=
-	for _k in $_kids $(kids "$ZCS_PID"); do
-		kill -0 "$_k" 2>/dev/null && _left="$_left $_k"
-	done
+	within 50 none_left $_kids
 	[ "$_ended" = 1 ] && [ -z "$_left" ]
 	check "zcs -M $_label: gone on SIGTERM with its children${_left:+ (left:$_left)}" [ $? -eq 0 ]
 }

@@ -170,7 +170,8 @@ bg "$SEND" -p "$ZCS_PORT" $TRICKLE >"$TMP/trickle.out" 2>&1
 trickle_pid=$!
 bg "$SEND" -p "$ZCS_PORT" -c "$FLOOD" -H 2000 R >"$TMP/flood.out" 2>&1
 flood_pid=$!
-sleep 0.5
+# The abuse under way: the trickler's and the flood's connections are in.
+within 50 tcp_conns "$ZCS_PORT" $((FLOOD + 1))
 normal_client "during trickle and a flood of $FLOOD"
 RATE_DURING=$RATE
 # Wide tolerance: only a starved server falls below a twentieth of its
@@ -277,11 +278,9 @@ refusals_counted() {
 }
 # At most one "refused" line a second, each counting those it did not show:
 # the last comes up to a second after the flood. Once all 6 are counted and
-# the served ones' processes gone, half a second more for a line too many,
-# then the figures again.
+# the served ones' processes gone, nothing more is due: the figures again.
 within 100 refusals_counted 6
 settle "$ZCS_PID"
-sleep 0.5
 refusals_counted 6
 check "-m 4: the 6 refused are counted ($refused lines + $unshown not shown)" \
 	[ $((refused + unshown)) -eq 6 ]

@@ -34,11 +34,6 @@ mcheck() {
 	fi
 }
 
-# now_ms: milliseconds of wall time.
-now_ms() {
-	date +%s%3N
-}
-
 # --- the method line ------------------------------------------------------
 
 printf 'processor\t: 0\nflags\t\t: fpu vme sse2\n\n' >"$TMP/bare"
@@ -107,23 +102,18 @@ broken() {
 		return
 	fi
 	_lines0=$(grep -c 'System load' "$TMP/b.out")
-	_t0=$(now_ms)
+	timed_start
 	kill -"$_sig" "$_kid"
-	_n=0
-	while proc_alive "$_cs" &&
-		[ "$_n" -lt 80 ]; do
-		sleep 0.05
-		_n=$((_n + 1))
-	done
-	_t1=$(now_ms)
+	within 40 proc_ended "$_cs"
+	timed_end
 	# Still measuring 4 s on: it did not notice; stop it to go on.
 	kill -0 "$_cs" 2>/dev/null && kill -KILL "$_cs" "$_kid" 2>/dev/null
 	wait "$_cs"
 	_rc=$?
-	_ms=$((_t1 - _t0))
 	_lines1=$(grep -c 'System load' "$TMP/b.out")
-	check "SIG$_sig of soaker $_kid: exit 1 ($_rc) within 2 periods ($_ms ms)" \
-		eval '[ "$_rc" -eq 1 ] && [ "$_ms" -le 2500 ]'
+	check "SIG$_sig of soaker $_kid: exit 1 ($_rc)" [ "$_rc" -eq 1 ]
+	timed_check "SIG$_sig of soaker $_kid: cyclesoak ends within 2 periods" \
+		'[ "$TIMED_MS" -le $((2500 + SLACK_MS)) ]'
 	check "SIG$_sig: one line naming it: $(cat "$TMP/b.err")" \
 		eval 'grep -Eq "^cyclesoak: soaker for CPU [0-9]+ \(PID $_kid\) $_want\$" "$TMP/b.err" &&
 		[ "$(grep -vc "warning: the host took" "$TMP/b.err")" -eq 1 ]'
@@ -190,7 +180,9 @@ if wait_for "$TMP/w.out" 'System load' 50; then
 	# take 0.5 s, but only when the soakers get the CPU (work beside this
 	# test may hold it for a while).
 	within 50 has_line "$TMP/w.err" 'disagree by over 5 points for 5 periods'
-	sleep 0.3
+	# Three periods more, in which it must not be said again.
+	n=$(grep -c 'System load' "$TMP/w.out")
+	within 50 eval '[ "$(grep -c "System load" "$TMP/w.out")" -ge $((n + 3)) ]'
 	kill "$pid"
 	wait "$pid"
 	n=$(grep -c 'System load' "$TMP/w.out")
@@ -256,22 +248,27 @@ fi
 bg sh -c 'trap "" HUP; exec "$0" -m 100 -f "$1"' "$cs" "$cal" >"$TMP/out" 2>"$TMP/err"
 pid=$!
 if wait_for "$TMP/out" 'System load' 50; then
+	# A SIGHUP, then a SIGTERM: it dies of the second (143), not the
+	# first (129).
 	kill -HUP "$pid"
-	sleep 0.5
-	check "SIGHUP ignored at start: cyclesoak survives SIGHUP" kill -0 "$pid"
 	kill -TERM "$pid"
 	wait "$pid"
 	rc=$?
-	check "... and still dies by SIGTERM ($rc)" [ "$rc" -eq 143 ]
+	check "SIGHUP ignored at start: cyclesoak survives it, and dies by the SIGTERM after it ($rc)" \
+		[ "$rc" -eq 143 ]
 else
 	skip "nohup: cyclesoak did not start: $(head -c 200 "$TMP/err")"
 fi
-bg sh -c 'trap "" HUP; exec "$0" -f "$1" -- sh -c "echo started; sleep 1; echo survived"' \
-	"$cs" "$cal" >"$TMP/out" 2>"$TMP/err"
+# The command waits for a line from a FIFO, written after the SIGHUP.
+# (Opened both ways here, the FIFO's opening blocks neither end.)
+mkfifo "$TMP/hup"
+exec 8<>"$TMP/hup"
+bg sh -c 'trap "" HUP; exec "$0" -f "$1" -- sh -c "echo started; read x; echo survived"' \
+	"$cs" "$cal" <"$TMP/hup" >"$TMP/out" 2>"$TMP/err" 8>&-
 pid=$!
 if wait_for "$TMP/out" '^started' 50; then
-	sleep 0.3
 	kill -HUP "$pid"
+	echo go >&8
 	wait "$pid"
 	rc=$?
 	check "SIGHUP ignored at start: not passed to the command, which finishes ($rc, $(grep -c survived "$TMP/out"))" \
@@ -279,11 +276,12 @@ if wait_for "$TMP/out" '^started' 50; then
 else
 	skip "nohup with a command: cyclesoak did not start: $(head -c 200 "$TMP/err")"
 fi
+exec 8>&-
 
 # --- a stop signal as the command starts: passed on, not lost --------------
 
 t0=$(now_ms)
-timeout 20 "$cs" -f "$cal" -- sh -c 'kill -TERM $PPID; sleep 10' >"$TMP/out" 2>"$TMP/err"
+timeout 20 "$cs" -f "$cal" -- sh -c 'kill -TERM $PPID; sleep infinity' >"$TMP/out" 2>"$TMP/err"
 rc=$?
 ms=$(($(now_ms) - t0))
 mcheck "$TMP/err" "SIGTERM to cyclesoak as its command starts: passed on, the command dies of it ($rc, $ms ms)" \

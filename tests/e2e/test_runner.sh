@@ -34,14 +34,14 @@ runner() {
 # most) for OTHER's mark: "ok - NAME" when they met, "not ok" when not.
 meet() {
 	fake "$1" "$3
+. \"\$ZC_TOP/tests/lib.sh\"
 : >'$TMP/$1.here'
-i=0
-while [ ! -e '$TMP/$2.here' ] && [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
-[ -e '$TMP/$2.here' ] && echo 'ok - $1' || echo 'not ok - $1 ran without $2'"
+within 300 test -e '$TMP/$2.here' && echo 'ok - $1' || echo 'not ok - $1 ran without $2'"
 }
 
 # span NAME [NEEDS]: a fake that notes when it started and ended ($TMP/NAME.t0,
-# .t1) around 0.3 s of sleep.
+# .t1) around 0.3 s of sleep: a length of run for another to overlap, were
+# they run together; nothing it could wait for.
 span() {
 	fake "$1" "$2
 date +%s%N >'$TMP/$1.t0'; sleep 0.3; date +%s%N >'$TMP/$1.t1'; echo 'ok - $1'"
@@ -139,7 +139,7 @@ runner
 check "a test taking the meter slot undeclared fails, named ($RC: $(grep -m 1 '^    not ok' "$TMP/out"))" \
 	eval '[ "$RC" -ne 0 ] && grep -q "^    not ok - test_zzfake_a takes the meter slot: it needs a line" "$TMP/out"'
 fake a '# needs: meter
-. "$ZC_TOP/tests/lib.sh"; meter_slot; sleep 1; echo "ok - a"; finish'
+. "$ZC_TOP/tests/lib.sh"; meter_slot; echo "ok - a"; finish'
 runner
 check "... and passes declared ($RC: $(tail -n 1 "$TMP/out"); $(grep -m 1 '^\[fake\] test_zzfake_a' "$TMP/out"))" \
 	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "1 passed, 0 failed" ] &&

@@ -119,7 +119,8 @@ us=$(total "$TMP/err")
 true_us=$(used_us "$TMP/out")
 check_near "loadgen -l 100 -t 1 -n 1: cputime within 15% (+0.1 s) of loadgen's own (got ${us:-none} us, loadgen ${true_us:-none} us)"
 
-# sleep uses next to no CPU: a figure that counted wall time would fail.
+# sleep uses next to no CPU: a figure that counted wall time would fail
+# (the sleep is the command measured, not a wait).
 run "$SUBREAPER" -s sleep 1
 us=$(total "$TMP/err")
 check "sleep 1: cputime below 0.1 s (got ${us:-none} us)" in_band "$us" 0 100000
@@ -149,7 +150,7 @@ check "-o into a missing directory: exit 125 (got $rc), one line" \
 for sig_want in TERM:143 INT:130; do
 	sig=${sig_want%:*} want=${sig_want#*:}
 	: >"$TMP/sig"
-	bg "$SUBREAPER" -s -o "$TMP/sig" sleep 5
+	bg "$SUBREAPER" -s -o "$TMP/sig" sleep infinity
 	pid=$!
 	wait_for "$TMP/sig" '^child [0-9]+$' 50
 	kill -"$sig" "$pid"

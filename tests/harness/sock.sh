@@ -41,3 +41,11 @@ tcp_queued() {
 tcp_peer_done() {
 	[ -n "$(ss -Htn state close-wait "( sport = :$1 )" 2>/dev/null)" ]
 }
+
+# tcp_conns PORT N [STATE]: N or more TCP sockets on local port PORT are in
+# STATE (default established); PORT 0: any port (a namespace's own).
+tcp_conns() {
+	_tf="( sport = :$1 )"
+	[ "$1" = 0 ] && _tf=
+	[ "$(ss -Htn state "${3:-established}" $_tf 2>/dev/null | wc -l)" -ge "$2" ]
+}
