@@ -19,6 +19,8 @@
 #   together.sh  cases side by side
 #   meter.sh     one meter at a time, the machine's CPU time, the calibration
 #   zc.sh        the programs: their output, zcs and zcc runs, test files
+# and, sourced by the tests that need it (not by demo or bench), e2e.sh:
+# what the kernel allows, the bytes on the wire, the shims.
 
 : "${ZC_TOP:?ZC_TOP: the top directory of zc}"
 for _part in script proc sock together meter zc; do

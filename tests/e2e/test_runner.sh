@@ -138,8 +138,10 @@ fake a '. "$ZC_TOP/tests/lib.sh"; meter_slot; echo "ok - a"; finish'
 runner
 check "a test taking the meter slot undeclared fails, named ($RC: $(grep -m 1 '^    not ok' "$TMP/out"))" \
 	eval '[ "$RC" -ne 0 ] && grep -q "^    not ok - test_zzfake_a takes the meter slot: it needs a line" "$TMP/out"'
+# It holds the slot a second: a time held for the report to show (in whole
+# seconds), not a wait.
 fake a '# needs: meter
-. "$ZC_TOP/tests/lib.sh"; meter_slot; echo "ok - a"; finish'
+. "$ZC_TOP/tests/lib.sh"; meter_slot; sleep 1; echo "ok - a"; finish'
 runner
 check "... and passes declared ($RC: $(tail -n 1 "$TMP/out"); $(grep -m 1 '^\[fake\] test_zzfake_a' "$TMP/out"))" \
 	eval '[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$TMP/out")" = "1 passed, 0 failed" ] &&

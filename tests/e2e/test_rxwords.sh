@@ -7,16 +7,10 @@
 # between two files in one call (one a file, not one a word); -M read
 # reads whole buffers. Every byte is still counted.
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 ZCC=$ZC_BIN/zcc
-SHIM=$ZC_TESTBIN/shim_recvcalls.so
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
-
-if [ ! -f "$SHIM" ]; then
-	skip "no $SHIM: build the tests first"
-	finish
-fi
+shim_ready recvcalls
 
 head -c 131072 /dev/urandom >"$TMP/a"
 LOOPS=200

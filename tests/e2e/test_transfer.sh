@@ -4,9 +4,9 @@
 # mode, the options that touch the connection, the exact bytes on the wire
 # (through tests/tools/sink), and zcc -c.
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 ZCC=$ZC_BIN/zcc
-SINK=$ZC_TESTBIN/sink
 
 # 20 files of assorted sizes: empty, tiny, odd, around page and chunk edges.
 SIZES="0 1 3 7 77 999 4095 4096 4097 12345 54321 65535 65536 65537 100003
@@ -117,6 +117,10 @@ transfer "-S, -n 3" 3 -s 127.0.0.1 -S $FILES
 transfer "-S -w, -n 3" 3 -s 127.0.0.1 -S -w $FILES
 transfer "-S -b 1000 (chunks smaller than most files), -n 2" 2 -s 127.0.0.1 -S -b 1000 $FILES
 for m in sendfile send write mmap splice zerocopy uring uring-zc; do
+	if method_refused "$m"; then
+		skip "-M $m, -n 2: $REFUSED"
+		continue
+	fi
 	transfer "-M $m, -n 2" 2 -s 127.0.0.1 -M $m $FILES
 done
 transfer "-M mmap -b 1000, -n 2" 2 -s 127.0.0.1 -M mmap -b 1000 $FILES
@@ -125,6 +129,10 @@ transfer "-M splice -b 4096, -n 2" 2 -s 127.0.0.1 -M splice -b 4096 $FILES
 # The zero-copy methods count the kernel's verdicts: a -d line, and two
 # keys in -J's sent object (on loopback the kernel copies: copied = sends).
 for m in zerocopy uring-zc; do
+	if method_refused "$m"; then
+		skip "-M $m -d, and -J's zero-copy keys: $REFUSED"
+		continue
+	fi
 	transfer "-M $m -d" 1 -s 127.0.0.1 -M $m -d $FILES
 	if grep -Eq '^zcc: zero-copy: [1-9][0-9]* sends, [0-9]+ copied by the kernel$' "$TMP/zcc.err"; then
 		ok "-M $m -d: $(grep '^zcc: zero-copy' "$TMP/zcc.err")"
@@ -180,26 +188,16 @@ fi
 printf 'abc' >"$TMP/w1"
 : >"$TMP/w2"
 head -c 5000 /dev/urandom >"$TMP/w3"
-{
-	u32 2
-	for loop in 1 2; do
-		u32 3
-		u32 3; cat "$TMP/w1"
-		u32 0
-		u32 5000; cat "$TMP/w3"
-	done
-} >"$TMP/wire.want"
+wire_stream 2 "$TMP/w1" "$TMP/w2" "$TMP/w3" >"$TMP/wire.want"
 for mode in "" "-S" "-S -w" "-S -b 4096" "-M mmap" "-M mmap -b 1000" "-M splice" "-M splice -b 4096" \
 	"-M zerocopy" "-M uring" "-M uring-zc -b 1000"; do
-	: >"$TMP/sink.out"
-	bg "$SINK" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
-	spid=$!
-	wait_for "$TMP/sink.out" '^listening on port'
-	port=$(sed -n 's/^listening on port //p' "$TMP/sink.out")
-	timeout 20 "$ZCC" -s 127.0.0.1 -p "$port" -n 2 $mode "$TMP/w1" "$TMP/w2" "$TMP/w3" \
-		>"$TMP/zcc.out" 2>&1
-	rc=$?
-	wait "$spid"
+	m=${mode#-M }
+	if [ "$m" != "$mode" ] && method_refused "${m%% *}"; then
+		skip "wire bytes ($mode): $REFUSED"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	wire_got -n 2 $mode "$TMP/w1" "$TMP/w2" "$TMP/w3"
 	if [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
 		ok "wire bytes${mode:+ ($mode)}: identical to the $(wc -c <"$TMP/wire.want" | tr -d ' ') bytes built by the test"
 	else

@@ -11,16 +11,10 @@
 # a corked connection; no other method touches it. The io_uring methods
 # send from inside the kernel, out of a shim's sight.
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 ZCC=$ZC_BIN/zcc
-SHIM=$ZC_TESTBIN/shim_sockcalls.so
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-export ASAN_OPTIONS
-
-if [ ! -f "$SHIM" ]; then
-	skip "no $SHIM: build the tests first"
-	finish
-fi
+shim_ready sockcalls
 
 # Two files: two chunks of 64 KiB, and three and a bit.
 head -c 131072 /dev/urandom >"$TMP/a"
@@ -118,33 +112,17 @@ done
 # A file of several of sendfile's pieces and of splice's pipefuls, between
 # two small ones and an empty one, two loops, byte for byte through
 # tests/sink.
-SINK=$ZC_TESTBIN/sink
 printf 'abc' >"$TMP/w1"
 : >"$TMP/w2"
 head -c 3145733 /dev/urandom >"$TMP/w3"
-{
-	u32 2
-	for _ in 1 2; do
-		u32 4
-		u32 3; cat "$TMP/w1"
-		u32 0
-		u32 3145733; cat "$TMP/w3"
-		u32 3; cat "$TMP/w1"
-	done
-} >"$TMP/wire.want"
+wire_stream 2 "$TMP/w1" "$TMP/w2" "$TMP/w3" "$TMP/w1" >"$TMP/wire.want"
 for m in sendfile splice zerocopy send mmap uring uring-zc; do
-	: >"$TMP/sink.out"
-	bg "$SINK" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
-	spid=$!
-	wait_for "$TMP/sink.out" '^listening on port'
-	port=$(sed -n 's/^listening on port //p' "$TMP/sink.out")
-	timeout 20 "$ZCC" -s 127.0.0.1 -p "$port" -n 2 -M $m "$TMP/w1" "$TMP/w2" "$TMP/w3" "$TMP/w1" \
-		>"$TMP/zcc.out" 2>&1
-	rc=$?
-	wait "$spid"
-	if [ "$rc" -ne 0 ] && grep -q 'io_uring' "$TMP/zcc.out"; then
-		skip "wire bytes (-M $m): $(head -1 "$TMP/zcc.out")"
-	elif [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
+	if method_refused "$m"; then
+		skip "wire bytes (-M $m): $REFUSED"
+		continue
+	fi
+	wire_got -n 2 -M $m "$TMP/w1" "$TMP/w2" "$TMP/w3" "$TMP/w1"
+	if [ "$rc" -eq 0 ] && cmp -s "$TMP/wire.want" "$TMP/wire.got"; then
 		ok "wire bytes (-M $m, a 3 MiB file among small ones): identical"
 	else
 		not_ok "wire bytes (-M $m): zcc exit $rc, $(cmp "$TMP/wire.want" "$TMP/wire.got" 2>&1)"

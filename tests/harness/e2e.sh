@@ -1,0 +1,59 @@
+# What only the tests use, beside the harness: whether the kernel allows a
+# method, the bytes on the wire, the shims. Sourced by the tests that need
+# it, after tests/lib.sh; make demo and make bench do not (nor build the
+# helpers it runs).
+
+# method_refused METHOD: the kernel refuses zcc's METHOD here (io_uring
+# switched off, a seccomp filter), asked the way zcc asks, by the method's
+# own set-up (tests/tools/methodcheck); why, in zcc's words, in $REFUSED.
+method_refused() {
+	[ -x "$ZC_TESTBIN/methodcheck" ] || return 1
+	REFUSED=$("$ZC_TESTBIN/methodcheck" "$1" 2>&1) && return 1
+	return 0
+}
+
+# wire_stream LOOPS FILE...: on stdout, the stream zcc sends for LOOPS
+# loops of the FILEs, written out here from the protocol: the loop count,
+# then in each loop the file count and each file's length and bytes.
+wire_stream() {
+	_wl=$1
+	shift
+	u32 "$_wl"
+	while [ "$_wl" -gt 0 ]; do
+		u32 $#
+		for _wf in "$@"; do
+			u32 "$(wc -c <"$_wf")"
+			cat "$_wf"
+		done
+		_wl=$((_wl - 1))
+	done
+}
+
+# wire_got ZCC-ARGS...: zcc ZCC-ARGS over loopback to a tests/tools/sink
+# that keeps what arrives, in $TMP/wire.got; zcc's status in $rc, its
+# output in $TMP/zcc.out.
+wire_got() {
+	: >"$TMP/sink.out"
+	bg "$ZC_TESTBIN/sink" -o "$TMP/wire.got" >"$TMP/sink.out" 2>&1
+	_wsp=$!
+	wait_for "$TMP/sink.out" '^listening on port'
+	timeout 20 "$ZC_BIN/zcc" -s 127.0.0.1 -p "$(sed -n 's/^listening on port //p' "$TMP/sink.out")" \
+		"$@" >"$TMP/zcc.out" 2>&1
+	rc=$?
+	# A zcc that failed may never have connected: the sink is stopped.
+	[ "$rc" -eq 0 ] && wait "$_wsp"
+	stop_bg "$_wsp"
+}
+
+# shim_ready NAME: SHIM, the path of tests/tools/shim_NAME.c's build, to
+# preload. The sanitizer pass's programs want ASan's runtime first among
+# the libraries; a preloaded shim comes before it, which is harmless here,
+# so that check is off. Without the shim the script says so and ends.
+shim_ready() {
+	SHIM=$ZC_TESTBIN/shim_$1.so
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+	export ASAN_OPTIONS
+	[ -f "$SHIM" ] && return 0
+	skip "no $SHIM: build the tests first"
+	finish
+}
