@@ -699,9 +699,19 @@ check "-P 1024, ulimit -n 256: refused before connecting ($RC: $(cat "$TMP/err")
 	eval '[ "$RC" -eq 1 ] && [ "$(lines "$TMP/err")" -eq 1 ] &&
 	grep -q "^zcc: 1 file and 1024 streams need about [0-9]* open files.*RLIMIT_NOFILE.*ulimit -n\$" "$TMP/err"'
 # Beyond the threads a user may run (the kernel exempts root: a user
-# that is not).
+# that is not). RLIMIT_NPROC counts every process of the user on the
+# machine, so the user is one of its own, no process's (not nobody, whom
+# the other pass's copy of this test and others run as), chosen per run.
+# uid_unused: a user ID no process runs as now ($uid), from this PID on.
+uid_unused() {
+	uid=$((2000000000 + $$))
+	while grep -qs "^Uid:[[:space:]]*$uid[[:space:]]" /proc/[0-9]*/status; do
+		uid=$((uid + 1))
+	done
+}
 if [ "$(id -u)" -eq 0 ] && command -v prlimit >/dev/null && command -v setpriv >/dev/null; then
-	prlimit --nproc=20 -- setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+	uid_unused
+	prlimit --nproc=20 -- setpriv --reuid="$uid" --regid="$uid" --clear-groups -- \
 		timeout 20 "$ZCC" -s 127.0.0.1 -p 1 -P 50 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
 	RC=$?
 	check "-P 50 with 20 threads allowed: refused before connecting ($RC: $(cat "$TMP/err"))" \
