@@ -2,6 +2,8 @@
 #
 #   make            build zcc, zcs, cyclesoak and run_rr here
 #   make check      every test, plain and under ASan+UBSan; ends "N passed, N failed"
+#   make check LOAD=1  the same beside a busy load of about one CPU
+#                   (tests/tools/loadgen, killed by PID when the run ends)
 #   make check-threads  zcc and zcs built with ThreadSanitizer, the -P stream
 #                   tests run against them; any report fails it (CI runs it)
 #   make demo       a short real measurement over loopback: every method against
@@ -123,7 +125,7 @@ NPROC := $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 check:
 	@$(MAKE) -s -j$(NPROC) tests
 	@$(MAKE) -s -j$(NPROC) O=build/san BIN=build/san/bin CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" build/san/bin tests
-	@sh tests/run.sh "plain:.:$(O)/tests" "san:build/san/bin:build/san/tests"
+	@ZC_LOAD=$(LOAD) sh tests/run.sh "plain:.:$(O)/tests" "san:build/san/bin:build/san/tests"
 
 build/san/bin:
 	mkdir -p $@

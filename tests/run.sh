@@ -37,6 +37,12 @@
 #               next to none of it on the CPU: it runs in a lane of its
 #               own beside the ZC_JOBS others, one such test at a time.
 #
+# ZC_LOAD=1 (make check LOAD=1) runs a busy load of about one CPU beside
+# the tests, as a busy CI machine gives them: tests/tools/loadgen, two
+# threads each busy half of every 10 ms (on average), which ends by itself
+# after 30 minutes or when the runner dies, and is killed by its PID when
+# the run ends, however it ends.
+#
 # A test's report is printed when it ends, so reports come in the order the
 # tests end. Each test runs once and a failure is a failure: nothing is run
 # again. A test that measures, and finds the machine too busy for its
@@ -186,7 +192,24 @@ pick() {
 	[ -n "$picked" ]
 }
 
+load_pid=
+load_start() {
+	case ${ZC_LOAD:-0} in 0 | '') return 0 ;; esac
+	_lg=$(cd "$top" && cd "${1#*:*:}" && pwd)/loadgen
+	[ -x "$_lg" ] || { echo "run.sh: ZC_LOAD: no $_lg (make tests builds it)" >&2; exit 2; }
+	"$_lg" -k -l 50 -n 2 -p 10 -t 1800 >"$RUN/load.out" 2>&1 &
+	load_pid=$!
+	echo "# load beside the tests: loadgen (PID $load_pid), two threads busy half of every 10 ms"
+}
+load_stop() {
+	[ -n "$load_pid" ] || return 0
+	kill "$load_pid" 2>/dev/null
+	wait "$load_pid" 2>/dev/null
+	load_pid=
+}
+
 stop_all() {
+	load_stop
 	for _j in $running; do
 		_p=$(cat "$RUN/${_j%%:*}.pid" 2>/dev/null)
 		[ -n "$_p" ] && kill -TERM "$_p" 2>/dev/null
@@ -260,6 +283,8 @@ fi
 # reads when nothing more may start: it sleeps until then, no polling.
 mkfifo "$RUN/ended" || exit 1
 exec 4<>"$RUN/ended"
+trap load_stop EXIT
+load_start "$1"
 while [ -n "$queue" ] || [ -n "$running" ]; do
 	reap_ended
 	if [ -z "$queue" ] || ! pick; then
@@ -279,6 +304,7 @@ while [ -n "$queue" ] || [ -n "$running" ]; do
 	) &
 	running="$running $n:$!:$class"
 done
+load_stop
 rm -rf "$RUN"
 
 [ -n "$failures" ] && echo "failed:$failures"
