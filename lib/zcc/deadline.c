@@ -43,6 +43,19 @@ uint32_t deadline_plan(const struct file_set *set, uint32_t next, double left,
 	return m;
 }
 
+double deadline_left(const struct deadline *d, uint64_t now, uint64_t bytes,
+		     uint64_t queued, double *spb)
+{
+	uint64_t delivered = bytes > queued ? bytes - queued : 0;
+
+	*spb = 0;
+	if (now >= d->end)
+		return 0;
+	if (delivered > 0 && now > d->t0)
+		*spb = (double)(now - d->t0) / 1e9 / (double)delivered;
+	return (double)(d->end - now) / 1e9 - (double)queued * *spb;
+}
+
 /* Bytes t has put on the connection that its peer has not acknowledged. */
 static uint64_t unacked(const struct tx *t)
 {
@@ -63,7 +76,7 @@ static uint64_t unacked(const struct tx *t)
 static uint32_t plan_now(struct deadline *d, struct tx *t, uint32_t loops_left)
 {
 	uint64_t now = now_ns(), bytes = __atomic_load_n(&t->bytes, __ATOMIC_RELAXED);
-	uint64_t queued, delivered;
+	uint64_t queued;
 	struct pollfd gone = { .fd = t->sock };	/* no events: POLLERR, POLLHUP */
 	double spb, left;
 	uint32_t m;
@@ -74,10 +87,7 @@ static uint32_t plan_now(struct deadline *d, struct tx *t, uint32_t loops_left)
 		if (now >= d->end)
 			return 0;
 		queued = unacked(t);
-		delivered = bytes > queued ? bytes - queued : 0;
-		spb = delivered > 0 && now > d->t0 ?
-			(double)(now - d->t0) / 1e9 / (double)delivered : 0;
-		left = (double)(d->end - now) / 1e9 - (double)queued * spb;
+		left = deadline_left(d, now, bytes, queued, &spb);
 		m = deadline_plan(d->set, d->next, left, spb, loops_left);
 		if (m > 0 || queued == 0 || poll(&gone, 1, 1) != 0)
 			return m;

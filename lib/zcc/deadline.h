@@ -44,6 +44,16 @@ uint32_t deadline_arm(struct deadline *d, struct tx *t, const struct file_set *s
 		      uint64_t end);
 
 /*
+ * deadline_left - the seconds a loop that begins at now (now_ns() time)
+ * may still fill, bytes having gone into the socket so far and queued of
+ * them not yet acknowledged: the time to d->end less what the queued
+ * bytes will take at the rate so far, the seconds a byte costs into *spb
+ * (0: no byte delivered yet, no rate). 0 once the deadline has come.
+ */
+double deadline_left(const struct deadline *d, uint64_t now, uint64_t bytes,
+		     uint64_t queued, double *spb);
+
+/*
  * deadline_plan - how many files, from set->f[next] on round the set, a
  * loop sends with left seconds to go, a byte costing spb seconds (0: not
  * known yet: one file) and loops_left loops (this one included) to spend:

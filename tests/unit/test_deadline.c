@@ -1,4 +1,7 @@
-/* lib/zcc/deadline.c: how many files a loop of a -t stream sends. */
+/*
+ * lib/zcc/deadline.c: how many files a loop of a -t stream sends, and the
+ * time it has for them, on a clock the test gives.
+ */
 #include "zcc/deadline.h"
 #include "t.h"
 
@@ -31,5 +34,24 @@ int main(void)
 	      deadline_ceiling(0.01) == DEADLINE_LOOPS_MIN && deadline_ceiling(1e9) == UINT32_MAX,
 	      "the ceiling: %d loops a second, at least %d, at most 2^32 - 1",
 	      DEADLINE_LOOPS_PER_SEC, DEADLINE_LOOPS_MIN);
+
+	/* The time a loop has: to the deadline, less what the socket holds
+	 * at the rate so far. The stream began at 1 s and ends at 4 s. */
+	struct deadline d = { .end = 4000000000ull, .t0 = 1000000000ull, .set = &set };
+	double left, rate;
+
+	left = deadline_left(&d, 1000000000ull, 0, 0, &rate);
+	CHECK(left == 3.0 && rate == 0, "at the start: 3 s left, no rate yet (%g, %g)", left, rate);
+	left = deadline_left(&d, 2000000000ull, 2000000, 1000000, &rate);
+	CHECK(rate > 0.999e-6 && rate < 1.001e-6 && left > 0.999 && left < 1.001,
+	      "at 2 s, 1 MB delivered and 1 MB queued: 1 us a byte, 2 s less 1 s to drain (%g, %g)",
+	      left, rate);
+	left = deadline_left(&d, 2000000000ull, 1000, 5000, &rate);
+	CHECK(rate == 0 && left == 2.0, "nothing delivered yet (all queued): no rate, the 2 s to the deadline");
+	left = deadline_left(&d, 3500000000ull, 6000000, 2500000, &rate);
+	CHECK(left < 0 && deadline_plan(&set, 0, left, rate, 10) == 0,
+	      "the socket holds more than the 0.5 s left: a loop of 0 files (%g s)", left);
+	left = deadline_left(&d, 4000000000ull, 6000000, 0, &rate);
+	CHECK(left == 0 && rate == 0, "at the deadline: nothing left");
 	return t_exit();
 }

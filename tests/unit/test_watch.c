@@ -80,6 +80,42 @@ int main(void)
 	t = first_stall(&w, 5100, 10000, 100, 0, 0);
 	CHECK(t >= 7000 && t <= 7200, "-T 2 after the pause: stalled at %llu ms (7000..7200)", (unsigned long long)t);
 
+	/* Bursts: 2000 bytes every 0.6 s keep -T 1 content (1 KiB in every
+	 * second); after the last one, the stall comes -T later, to a slot. */
+	watch_init(&w, 0, 1, 0, 0);
+	t = 0;
+	for (uint64_t ms = 100; ms <= 10000 && !t; ms += 100) {
+		watch_look(&w, ms * MS, 2000 * (ms / 600 + 1), &n);
+		t = n.stalled ? ms : 0;
+	}
+	CHECK(t == 0, "-T 1, 2000 bytes every 0.6 s: never stalled in 10 s");
+	t = first_stall(&w, 10100, 15000, 100, 2000 * (10000 / 600 + 1), 0);
+	CHECK(t >= 10200 && t <= 11200, "-T 1, silent after the burst at 9.6 s: stalled at %llu ms",
+	      (unsigned long long)t);
+
+	/* -I 0.25: four lines a second, at the tick the watcher asks for. */
+	watch_init(&w, 0.25, 0, 0, 0);
+	t = 0;
+	for (uint64_t now = watch_tick_ns(&w); now <= 1200 * MS; now += watch_tick_ns(&w)) {
+		watch_look(&w, now, now / MS, &n);
+		t += n.line;
+	}
+	CHECK(t == 4, "-I 0.25: 4 lines in 1.2 s (%llu)", (unsigned long long)t);
+
+	/* -I and -T both: the look is wanted at the earlier of the two. */
+	watch_init(&w, 1, 2, 0, 0);
+	CHECK(watch_due(&w) == 125 * MS, "-I 1 -T 2: due first at a slot's end, 125 ms (%llu)",
+	      (unsigned long long)(watch_due(&w) / MS));
+
+	/* Our own pause: a look up to WATCH_PAUSE_NS after it was due judges
+	 * the window; one later restarts it. */
+	watch_init(&w, 0, 2, 0, 0);
+	first_stall(&w, 100, 1000, 100, 0, 0);
+	watch_look(&w, watch_due(&w) + WATCH_PAUSE_NS, 0, &n);
+	CHECK(!n.paused, "-T 2: a look 1 s after it was due is no pause");
+	watch_look(&w, watch_due(&w) + WATCH_PAUSE_NS + 1, 0, &n);
+	CHECK(n.paused && !n.stalled, "-T 2: one a nanosecond later is: the window restarts");
+
 	/* No -T, no -I: nothing is ever due. */
 	watch_init(&w, 0, 0, 0, 0);
 	CHECK(watch_due(&w) == UINT64_MAX, "no -I, no -T: never due");
