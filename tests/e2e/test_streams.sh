@@ -202,7 +202,9 @@ zcc_run -B "0-$last" -P 3 -n 1 "$TMP/a"
 check "-B 0-$last -P 3: accepted, sent" [ "$RC" -eq 0 ]
 usage_refused "-B 0,x" "$ZCC" -s 127.0.0.1 -B 0,x -P 2 "$TMP/a"
 usage_refused "-B 1-0" "$ZCC" -s 127.0.0.1 -B 1-0 -P 2 "$TMP/a"
-usage_refused "-B 0,$((last + 1))" "$ZCC" -s 127.0.0.1 -B "0,$((last + 1))" -P 2 "$TMP/a"
+# Beyond the CPUs the kernel knows of (online or not, as zcc asks it).
+conf=$(getconf _NPROCESSORS_CONF)
+usage_refused "-B 0,$conf" "$ZCC" -s 127.0.0.1 -B "0,$conf" -P 2 "$TMP/a"
 usage_refused "-B 0,1 without -P" "$ZCC" -s 127.0.0.1 -B 0,0 "$TMP/a"
 usage_refused "-P 0" "$ZCC" -s 127.0.0.1 -P 0 "$TMP/a"
 usage_refused "-P 1025" "$ZCC" -s 127.0.0.1 -P 1025 "$TMP/a"

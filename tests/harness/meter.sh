@@ -154,6 +154,7 @@ timed_start() {
 # machine.
 timed_end() {
 	TIMED_MS=$(($(now_ms) - TIMED_T0))
+	# shellcheck disable=SC2046 # the samples, word by word
 	set -- $TIMED_K0 $(cpu_ticks) $(own_ticks)
 	SLACK_MS=$(awk -v b="$(($5 - $2))" -v t="$(($6 - $3))" -v o="$(($7 - TIMED_O0))" \
 		-v hz="$(getconf CLK_TCK)" 'BEGIN { x = b - o; if (x < 0) x = 0
