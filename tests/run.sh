@@ -41,7 +41,7 @@
 # the tests, as a busy CI machine gives them: tests/tools/loadgen, two
 # threads each busy half of every 10 ms (on average), which ends by itself
 # after 30 minutes or when the runner dies, and is killed by its PID when
-# the run ends, however it ends.
+# the run ends, however it ends. Its PID is in ZC_LOAD_PID.
 #
 # A test's report is printed when it ends, so reports come in the order the
 # tests end. Each test runs once and a failure is a failure: nothing is run
@@ -199,6 +199,7 @@ load_start() {
 	[ -x "$_lg" ] || { echo "run.sh: ZC_LOAD: no $_lg (make tests builds it)" >&2; exit 2; }
 	"$_lg" -k -l 50 -n 2 -p 10 -t 1800 >"$RUN/load.out" 2>&1 &
 	load_pid=$!
+	export ZC_LOAD_PID=$load_pid
 	echo "# load beside the tests: loadgen (PID $load_pid), two threads busy half of every 10 ms"
 }
 load_stop() {

@@ -198,6 +198,34 @@ busy_skip "made-up figure" 100 >"$TMP/bs"
 RC=$?
 check "busy_skip over 100%: false and quiet ($RC: $(cat "$TMP/bs"))" eval '[ "$RC" -ne 0 ] && [ ! -s "$TMP/bs" ]'
 
+# ZC_LOAD (make check LOAD=1): a load runs beside the tests, named, and
+# is gone once the run is over, a failing one too.
+rm "$TMP/bin"/test_zzfake_*
+ln -s "$ZC_TESTBIN/loadgen" "$TMP/bin/loadgen"
+fake a "kill -0 \"\$ZC_LOAD_PID\" && echo \"\$ZC_LOAD_PID\" >'$TMP/load.seen'; echo 'ok - a'"
+fake b 'echo "not ok - b broke"'
+rm -f "$TMP/load.seen"
+runner ZC_LOAD=1
+lpid=$(sed -n 's/^# load beside the tests: loadgen (PID \([0-9]*\)).*/\1/p' "$TMP/out")
+check "ZC_LOAD=1: the tests ran beside loadgen (PID ${lpid:-?}; a test saw $(cat "$TMP/load.seen" 2>/dev/null))" \
+	eval '[ -n "$lpid" ] && [ "$(cat "$TMP/load.seen" 2>/dev/null)" = "$lpid" ]'
+check "ZC_LOAD=1: the load is gone when the run ends, one test failing ($RC)" \
+	eval '[ "$RC" -ne 0 ] && [ -n "$lpid" ] && ! kill -0 "$lpid" 2>/dev/null'
+rm "$TMP/bin/loadgen"
+
+# timed_check (tests/harness/meter.sh), the one rule of the wall-time
+# checks: a miss is a failure, unless other work held over half the
+# machine over the check (a skip); the bounds may use SLACK_MS.
+TIMED_MS=1000 SLACK_MS=600 TIMED_BUSY=no
+( timed_check "made-up time" '[ "$TIMED_MS" -le 500 ]' ) >"$TMP/tc"
+check "timed_check, a miss on a quiet machine: not ok ($(cat "$TMP/tc"))" grep -q '^not ok - made-up time' "$TMP/tc"
+( timed_check "made-up time" '[ "$TIMED_MS" -le $((500 + SLACK_MS)) ]' ) >"$TMP/tc"
+check "timed_check, within the bound widened by the others' CPU: ok ($(cat "$TMP/tc"))" grep -q '^ok - made-up time' "$TMP/tc"
+TIMED_BUSY=yes
+( timed_check "made-up time" '[ "$TIMED_MS" -le 500 ]' ) >"$TMP/tc"
+check "timed_check, a miss on a machine over half busy: skip ($(cat "$TMP/tc"))" \
+	grep -q '^skip - made-up time .*: machine busy' "$TMP/tc"
+
 for bad in 0 x -1; do
 	runner ZC_JOBS="$bad"
 	check "ZC_JOBS=$bad: exit 2, one line ($(cat "$TMP/out"))" \
