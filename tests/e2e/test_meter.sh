@@ -101,8 +101,8 @@ broken() {
 		not_ok "SIG$_sig of a soaker: cyclesoak $_cs has no soaker"
 		return
 	fi
-	_lines0=$(grep -c 'System load' "$TMP/b.out")
 	timed_start
+	_lines0=$(grep -c 'System load' "$TMP/b.out")
 	kill -"$_sig" "$_kid"
 	within 40 proc_ended "$_cs"
 	timed_end
