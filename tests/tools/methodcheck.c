@@ -1,7 +1,8 @@
 /*
  * methodcheck - whether the kernel lets zcc use its transmit methods,
- * asked the way zcc asks: each method's own set-up (lib/wire/tx.h, the
- * hook that checks the kernel can do it), on a TCP socket not connected.
+ * asked the way zcc asks: tx_usable, zcc's question before it connects,
+ * then each method's own set-up (lib/wire/tx.h, the hook that checks the
+ * kernel can do it), on a TCP socket not connected.
  *
  *   methodcheck METHOD...
  *
@@ -27,6 +28,10 @@ static int check(const struct tx_method *m)
 	char err[256];
 	int rc;
 
+	if (tx_usable(m, t.chunk, err, sizeof(err)) < 0) {
+		printf("%s\n", err);
+		return 1;
+	}
 	t.sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (t.sock < 0)
 		error(2, errno, "socket");
