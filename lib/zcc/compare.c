@@ -12,7 +12,6 @@
 #include <stdlib.h>
 
 #include "zcc/compare.h"
-#include "zcc/compare_internal.h"
 #include "zcc/report.h"
 #include "app/stop_exit.h"
 #include "zcc/send.h"
@@ -26,71 +25,25 @@ static struct send_result run_variant(struct sender *sd, struct send_cfg *cfg,
 	return send_run(sd, loops);
 }
 
-/* The deciding figure: service demand when measured, else zcc's own. */
-static double decider(const struct compare_figs *f, size_t round)
+/* zcc's look in the comparison's lines. */
+static const struct compare_look zcc_look = {
+	.self = "zcc", .size_key = "chunk_bytes", .size_name = "chunk size",
+};
+
+/* A run's figures as the comparison keeps them. */
+static struct compare_fig fig_of(const struct send_result *r)
 {
-	return f->measured ? f->demand[round] : f->own[round];
+	return (struct compare_fig){ .rate = r->rate, .load = r->load, .demand = r->demand,
+				     .own = r->own, .measured = r->measured };
 }
 
-/* The rows of the table from the first done rounds of figs. */
-static void make_rows(const struct variants *vs, const struct compare_figs *figs,
-		      size_t done, struct compare_row *rows)
+/* The rows' names: the variants'. */
+static void name_rows(const struct variants *vs, struct compare_row *rows)
 {
-	double *a = calloc(done + 1, sizeof(*a)), *b = calloc(done + 1, sizeof(*b));
-
-	if (!a || !b)
-		error(1, errno, "memory");
-	for (unsigned i = 0; i < vs->n; i++) {
-		const struct compare_figs *f = &figs[i];
-		struct compare_row *row = &rows[i];
-
-		*row = (struct compare_row){ .name = vs->v[i].name, .variant = &vs->v[i],
-					     .rounds = done, .agree = -1 };
-		row->rate = compare_median(f->rate, done);
-		row->own = compare_median(f->own, done);
-		row->load = f->measured ? compare_median(f->load, done) : NAN;
-		row->demand = f->measured ? compare_median(f->demand, done) : NAN;
-		if (i == 0)
-			continue;
-		for (size_t k = 0; k < done; k++) {
-			a[k] = decider(f, k);
-			b[k] = decider(&figs[0], k);
-		}
-		row->has_ratio = 1;
-		stats_ratios(a, b, done, &row->ratio);
-		row->agree = (long)stats_ratio_agree(&row->ratio);
-		row->verdict = stats_ratio_verdict(&row->ratio);
-	}
-	free(a);
-	free(b);
-}
-
-static struct compare_figs *figs_alloc(unsigned n, unsigned rounds)
-{
-	struct compare_figs *figs = calloc(n, sizeof(*figs));
-
-	if (!figs)
-		error(1, errno, "memory");
-	for (unsigned i = 0; i < n; i++) {
-		figs[i].rate = calloc(rounds, sizeof(double));
-		figs[i].load = calloc(rounds, sizeof(double));
-		figs[i].demand = calloc(rounds, sizeof(double));
-		figs[i].own = calloc(rounds, sizeof(double));
-		if (!figs[i].rate || !figs[i].load || !figs[i].demand || !figs[i].own)
-			error(1, errno, "memory");
-	}
-	return figs;
-}
-
-static void figs_free(struct compare_figs *figs, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++) {
-		free(figs[i].rate);
-		free(figs[i].load);
-		free(figs[i].demand);
-		free(figs[i].own);
-	}
-	free(figs);
+	for (unsigned i = 0; i < vs->n; i++)
+		rows[i] = (struct compare_row){ .name = vs->v[i].name,
+			.method = vs->v[i].method->name, .size = vs->v[i].chunk,
+			.sized = (vs->v[i].method->flags & TX_CHUNKED) != 0 };
 }
 
 /* Each variant's rounds against the baseline's (baseline.h). */
@@ -109,37 +62,41 @@ static void against_base(const struct baseline *b, const struct variants *vs,
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc)
 {
-	struct compare_figs *figs = figs_alloc(vs->n, cc->rounds);
+	struct compare_figs *figs = compare_figs_new(vs->n, cc->rounds);
 	struct compare_row rows[COMPARE_MAX];
 	unsigned done = 0;
 	int stopped = 0;
 
+	name_rows(vs, rows);
 	for (unsigned round = 0; round < cc->rounds && !stopped; round++) {
 		for (unsigned j = 0; j < vs->n && !stopped; j++) {
 			unsigned i = (round + j) % vs->n;	/* rotated */
 			struct send_result r = run_variant(sd, cfg, &vs->v[i], cc->loops);
+			struct compare_fig fig;
 
 			if (r.interrupted || stop_signal) {
 				stopped = 1;
 				break;
 			}
 			compare_rate_short(vs->v[i].name, &r, cc->rate);
-			compare_keep(&figs[i], round, &r);
-			compare_round_line(&vs->v[i], round, cc->rounds, j, &r);
+			fig = fig_of(&r);
+			compare_keep(&figs[i], round, &fig);
+			compare_round_line(&zcc_look, &rows[i], round, cc->rounds, j, &fig);
 		}
 		if (!stopped)
 			done = round + 1;
 	}
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
-		make_rows(vs, figs, done, rows);
-		compare_table(rows, vs->n, figs[0].measured, "the median of the rounds' ratios");
+		compare_rows(rows, vs->n, figs, done);
+		compare_table(&zcc_look, rows, vs->n, figs[0].measured,
+			      "the median of the rounds' ratios");
 		if (cc->plot)
-			compare_plot(cc->plot, vs, figs, rows, done);
+			compare_plot(&zcc_look, cc->plot, rows, figs, vs->n, done, vs->by_size);
 		if (cc->base)
 			against_base(cc->base, vs, figs, done);
 	}
-	figs_free(figs, vs->n);
+	compare_figs_free(figs, vs->n);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	return 0;

@@ -6,19 +6,18 @@
  * against the first on the figure that decides: the median of the rounds'
  * ratios with their distribution-free interval (lib/base/stats.h).
  *
- * compare_args.c reads the lists and --rate, compare.c runs the rounds,
- * compare_table.c prints the rounds and the table, compare_plot.c draws it.
+ * compare_args.c reads the lists and --rate, compare.c runs the rounds;
+ * the round lines, the table and the chart are every program's
+ * (lib/app/compare.h).
  */
 #ifndef ZC_ZCC_COMPARE_H
 #define ZC_ZCC_COMPARE_H
 
 #include <stdint.h>
 
+#include "app/compare.h"
 #include "zcc/baseline.h"
 #include "zcc/send.h"
-#include "base/stats.h"
-
-#define COMPARE_MAX 64		/* variants in one run */
 
 struct variant {
 	const struct tx_method *method;
@@ -92,34 +91,5 @@ struct compare_cfg {
  */
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc);
-
-/*
- * One row of the table: a variant's medians and, but for the reference
- * row, its ratio to the reference on the deciding figure. Paired rounds
- * (this run's variants) give agree, the rounds on the median's side of 1;
- * an unpaired comparison (another run's rounds) gives -1: no rounds pair.
- */
-struct compare_row {
-	const char *name;
-	const struct variant *variant;	/* NULL: not one of this run's */
-	size_t rounds;
-	double rate, load, demand, own;	/* medians; load (0..1), demand NAN unmeasured */
-	long agree;
-	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
-	int has_ratio;
-	enum stats_verdict verdict;	/* LESS: cheaper, MORE: dearer */
-};
-
-/*
- * compare_table - the table of rows[0..n) against rows[0]: a compare
- * event per row with -J, else a header line naming the deciding figure
- * (service demand when measured, zcc's own us/KB when not) and how the
- * ratio was made (how), a line per row, the interval's coverage.
- */
-void compare_table(const struct compare_row *rows, unsigned n, int measured,
-		   const char *how);
-
-/* compare_word - the verdict as printed: cheaper, dearer or ~. */
-const char *compare_word(enum stats_verdict v);
 
 #endif

@@ -3,15 +3,16 @@
  * deciding figure's median with the distribution-free interval of that
  * median; the first variant's median a dashed line across. A -b list is
  * drawn as the 2001 buffer-size table would be: the figure against the
- * size on a log axis, a curve per method (a method that sends whole
- * files has no size: it shows only as the line across, when first).
+ * size on a log axis, a curve per method (a method that takes no size,
+ * such as one that sends whole files, shows only as the line across,
+ * when first).
  */
 #include <errno.h>
 #include <error.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "zcc/compare_internal.h"
+#include "app/compare.h"
 #include "app/plot.h"
 
 /* The median of the deciding figure and its interval, for variant i. */
@@ -41,52 +42,54 @@ static int series_of(struct plot *p, const char *method)
 	return p->n_series++;
 }
 
-void compare_plot(const char *path, const struct variants *vs,
-		  const struct compare_figs *figs, const struct compare_row *rows,
-		  size_t rounds)
+void compare_plot(const struct compare_look *look, const char *path,
+		  const struct compare_row *rows, const struct compare_figs *figs,
+		  unsigned n, size_t rounds, int by_size)
 {
 	struct plot p;
 	struct plot_point points[COMPARE_MAX];
 	struct plot_bar bars[COMPARE_MAX];
-	char title[256], err[4200];
+	char title[256], ylabel[64], xlabel[64], err[4200];
 	int measured = figs[0].measured, n_points = 0;
 
 	memset(&p, 0, sizeof(p));
+	snprintf(ylabel, sizeof(ylabel), "%s's own CPU time", look->self);
 	snprintf(title, sizeof(title), "%s per variant: median of %zu rounds, "
-		 "distribution-free interval", measured ? "service demand" : "zcc's own CPU time",
-		 rounds);
+		 "distribution-free interval", measured ? "service demand" : ylabel, rounds);
+	snprintf(ylabel, sizeof(ylabel), "%s itself, us/KB", look->self);
 	p.title = title;
-	p.ylabel = measured ? "service demand, us/KB" : "zcc itself, us/KB";
+	p.ylabel = measured ? "service demand, us/KB" : ylabel;
 	p.has_ref = 1;
 	p.ref_label = rows[0].name;
-	for (unsigned i = 0; i < vs->n; i++) {
+	for (unsigned i = 0; i < n && i < COMPARE_MAX; i++) {
 		double m, lo, hi;
 
 		median_and_interval(&figs[i], rounds, &m, &lo, &hi);
 		if (i == 0)
 			p.ref = m;
-		if (vs->by_size && !(vs->v[i].method->flags & TX_CHUNKED))
+		if (by_size && !rows[i].sized)
 			continue;	/* no size: its median is the line across, if first */
-		if (vs->by_size) {
-			points[n_points++] = (struct plot_point){ .x = (double)vs->v[i].chunk, .y = m,
-				.series = series_of(&p, vs->v[i].method->name),
+		if (by_size) {
+			points[n_points++] = (struct plot_point){ .x = (double)rows[i].size, .y = m,
+				.series = series_of(&p, rows[i].method),
 				.has_err = 1, .lo = lo, .hi = hi };
 		} else {
 			bars[i] = (struct plot_bar){ .group = (int)i, .v = m, .has_err = 1,
 						     .lo = lo, .hi = hi };
-			snprintf(p.group[i], PLOT_NAME_LEN, "%s", vs->v[i].name);
+			snprintf(p.group[i], PLOT_NAME_LEN, "%s", rows[i].name);
 		}
 	}
-	if (vs->by_size) {
-		p.xlabel = "chunk size (-b), bytes";
+	if (by_size) {
+		snprintf(xlabel, sizeof(xlabel), "%s (-b), bytes", look->size_name);
+		p.xlabel = xlabel;
 		p.log_x = 1;
 		p.points = points;
 		p.n_points = n_points;
 	} else {
 		p.xlabel = "variant";
-		p.n_groups = (int)vs->n;
+		p.n_groups = (int)n;
 		p.bars = bars;
-		p.n_bars = (int)vs->n;
+		p.n_bars = (int)n;
 	}
 	if (plot_write(path, &p, err, sizeof(err)) < 0)
 		error(1, 0, "--plot: %s", err);

@@ -1,6 +1,6 @@
 /*
- * The comparison's lines: a round line per run, then the table, each
- * described once for text and -J (lib/app/out.h).
+ * The comparison's lines (compare.h): a round line per run, then the
+ * table, each described once for text and -J (lib/app/out.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -9,84 +9,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zcc/compare_internal.h"
+#include "app/compare.h"
 #include "app/out.h"
-
-void compare_keep(struct compare_figs *f, unsigned round, const struct send_result *r)
-{
-	f->rate[round] = r->rate;
-	f->own[round] = r->own;
-	f->measured = r->measured;
-	f->load[round] = r->measured ? r->load : NAN;
-	f->demand[round] = r->measured ? r->demand : NAN;
-}
-
-double compare_median(const double *v, size_t n)
-{
-	double *c = malloc((n ? n : 1) * sizeof(*c)), m;
-
-	if (!c)
-		error(1, errno, "memory");
-	if (n)
-		memcpy(c, v, n * sizeof(*c));
-	m = stats_median(c, n);
-	free(c);
-	return m;
-}
 
 const char *compare_word(enum stats_verdict v)
 {
 	return v == STATS_LESS ? "cheaper" : v == STATS_MORE ? "dearer" : "~";
 }
 
-void compare_round_line(const struct variant *v, unsigned round, unsigned rounds,
-			unsigned at, const struct send_result *r)
+void compare_round_line(const struct compare_look *look, const struct compare_row *id,
+			size_t round, size_t rounds, unsigned at, const struct compare_fig *r)
 {
+	char itself[64];
+
 	line_begin("round");
-	line_int("round", round + 1, "round %lld");
-	line_int("rounds", rounds, "/%lld");
+	line_int("round", (long long)round + 1, "round %lld");
+	if (rounds)
+		line_int("rounds", (long long)rounds, "/%lld");
 	line_int("at", at + 1, NULL);
-	line_str("variant", v->name, " %s:");
-	line_str("method", v->method->name, NULL);
-	line_u64("chunk_bytes", v->chunk, NULL);
+	line_str("variant", id->name, " %s:");
+	line_str("method", id->method, NULL);
+	line_u64(look->size_key, id->size, NULL);
 	line_num("kbytes_per_sec", r->rate, 0, " %.0f kbytes/sec");
 	if (r->measured) {
 		line_num("load_pct", r->load * 100, 1, ", load %.1f%%");
 		line_num("service_demand_us_per_kb", r->demand, 3,
 			 ", service demand %.3f us/KB");
 	}
-	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
+	snprintf(itself, sizeof(itself), ", %s itself %%.3f us/KB", look->self);
+	line_num("own_us_per_kb", r->own, 3, itself);
 	line_end();
 	if (out_failed())
 		exit(1);
 }
 
 /* The column heads, and the coverage the intervals have (text only). */
-static void head(const struct compare_row *rows, unsigned n, int measured,
-		 const char *how)
+static void head(const struct compare_look *look, const struct compare_row *rows,
+		 unsigned n, int measured, const char *how)
 {
+	char own[64];
+
+	snprintf(own, sizeof(own), "%s's own CPU time (us/KB)", look->self);
 	out_text("\ncompare: ");
 	if (rows[0].rounds == rows[n - 1].rounds)	/* else how says */
 		out_text("%zu round%s, ", rows[0].rounds, rows[0].rounds == 1 ? "" : "s");
 	out_text("each variant against %s on %s, %s\n", rows[0].name,
-		 measured ? "service demand (us/KB)" : "zcc's own CPU time (us/KB)", how);
+		 measured ? "service demand (us/KB)" : own, how);
 	out_text("%-16s %11s", "variant", "kbytes/sec");
 	if (measured)
 		out_text(" %7s %13s", "load %", "demand us/KB");
-	out_text(" %10s %7s %17s %6s  %s\n", "zcc us/KB", "ratio", "interval", "agree",
+	snprintf(own, sizeof(own), "%s us/KB", look->self);
+	out_text(" %10s %7s %17s %6s  %s\n", own, "ratio", "interval", "agree",
 		 "verdict");
 }
 
-static void row_line(const struct compare_row *row, const struct compare_row *ref,
-		     int measured)
+static void row_line(const struct compare_look *look, const struct compare_row *row,
+		     const struct compare_row *ref, int measured)
 {
 	char interval[64] = "", agree[32] = "-";
 
 	line_begin("compare");
 	line_str("variant", row->name, "%-16s");
-	if (row->variant) {
-		line_str("method", row->variant->method->name, NULL);
-		line_u64("chunk_bytes", row->variant->chunk, NULL);
+	if (row->method) {
+		line_str("method", row->method, NULL);
+		line_u64(look->size_key, row->size, NULL);
 	}
 	line_int("rounds", (long long)row->rounds, NULL);
 	line_num("kbytes_per_sec_median", row->rate, 0, " %11.0f");
@@ -121,14 +107,14 @@ static void row_line(const struct compare_row *row, const struct compare_row *re
 	line_end();
 }
 
-void compare_table(const struct compare_row *rows, unsigned n, int measured,
-		   const char *how)
+void compare_table(const struct compare_look *look, const struct compare_row *rows,
+		   unsigned n, int measured, const char *how)
 {
 	double conf = n > 1 ? rows[1].ratio.conf : 0;
 
-	head(rows, n, measured, how);
+	head(look, rows, n, measured, how);
 	for (unsigned i = 0; i < n; i++)
-		row_line(&rows[i], &rows[0], measured);
+		row_line(look, &rows[i], &rows[0], measured);
 	if (n > 1)	/* a lone reference row has no ratio to explain */
 		out_text("ratio: the variant's %s over %s's (below 1: cheaper)\n"
 			 "interval: distribution-free, %.1f%% coverage; agree: rounds on "
