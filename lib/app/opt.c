@@ -247,3 +247,31 @@ void opt_common(int argc, char *argv[], const struct optab_parser *p,
 	}
 	optind = 0;	/* glibc: start afresh, the permutation state included */
 }
+
+unsigned opt_list(int opt, char *list, char **item, unsigned max)
+{
+	char shown[SAFE_LEN], *whole = strdup(list);
+	unsigned n = 0;
+
+	for (char *p = list;; p++) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (!*p)
+			usage_error("-%c: '%s': an empty item in the list", opt,
+				    whole ? safe_text(whole, shown, sizeof(shown)) : "");
+		for (unsigned i = 0; i < n; i++)
+			if (strcmp(item[i], p) == 0)
+				usage_error("-%c: '%s' is in the list twice", opt,
+					    safe_text(p, shown, sizeof(shown)));
+		if (n == max)
+			usage_error("-%c: more than %u items in the list", opt, max);
+		item[n++] = p;
+		if (!comma)
+			break;
+		p = comma;
+	}
+	free(whole);
+	return n;
+}

@@ -75,6 +75,13 @@ void opt_refused(int c) __attribute__((noreturn));
 void opt_unknown(int opt, const char *arg, const char *what, const char *(*name)(int i))
 	__attribute__((noreturn));
 
+/*
+ * opt_list - split opt's comma list (-M, -b) in place into item[0..max):
+ * returns how many. An empty item, one given twice or more than max: a
+ * usage line naming opt, exit 2.
+ */
+unsigned opt_list(int opt, char *list, char **item, unsigned max);
+
 /* usage_error - print "prog: message" and exit 2. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

@@ -19,36 +19,6 @@
 #define MAX_CHUNK (1 << 30)	/* -b: as zcc's single size */
 #define MAX_ITEMS COMPARE_MAX
 
-/*
- * Split a comma list in place; an empty item or one given twice is a
- * usage line naming the option and the list. Returns how many.
- */
-static unsigned split_list(char *list, const char *opt, const char *whole, char **item)
-{
-	char shown[SAFE_LEN];
-	unsigned n = 0;
-
-	for (char *p = list;; p++) {
-		char *comma = strchr(p, ',');
-
-		if (comma)
-			*comma = '\0';
-		if (!*p)
-			usage_error("%s: '%s': an empty item in the list", opt,
-				    safe_text(whole, shown, sizeof(shown)));
-		for (unsigned i = 0; i < n; i++)
-			if (strcmp(item[i], p) == 0)
-				usage_error("%s: '%s' is in the list twice", opt,
-					    safe_text(p, shown, sizeof(shown)));
-		if (n == MAX_ITEMS)
-			usage_error("%s: more than %d items in the list", opt, MAX_ITEMS);
-		item[n++] = p;
-		if (!comma)
-			return n;
-		p = comma;
-	}
-}
-
 static const char *tx_name(int i)
 {
 	return tx_methods[i] ? tx_methods[i]->name : NULL;
@@ -96,8 +66,8 @@ void compare_variants(struct variants *vs, const char *methods, const char *chun
 	size_t size[MAX_ITEMS] = { 0 };
 	unsigned nm, nc, chunked = 0;
 
-	nm = split_list(mlist, "-M", methods, mitem);
-	nc = split_list(clist, "-b", chunks ? chunks : "", citem);
+	nm = opt_list('M', mlist, mitem, MAX_ITEMS);
+	nc = opt_list('b', clist, citem, MAX_ITEMS);
 	for (unsigned j = 0; j < nc; j++) {
 		size[j] = chunks ? (size_t)opt_size('b', citem[j], 1, MAX_CHUNK) : DEFAULT_CHUNK;
 		for (unsigned k = 0; k < j; k++)
