@@ -29,6 +29,11 @@ void rx_advise(const struct rx_method *m, size_t bufsize, char *note, size_t len
 		m->advise(bufsize, note, len);
 }
 
+int rx_probe(const struct rx_method *m, char *err, size_t errlen)
+{
+	return m->probe ? m->probe(err, errlen) : 0;
+}
+
 int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 {
 	r->zc_mapped = r->zc_copied = 0;

@@ -36,6 +36,9 @@ struct rx_method {
 	const char *name;	/* as the user names the method */
 	const char *how;	/* one line for the help and debug text */
 
+	/* Before any connection: does the kernel know the method at all?
+	 * Fails naming the method and the reason. NULL: every kernel does. */
+	int (*probe)(char *err, size_t errlen);
 	/* Per connection: check the kernel can do it, set up (a pipe, a
 	 * mapping); fails naming the method and the reason. NULL: nothing. */
 	int (*setup)(struct rx *r, char *err, size_t errlen);
@@ -60,6 +63,12 @@ extern const struct rx_method *const rx_methods[];
 
 /* rx_find - the method called name, or NULL. */
 const struct rx_method *rx_find(const char *name);
+
+/*
+ * rx_probe - 0 when the kernel knows method m (its probe hook, where it
+ * has one); -1 with err naming the method and why not.
+ */
+int rx_probe(const struct rx_method *m, char *err, size_t errlen);
 
 /*
  * rx_open - ready connection r (its fd, buf and bufsize set) for method m:

@@ -71,6 +71,29 @@ static int zc_receive(const struct rx *r, const struct zc_state *s, size_t want,
 	return getsockopt(r->fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE, zc, &len);
 }
 
+/*
+ * A fresh, unconnected socket asked for nothing: a kernel that knows the
+ * option answers (nothing to map), one that does not says ENOPROTOOPT.
+ */
+static int zc_probe(char *err, size_t errlen)
+{
+	struct tcp_zerocopy_receive zc;
+	socklen_t len = sizeof(zc);
+	int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0), rc, saved;
+
+	if (fd < 0)
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return err_fill(err, errlen, errno, "zerocopy: socket");
+	memset(&zc, 0, sizeof(zc));
+	rc = getsockopt(fd, IPPROTO_TCP, TCP_ZEROCOPY_RECEIVE, &zc, &len);
+	saved = errno;
+	close(fd);
+	if (rc < 0 && (saved == ENOPROTOOPT || saved == EOPNOTSUPP))
+		return err_fill(err, errlen, saved, "zerocopy: TCP_ZEROCOPY_RECEIVE");
+	return 0;
+}
+
 static int zc_setup(struct rx *r, char *err, size_t errlen)
 {
 	struct tcp_zerocopy_receive zc;
@@ -217,6 +240,7 @@ again:
 const struct rx_method rx_zerocopy = {
 	.name = "zerocopy",
 	.how = "TCP_ZEROCOPY_RECEIVE: payload pages mapped, not copied, where the kernel can",
+	.probe = zc_probe,
 	.setup = zc_setup,
 	.take = zc_take,
 	.cleanup = zc_cleanup,
