@@ -23,6 +23,7 @@
 #include "app/out.h"
 #include "zcs/serve_conns.h"
 #include "zcs/serve_loop.h"
+#include "zcs/serve_rounds.h"
 #include "zcs/serve_sampler.h"
 #include "app/meter_session.h"
 #include "app/stop_exit.h"
@@ -35,6 +36,8 @@
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 
+enum { OPT_PLOT = 300 };	/* long options only */
+
 /* Everything the options say, set by parse_args and read everywhere else. */
 struct settings {
 	const char *addr;		/* -a */
@@ -46,6 +49,9 @@ struct settings {
 	int measure;			/* -c */
 	int where;			/* -W */
 	struct meter_cfg meter;		/* -N, -r, -L, -f */
+	const char *methods, *sizes;	/* -M, -b: a name or size, or comma lists */
+	struct rx_variants variants;	/* -M x -b; two or more: compared */
+	const char *plot;		/* --plot */
 	/* -1 (alone), -b, -d, -M, -t, -T; and the meter opened for -c, -W */
 	struct serve_cfg conn;
 };
@@ -70,11 +76,20 @@ static const struct optab options[] = {
 	{ 'a', "address", "ADDR",
 	  "listen on this address only (default: every IPv6 and IPv4 address; "
 	  "IPv4 alone where the kernel has no IPv6)" },
-	{ 'b', "read-size", "BYTES", "size of each read (default 16384)" },
+	{ 'b', "read-size", "BYTES",
+	  "size of each read (default 16384); a comma list compares them" },
 	{ 'M', "method", "METHOD",
 	  "receive method (default read; the methods below); every header word "
 	  "reaches the stream check (taken with the data where the kernel lets "
-	  "it), so every stream is checked against its headers" },
+	  "it), so every stream is checked against its headers. A comma list "
+	  "(with -b's, every combination) compares them: each sender's run (one "
+	  "connection, or the overlapping ones of one zcc -P from one host) is "
+	  "served with the next variant, the order rotated from round to round; "
+	  "after every round a table of each variant's median rate, load, service "
+	  "demand and zcs's own us/KB, and each one's ratio to the first on the "
+	  "deciding figure (service demand with -c, zcs's own us/KB without): "
+	  "the median of the rounds' ratios, a distribution-free interval, the "
+	  "rounds that agree, and cheaper, dearer or ~" },
 	{ 't', "period", "SECS",
 	  "print the rate every SECS seconds, fractions allowed (default 5)" },
 	{ 'T', "stall-timeout", "SECS",
@@ -108,9 +123,13 @@ static const struct optab options[] = {
 	{ 'f', "calibration-file", "FILE",
 	  "with -c: the calibration file (default ./" CALIB_DEFAULT_PATH ")" },
 	{ 'N', "cpus", "CPUS", "with -c: soakers for that many CPUs (default: the online CPUs)" },
+	{ OPT_PLOT, "plot", "FILE",
+	  "with a -M or -b list: after every round, the comparison as an SVG "
+	  "chart in FILE" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line "
-	  "with \"program\", \"event\" (listening, rate, done, broken), \"time\"" },
+	  "with \"program\", \"event\" (listening, rate, done, broken, round, "
+	  "compare), \"time\"" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcs and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -125,7 +144,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 
 	fprintf(f, "usage: zcs [-1cdhJLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
-		"           [-o output_bufsize] [-p port] [-t period] [-T secs]\n"
+		"           [-o output_bufsize] [-p port] [-t period] [-T secs] [--plot FILE]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n");
 	optab_help(f, options);
 	fprintf(f, "\nMethods (-M):\n");
@@ -146,23 +165,39 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 	exit(status);
 }
 
-static const char *rx_name(int i)
+/*
+ * -M and -b into variants: one is zcs's method and read size, two or more
+ * a comparison (never of one connection, -1).
+ */
+static void check_variants(void)
 {
-	return rx_methods[i] ? rx_methods[i]->name : NULL;
-}
+	struct rx_variants *vs = &cfg.variants;
+	char note[256];
 
-static const struct rx_method *method_or_usage(const char *name)
-{
-	const struct rx_method *m = rx_find(name);
-
-	if (!m)
-		opt_unknown('M', name, "method", rx_name);
-	return m;
+	rounds_variants(vs, cfg.methods, cfg.sizes, cfg.conn.read_size, MAX_READ_SIZE);
+	for (unsigned i = 0; i < vs->n; i++) {
+		rx_advise(vs->v[i].method, vs->v[i].read_size, note, sizeof(note));
+		if (note[0])	/* smaller reads than asked: said, never silent */
+			error(0, 0, "warning: %s", note);
+	}
+	cfg.conn.method = vs->v[0].method;
+	cfg.conn.read_size = vs->v[0].read_size;
+	if (vs->n == 1) {
+		if (cfg.plot)
+			usage_error("--plot draws a comparison: give -M or -b a list");
+		return;
+	}
+	if (cfg.conn.alone)
+		usage_error("-1 serves one connection: a -M or -b list compares many");
+	for (unsigned i = 0; i < vs->n; i++)	/* buf holds the largest read */
+		if (vs->v[i].read_size > cfg.conn.read_size)
+			cfg.conn.read_size = vs->v[i].read_size;
 }
 
 /* What makes no sense together is refused before anything is done. */
 static void check_args(void)
 {
+	check_variants();
 	if (cfg.measure)
 		return;
 	if (cfg.meter.method != METER_DEFAULT)
@@ -178,7 +213,7 @@ static void check_args(void)
 
 static void parse_args(int argc, char **argv)
 {
-	char shown[SAFE_LEN], note[256];
+	char shown[SAFE_LEN];
 	const char *why;
 	int c;
 
@@ -193,7 +228,7 @@ static void parse_args(int argc, char **argv)
 				usage_error("-a '': an empty address");
 			cfg.addr = optarg;
 			break;
-		case 'b': cfg.conn.read_size = (size_t)opt_size(c, optarg, 1, MAX_READ_SIZE); break;
+		case 'b': cfg.sizes = optarg; break;
 		case 'B': cfg.cpu = (int)opt_num(c, optarg, 0, cpu_max()); break;
 		case 'c': cfg.measure = 1; break;
 		case 'W': cfg.where = 1; break;
@@ -209,9 +244,10 @@ static void parse_args(int argc, char **argv)
 		case 'i': cfg.net.rcvbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX); break;
 		case 'J': cfg.json = 1; break;
 		case 'm': cfg.max_conns = (unsigned)opt_num(c, optarg, 1, 65536); break;
-		case 'M': cfg.conn.method = method_or_usage(optarg); break;
+		case 'M': cfg.methods = optarg; break;
 		case 'o': cfg.net.sndbuf = (int)opt_size(c, optarg, 1, NET_BUF_MAX); break;
 		case 'p': cfg.port = (unsigned)opt_num(c, optarg, 0, 65535); break;
+		case OPT_PLOT: cfg.plot = optarg; break;
 		case 't': cfg.conn.period = opt_secs(c, optarg, 0.01, MAX_SECS); break;
 		case 'T': cfg.conn.stall_secs = opt_secs(c, optarg, 0, MAX_SECS); break;
 		default: opt_refused(c);
@@ -220,11 +256,6 @@ static void parse_args(int argc, char **argv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (zcs -h for help)",
 			    safe_text(argv[optind], shown, sizeof(shown)));
-	if (!cfg.conn.method)
-		cfg.conn.method = rx_methods[0];
-	rx_advise(cfg.conn.method, cfg.conn.read_size, note, sizeof(note));
-	if (note[0])	/* smaller reads than asked: said, never silent */
-		error(0, 0, "warning: %s", note);
 }
 
 /* --- the meter (-c) ------------------------------------------------------ */
@@ -293,6 +324,8 @@ int main(int argc, char **argv)
 	if (!buf)
 		error(1, errno, "allocate a %zu byte read buffer", cfg.conn.read_size);
 	fd = listen_here();
+	if (cfg.variants.n > 1)
+		rounds_open(&cfg.variants, cfg.plot);
 	if (cfg.conn.alone)
 		return serve_one(&cfg.conn, fd, buf);
 	serve_forever(&cfg.conn, fd, cfg.max_conns, buf);

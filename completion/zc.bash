@@ -21,7 +21,7 @@ _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
 	-r --run-time -L --loop-counts -f --calibration-file -N --cpus -J --json
-	-h --help --version'
+	--plot -h --help --version'
 _zc_opts_cyclesoak='-C --calibrate -f --calibration-file -N --cpus -p --period
 	-m --period-ms -B --per-cpu -1 --once -n --nice -r --run-time
 	-L --loop-counts -W --where -d --debug -J --json -h --help --version'
@@ -33,7 +33,7 @@ _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	--rate --plot --baseline --files-from'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
-	-B --cpu -f --calibration-file -N --cpus'
+	-B --cpu -f --calibration-file -N --cpus --plot'
 _zc_valued_cyclesoak='-f --calibration-file -N --cpus -p --period -m --period-ms'
 _zc_valued_run_rr='-p --priority -l --rt-limit'
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "base/clock.h"
@@ -38,4 +39,14 @@ int sleep_until(uint64_t deadline_ns)
 		return -1;
 	}
 	return 0;
+}
+
+double cpu_self_secs(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }

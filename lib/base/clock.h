@@ -1,4 +1,5 @@
-/* The monotonic clock: reading it, sleeping or waiting to a deadline. */
+/* The monotonic clock: reading it, sleeping or waiting to a deadline; the
+ * process's own CPU time. */
 #ifndef ZC_CLOCK_H
 #define ZC_CLOCK_H
 
@@ -23,5 +24,8 @@ struct timespec ns_timespec(uint64_t ns);
  * monotonic clock (deadlines from now_ns(), by ns_timespec).
  */
 void clock_cond_init(pthread_cond_t *c);
+
+/* cpu_self_secs - this process's CPU time so far (user and system), seconds. */
+double cpu_self_secs(void);
 
 #endif

@@ -26,7 +26,7 @@ struct conn {
 	char prefix[96];		/* "PEER: " on rate and where lines with -d */
 	struct rx rx;
 	struct proto_rx p;
-	uint64_t start;
+	uint64_t start, end;		/* now_ns at the first and last byte's moment */
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
@@ -167,7 +167,7 @@ static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
 /* report_done - the whole connection's line. */
 static void report_done(struct conn *c, int interrupted)
 {
-	uint64_t ns = now_ns() - c->start, bytes = c->p.bytes;
+	uint64_t ns = c->end - c->start, bytes = c->p.bytes;
 	struct app_load l = sample(c, bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
 
@@ -313,8 +313,21 @@ static void ticker(uint64_t tick_ns)
 		error(1, errno, "setitimer");
 }
 
-int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf)
+/* What the connection moved and cost (c->last: the done line's reading). */
+static void result_of(const struct conn *c, int rc, double cpu0, struct serve_result *res)
 {
+	if (!res)
+		return;
+	*res = (struct serve_result){ .bytes = c->p.bytes, .start_ns = c->start,
+		.end_ns = c->end, .own_secs = cpu_self_secs() - cpu0, .whole = rc == 0,
+		.metered = c->cfg->meter != NULL && c->first.secs < c->last.secs,
+		.first = c->first, .last = c->last };
+}
+
+int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
+	  struct serve_result *res)
+{
+	double cpu0 = cpu_self_secs();
 	struct conn conn = { 0 }, *c = &conn;
 	char err[256];
 	enum end how;
@@ -349,8 +362,10 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticks = 0;
 	ticker(watch_tick_ns(&c->watch));
 	how = receive(c);
+	c->end = now_ns();
 	total_ended();	/* the stream ended: the client may connect again */
 	rc = verdict(c, how);
+	result_of(c, rc, cpu0, res);
 	ticker(0);
 	rx_close(sc->method, &c->rx);
 	where_end(c);

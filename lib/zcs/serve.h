@@ -10,10 +10,12 @@
 #define ZC_ZCS_SERVE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "app/where_session.h"
 #include "meter/meter.h"
 #include "wire/rx.h"
+#include "zcs/serve_sampler.h"
 
 /*
  * The exit status of a connection's process that cannot go on for a reason
@@ -33,14 +35,26 @@ struct serve_cfg {
 	struct where_session *where;		/* -W, or NULL */
 };
 
+/* What one connection moved and cost, for the comparison and the report. */
+struct serve_result {
+	uint64_t bytes;			/* counted, header words included */
+	uint64_t start_ns, end_ns;	/* the stream's first and last moment (now_ns) */
+	double own_secs;		/* this process's CPU time receiving it */
+	int whole;			/* a complete, well-formed stream */
+	int metered;			/* -c: first and last hold the ledger */
+	struct sampler_mark first, last;	/* the meter's ledger at start and end */
+};
+
 /*
  * serve - receive one stream from fd (peer: its name for lines) into buf
- * and report it; fd is closed. Returns 0 when it was complete and well
- * formed, 1 otherwise. Unless alone, a failure that stops the server ends
- * the process with SERVE_GIVE_UP; alone it is exit 1. A stop signal ends
+ * and report it; fd is closed; res (or NULL) gets what it moved and
+ * cost. Returns 0 when it was complete and well formed, 1 otherwise.
+ * Unless alone, a failure that stops the server ends the process with
+ * SERVE_GIVE_UP; alone it is exit 1. A stop signal ends
  * the receiving, the done line says "(interrupted)", and the caller dies
  * of the signal.
  */
-int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf);
+int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
+	  struct serve_result *res);
 
 #endif

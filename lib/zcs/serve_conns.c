@@ -17,10 +17,12 @@
 static pid_t *kids;		/* the live children */
 static unsigned *kid_slot;	/* each one's slot of the total */
 static unsigned live, max_conns;
+static void (*on_ended)(pid_t pid);
 
-void conns_open(unsigned max)
+void conns_open(unsigned max, void (*ended)(pid_t pid))
 {
 	max_conns = max;
+	on_ended = ended;
 	kids = calloc(max, sizeof(*kids));
 	kid_slot = calloc(max, sizeof(*kid_slot));
 	if (!kids || !kid_slot)
@@ -162,6 +164,8 @@ int conns_reap(void)
 		if (WIFEXITED(status) && WEXITSTATUS(status) == SERVE_GIVE_UP)
 			broken = 1;
 		total_release(kid_slot[i]);
+		if (on_ended)
+			on_ended(kids[i]);
 		live--;
 		kids[i] = kids[live];
 		kid_slot[i] = kid_slot[live];

@@ -15,8 +15,9 @@
 #define CONN_PEER_LEN 80
 
 /* conns_open - a table for max connections (their total's slots opened
- * already). A failure is one line and exit 1. */
-void conns_open(unsigned max);
+ * already); ended (or NULL) is told of each child reaped. A failure is
+ * one line and exit 1. */
+void conns_open(unsigned max, void (*ended)(pid_t pid));
 void conns_close(void);
 
 /* conns_live - how many children serve now. */

@@ -11,6 +11,7 @@
 #include "app/env_out.h"
 #include "zcs/serve_conns.h"
 #include "zcs/serve_loop.h"
+#include "zcs/serve_rounds.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/stop_exit.h"
@@ -85,6 +86,9 @@ static void accept_one(unsigned char *buf)
 {
 	char peer[CONN_PEER_LEN];
 	struct timespec pause = { 0, 100000000L };	/* 0.1 s */
+	struct serve_cfg sc = *cfg;
+	struct serve_result res;
+	pid_t pid;
 	int fd, rc;
 
 	fd = accept_peer(peer, sizeof(peer));
@@ -97,12 +101,23 @@ static void accept_one(unsigned char *buf)
 		return;
 	}
 	conn_env(fd);
-	if (conns_spawn(peer, forget_parent) == 0) {
-		rc = serve(cfg, fd, peer, buf);
+	if (rounds_on()) {	/* the variant of this sender's turn */
+		const struct rx_variant *v = rounds_pick(peer);
+
+		sc.method = v->method;
+		sc.read_size = v->read_size;
+	}
+	pid = conns_spawn(peer, forget_parent);
+	if (pid == 0) {
+		rc = serve(&sc, fd, peer, buf, &res);
+		if (rounds_on())
+			rounds_result(&res);
 		if (stop_signal)
 			stop_exit(stop_signal);
 		exit(rc);
 	}
+	if (rounds_on())
+		rounds_spawned(pid);
 	close(fd);
 }
 
@@ -135,7 +150,7 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 
 	cfg = sc;
 	listen_sock = listen_fd;
-	conns_open(max_conns);
+	conns_open(max_conns, rounds_on() ? rounds_ended : NULL);
 	total_open(max_conns, sc->period, sc->meter != NULL);
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		error(1, errno, "pipe");
@@ -188,7 +203,7 @@ int serve_one(const struct serve_cfg *sc, int listen_fd, unsigned char *buf)
 		error(1, errno, "accept");
 	close(listen_sock);
 	conn_env(fd);
-	rc = serve(sc, fd, peer, buf);
+	rc = serve(sc, fd, peer, buf, NULL);
 	free(buf);
 	if (stop_signal)
 		stop_exit(stop_signal);

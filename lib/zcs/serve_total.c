@@ -84,6 +84,11 @@ static unsigned active_slots(void)
 	return n;
 }
 
+unsigned total_streaming(void)
+{
+	return active_slots();
+}
+
 unsigned total_take(void)
 {
 	unsigned i = 0;

@@ -37,6 +37,9 @@ void total_child(unsigned slot);
 void total_count(uint64_t bytes);
 void total_ended(void);
 
+/* total_streaming - how many live connections' streams have not ended. */
+unsigned total_streaming(void);
+
 /* total_tick - a total line when a period has ended. */
 void total_tick(void);
 

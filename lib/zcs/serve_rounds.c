@@ -1,0 +1,329 @@
+/*
+ * zcs's rounds of receive variants (serve_rounds.h): which variant serves
+ * each sender's run, the runs' figures gathered from their processes,
+ * and the comparison's lines after every complete round.
+ */
+#include <errno.h>
+#include <error.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "zcs/serve_conns.h"
+#include "zcs/serve_rounds.h"
+#include "zcs/serve_total.h"
+#include "app/meter_session.h"
+#include "base/rate.h"
+#include "meter/meter.h"
+
+/* A connection of a turn, and what its process sent. */
+struct member {
+	pid_t pid;
+	int live, has;
+	struct serve_result r;
+};
+
+/* What one process sends: small enough for one atomic pipe write. */
+struct record {
+	pid_t pid;
+	struct serve_result r;
+};
+
+/* Where a turn stands in the rounds: its variant is (round + at) mod n. */
+struct place {
+	size_t round;
+	unsigned at;
+};
+
+/* A turn: its place, its host, its connections. */
+struct turn {
+	int used;
+	struct place at;
+	unsigned variant;
+	char host[CONN_PEER_LEN];
+	struct member *m;
+	unsigned n, cap;
+};
+
+#define TURNS 8		/* turns whose processes are still being reaped */
+
+static const struct compare_look zcs_look = {
+	.self = "zcs", .size_key = "read_bytes", .size_name = "read size",
+};
+
+static struct {
+	const struct rx_variants *vs;
+	const char *plot;
+	int pipe[2];			/* children write records, the parent reads */
+	struct compare_figs *figs;
+	struct compare_row rows[COMPARE_MAX];
+	unsigned *counted;		/* per round, its turns counted */
+	size_t complete;		/* rounds complete, from the first */
+	struct place next;		/* the next new turn's place */
+	struct place redo[TURNS];	/* places of turns not counted, served again */
+	unsigned n_redo;
+	struct turn turns[TURNS];
+	struct turn *open;		/* the turn a connection may join, or NULL */
+	struct turn *joining;		/* picked, its process not yet made */
+} rs = { .pipe = { -1, -1 } };
+
+int rounds_on(void)
+{
+	return rs.vs != NULL;
+}
+
+/* Room for rounds up to round (figures and counts). */
+static void room_for(size_t round)
+{
+	size_t cap = rs.figs[0].cap;
+
+	if (round < cap)
+		return;
+	compare_figs_grow(rs.figs, rs.vs->n, cap);
+	rs.counted = realloc(rs.counted, 2 * cap * sizeof(*rs.counted));
+	if (!rs.counted)
+		error(1, errno, "memory");
+	memset(rs.counted + cap, 0, cap * sizeof(*rs.counted));
+}
+
+void rounds_open(const struct rx_variants *vs, const char *plot)
+{
+	rs.vs = vs;
+	rs.plot = plot;
+	rs.figs = compare_figs_new(vs->n, 16);
+	rs.counted = calloc(16, sizeof(*rs.counted));
+	if (!rs.counted)
+		error(1, errno, "memory");
+	for (unsigned i = 0; i < vs->n; i++)
+		rs.rows[i] = (struct compare_row){ .name = vs->v[i].name,
+			.method = vs->v[i].method->name, .size = vs->v[i].read_size,
+			.sized = 1 };
+	if (pipe2(rs.pipe, O_CLOEXEC) < 0 || fcntl(rs.pipe[0], F_SETFL, O_NONBLOCK) < 0)
+		error(1, errno, "pipe");
+}
+
+/* The host of "ADDR port N": the address alone. */
+static void host_of(const char *peer, char *host, size_t len)
+{
+	const char *port = strstr(peer, " port ");
+	size_t n = port ? (size_t)(port - peer) : strlen(peer);
+
+	snprintf(host, len, "%.*s", (int)n, peer);
+}
+
+/* A new turn at the next place (or one served again); NULL: no room. */
+static struct turn *new_turn(const char *host)
+{
+	struct turn *t = NULL;
+
+	for (unsigned i = 0; i < TURNS && !t; i++)
+		if (!rs.turns[i].used)
+			t = &rs.turns[i];
+	if (!t)
+		return NULL;
+	t->used = 1;
+	t->n = 0;
+	if (rs.n_redo) {
+		t->at = rs.redo[0];
+		memmove(rs.redo, rs.redo + 1, --rs.n_redo * sizeof(*rs.redo));
+	} else {
+		t->at = rs.next;
+		if (++rs.next.at == rs.vs->n) {
+			rs.next.at = 0;
+			room_for(++rs.next.round);
+		}
+	}
+	t->variant = (unsigned)((t->at.round + t->at.at) % rs.vs->n);	/* rotated */
+	snprintf(t->host, sizeof(t->host), "%s", host);
+	return t;
+}
+
+const struct rx_variant *rounds_pick(const char *peer)
+{
+	char host[CONN_PEER_LEN];
+
+	host_of(peer, host, sizeof(host));
+	/* Joined only while one of the turn's streams flows: the sender's next
+	 * run comes after it has seen zcs close the last. */
+	if (rs.open && strcmp(host, rs.open->host) == 0 && total_streaming() > 0) {
+		rs.joining = rs.open;
+		return &rs.vs->v[rs.open->variant];
+	}
+	if (rs.open && total_streaming() > 0) {
+		rs.joining = NULL;	/* another host meanwhile: not counted */
+		return &rs.vs->v[rs.open->variant];
+	}
+	rs.open = rs.joining = new_turn(host);
+	return &rs.vs->v[rs.open ? rs.open->variant : 0];
+}
+
+static void maybe_done(struct turn *t);
+
+void rounds_spawned(pid_t pid)
+{
+	struct turn *t = rs.joining;
+
+	if (!t)
+		return;
+	rs.joining = NULL;
+	if (pid < 0) {
+		maybe_done(t);	/* refused: a turn of none is no turn */
+		return;
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 8;
+		t->m = realloc(t->m, t->cap * sizeof(*t->m));
+		if (!t->m)
+			error(1, errno, "memory");
+	}
+	t->m[t->n++] = (struct member){ .pid = pid, .live = 1 };
+}
+
+void rounds_result(const struct serve_result *r)
+{
+	struct record rec = { .pid = getpid(), .r = *r };
+
+	if (rs.pipe[1] >= 0 && write(rs.pipe[1], &rec, sizeof(rec)) < 0) {
+		/* The parent is gone: nobody to tell. */
+	}
+}
+
+/* The member that is process pid, in whatever turn; NULL: none. */
+static struct member *member_of(pid_t pid, struct turn **in)
+{
+	for (unsigned i = 0; i < TURNS; i++)
+		for (unsigned k = 0; rs.turns[i].used && k < rs.turns[i].n; k++)
+			if (rs.turns[i].m[k].pid == pid) {
+				*in = &rs.turns[i];
+				return &rs.turns[i].m[k];
+			}
+	return NULL;
+}
+
+/* The records sent so far, each to its member. */
+static void take_records(void)
+{
+	struct record rec;
+	struct member *m;
+	struct turn *t;
+
+	while (read(rs.pipe[0], &rec, sizeof(rec)) == (ssize_t)sizeof(rec))
+		if ((m = member_of(rec.pid, &t)) != NULL) {
+			m->has = 1;
+			m->r = rec.r;
+		}
+}
+
+/* A turn's figures: its connections summed over the span they cover. */
+static struct compare_fig turn_fig(const struct turn *t)
+{
+	struct compare_fig f = { .measured = 1 };
+	const struct sampler_mark *first = NULL, *last = NULL;
+	uint64_t bytes = 0, start = UINT64_MAX, end = 0, all;
+	double own = 0, secs;
+
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct serve_result *r = &t->m[i].r;
+
+		bytes += r->bytes;
+		own += r->own_secs;
+		start = r->start_ns < start ? r->start_ns : start;
+		end = r->end_ns > end ? r->end_ns : end;
+		f.measured &= r->metered;
+		if (!first || r->first.secs < first->secs)
+			first = &r->first;
+		if (!last || r->last.secs > last->secs)
+			last = &r->last;
+	}
+	f.rate = kbytes_per_sec(bytes, end > start ? end - start : 0);
+	f.own = cpu_us_per_kb(own, bytes);
+	secs = f.measured ? last->secs - first->secs : 0;
+	if (secs > 0) {
+		struct app_load l;
+
+		all = last->counted && first->counted ? last->all_bytes - first->all_bytes : bytes;
+		l = app_load_of((last->load_secs - first->load_secs) / secs, last->ncpus, secs, all);
+		f.load = l.load;
+		f.demand = l.demand;
+	} else {
+		f.measured = 0;
+	}
+	return f;
+}
+
+/* The rounds complete from the first: the table over them, and the chart. */
+static void tables(void)
+{
+	int measured = 1;
+
+	while (rs.counted[rs.complete] == rs.vs->n) {
+		size_t done = ++rs.complete;
+
+		room_for(done);
+		for (unsigned i = 0; i < rs.vs->n; i++)
+			measured &= rs.figs[i].measured;
+		for (unsigned i = 0; i < rs.vs->n; i++)
+			rs.figs[i].measured = measured;
+		compare_rows(rs.rows, rs.vs->n, rs.figs, done);
+		compare_table(&zcs_look, rs.rows, rs.vs->n, measured,
+			      "the median of the rounds' ratios");
+		if (rs.plot)
+			compare_plot(&zcs_look, rs.plot, rs.rows, rs.figs, rs.vs->n, done,
+				     rs.vs->by_size);
+	}
+}
+
+/* Turn t's connections have all ended: count it, or serve its place again. */
+static void turn_done(struct turn *t)
+{
+	const struct rx_variant *v = &rs.vs->v[t->variant];
+	struct compare_fig f;
+	int whole = t->n > 0;
+
+	for (unsigned i = 0; i < t->n; i++)
+		whole &= t->m[i].has && t->m[i].r.whole;
+	if (!whole) {
+		if (t->n > 0)
+			error(0, 0, "round %zu: %s's turn is not counted (a stream did not "
+			      "end whole): %s serves the next", t->at.round + 1, v->name, v->name);
+		if (rs.n_redo < TURNS)
+			rs.redo[rs.n_redo++] = t->at;
+		return;
+	}
+	f = turn_fig(t);
+	compare_keep(&rs.figs[t->variant], t->at.round, &f);
+	compare_round_line(&zcs_look, &rs.rows[t->variant], t->at.round, 0, t->at.at, &f);
+	rs.counted[t->at.round]++;
+	tables();
+}
+
+/* A turn ends when none of its connections is live nor about to be. */
+static void maybe_done(struct turn *t)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (t->m[i].live)
+			return;
+	if (rs.joining == t)
+		return;
+	if (rs.open == t)
+		rs.open = NULL;
+	turn_done(t);
+	t->used = 0;
+}
+
+void rounds_ended(pid_t pid)
+{
+	struct member *m;
+	struct turn *t;
+
+	take_records();
+	m = member_of(pid, &t);
+	if (!m)
+		return;
+	m->live = 0;
+	maybe_done(t);
+}
