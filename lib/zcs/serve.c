@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -17,7 +18,10 @@
 #include "app/where_out.h"
 #include "base/clock.h"
 #include "base/rate.h"
+#include "base/textfile.h"
+#include "meter/meter.h"
 #include "wire/proto.h"
+#include "wire/rxreport.h"
 
 /* One connection being served. */
 struct conn {
@@ -30,6 +34,7 @@ struct conn {
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
+	struct app_load done_load;	/* -c: the done line's figures */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	uint64_t where_calls;		/* receive calls at the last where line */
@@ -171,6 +176,7 @@ static void report_done(struct conn *c, int interrupted)
 	struct app_load l = sample(c, bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
 
+	c->done_load = l;
 	line_begin("done");
 	line_str("peer", c->peer, NULL);
 	line_u64("bytes", bytes, "done: %" PRIu64 " bytes");
@@ -313,6 +319,34 @@ static void ticker(uint64_t tick_ns)
 		error(1, errno, "setitimer");
 }
 
+/*
+ * The receiver's report (lib/wire/rxreport.h), after a whole stream: a
+ * sender that asked reads it; any other closes and the write fails, or
+ * lands in a closed socket: either way, nothing to say.
+ */
+static void send_report(const struct conn *c, double own_secs)
+{
+	struct rxreport r = { .read_bytes = c->cfg->read_size, .bytes = c->p.bytes,
+			      .seconds = (double)(c->end - c->start) / 1e9,
+			      .own = cpu_us_per_kb(own_secs, c->p.bytes) };
+	char line[RXREPORT_MAX];
+	int n;
+
+	snprintf(r.method, sizeof(r.method), "%s", c->cfg->method->name);
+	if (textfile_line("/proc/sys/kernel/random/boot_id", r.boot_id, sizeof(r.boot_id)) < 0)
+		r.boot_id[0] = '\0';
+	if (c->done_load.valid) {
+		r.metered = 1;
+		r.load = c->done_load.load;
+		r.ncpus = (unsigned)c->done_load.ncpus;
+		r.demand = c->done_load.demand;
+	}
+	n = rxreport_format(line, sizeof(line), &r);
+	if (n > 0 && send(c->rx.fd, line, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		/* The sender did not wait for it. */
+	}
+}
+
 /* What the connection moved and cost (c->last: the done line's reading). */
 static void result_of(const struct conn *c, int rc, double cpu0, struct serve_result *res)
 {
@@ -365,6 +399,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	c->end = now_ns();
 	total_ended();	/* the stream ended: the client may connect again */
 	rc = verdict(c, how);
+	if (rc == 0)
+		send_report(c, cpu_self_secs() - cpu0);
 	result_of(c, rc, cpu0, res);
 	ticker(0);
 	rx_close(sc->method, &c->rx);
