@@ -43,7 +43,7 @@
 #define MAX_STREAMS 1024	/* -P */
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
-enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM };	/* long options only */
+enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT };	/* long options only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -177,6 +177,12 @@ static const struct optab options[] = {
 	  "after those given as arguments: for sets larger than a command line "
 	  "holds. zcc keeps every file open: it raises its open-file limit to the "
 	  "hard one, and refuses, before connecting, a set (or -P) beyond it" },
+	{ OPT_RX_REPORT, "receiver-report", NULL,
+	  "after the last byte, read the line zcs writes back with its own figures "
+	  "(see zcs(1)) and print them: \"receiver: METHOD/SIZE, BYTES bytes in "
+	  "SECONDS s, zcs itself US us/KB\" (and with zcs -c its load and service "
+	  "demand; \"(this machine)\" when both ends are one kernel). The bytes on "
+	  "the wire do not change; no report, or a bad one, is one line on stderr" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -203,7 +209,7 @@ static void usage(FILE *f, int status)
 "usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
-"           [--baseline FILE] -s server file...\n"
+"           [--baseline FILE] [--receiver-report] -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -277,6 +283,7 @@ static void parse_args(int argc, char **argv)
 		case 'd': cfg.send.debug++; break;
 		case 'J': cfg.json = 1; break;
 		case OPT_FILES_FROM: cfg.files_from = optarg; break;
+		case OPT_RX_REPORT: cfg.send.rx_report = 1; break;
 		case 'c': cfg.measure = 1; break;
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;

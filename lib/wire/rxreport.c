@@ -24,7 +24,7 @@ int rxreport_format(char *buf, size_t len, const struct rxreport *r)
 		return -1;
 	if (r->metered)
 		m = snprintf(buf + n, len - (size_t)n,
-			     " load_pct=%.2f ncpus=%u service_demand_us_per_kb=%.4f",
+			     " load_pct=%.4f ncpus=%u service_demand_us_per_kb=%.6f",
 			     r->load * 100, r->ncpus, r->demand);
 	if (m < 0 || (size_t)(n + m) + 1 >= len)
 		return -1;

@@ -138,7 +138,8 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
  * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
  * server failed.
  */
-int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t errlen)
+int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
+		     char *err, size_t errlen)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	const char *peer = t->peer;
@@ -151,6 +152,7 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 	char buf[512];
 	ssize_t n;
 
+	rx_report_start(rp, cfg->rx_report);
 	if (shutdown(sock, SHUT_WR) < 0) {
 		if (*t->stop)
 			return -1;
@@ -163,10 +165,11 @@ int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t er
 		 * stopped here, the server may have closed long ago, and the
 		 * stop's own count may not be in yet. */
 		timeout = cfg->stall <= 0 ? -1 : left <= 0 ? 0 : (int)(left < 1000 ? left + 1 : 1000);
+		timeout = rx_report_timeout(rp, sock, timeout);
 		if (poll(&p, 1, timeout) < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			n = 1;
 		else
-			n = read(sock, buf, sizeof(buf));
+			n = rx_report_read(rp, sock, buf, sizeof(buf));
 		if (*t->stop)
 			return -1;
 		if (n == 0)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "zcc/fileset.h"
+#include "zcc/rxreport.h"
 #include "app/where_session.h"
 #include "meter/meter.h"
 #include "wire/net.h"
@@ -33,6 +34,7 @@ struct send_cfg {
 	int *cpus;			/* -B: the CPUs of the list */
 	int n_cpus;
 	int debug;			/* -d */
+	int rx_report;			/* --receiver-report */
 };
 
 /* What one run measured. */
@@ -49,6 +51,8 @@ struct send_result {
 	double load, demand, own;
 	int ncpus;
 	const char *meter;	/* the meter's method */
+	int rx_ok;		/* --receiver-report: rx holds the receiver's */
+	struct rxreport rx;
 };
 
 /* One sender: its settings, its files, and with -c its meter. */

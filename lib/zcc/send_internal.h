@@ -34,6 +34,9 @@ struct stream {
 	int rc;			/* the send's, then the wait for the close's */
 	uint64_t t0, t_sent, t_end;	/* sending, sent, closed */
 	struct tcp_figures tcp;
+	struct rx_report rp;	/* --receiver-report: the line awaited */
+	int rx_ok;		/* rx holds the receiver's report */
+	struct rxreport rx;
 	pthread_t thread;
 };
 
@@ -105,10 +108,12 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 
 /*
  * send_await_close - everything is in the kernel's hands; see it
- * delivered. -T bounds the wait. 0, -1 when *t->stop cut it short, -2
- * with err when the server failed.
+ * delivered. -T bounds the wait; with --receiver-report, rp gets what the
+ * server writes. 0, -1 when *t->stop cut it short, -2 with err when the
+ * server failed.
  */
-int send_await_close(const struct sender *sd, struct tx *t, char *err, size_t errlen);
+int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
+		     char *err, size_t errlen);
 
 /*
  * send_mark - the meter's mark, now: a run's figures start here; with -W

@@ -110,7 +110,9 @@ void stream_finish(struct stream *s)
 	if (!s->connected)
 		return;
 	if (s->sent && s->rc == 0)
-		s->rc = send_await_close(g->sd, &s->t, s->err, sizeof(s->err));
+		s->rc = send_await_close(g->sd, &s->t, &s->rp, s->err, sizeof(s->err));
+	if (s->sent && s->rc == 0)	/* --receiver-report */
+		s->rx_ok = rx_report_judge(&s->rp, s->peer, s->t.bytes, &s->rx);
 	if (s->sent && s->rc < 0) {
 		snprintf(err, sizeof(err), "%s", s->err);
 		stream_fail(s, err);

@@ -237,13 +237,16 @@ static void group_sum(const struct group *g, struct send_result *r)
 {
 	struct send_result sum = { 0 };
 	uint64_t first = UINT64_MAX, last = 0;
-	unsigned n_tcp = 0;
+	unsigned n_tcp = 0, n_rx = 0, n_conn = 0;
 
 	for (unsigned i = 0; i < g->n; i++) {
 		const struct stream *s = &g->s[i];
 
 		if (!s->connected)
 			continue;
+		n_conn++;
+		if (s->rx_ok)	/* --receiver-report */
+			rx_report_add(&sum.rx, &s->rx, n_rx++);
 		sum.bytes += s->t.bytes;
 		sum.calls += s->t.calls;
 		sum.zc_sends += s->t.zc_sends;
@@ -272,6 +275,8 @@ static void group_sum(const struct group *g, struct send_result *r)
 	r->ns = sum.ns;
 	r->ns_closed = sum.ns_closed;
 	r->rate = kbytes_per_sec(sum.bytes, sum.ns);
+	r->rx_ok = n_rx > 0 && n_rx == n_conn;
+	r->rx = sum.rx;
 }
 
 /* What g's streams should have sent: each of -n, or as -t planned. */

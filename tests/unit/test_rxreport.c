@@ -46,7 +46,7 @@ static void formats(void)
 	a.ncpus = 2;
 	a.demand = 1.5;
 	n = rxreport_format(buf, sizeof(buf), &a);
-	CHECK(n > 0 && strstr(buf, " load_pct=55.25 ncpus=2 service_demand_us_per_kb=1.5000\n"),
+	CHECK(n > 0 && strstr(buf, " load_pct=55.2500 ncpus=2 service_demand_us_per_kb=1.500000\n"),
 	      "metered: %.*s", n - 1, buf);
 	CHECK(rxreport_parse(buf, (size_t)n, &b, why, sizeof(why)) == 0 && b.metered &&
 	      b.ncpus == 2 && b.demand == 1.5 && b.load > 0.5524 && b.load < 0.5526,
