@@ -126,6 +126,16 @@ check "one kernel: same_machine" [ "$(json_get "$TMP/j.out" receiver same_machin
 reap_pid "$ZCS_PID" 50
 forget_bg "$ZCS_PID"
 
+# -P 3: the streams' reports summed, the bytes all of theirs.
+zcs_start || { not_ok "zcs started"; finish; }
+run_fg timeout 60 "$ZCC" --receiver-report -P 3 -s 127.0.0.1 -p "$ZCS_PORT" -n 4 "$TMP/f" \
+	>"$TMP/p.out" 2>"$TMP/p.err"
+sent=$(sed -n 's/^sent: \([0-9]*\) bytes.*/\1/p' "$TMP/p.out")
+check "-P 3: one receiver line with every stream's bytes ($sent: $(grep receiver "$TMP/p.out"))" \
+	grep -Eq "^receiver: read/16384, $sent bytes in [0-9.]+ s, zcs itself [0-9.]+ us/KB \(this machine\)\$" "$TMP/p.out"
+check "-P 3: nothing on stderr" [ ! -s "$TMP/p.err" ]
+stop_bg "$ZCS_PID"
+
 # A sender that closes without reading (the 2001 zcc): no error line.
 zcs_start || { not_ok "zcs started"; finish; }
 run_fg "$SEND" -p "$ZCS_PORT" f1,3,5000 >/dev/null 2>&1
