@@ -83,7 +83,7 @@ static const struct optab options[] = {
 	  "reaches the stream check (taken with the data where the kernel lets "
 	  "it), so every stream is checked against its headers. A comma list "
 	  "(with -b's, every combination) compares them: each sender's run (one "
-	  "connection, or the overlapping ones of one zcc -P from one host) is "
+	  "connection, or those of one zcc -P: from one host within a second) is "
 	  "served with the next variant, the order rotated from round to round; "
 	  "after every round a table of each variant's median rate, load, service "
 	  "demand and zcs's own us/KB, and each one's ratio to the first on the "

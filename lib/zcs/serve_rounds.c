@@ -17,6 +17,7 @@
 #include "zcs/serve_rounds.h"
 #include "zcs/serve_total.h"
 #include "app/meter_session.h"
+#include "base/clock.h"
 #include "base/rate.h"
 #include "meter/meter.h"
 
@@ -42,6 +43,7 @@ struct place {
 /* A turn: its place, its host, its connections. */
 struct turn {
 	int used;
+	uint64_t opened;	/* now_ns() at its first connection */
 	struct place at;
 	unsigned variant;
 	char host[CONN_PEER_LEN];
@@ -50,6 +52,7 @@ struct turn {
 };
 
 #define TURNS 8		/* turns whose processes are still being reaped */
+#define JOIN_NS 1000000000ull	/* -P's connections come at once: within this */
 
 static const struct compare_look zcs_look = {
 	.self = "zcs", .size_key = "read_bytes", .size_name = "read size",
@@ -127,6 +130,7 @@ static struct turn *new_turn(const char *host)
 		return NULL;
 	t->used = 1;
 	t->n = 0;
+	t->opened = now_ns();
 	if (rs.n_redo) {
 		t->at = rs.redo[0];
 		memmove(rs.redo, rs.redo + 1, --rs.n_redo * sizeof(*rs.redo));
@@ -147,9 +151,14 @@ const struct rx_variant *rounds_pick(const char *peer)
 	char host[CONN_PEER_LEN];
 
 	host_of(peer, host, sizeof(host));
-	/* Joined only while one of the turn's streams flows: the sender's next
-	 * run comes after it has seen zcs close the last. */
-	if (rs.open && strcmp(host, rs.open->host) == 0 && total_streaming() > 0) {
+	/*
+	 * Joined by a connection from the same host at the turn's start (-P
+	 * opens its streams at once) while one of its streams flows: a
+	 * sender's next run may come before zcs has seen the last one's end
+	 * (the 2001 zcc does not wait for zcs's close).
+	 */
+	if (rs.open && strcmp(host, rs.open->host) == 0 && total_streaming() > 0 &&
+	    now_ns() - rs.open->opened < JOIN_NS) {
 		rs.joining = rs.open;
 		return &rs.vs->v[rs.open->variant];
 	}

@@ -3,8 +3,8 @@
  * method and a read size each); each sender run is a turn, served with
  * the next variant of the round, the order rotated from round to round
  * as zcc's is. A turn is one connection, or the connections from one
- * peer host that overlap it (one zcc -P N); it ends when the last of
- * them has. After every complete round, the table every comparison
+ * peer host that come within a second of it while it flows (one zcc -P
+ * N); it ends when the last of them has. After every complete round, the table every comparison
  * prints (lib/app/compare.h), and --plot's chart.
  *
  * A connection's process sends its figures (lib/zcs/serve.h) down a pipe

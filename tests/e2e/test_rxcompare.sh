@@ -82,6 +82,7 @@ stop_bg "$ZCS_PID"
 zcs_start -M read,discard -b 4K,64K || { not_ok "zcs started"; finish; }
 runs 1 -n 40 -P 2
 run_fg "$SEND" -p "$ZCS_PORT" w1 w1 w100000 d10 >/dev/null 2>&1
+wait_for "$TMP/zcs.err" 'truncated' || not_ok "zcs saw the broken stream"
 runs 3 -n 40
 check "a -P 2 run is one turn: round 1 read/4K" \
 	wait_for "$TMP/zcs.out" '^round 1 read/4K: [0-9]+ kbytes/sec, zcs itself [0-9.]+ us/KB$'
