@@ -43,7 +43,8 @@
 #define MAX_STREAMS 1024	/* -P */
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
-enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT };	/* long options only */
+enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT,
+       OPT_DECIDE };	/* long options only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -55,6 +56,7 @@ struct settings {
 	struct variants variants;	/* -M x -b */
 	double rate;			/* --rate, bits/s; 0: none */
 	const char *plot;		/* --plot */
+	const char *decide;		/* --decide */
 	int copy_path, use_write;	/* -S, -w */
 	int cpu;			/* -B of one CPU; -1: none or a list */
 	int json;			/* -J */
@@ -183,6 +185,11 @@ static const struct optab options[] = {
 	  "SECONDS s, zcs itself US us/KB\" (and with zcs -c its load and service "
 	  "demand; \"(this machine)\" when both ends are one kernel). The bytes on "
 	  "the wire do not change; no report, or a bad one, is one line on stderr" },
+	{ OPT_DECIDE, "decide", "FIGURE",
+	  "with several variants and --receiver-report: the figure that decides, "
+	  "sender (the default: its service demand with -c, else zcc's own us/KB), "
+	  "receiver (its service demand when zcs -c, else zcs's own us/KB) or path "
+	  "(both ends' service demand added; not when both are one machine)" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -209,7 +216,8 @@ static void usage(FILE *f, int status)
 "usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
-"           [--baseline FILE] [--receiver-report] -s server file...\n"
+"           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
+"           -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -284,6 +292,7 @@ static void parse_args(int argc, char **argv)
 		case 'J': cfg.json = 1; break;
 		case OPT_FILES_FROM: cfg.files_from = optarg; break;
 		case OPT_RX_REPORT: cfg.send.rx_report = 1; break;
+		case OPT_DECIDE: cfg.decide = optarg; break;
 		case 'c': cfg.measure = 1; break;
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
@@ -340,6 +349,10 @@ static void check_args(void)
 			cfg.use_write);
 	if (cfg.plot && cfg.variants.n < 2)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
+	if (cfg.decide && cfg.variants.n < 2)
+		usage_error("--decide names a comparison's figure: give -M or -b a list of variants");
+	if (cfg.decide)
+		compare_decide_arg(cfg.decide, cfg.send.rx_report);
 	if (cfg.plot && !*cfg.plot)
 		usage_error("--plot '': an empty file name");
 	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
@@ -397,6 +410,7 @@ static int send_runs(void)
 		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
 			.rounds = cfg.runs, .loops = cfg.loops,
 			.rate = cfg.rate, .plot = cfg.plot,
+			.decide = cfg.decide ? compare_decide_arg(cfg.decide, 1) : COMPARE_SELF,
 			.base = cfg.baseline ? &earlier : NULL });
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {

@@ -19,11 +19,20 @@
 
 #define COMPARE_MAX 64		/* variants in one comparison */
 
-/* Who compares: whose own CPU time the own column is, and a size's key. */
+/*
+ * The figure that decides: this program's (service demand when measured,
+ * its own us/KB when not), the receiver's by its report (the same rule),
+ * or the path's: both ends' service demand added.
+ */
+enum compare_decide { COMPARE_SELF = 0, COMPARE_RECEIVER, COMPARE_PATH };
+
+/* Who compares, and how: whose own CPU time the own column is, a size's
+ * key, the figure that decides. */
 struct compare_look {
 	const char *self;	/* "zcc": "zcc us/KB", "zcc itself" */
 	const char *size_key;	/* the JSON key of a variant's size: "chunk_bytes" */
 	const char *size_name;	/* the chart's size axis: "chunk size" */
+	enum compare_decide decide;
 };
 
 /* One run's figures (a round's turn of one variant). */
@@ -32,13 +41,18 @@ struct compare_fig {
 	double load, demand;	/* 0..1 and us/KB; set when measured */
 	double own;		/* the program's own us/KB */
 	int measured;		/* -c: load and demand are set */
+	int has_rx;		/* the receiver's report: its figures below */
+	int rx_measured;	/* it metered: rx_load and rx_demand are set */
+	double rx_load, rx_demand, rx_own;
 };
 
 /* One variant's figures, one value a round, for cap rounds. */
 struct compare_figs {
 	double *rate, *load, *demand, *own;
+	double *rx_load, *rx_demand, *rx_own;
 	size_t cap;
 	int measured;
+	int has_rx, rx_measured;	/* every round so far had them */
 };
 
 /*
@@ -52,6 +66,10 @@ void compare_figs_free(struct compare_figs *figs, unsigned n);
 
 /* compare_keep - r's figures as round's of f (round below f->cap). */
 void compare_keep(struct compare_figs *f, size_t round, const struct compare_fig *r);
+
+/* compare_decider - the deciding figure (look->decide) of f's round. */
+double compare_decider(const struct compare_look *look, const struct compare_figs *f,
+		       size_t round);
 
 /* compare_median - the median of v[0..n), v left as it was. */
 double compare_median(const double *v, size_t n);
@@ -69,6 +87,8 @@ struct compare_row {
 	int sized;		/* the method takes a size: -b lists draw against it */
 	size_t rounds;
 	double rate, load, demand, own;	/* medians; load (0..1), demand NAN unmeasured */
+	int has_rx, rx_measured;	/* the receiver's medians, as the sender's */
+	double rx_load, rx_demand, rx_own;
 	long agree;
 	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
 	int has_ratio;
@@ -76,13 +96,21 @@ struct compare_row {
 };
 
 /*
+ * compare_decided - what look->decide can be for figs[0..n): the figure
+ * asked for when every variant has it, else COMPARE_SELF (the receiver's
+ * needs every round's report, the path's both ends metered).
+ */
+enum compare_decide compare_decided(const struct compare_look *look,
+				    const struct compare_figs *figs, unsigned n);
+
+/*
  * compare_rows - rows[0..n) (name, method, size and sized set by the
  * caller) from the first done rounds of figs[0..n): medians, and against
- * rows[0] the ratios on the deciding figure (service demand when
- * measured, the program's own us/KB when not).
+ * rows[0] the ratios on the deciding figure (look->decide, which
+ * compare_decided has checked).
  */
-void compare_rows(struct compare_row *rows, unsigned n, const struct compare_figs *figs,
-		  size_t done);
+void compare_rows(const struct compare_look *look, struct compare_row *rows, unsigned n,
+		  const struct compare_figs *figs, size_t done);
 
 /*
  * compare_round_line - a run's figures as the round event (text: a round
@@ -102,6 +130,14 @@ void compare_round_line(const struct compare_look *look, const struct compare_ro
  */
 void compare_table(const struct compare_look *look, const struct compare_row *rows,
 		   unsigned n, int measured, const char *how);
+
+/*
+ * compare_figure - the deciding figure (look->decide; measured: this
+ * program's load was) as a header says it, into text, and its JSON key,
+ * returned. ref: the reference row, for whether the receiver metered.
+ */
+const char *compare_figure(const struct compare_look *look, const struct compare_row *ref,
+			   int measured, char *text, size_t len);
 
 /* compare_word - the verdict as printed: cheaper, dearer or ~. */
 const char *compare_word(enum stats_verdict v);

@@ -31,6 +31,9 @@ void compare_figs_grow(struct compare_figs *figs, unsigned n, size_t rounds)
 		f->load = grown(f->load, cap);
 		f->demand = grown(f->demand, cap);
 		f->own = grown(f->own, cap);
+		f->rx_load = grown(f->rx_load, cap);
+		f->rx_demand = grown(f->rx_demand, cap);
+		f->rx_own = grown(f->rx_own, cap);
 		f->cap = cap;
 	}
 }
@@ -41,6 +44,8 @@ struct compare_figs *compare_figs_new(unsigned n, size_t rounds)
 
 	if (!figs)
 		error(1, errno, "memory");
+	for (unsigned i = 0; i < n; i++)
+		figs[i].has_rx = figs[i].rx_measured = 1;	/* until a round lacks them */
 	compare_figs_grow(figs, n, rounds);
 	return figs;
 }
@@ -52,6 +57,9 @@ void compare_figs_free(struct compare_figs *figs, unsigned n)
 		free(figs[i].load);
 		free(figs[i].demand);
 		free(figs[i].own);
+		free(figs[i].rx_load);
+		free(figs[i].rx_demand);
+		free(figs[i].rx_own);
 	}
 	free(figs);
 }
@@ -63,6 +71,11 @@ void compare_keep(struct compare_figs *f, size_t round, const struct compare_fig
 	f->measured = r->measured;
 	f->load[round] = r->measured ? r->load : NAN;
 	f->demand[round] = r->measured ? r->demand : NAN;
+	f->has_rx &= r->has_rx;
+	f->rx_measured &= r->has_rx && r->rx_measured;
+	f->rx_own[round] = r->has_rx ? r->rx_own : NAN;
+	f->rx_load[round] = r->has_rx && r->rx_measured ? r->rx_load : NAN;
+	f->rx_demand[round] = r->has_rx && r->rx_measured ? r->rx_demand : NAN;
 }
 
 double compare_median(const double *v, size_t n)
@@ -78,14 +91,33 @@ double compare_median(const double *v, size_t n)
 	return m;
 }
 
-/* The deciding figure: service demand when measured, else the program's own. */
-static double decider(const struct compare_figs *f, size_t round)
+enum compare_decide compare_decided(const struct compare_look *look,
+				    const struct compare_figs *figs, unsigned n)
 {
-	return f->measured ? f->demand[round] : f->own[round];
+	for (unsigned i = 0; i < n; i++) {
+		if (look->decide == COMPARE_RECEIVER && !figs[i].has_rx)
+			return COMPARE_SELF;
+		if (look->decide == COMPARE_PATH && !(figs[i].measured && figs[i].rx_measured))
+			return COMPARE_SELF;
+	}
+	return look->decide;
 }
 
-void compare_rows(struct compare_row *rows, unsigned n, const struct compare_figs *figs,
-		  size_t done)
+double compare_decider(const struct compare_look *look, const struct compare_figs *f,
+		       size_t round)
+{
+	switch (look->decide) {
+	case COMPARE_RECEIVER:
+		return f->rx_measured ? f->rx_demand[round] : f->rx_own[round];
+	case COMPARE_PATH:
+		return f->demand[round] + f->rx_demand[round];
+	default:
+		return f->measured ? f->demand[round] : f->own[round];
+	}
+}
+
+void compare_rows(const struct compare_look *look, struct compare_row *rows, unsigned n,
+		  const struct compare_figs *figs, size_t done)
 {
 	double *a = calloc(done + 1, sizeof(*a)), *b = calloc(done + 1, sizeof(*b));
 
@@ -102,11 +134,16 @@ void compare_rows(struct compare_row *rows, unsigned n, const struct compare_fig
 		row->own = compare_median(f->own, done);
 		row->load = f->measured ? compare_median(f->load, done) : NAN;
 		row->demand = f->measured ? compare_median(f->demand, done) : NAN;
+		row->has_rx = f->has_rx;
+		row->rx_measured = f->rx_measured;
+		row->rx_own = f->has_rx ? compare_median(f->rx_own, done) : NAN;
+		row->rx_load = f->rx_measured ? compare_median(f->rx_load, done) : NAN;
+		row->rx_demand = f->rx_measured ? compare_median(f->rx_demand, done) : NAN;
 		if (i == 0)
 			continue;
 		for (size_t k = 0; k < done; k++) {
-			a[k] = decider(f, k);
-			b[k] = decider(&figs[0], k);
+			a[k] = compare_decider(look, f, k);
+			b[k] = compare_decider(look, &figs[0], k);
 		}
 		row->has_ratio = 1;
 		stats_ratios(a, b, done, &row->ratio);

@@ -16,7 +16,8 @@
 #include "app/plot.h"
 
 /* The median of the deciding figure and its interval, for variant i. */
-static void median_and_interval(const struct compare_figs *f, size_t rounds,
+static void median_and_interval(const struct compare_look *look,
+				const struct compare_figs *f, size_t rounds,
 				double *median, double *lo, double *hi)
 {
 	double *v = calloc(rounds + 1, sizeof(*v));
@@ -24,7 +25,7 @@ static void median_and_interval(const struct compare_figs *f, size_t rounds,
 	if (!v)
 		error(1, errno, "memory");
 	for (size_t k = 0; k < rounds; k++)
-		v[k] = f->measured ? f->demand[k] : f->own[k];
+		v[k] = compare_decider(look, f, k);
 	*median = stats_median(v, rounds);	/* sorts v */
 	stats_median_interval(v, rounds, lo, hi);
 	free(v);
@@ -53,18 +54,17 @@ void compare_plot(const struct compare_look *look, const char *path,
 	int measured = figs[0].measured, n_points = 0;
 
 	memset(&p, 0, sizeof(p));
-	snprintf(ylabel, sizeof(ylabel), "%s's own CPU time", look->self);
+	compare_figure(look, &rows[0], measured, ylabel, sizeof(ylabel));
 	snprintf(title, sizeof(title), "%s per variant: median of %zu rounds, "
-		 "distribution-free interval", measured ? "service demand" : ylabel, rounds);
-	snprintf(ylabel, sizeof(ylabel), "%s itself, us/KB", look->self);
+		 "distribution-free interval", ylabel, rounds);
 	p.title = title;
-	p.ylabel = measured ? "service demand, us/KB" : ylabel;
+	p.ylabel = ylabel;
 	p.has_ref = 1;
 	p.ref_label = rows[0].name;
 	for (unsigned i = 0; i < n && i < COMPARE_MAX; i++) {
 		double m, lo, hi;
 
-		median_and_interval(&figs[i], rounds, &m, &lo, &hi);
+		median_and_interval(look, &figs[i], rounds, &m, &lo, &hi);
 		if (i == 0)
 			p.ref = m;
 		if (by_size && !rows[i].sized)

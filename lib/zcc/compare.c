@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "zcc/compare.h"
+#include "app/out.h"
 #include "zcc/report.h"
 #include "app/stop_exit.h"
 #include "zcc/send.h"
@@ -30,11 +31,36 @@ static const struct compare_look zcc_look = {
 	.self = "zcc", .size_key = "chunk_bytes", .size_name = "chunk size",
 };
 
-/* A run's figures as the comparison keeps them. */
+/* A run's figures as the comparison keeps them, the receiver's beside. */
 static struct compare_fig fig_of(const struct send_result *r)
 {
 	return (struct compare_fig){ .rate = r->rate, .load = r->load, .demand = r->demand,
-				     .own = r->own, .measured = r->measured };
+				     .own = r->own, .measured = r->measured,
+				     .has_rx = r->rx_ok, .rx_measured = r->rx_ok && r->rx.metered,
+				     .rx_load = r->rx.load, .rx_demand = r->rx.demand,
+				     .rx_own = r->rx.own };
+}
+
+/*
+ * The figure that decides, as asked where the rounds allow: both ends one
+ * machine are not added (one kernel's load counted twice), and a figure
+ * some round lacks cannot decide. Either is said on one line.
+ */
+static enum compare_decide decided(const struct compare_look *look,
+				   const struct compare_figs *figs, unsigned n, int same)
+{
+	enum compare_decide d = compare_decided(look, figs, n);
+
+	if (look->decide == COMPARE_PATH && same) {
+		error(0, 0, "--decide path: both ends are one machine (one boot id): "
+		      "their loads are one, not to be added; deciding on zcc's figure");
+		return COMPARE_SELF;
+	}
+	if (d != look->decide)
+		error(0, 0, "--decide %s: not every round had the receiver's %s; deciding "
+		      "on zcc's figure", look->decide == COMPARE_PATH ? "path" : "receiver",
+		      look->decide == COMPARE_PATH ? "metered report and zcc's -c" : "report");
+	return d;
 }
 
 /* The rows' names: the variants'. */
@@ -64,8 +90,9 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 {
 	struct compare_figs *figs = compare_figs_new(vs->n, cc->rounds);
 	struct compare_row rows[COMPARE_MAX];
+	struct compare_look look = zcc_look;
 	unsigned done = 0;
-	int stopped = 0;
+	int stopped = 0, same = 0;
 
 	name_rows(vs, rows);
 	for (unsigned round = 0; round < cc->rounds && !stopped; round++) {
@@ -80,19 +107,25 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 			}
 			compare_rate_short(vs->v[i].name, &r, cc->rate);
 			fig = fig_of(&r);
+			same |= r.rx_ok && rx_report_same(&r.rx);
 			compare_keep(&figs[i], round, &fig);
-			compare_round_line(&zcc_look, &rows[i], round, cc->rounds, j, &fig);
+			compare_round_line(&look, &rows[i], round, cc->rounds, j, &fig);
 		}
 		if (!stopped)
 			done = round + 1;
 	}
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
-		compare_rows(rows, vs->n, figs, done);
-		compare_table(&zcc_look, rows, vs->n, figs[0].measured,
+		look.decide = cc->decide;
+		look.decide = decided(&look, figs, vs->n, same);
+		compare_rows(&look, rows, vs->n, figs, done);
+		compare_table(&look, rows, vs->n, figs[0].measured,
 			      "the median of the rounds' ratios");
+		if (same && figs[0].has_rx)
+			out_text("both ends are one machine (one boot id): the sender's and the "
+				 "receiver's load are one machine's, not to be added\n");
 		if (cc->plot)
-			compare_plot(&zcc_look, cc->plot, rows, figs, vs->n, done, vs->by_size);
+			compare_plot(&look, cc->plot, rows, figs, vs->n, done, vs->by_size);
 		if (cc->base)
 			against_base(cc->base, vs, figs, done);
 	}

@@ -59,6 +59,13 @@ void compare_methods(struct variants *vs, const char *methods, const char *chunk
 void compare_usable(struct variants *vs);
 
 /*
+ * compare_decide_arg - --decide's value: sender (the default), receiver
+ * or path (both ends' service demand added); both but the first need
+ * --receiver-report (rx_report). Anything else: a usage line, exit 2.
+ */
+enum compare_decide compare_decide_arg(const char *arg, int rx_report);
+
+/*
  * compare_rate - --rate's value in bits/s: digits, a fraction allowed,
  * then K, M or G (powers of 1000, as link rates are written). Anything
  * else, or a rate under 8 bits/s or above 1000G: a usage line, exit 2.
@@ -78,6 +85,7 @@ struct compare_cfg {
 	double rate;		/* --rate, bits/s; 0: none */
 	const char *plot;	/* --plot FILE; NULL: none */
 	const struct baseline *base;	/* --baseline; NULL: none */
+	enum compare_decide decide;	/* --decide */
 };
 
 /*

@@ -110,6 +110,23 @@ void compare_methods(struct variants *vs, const char *methods, const char *chunk
 				    implied, vs->v[i].method->name);
 }
 
+enum compare_decide compare_decide_arg(const char *arg, int rx_report)
+{
+	static const char *const names[] = { "sender", "receiver", "path" };
+	char shown[SAFE_LEN];
+
+	for (int d = 0; d < 3; d++) {
+		if (strcmp(arg, names[d]) != 0)
+			continue;
+		if (d && !rx_report)
+			usage_error("--decide %s: the receiver's figures come with "
+				    "--receiver-report: give it", names[d]);
+		return (enum compare_decide)d;
+	}
+	usage_error("--decide: '%s': sender, receiver or path",
+		    safe_text(arg, shown, sizeof(shown)));
+}
+
 double compare_rate(const char *opt, const char *arg)
 {
 	static const char units[] = "KMG";

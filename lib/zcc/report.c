@@ -104,7 +104,7 @@ void report_interval(uint64_t bytes, uint64_t ns, const struct tcp_figures *tcp,
 }
 
 /* The figures of a run that the summary takes the median, least and most of. */
-enum figure { FIG_RATE, FIG_LOAD, FIG_DEMAND };
+enum figure { FIG_RATE, FIG_LOAD, FIG_DEMAND, FIG_RX_OWN, FIG_RX_LOAD, FIG_RX_DEMAND };
 
 static double figure_of(const struct send_result *r, enum figure f)
 {
@@ -113,6 +113,12 @@ static double figure_of(const struct send_result *r, enum figure f)
 		return r->load;
 	case FIG_DEMAND:
 		return r->demand;
+	case FIG_RX_OWN:
+		return r->rx.own;
+	case FIG_RX_LOAD:
+		return r->rx.load;
+	case FIG_RX_DEMAND:
+		return r->rx.demand;
 	case FIG_RATE:
 	default:
 		return r->rate;
@@ -134,8 +140,35 @@ static void summarise_one(const struct send_result *rs, unsigned n, enum figure 
 }
 
 /*
+ * --receiver-report, every run reported: the receiver's medians, a text
+ * line of their own in the summary's object.
+ */
+static void summary_receiver(const struct send_result *rs, unsigned n)
+{
+	struct stats_sum own, load, demand;
+	int metered = 1;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!rs[i].rx_ok)
+			return;
+		else
+			metered &= rs[i].rx.metered;
+	summarise_one(rs, n, FIG_RX_OWN, 1, &own);
+	line_num("rx_own_us_per_kb_median", own.median, 3,
+		 "\nsummary receiver: zcs itself median %.3f us/KB");
+	if (!metered)
+		return;
+	summarise_one(rs, n, FIG_RX_LOAD, 100, &load);
+	summarise_one(rs, n, FIG_RX_DEMAND, 1, &demand);
+	line_num("rx_load_pct_median", load.median, 1, ", load median %.1f%%");
+	line_num("rx_service_demand_us_per_kb_median", demand.median, 3,
+		 ", service demand median %.3f us/KB");
+}
+
+/*
  * -R: the rates; measured, the loads and service demands too, in the same
- * JSON object but a text line of their own.
+ * JSON object but a text line of their own; so the receiver's with
+ * --receiver-report.
  */
 void report_summary(const struct send_result *rs, unsigned n)
 {
@@ -158,6 +191,7 @@ void report_summary(const struct send_result *rs, unsigned n)
 		line_num("service_demand_us_per_kb_min", demand.min, 3, " (min %.3f");
 		line_num("service_demand_us_per_kb_max", demand.max, 3, ", max %.3f)");
 	}
+	summary_receiver(rs, n);
 	line_end();
 	if (out_failed())
 		exit(1);

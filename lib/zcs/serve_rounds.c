@@ -277,7 +277,7 @@ static void tables(void)
 			measured &= rs.figs[i].measured;
 		for (unsigned i = 0; i < rs.vs->n; i++)
 			rs.figs[i].measured = measured;
-		compare_rows(rs.rows, rs.vs->n, rs.figs, done);
+		compare_rows(&zcs_look, rs.rows, rs.vs->n, rs.figs, done);
 		compare_table(&zcs_look, rs.rows, rs.vs->n, measured,
 			      "the median of the rounds' ratios");
 		if (rs.plot)
