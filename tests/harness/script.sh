@@ -51,6 +51,23 @@ netns_remove() {
 	for _ns in $NETNS_MADE; do ip netns delete "$_ns" 2>/dev/null; done
 }
 
+# two_hosts TX RX: namespaces TX (192.0.2.1, veth vt) and RX (192.0.2.2,
+# vr) linked by a veth pair, removed at the end; false (after a skip line
+# saying why) when they cannot be made.
+two_hosts() {
+	if ! netns_new "$1" || ! netns_new "$2"; then
+		skip "cannot make network namespaces (not root, or no ip)"
+		return 1
+	fi
+	if ! { ip -n "$1" link add vt type veth peer name vr netns "$2" &&
+		ip -n "$1" addr add 192.0.2.1/24 dev vt && ip -n "$2" addr add 192.0.2.2/24 dev vr &&
+		ip -n "$1" link set vt up && ip -n "$2" link set vr up &&
+		ip -n "$2" link set lo up; } 2>"$TMP/two_hosts.err"; then
+		skip "cannot link the namespaces: $(cat "$TMP/two_hosts.err")"
+		return 1
+	fi
+}
+
 # --- test verdicts ----------------------------------------------------------
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; FAILED=1; }
