@@ -101,17 +101,7 @@ stop_bg "$ZCS_PID"
 # --- two hosts: zcs -c in one namespace, zcc runs in another -------------------
 tx=zc-rxc-t$$
 rx=zc-rxc-r$$
-if ! netns_new "$tx" || ! netns_new "$rx"; then
-	skip "cannot make network namespaces (not root, or no ip)"
-	finish
-fi
-if ! { ip -n "$tx" link add vt type veth peer name vr netns "$rx" &&
-	ip -n "$tx" addr add 192.0.2.1/24 dev vt && ip -n "$rx" addr add 192.0.2.2/24 dev vr &&
-	ip -n "$tx" link set vt up && ip -n "$rx" link set vr up &&
-	ip -n "$rx" link set lo up; } 2>"$TMP/err"; then
-	skip "cannot link the namespaces: $(cat "$TMP/err")"
-	finish
-fi
+two_hosts "$tx" "$rx" || finish
 meter_slot
 ZCS_PREFIX="ip netns exec $rx"
 WORK=$TMP zcs_up rx -c -r -M read,discard

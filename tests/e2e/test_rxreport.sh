@@ -150,16 +150,7 @@ check "senders that do not read the report: nothing on zcs's stderr ($(head -c 3
 # --- metered: zcs -c in one namespace, zcc in another, one kernel ---------------
 tx=zc-rxr-t$$
 rx=zc-rxr-r$$
-if ! netns_new "$tx" || ! netns_new "$rx"; then
-	skip "cannot make network namespaces (not root, or no ip)"
-	finish
-fi
-if ! { ip -n "$tx" link add vt type veth peer name vr netns "$rx" &&
-	ip -n "$tx" addr add 192.0.2.1/24 dev vt && ip -n "$rx" addr add 192.0.2.2/24 dev vr &&
-	ip -n "$tx" link set vt up && ip -n "$rx" link set vr up; } 2>"$TMP/err"; then
-	skip "cannot link the namespaces: $(cat "$TMP/err")"
-	finish
-fi
+two_hosts "$tx" "$rx" || finish
 meter_slot
 ZCS_PREFIX="ip netns exec $rx"
 WORK=$TMP zcs_up ns -c -r
