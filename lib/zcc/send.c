@@ -9,7 +9,6 @@
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -69,12 +68,7 @@ void send_mark(struct sender *sd, int sock)
 
 double send_cpu_secs(void)
 {
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 0;
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+	return cpu_self_secs();
 }
 
 /*
