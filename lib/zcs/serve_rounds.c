@@ -16,6 +16,7 @@
 #include "zcs/serve_conns.h"
 #include "zcs/serve_rounds.h"
 #include "zcs/serve_total.h"
+#include "zcs/turn_plan.h"
 #include "app/meter_session.h"
 #include "base/clock.h"
 #include "base/rate.h"
@@ -34,17 +35,11 @@ struct record {
 	struct serve_result r;
 };
 
-/* Where a turn stands in the rounds: its variant is (round + at) mod n. */
-struct place {
-	size_t round;
-	unsigned at;
-};
-
 /* A turn: its place, its host, its connections. */
 struct turn {
 	int used;
 	uint64_t opened;	/* now_ns() at its first connection */
-	struct place at;
+	struct plan_place at;
 	unsigned variant;
 	char host[CONN_PEER_LEN];
 	struct member *m;
@@ -52,7 +47,6 @@ struct turn {
 };
 
 #define TURNS 8		/* turns whose processes are still being reaped */
-#define JOIN_NS 1000000000ull	/* -P's connections come at once: within this */
 
 static const struct compare_look zcs_look = {
 	.self = "zcs", .size_key = "read_bytes", .size_name = "read size",
@@ -66,9 +60,7 @@ static struct {
 	struct compare_row rows[COMPARE_MAX];
 	unsigned *counted;		/* per round, its turns counted */
 	size_t complete;		/* rounds complete, from the first */
-	struct place next;		/* the next new turn's place */
-	struct place redo[TURNS];	/* places of turns not counted, served again */
-	unsigned n_redo;
+	struct turn_plan plan;		/* the turns' places and variants */
 	struct turn turns[TURNS];
 	struct turn *open;		/* the turn a connection may join, or NULL */
 	struct turn *joining;		/* picked, its process not yet made */
@@ -97,6 +89,7 @@ void rounds_open(const struct rx_variants *vs, const char *plot)
 {
 	rs.vs = vs;
 	rs.plot = plot;
+	plan_init(&rs.plan, vs->n);
 	rs.figs = compare_figs_new(vs->n, 16);
 	rs.counted = calloc(16, sizeof(*rs.counted));
 	if (!rs.counted)
@@ -131,17 +124,9 @@ static struct turn *new_turn(const char *host)
 	t->used = 1;
 	t->n = 0;
 	t->opened = now_ns();
-	if (rs.n_redo) {
-		t->at = rs.redo[0];
-		memmove(rs.redo, rs.redo + 1, --rs.n_redo * sizeof(*rs.redo));
-	} else {
-		t->at = rs.next;
-		if (++rs.next.at == rs.vs->n) {
-			rs.next.at = 0;
-			room_for(++rs.next.round);
-		}
-	}
-	t->variant = (unsigned)((t->at.round + t->at.at) % rs.vs->n);	/* rotated */
+	t->at = plan_take(&rs.plan);
+	room_for(t->at.round + 1);
+	t->variant = plan_variant(&rs.plan, t->at);
 	snprintf(t->host, sizeof(t->host), "%s", host);
 	return t;
 }
@@ -149,20 +134,15 @@ static struct turn *new_turn(const char *host)
 const struct rx_variant *rounds_pick(const char *peer)
 {
 	char host[CONN_PEER_LEN];
+	int same, flowing = total_streaming() > 0;
 
 	host_of(peer, host, sizeof(host));
-	/*
-	 * Joined by a connection from the same host at the turn's start (-P
-	 * opens its streams at once) while one of its streams flows: a
-	 * sender's next run may come before zcs has seen the last one's end
-	 * (the 2001 zcc does not wait for zcs's close).
-	 */
-	if (rs.open && strcmp(host, rs.open->host) == 0 && total_streaming() > 0 &&
-	    now_ns() - rs.open->opened < JOIN_NS) {
+	same = rs.open && strcmp(host, rs.open->host) == 0;
+	if (rs.open && plan_joins(same, flowing, rs.open->opened, now_ns())) {
 		rs.joining = rs.open;
 		return &rs.vs->v[rs.open->variant];
 	}
-	if (rs.open && total_streaming() > 0) {
+	if (rs.open && !same && flowing) {
 		rs.joining = NULL;	/* another host meanwhile: not counted */
 		return &rs.vs->v[rs.open->variant];
 	}
@@ -299,8 +279,7 @@ static void turn_done(struct turn *t)
 		if (t->n > 0)
 			error(0, 0, "round %zu: %s's turn is not counted (a stream did not "
 			      "end whole): %s serves the next", t->at.round + 1, v->name, v->name);
-		if (rs.n_redo < TURNS)
-			rs.redo[rs.n_redo++] = t->at;
+		plan_again(&rs.plan, t->at);
 		return;
 	}
 	f = turn_fig(t);
