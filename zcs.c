@@ -189,6 +189,8 @@ static void check_variants(void)
 	}
 	if (cfg.conn.alone)
 		usage_error("-1 serves one connection: a -M or -b list compares many");
+	if (cfg.plot && !*cfg.plot)
+		usage_error("--plot '': an empty file name");
 	for (unsigned i = 0; i < vs->n; i++)	/* buf holds the largest read */
 		if (vs->v[i].read_size > cfg.conn.read_size)
 			cfg.conn.read_size = vs->v[i].read_size;

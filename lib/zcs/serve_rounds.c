@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <error.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@ struct record {
 	pid_t pid;
 	struct serve_result r;
 };
+_Static_assert(sizeof(struct record) <= PIPE_BUF, "a record is one atomic write");
 
 /* A turn: its place, its host, its connections. */
 struct turn {

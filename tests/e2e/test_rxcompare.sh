@@ -28,6 +28,7 @@ usage_refused "-b with one size written two ways" "$ZCS" -p 0 -M read -b 4K,4096
 usage_refused "-b list with a bad size" "$ZCS" -p 0 -b 4K,x
 usage_refused "a list with -1" "$ZCS" -p 0 -1 -M read,discard
 usage_refused "--plot without a list" "$ZCS" -p 0 --plot "$TMP/x.svg"
+usage_refused "--plot with an empty name" "$ZCS" -p 0 -M read,discard --plot=
 if [ -e "$ZC_TESTBIN/shim_nozcrx.so" ]; then
 	LD_PRELOAD=$ZC_TESTBIN/shim_nozcrx.so usage_refused \
 		"zerocopy in a list on a kernel without TCP_ZEROCOPY_RECEIVE" \
