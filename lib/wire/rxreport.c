@@ -145,8 +145,8 @@ int rxreport_parse(const char *s, size_t n, struct rxreport *r, char *why, size_
 					i + 1, (unsigned char)s[i]), -1;
 	memcpy(copy, s, n - 1);
 	copy[n - 1] = '\0';
-	if (strncmp(copy, MAGIC " ", sizeof(MAGIC)) != 0 || strstr(copy, "  ") ||
-	    copy[n - 2] == ' ')
+	if (n < sizeof(MAGIC) + 2 || strncmp(copy, MAGIC " ", sizeof(MAGIC)) != 0 ||
+	    strstr(copy, "  ") || copy[n - 2] == ' ')
 		return snprintf(why, whylen, "not a zc-report line"), -1;
 	ver = copy + sizeof(MAGIC);
 	v = strtoul(ver, &end, 10);

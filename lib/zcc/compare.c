@@ -116,8 +116,8 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 	}
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
-		look.decide = cc->decide;
-		look.decide = decided(&look, figs, vs->n, same);
+		look.decide = decided(&(struct compare_look){ .decide = cc->decide }, figs,
+				      vs->n, same);
 		compare_rows(&look, rows, vs->n, figs, done);
 		compare_table(&look, rows, vs->n, figs[0].measured,
 			      "the median of the rounds' ratios");

@@ -55,8 +55,10 @@ static void answer(int fd)
 	uint64_t got = 0;
 	ssize_t n;
 
-	if (fd < 0)
+	if (fd < 0) {
 		error(1, errno, "accept");
+		return;
+	}
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		got += (uint64_t)n;
 	if (n < 0)

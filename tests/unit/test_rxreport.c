@@ -54,7 +54,7 @@ static void formats(void)
 	CHECK(rxreport_format(small, sizeof(small), &a) < 0, "too small a buffer: -1");
 	a.boot_id[0] = '\0';
 	n = rxreport_format(buf, sizeof(buf), &a);
-	CHECK(strstr(buf, " boot_id=- ") != NULL, "an unknown boot id is '-'");
+	CHECK(n > 0 && strstr(buf, " boot_id=- ") != NULL, "an unknown boot id is '-'");
 }
 
 static void malformed(void)
