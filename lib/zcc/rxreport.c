@@ -70,8 +70,9 @@ int rx_report_judge(struct rx_report *rp, const char *peer, uint64_t sent,
 	if (!rp->asked)
 		return 0;
 	if (rp->reset) {
-		fprintf(stderr, "%s: %s: the receiver reset the connection before its report "
-			"was whole: the figures are the sender's alone\n", me, peer);
+		fprintf(stderr, "%s: %s: the receiver reset the connection once its "
+			"report had begun (not a close): the figures are the sender's alone\n",
+			me, peer);
 		return 0;
 	}
 	switch (rp->rd.state) {

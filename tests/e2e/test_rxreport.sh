@@ -58,7 +58,7 @@ against "not a report" "report is malformed: not a zc-report line" -l 'HTTP/1.0 
 against "oversized" "report is over 512 bytes without a newline" -L 600
 against "late" "report is late" -d 3000 -l "$GOOD"
 against "two lines" "more than its report's one line" -l "$GOOD" -l "$GOOD"
-against "a reset within the report" "reset the connection before its report was whole" -L 20 -R
+against "a reset within the report" "reset the connection once its report had begun" -L 20 -R
 against "a count other than the bytes sent" "counts 7 bytes, zcc sent" \
 	-l 'zc-report 1 method=read read_bytes=1 bytes=7 seconds=1 own_us_per_kb=1 boot_id=-'
 against "no newline before the close" "ended without a newline after 20 bytes" -L 20
