@@ -75,7 +75,7 @@ const char *compare_figure(const struct compare_look *look, const struct compare
 static void head(const struct compare_look *look, const struct compare_row *rows,
 		 unsigned n, int measured, const char *how)
 {
-	char fig[80];
+	char own[64], fig[80];
 
 	compare_figure(look, &rows[0], measured, fig, sizeof(fig));
 	out_text("\ncompare: ");

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "zcc/baseline.h"
-#include "zcc/compare_internal.h"
+#include "zcc/compare.h"
 #include "zcc/run_record.h"
 #include "app/out.h"
 #include "base/stats_unpaired.h"
@@ -140,7 +140,9 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	rows[0].name = name;
 	medians(&rows[0], v->rate, v->load, v->own, v->demand, v->n, measured);
 	rows[1].name = now->v->name;
-	rows[1].variant = now->v;
+	rows[1].method = now->v->method->name;
+	rows[1].size = now->v->chunk;
+	rows[1].sized = (now->v->method->flags & TX_CHUNKED) != 0;
 	medians(&rows[1], now->rate, now->load, now->own, now->demand, now->n, measured);
 	rows[1].has_ratio = 1;
 	stats_unpaired(measured ? now->demand : now->own, now->n,
@@ -148,7 +150,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	rows[1].verdict = stats_ratio_verdict(&rows[1].ratio);
 	snprintf(how, sizeof(how), "unpaired: this run's %zu round%s against the "
 		 "baseline's %zu, every pair's ratio", now->n, now->n == 1 ? "" : "s", v->n);
-	compare_table(rows, 2, measured, how);
+	compare_table(&compare_zcc_look, rows, 2, measured, how);
 }
 
 void baseline_report_runs(const struct baseline *b, const struct variant *v,

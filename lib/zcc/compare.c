@@ -26,8 +26,7 @@ static struct send_result run_variant(struct sender *sd, struct send_cfg *cfg,
 	return send_run(sd, loops);
 }
 
-/* zcc's look in the comparison's lines. */
-static const struct compare_look zcc_look = {
+const struct compare_look compare_zcc_look = {
 	.self = "zcc", .size_key = "chunk_bytes", .size_name = "chunk size",
 };
 
@@ -90,7 +89,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 {
 	struct compare_figs *figs = compare_figs_new(vs->n, cc->rounds);
 	struct compare_row rows[COMPARE_MAX];
-	struct compare_look look = zcc_look;
+	struct compare_look look = compare_zcc_look;
 	unsigned done = 0;
 	int stopped = 0, same = 0;
 

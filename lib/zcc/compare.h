@@ -19,6 +19,10 @@
 #include "zcc/baseline.h"
 #include "zcc/send.h"
 
+/* zcc's look in the comparison's lines (app/compare.h): its own us/KB,
+ * chunk sizes. */
+extern const struct compare_look compare_zcc_look;
+
 struct variant {
 	const struct tx_method *method;
 	size_t chunk;		/* -b; for a method that sends whole files, unused */
