@@ -88,7 +88,8 @@ struct where_snap {
 		uint64_t rx, tx;
 		int super;		/* TSO, GSO or GRO on: super-packets */
 	} ifs[WHERE_MAX_IFS];
-	char unseen[160];	/* namespaces whose counters could not be read */
+	char unseen[256];	/* namespaces whose counters could not be read */
+	int unseen_more;	/* and how many more than the line holds */
 	uint64_t kind[WHERE_KINDS + 1];		/* samples by kind, idle last */
 	uint64_t kind_cpu[WHERE_MAX_CPUS][WHERE_KINDS + 1];	/* the same by CPU */
 	uint64_t lost;				/* samples the ring dropped */
@@ -130,7 +131,7 @@ struct where_report {
 	double us_per_packet;		/* busy CPU time per packet; NAN: none */
 	double bytes_per_call;		/* where_calls; NAN: not given */
 	int rx_unseen;			/* NET_RX ran, yet no packets seen */
-	char unseen[160];		/* namespaces not read, and why; "" */
+	char unseen[256];		/* namespaces not read, and why; "" */
 	int sampled;			/* kernel figures below are set */
 	uint64_t samples;		/* non-idle, non-soaker samples */
 	double kind_pct[WHERE_KINDS];	/* of samples */

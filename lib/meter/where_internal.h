@@ -41,6 +41,15 @@ int where_parse_netdev(const char *text, struct where_snap *s);
  */
 void where_net_take(struct where_snap *s, int every_netns);
 
+/*
+ * where_net_unseen - namespace name not read for errno e, into s->unseen;
+ * one that does not fit whole is only counted. where_net_unseen_end - the
+ * count of those at the end of the line: ", and N more". Neither ever cuts
+ * a name in two.
+ */
+void where_net_unseen(struct where_snap *s, const char *name, int e);
+void where_net_unseen_end(struct where_snap *s);
+
 /* A /proc/PID/stat line: user time (ticks, field 14), last CPU (field 39). */
 int where_parse_task(const char *line, uint64_t *utime, int *cpu);
 

@@ -92,12 +92,31 @@ static int read_netdev(char *text)
 	return r < 0 ? -1 : 0;
 }
 
-static void note_unseen(struct where_snap *s, const char *name, int e)
+/* Room kept at the end of the unseen line for ", and N more". */
+#define UNSEEN_MORE_ROOM 24
+
+void where_net_unseen(struct where_snap *s, const char *name, int e)
+{
+	size_t len = strlen(s->unseen), room = sizeof(s->unseen) - UNSEEN_MORE_ROOM;
+	int n;
+
+	if (len < room) {
+		n = snprintf(s->unseen + len, room - len, "%s%s (%s)",
+			     len ? ", " : "", name, strerror(e));
+		if (n >= 0 && (size_t)n < room - len)
+			return;
+		s->unseen[len] = 0;
+	}
+	s->unseen_more++;
+}
+
+void where_net_unseen_end(struct where_snap *s)
 {
 	size_t len = strlen(s->unseen);
 
-	snprintf(s->unseen + len, sizeof(s->unseen) - len, "%s%s (%s)",
-		 len ? ", " : "", name, strerror(e));
+	if (s->unseen_more)
+		snprintf(s->unseen + len, sizeof(s->unseen) - len, "%sand %d more",
+			 len ? ", " : "", s->unseen_more);
 }
 
 /* One namespace, entered: its interfaces, named "NS/ifname", into v->s. */
@@ -108,7 +127,7 @@ static void visit_one(struct visit *v, const struct netns *ns)
 
 	if (fd < 0 || setns(fd, CLONE_NEWNET) < 0 || read_netdev(v->text) < 0 ||
 	    where_parse_netdev(v->text, &tmp) < 0) {
-		note_unseen(v->s, ns->name, errno);
+		where_net_unseen(v->s, ns->name, errno);
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -196,7 +215,7 @@ static int find_netns(struct netns *ns, struct where_snap *s)
 	if (dir)
 		closedir(dir);
 	if (n == MAX_NS)
-		note_unseen(s, "namespaces past 31", ENOSPC);
+		where_net_unseen(s, "namespaces past 31", ENOSPC);
 	return n;
 }
 
@@ -209,6 +228,7 @@ void where_net_take(struct where_snap *s, int every_netns)
 	int rc;
 
 	s->unseen[0] = 0;
+	s->unseen_more = 0;
 	mark_super(s, 0);
 	if (!every_netns)
 		return;
@@ -218,7 +238,7 @@ void where_net_take(struct where_snap *s, int every_netns)
 		return;
 	v.text = malloc(NETDEV_MAX);
 	if (!v.text) {
-		note_unseen(s, "other namespaces", ENOMEM);
+		where_net_unseen(s, "other namespaces", ENOMEM);
 		return;
 	}
 	/* Every signal stays the program's: its handlers interrupt its calls. */
@@ -229,6 +249,7 @@ void where_net_take(struct where_snap *s, int every_netns)
 	if (rc == 0)
 		pthread_join(t, NULL);
 	else
-		note_unseen(s, "other namespaces", rc);
+		where_net_unseen(s, "other namespaces", rc);
 	free(v.text);
+	where_net_unseen_end(s);
 }

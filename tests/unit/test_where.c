@@ -3,6 +3,7 @@
  * text, the kinds table on real symbol names of Linux 6.18, the kallsyms
  * table's lookups, the text lines with a prefix.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +270,29 @@ static void test_no_figure(void)
 	CHECK(strstr(got, ", unattributed 0.0% of the machine") &&
 	      strstr(got, ", unattributed 0.000\n") && !strstr(got, "-0.0"),
 	      "text: unattributed rounding to zero is 0.0%% and 0.000");
+}
+
+/* Namespaces not read: named whole while they fit, then counted. */
+static void test_unseen(void)
+{
+	static struct where_snap s;
+	char name[32];
+	int named = 0;
+
+	for (int i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "netns-%02d", i);
+		where_net_unseen(&s, name, EPERM);
+	}
+	where_net_unseen_end(&s);
+	for (const char *p = s.unseen; (p = strstr(p, "netns-")); p++)
+		named++;
+	CHECK(named > 0 && named < 40 && s.unseen_more == 40 - named,
+	      "40 namespaces: %d named, %d counted", named, s.unseen_more);
+	CHECK(strlen(s.unseen) < sizeof(s.unseen) - 1, "the line fits: %s", s.unseen);
+	snprintf(name, sizeof(name), ", and %d more", 40 - named);
+	CHECK(strstr(s.unseen, name) && !strcmp(strstr(s.unseen, name), name),
+	      "it ends '%s': %s", name, s.unseen);
+	CHECK(strstr(s.unseen, "(Operation not permitted), and"), "no name cut in two");
 }
 
 static void test_bad_text(void)
@@ -647,6 +671,7 @@ int main(void)
 	test_compute();
 	test_prefix();
 	test_no_figure();
+	test_unseen();
 	test_bad_text();
 	test_task();
 	test_kinds();
