@@ -78,6 +78,12 @@ int net_set_cork(int fd, char *err, size_t errlen)
 	return set_checked(fd, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 1, 0, err, errlen);
 }
 
+/* The protocol of a socket for ai: MPTCP when o asks for it. */
+static int protocol(const struct addrinfo *ai, const struct net_opts *o)
+{
+	return o && o->mptcp ? IPPROTO_MPTCP : ai->ai_protocol;
+}
+
 static int cancelled(volatile sig_atomic_t *cancel)
 {
 	return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED);
@@ -158,7 +164,7 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 			continue;
 		}
 		tried++;
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, protocol(ai, o));
 		if (fd < 0)
 			continue;
 		if (net_set_opts(fd, o, err, errlen) < 0) {
@@ -201,7 +207,7 @@ static int listen_on(const struct addrinfo *ai, const struct net_opts *o,
 {
 	int fd, one = 1, zero = 0, saved;
 
-	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, protocol(ai, o));
 	if (fd < 0)
 		return err_fill(err, errlen, errno, "socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));

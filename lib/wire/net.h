@@ -24,6 +24,7 @@ struct net_opts {
 	int sndbuf;	/* SO_SNDBUF */
 	int debug;	/* SO_DEBUG */
 	uint64_t pacing;	/* SO_MAX_PACING_RATE, bytes/s */
+	int mptcp;		/* open IPPROTO_MPTCP sockets (lib/wire/mptcp.h) */
 	double connect_secs;	/* net_connect gives up after this long in all;
 				 * 0: the kernel's own limit, minutes */
 	const char *connect_limit;	/* how the user set connect_secs (an
