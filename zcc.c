@@ -22,6 +22,8 @@
 
 #include "zcc/baseline.h"
 #include "zcc/compare.h"
+#include "app/env_out.h"
+#include "app/mptcp_out.h"
 #include "zcc/fileset.h"
 #include "app/opt.h"
 #include "app/optab.h"
@@ -44,7 +46,7 @@
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
 enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT,
-       OPT_DECIDE };	/* long options only */
+       OPT_DECIDE, OPT_MPTCP };	/* long options only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -190,6 +192,11 @@ static const struct optab options[] = {
 	  "sender (the default: its service demand with -c, else zcc's own us/KB), "
 	  "receiver (its service demand when zcs -c, else zcs's own us/KB) or path "
 	  "(both ends' service demand added; not when both are one machine)" },
+	{ OPT_MPTCP, "mptcp", NULL,
+	  "Multipath TCP: connect with IPPROTO_MPTCP; a server without it makes the "
+	  "connection fall back to TCP, said in one line from the kernel's answer; "
+	  "-d and -J show each subflow. A kernel that allows no MPTCP here "
+	  "(net.mptcp.enabled) is one line, exit 1" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -217,7 +224,7 @@ static void usage(FILE *f, int status)
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
 "           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
-"           -s server file...\n"
+"           [--mptcp] -s server file...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -304,6 +311,7 @@ static void parse_args(int argc, char **argv)
 			break;
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case OPT_BASELINE: cfg.baseline = optarg; break;
+		case OPT_MPTCP: cfg.send.sockopts.mptcp = 1; break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
@@ -326,9 +334,9 @@ static void check_args(void)
 		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
 			if (optab_given(&parser, *o))
 				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
-		if (cfg.rate > 0 || cfg.plot)
+		if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp)
 			usage_error("-C calibrates and exits: --%s is for a transfer",
-				    cfg.rate > 0 ? "rate" : "plot");
+				    cfg.rate > 0 ? "rate" : cfg.plot ? "plot" : "mptcp");
 		if (cfg.n_names || cfg.files_from)
 			usage_error("-C calibrates and exits: it sends no files");
 		if (cfg.baseline)
@@ -402,6 +410,9 @@ static int send_runs(void)
 
 	if (!rs)
 		error(1, errno, "memory");
+	if (cfg.send.sockopts.mptcp)	/* before any file is opened */
+		mptcp_require();
+	env_mptcp_asked(cfg.send.sockopts.mptcp);
 	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
 		  cfg.where, cfg.cpu);
 	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "app/env_out.h"
+#include "app/mptcp_out.h"
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
@@ -36,13 +37,13 @@
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 
-enum { OPT_PLOT = 300 };	/* long options only */
+enum { OPT_PLOT = 300, OPT_MPTCP };	/* long options only */
 
 /* Everything the options say, set by parse_args and read everywhere else. */
 struct settings {
 	const char *addr;		/* -a */
 	int cpu;			/* -B, -1: any */
-	struct net_opts net;		/* -i, -o */
+	struct net_opts net;		/* -i, -o, --mptcp */
 	unsigned port;			/* -p */
 	unsigned max_conns;		/* -m */
 	int json;			/* -J */
@@ -130,6 +131,10 @@ static const struct optab options[] = {
 	  "JSON Lines on stdout instead of the text lines: one object per line "
 	  "with \"program\", \"event\" (listening, rate, done, broken, round, "
 	  "compare), \"time\"" },
+	{ OPT_MPTCP, "mptcp", NULL,
+	  "Multipath TCP: listen with IPPROTO_MPTCP (plain TCP senders are served "
+	  "too); -d shows each connection's subflows. A kernel that allows no "
+	  "MPTCP here (net.mptcp.enabled) is one line, exit 1" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcs and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -145,6 +150,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 	fprintf(f, "usage: zcs [-1cdhJLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs] [--plot FILE]\n"
+		"           [--mptcp]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n");
 	optab_help(f, options);
 	fprintf(f, "\nMethods (-M):\n");
@@ -252,6 +258,7 @@ static void parse_args(int argc, char **argv)
 		case OPT_PLOT: cfg.plot = optarg; break;
 		case 't': cfg.conn.period = opt_secs(c, optarg, 0.01, MAX_SECS); break;
 		case 'T': cfg.conn.stall_secs = opt_secs(c, optarg, 0, MAX_SECS); break;
+		case OPT_MPTCP: cfg.net.mptcp = cfg.conn.mptcp = 1; break;
 		default: opt_refused(c);
 		}
 	}
@@ -293,6 +300,7 @@ static int listen_here(void)
 	unsigned port;
 	int fd;
 
+	env_mptcp_asked(cfg.net.mptcp);
 	fd = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
 	if (fd < 0)
 		error(1, 0, "listen on %s port %u: %s",
@@ -316,6 +324,8 @@ int main(int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
 	check_args();
+	if (cfg.net.mptcp)	/* before the meter starts or a socket listens */
+		mptcp_require();
 	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);
 	stop_catch(NULL);	/* Ctrl-C, SIGTERM, SIGHUP: a blocked accept returns */

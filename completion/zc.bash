@@ -16,12 +16,12 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-B --cpu -D --so-debug -d --debug -I --interval -R --repeat
 	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
-	--rate --plot --baseline --files-from --receiver-report --decide -h --help --version'
+	--rate --plot --baseline --files-from --receiver-report --decide --mptcp -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
 	-r --run-time -L --loop-counts -f --calibration-file -N --cpus -J --json
-	--plot -h --help --version'
+	--plot --mptcp -h --help --version'
 _zc_opts_cyclesoak='-C --calibrate -f --calibration-file -N --cpus -p --period
 	-m --period-ms -B --per-cpu -1 --once -n --nice -r --run-time
 	-L --loop-counts -W --where -d --debug -J --json -h --help --version'

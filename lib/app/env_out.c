@@ -13,6 +13,7 @@
 #include "meter/env.h"
 #include "meter/where.h"
 #include "wire/ifinfo.h"
+#include "wire/mptcp.h"
 
 /* Every key, once: its type. The order is the record's. */
 static const struct {
@@ -24,11 +25,12 @@ static const struct {
 	{ "cpus_allowed", ENV_STR }, { "cpu_quota", ENV_STR },
 	{ "tcp_congestion_control", ENV_STR }, { "tcp_rmem", ENV_STR },
 	{ "tcp_wmem", ENV_STR }, { "rmem_max", ENV_NUM }, { "wmem_max", ENV_NUM },
+	{ "mptcp_enabled", ENV_NUM }, { "mptcp_asked", ENV_BOOL },
 	{ "interface", ENV_STR }, { "driver", ENV_STR }, { "mtu", ENV_NUM },
 	{ "speed_mbps", ENV_NUM }, { "tso", ENV_BOOL }, { "gso", ENV_BOOL },
 	{ "gro", ENV_BOOL }, { "sg", ENV_BOOL }, { "tx_csum", ENV_BOOL },
 	{ "rx_csum", ENV_BOOL }, { "qdisc", ENV_STR }, { "rps_cpus", ENV_STR },
-	{ "xps_cpus", ENV_STR },
+	{ "xps_cpus", ENV_STR }, { "mptcp", ENV_BOOL },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 #define FIRST_NET "tcp_congestion_control"
@@ -39,6 +41,7 @@ static int machine_read;
 static struct env_record last;
 static int printed;
 static void (*then)(void);	/* env_then's */
+static int mptcp_asked;
 
 static struct env_field *field(struct env_record *r, const char *key)
 {
@@ -151,6 +154,13 @@ static void fill_net(struct env_record *r)
 	set_str(r, "tcp_wmem", s.tcp_wmem);
 	set_num(r, "rmem_max", s.rmem_max);
 	set_num(r, "wmem_max", s.wmem_max);
+	set_num(r, "mptcp_enabled", mptcp_enabled());
+	set_bool(r, "mptcp_asked", mptcp_asked);
+}
+
+void env_mptcp_asked(int asked)
+{
+	mptcp_asked = asked;
 }
 
 /* The interface of sock; every key null when it cannot be found. */
@@ -159,6 +169,8 @@ static void fill_conn(struct env_record *r, int sock)
 	char name[IF_NAMESIZE], err[256];
 	struct if_info i;
 
+	if (sock >= 0)
+		set_bool(r, "mptcp", mptcp_active(sock));
 	if (sock < 0 || where_ifname(sock, name, sizeof(name), err, sizeof(err)) < 0 ||
 	    ifinfo_read(name, &i, err, sizeof(err)) < 0)
 		return;

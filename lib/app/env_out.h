@@ -53,6 +53,9 @@ void env_early(void);
  */
 void env_print(enum env_parts parts, int sock, int debug);
 
+/* env_mptcp_asked - whether --mptcp was given, for the record's mptcp_asked. */
+void env_mptcp_asked(int asked);
+
 /* env_last - the record env_print printed last; NULL before. */
 const struct env_record *env_last(void);
 

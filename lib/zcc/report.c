@@ -39,6 +39,8 @@ static void print_sent(const struct sender *sd, const struct send_result *r)
 	if (r->zc_sends && r->zc_copied == r->zc_sends && !r->interrupted)
 		line_text(" (zero-copy: the kernel copied all %" PRIu64 " sends)", r->zc_sends);
 	report_tcp_keys(&r->tcp);
+	if (sd->mptcp && sd->cfg->streams == 1)
+		line_nested(mptcp_json, NULL, &sd->subflows);
 	line_end();
 }
 
@@ -84,6 +86,8 @@ void report_result(const struct sender *sd, const struct send_result *r)
 			r->zc_sends, r->zc_copied);
 	if (sd->cfg->debug)
 		report_tcp("", &r->tcp);
+	if (sd->cfg->debug && sd->mptcp && sd->cfg->streams == 1)
+		mptcp_debug("", &sd->subflows);
 	if (r->measured && !r->interrupted && r->ns < 1000000000u)
 		error(0, 0, "warning: a transfer of %.3f s is too short for "
 		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);

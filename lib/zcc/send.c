@@ -9,10 +9,12 @@
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "app/env_out.h"
+#include "app/mptcp_out.h"
 #include "app/meter_session.h"
 #include "base/cpu.h"
 #include "zcc/limits.h"
@@ -111,6 +113,8 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 		return -1;
 	}
 	snprintf(peer, peerlen, "%s port %u", cfg->host, cfg->port);
+	if (o.mptcp)
+		mptcp_conn_check(sock, peer);
 	if (cfg->debug) {
 		int sndbuf = 0;
 		socklen_t len = sizeof(sndbuf);
@@ -122,6 +126,16 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 			program_invocation_short_name, name, sndbuf);
 	}
 	return sock;
+}
+
+void send_subflows(struct sender *sd, int sock, int first)
+{
+	if (first) {
+		memset(&sd->subflows, 0, sizeof(sd->subflows));
+		sd->mptcp = sd->cfg->sockopts.mptcp && mptcp_active(sock) == 1;
+	}
+	if (sd->mptcp)
+		mptcp_look(sock, &sd->subflows);
 }
 
 /*

@@ -13,6 +13,7 @@
 
 #include "zcc/fileset.h"
 #include "zcc/rxreport.h"
+#include "app/mptcp_out.h"
 #include "app/where_session.h"
 #include "meter/meter.h"
 #include "wire/net.h"
@@ -64,6 +65,9 @@ struct sender {
 	struct where_span *run;		/* -W: the run's stretch, its report after it */
 	struct where_span *interval;		/* -W -I: the interval's (the watcher's) */
 	int env_due;			/* the env record waits for a connection */
+	int mptcp;			/* --mptcp, and the kernel says the run's
+					 * connection is MPTCP */
+	struct mptcp_look subflows;	/* --mptcp: the run's connection's */
 };
 
 /*

@@ -107,6 +107,13 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 		 size_t peerlen, char *err, size_t errlen);
 
 /*
+ * send_subflows - --mptcp, one stream: a look at the subflows of its
+ * connection sock into sd->subflows; first: the connection is new (is it
+ * MPTCP, the kernel says: sd->mptcp; no look otherwise).
+ */
+void send_subflows(struct sender *sd, int sock, int first);
+
+/*
  * send_await_close - everything is in the kernel's hands; see it
  * delivered. -T bounds the wait; with --receiver-report, rp gets what the
  * server writes. 0, -1 when *t->stop cut it short, -2 with err when the

@@ -75,6 +75,8 @@ int stream_start(struct stream *s)
 	if (g->stop)		/* stopped while connecting: no send to wake */
 		shutdown(sock, SHUT_RDWR);
 	pthread_mutex_unlock(&g->lock);
+	if (g->n == 1)
+		send_subflows(g->sd, sock, 1);
 	s->opened = 1;		/* tx_close is owed, even when tx_open fails */
 	if (tx_open(cfg->method, &s->t, s->set.f, s->set.n, err, sizeof(err)) < 0) {
 		stream_fail(s, err);
@@ -118,6 +120,8 @@ void stream_finish(struct stream *s)
 		stream_fail(s, err);
 	}
 	tcpinfo_read(s->t.sock, &s->tcp);
+	if (g->n == 1)
+		send_subflows(g->sd, s->t.sock, 0);
 	s->t_end = now_ns();
 	if (s->opened)
 		tx_close(g->sd->cfg->method, &s->t, s->set.f, s->set.n);

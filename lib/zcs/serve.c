@@ -8,6 +8,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "app/mptcp_out.h"
 #include "app/out.h"
 #include "zcs/serve.h"
 #include "zcs/serve_sampler.h"
@@ -37,6 +38,8 @@ struct conn {
 	struct app_load done_load;	/* -c: the done line's figures */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
+	int mptcp;			/* the kernel says the connection is MPTCP */
+	struct mptcp_look subflows;	/* and its subflows, at the end */
 	uint64_t where_calls;		/* receive calls at the last where line */
 };
 
@@ -185,6 +188,8 @@ static void report_done(struct conn *c, int interrupted)
 	load_line(c, &l);
 	line_bool("interrupted", interrupted, " (interrupted)");
 	line_str("method", c->cfg->method->name, NULL);
+	if (c->mptcp)
+		line_nested(mptcp_json, NULL, &c->subflows);
 	if (zc) {
 		line_u64("zc_mapped", c->rx.zc_mapped, NULL);
 		line_u64("zc_copied", c->rx.zc_copied, NULL);
@@ -380,6 +385,10 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		c->p.arg = c;
 		fprintf(stderr, "zcs: %s: connected\n", peer);
 	}
+	c->mptcp = sc->mptcp && mptcp_active(fd) == 1;
+	if (sc->debug && sc->mptcp)
+		fprintf(stderr, "zcs: %s: %s\n", peer, c->mptcp ? "MPTCP" :
+			"plain TCP (the kernel's TCP_IS_MPTCP is not 1)");
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection. */
 		error(0, 0, "%s: %s", peer, err);
@@ -396,6 +405,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticks = 0;
 	ticker(watch_tick_ns(&c->watch));
 	how = receive(c);
+	if (c->mptcp)
+		mptcp_look(fd, &c->subflows);
 	c->end = now_ns();
 	total_ended();	/* the stream ended: the client may connect again */
 	rc = verdict(c, how);
@@ -406,6 +417,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	rx_close(sc->method, &c->rx);
 	where_end(c);
 	close(fd);
+	if (sc->debug && c->mptcp)
+		mptcp_debug(c->prefix, &c->subflows);
 	if (sc->debug)
 		fprintf(stderr, "zcs: %s: closed\n", peer);
 	return rc;

@@ -31,6 +31,7 @@ struct serve_cfg {
 	double stall_secs;		/* -T, 0: never */
 	int debug;			/* -d: the peer on rate lines, -dd every file */
 	int alone;			/* -1: served in zcs's only process */
+	int mptcp;			/* --mptcp: the listener is MPTCP's */
 	struct meter *meter;		/* -c, or NULL; sampled by lib/zcs/serve_sampler.h */
 	struct where_session *where;		/* -W, or NULL */
 };

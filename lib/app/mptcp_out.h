@@ -1,0 +1,48 @@
+/*
+ * What zcc and zcs say of Multipath TCP (--mptcp, lib/wire/mptcp.h): the
+ * refusal of a namespace that allows no MPTCP socket, the line of a
+ * connection that fell back to TCP, and a connection's subflows (-d lines
+ * on stderr, a "subflows" list in JSON). Every word is the kernel's.
+ */
+#ifndef ZC_APP_MPTCP_OUT_H
+#define ZC_APP_MPTCP_OUT_H
+
+#include "wire/mptcp.h"
+
+/*
+ * mptcp_require - --mptcp was given: the kernel must allow MPTCP sockets
+ * here, or one line naming net.mptcp.enabled and exit 1. Call it before
+ * any file is opened or any socket listens.
+ */
+void mptcp_require(void);
+
+/*
+ * mptcp_conn_check - the kernel's word on connection fd to peer, opened
+ * with --mptcp: 1 MPTCP, 0 it fell back to plain TCP (one line on stderr,
+ * once a process: every connection to one peer falls back alike), -1 the
+ * kernel does not say (one line too, once).
+ */
+int mptcp_conn_check(int fd, const char *peer);
+
+/* A connection's subflows at one moment, and those seen before that went. */
+struct mptcp_look {
+	int n;				/* -1: the kernel gave none (said why once) */
+	struct mptcp_subflow sf[MPTCP_SUBFLOWS_MAX];
+	int n_gone;			/* seen by an earlier look, now gone */
+	struct mptcp_subflow gone[MPTCP_SUBFLOWS_MAX];
+};
+
+/*
+ * mptcp_look - the subflows of MPTCP socket fd now into l; a subflow an
+ * earlier look at l listed and this one does not is kept in l->gone.
+ */
+void mptcp_look(int fd, struct mptcp_look *l);
+
+/* mptcp_debug - -d: a line per subflow on stderr, each after what. */
+void mptcp_debug(const char *what, const struct mptcp_look *l);
+
+/* mptcp_json - the "subflows" list of the JSON line being made (a struct
+ * mptcp_look *, for line_nested). */
+void mptcp_json(const void *look);
+
+#endif

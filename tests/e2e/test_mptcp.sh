@@ -1,0 +1,101 @@
+#!/bin/sh
+# Multipath TCP (--mptcp), in network namespaces of our own: loopback
+# MPTCP to MPTCP byte-exact, the kernel's word in the env record, the
+# fall-back line against a zcs without --mptcp (once, however many runs),
+# a plain zcc served by an MPTCP listener, and a namespace with
+# net.mptcp.enabled=0 refused in one line before any file or socket.
+# Skipped, with the kernel's reason, where it opens no MPTCP socket.
+. "$ZC_TOP/tests/lib.sh"
+
+ZCC=$ZC_BIN/zcc
+ZCS=$ZC_BIN/zcs
+J=$ZC_TESTBIN/jsoncheck
+lo=zc-mp-lo$$
+off=zc-mp-off$$
+
+if ! netns_new "$lo"; then
+	skip "MPTCP: cannot make a network namespace (not root, or no ip)"
+	finish
+fi
+ip -n "$lo" link set lo up
+if ! ip netns exec "$lo" "$ZC_TESTBIN/mptcpprobe" 2>"$TMP/probe"; then
+	skip "MPTCP: $(cat "$TMP/probe")"
+	finish
+fi
+ZCS_PREFIX="ip netns exec $lo"
+head -c 3000000 /dev/urandom >"$TMP/a"
+head -c 70000 /dev/urandom >"$TMP/b"
+
+# in_lo COMMAND...: run it in the loopback namespace, 30 s at most.
+in_lo() { timeout 30 ip netns exec "$lo" "$@"; }
+
+# same_bytes WHAT ZCC_OUT ZCS_OUT: zcc's sent bytes equal zcs's done bytes
+# (-J on both), and zcs saw a whole, well-formed stream.
+same_bytes() {
+	_s=$("$J" -E sent -g bytes "$2" | tail -n 1)
+	_d=$("$J" -E done -g bytes "$3" | tail -n 1)
+	check "$1: $_s bytes sent, $_d received, the stream whole" \
+		[ -n "$_s" ] && [ "$_s" = "$_d" ]
+}
+
+# --- MPTCP on both ends ------------------------------------------------------
+zcs_up mp --mptcp -1 -J -d
+in_lo "$ZCC" --mptcp -J -d -n 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b" \
+	>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "zcc --mptcp to zcs --mptcp: exit 0" [ $? -eq 0 ]
+within 50 proc_ended "$ZCS_PID"
+same_bytes "MPTCP both ends" "$TMP/zcc.out" "$WORK/mp.out"
+check "zcc: no fall-back line" sh -c "! grep -q 'fell back' '$TMP/zcc.err'"
+check "zcc env: mptcp true, mptcp_asked true, mptcp_enabled 1" \
+	[ "$("$J" -E env -g mptcp "$TMP/zcc.out") $("$J" -E env -g mptcp_asked "$TMP/zcc.out") $("$J" -E env -g mptcp_enabled "$TMP/zcc.out")" = "true true 1" ]
+check "zcc -J: the sent line lists one subflow" \
+	[ "$(grep '"event":"sent"' "$TMP/zcc.out" | grep -o '"local":' | wc -l)" -eq 1 ]
+check "zcc -d: a subflow line" grep -q '^zcc: subflow 127.0.0.1 port [0-9]* -> 127.0.0.1 port' "$TMP/zcc.err"
+check "zcs -d: the connection is MPTCP" grep -q ': MPTCP$' "$WORK/mp.err"
+check "zcs -d: a subflow line for it" grep -q ': subflow 127.0.0.1 port' "$WORK/mp.err"
+check "zcs env at its connection: mptcp true" \
+	[ "$(grep '"event":"env"' "$WORK/mp.out" | sed -n 2p | "$J" -g mptcp)" = true ]
+
+# --- zcc --mptcp to a zcs without it: falls back, says so once --------------
+zcs_up plain -J
+in_lo "$ZCC" --mptcp -J -R 3 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "zcc --mptcp to a plain zcs: exit 0" [ $? -eq 0 ]
+check "zcc: one fall-back line over 3 runs, from the kernel's answer" \
+	[ "$(grep -c 'fell back to TCP (the kernel.s TCP_IS_MPTCP is 0)' "$TMP/zcc.err")" -eq 1 ]
+check "zcc: nothing else on stderr" [ "$(grep -vc 'page cache' "$TMP/zcc.err")" -eq 1 ]
+check "zcc env: mptcp false, mptcp_asked true" \
+	[ "$("$J" -E env -g mptcp "$TMP/zcc.out") $("$J" -E env -g mptcp_asked "$TMP/zcc.out")" = "false true" ]
+stop_bg "$ZCS_PID"
+check "fall-back: 3 runs of $(json_get "$TMP/zcc.out" sent bytes | head -n 1) bytes, each received whole" \
+	[ "$(json_get "$TMP/zcc.out" sent bytes | sort -u)" = "$(json_get "$WORK/plain.out" done bytes | sort -u)" ] &&
+	[ "$(json_get "$WORK/plain.out" done bytes | wc -l)" -eq 3 ]
+
+# --- a plain zcc to zcs --mptcp: served as TCP -------------------------------
+zcs_up mpl --mptcp -1 -J -d
+in_lo "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "plain zcc to zcs --mptcp: exit 0" [ $? -eq 0 ]
+within 50 proc_ended "$ZCS_PID"
+same_bytes "plain TCP to an MPTCP listener" "$TMP/zcc.out" "$WORK/mpl.out"
+check "zcs -d: the connection is plain TCP" grep -q ': plain TCP (the kernel' "$WORK/mpl.err"
+check "zcc env: mptcp false, mptcp_asked false" \
+	[ "$("$J" -E env -g mptcp "$TMP/zcc.out") $("$J" -E env -g mptcp_asked "$TMP/zcc.out")" = "false false" ]
+
+# --- net.mptcp.enabled=0 in a namespace of our own ----------------------------
+if netns_new "$off" && ip -n "$off" link set lo up &&
+	ip netns exec "$off" sysctl -qw net.mptcp.enabled=0 2>"$TMP/sysctl.err"; then
+	timeout 20 ip netns exec "$off" "$ZCC" --mptcp -s 127.0.0.1 "$TMP/no-such-file" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "net.mptcp.enabled=0: zcc --mptcp exit 1 ($rc), one line naming the sysctl, before the file: $(cat "$TMP/err")" \
+		[ $rc -eq 1 ] && [ "$(grep -c '' "$TMP/err")" -eq 1 ] &&
+		grep -q 'net.mptcp.enabled is 0' "$TMP/err" && [ ! -s "$TMP/out" ]
+	timeout 20 ip netns exec "$off" "$ZCS" --mptcp -p 0 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "net.mptcp.enabled=0: zcs --mptcp exit 1 ($rc), one line, never listening: $(cat "$TMP/err")" \
+		[ $rc -eq 1 ] && [ "$(grep -c '' "$TMP/err")" -eq 1 ] &&
+		grep -q 'net.mptcp.enabled is 0' "$TMP/err" && [ ! -s "$TMP/out" ]
+else
+	skip "net.mptcp.enabled=0: cannot set it in a namespace: $(cat "$TMP/sysctl.err")"
+fi
+
+finish
