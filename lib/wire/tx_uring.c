@@ -133,11 +133,6 @@ static int ur_setup_send(struct tx *t, char *err, size_t errlen)
 	return ur_setup(t, "uring", 0, err, errlen);
 }
 
-static int ur_setup_send_zc(struct tx *t, char *err, size_t errlen)
-{
-	return ur_setup(t, "uring-zc", 1, err, errlen);
-}
-
 /* Before connecting: a ring made and closed; uring-zc's chain of pages in the limit. */
 static int ur_usable(const char *name, int zc, size_t chunk, char *err, size_t errlen)
 {
@@ -344,6 +339,45 @@ static int ur_drain(struct tx *t, struct ur *u, int64_t max, char *err, size_t e
 					" still due)", u->name, t->peer, (long long)u->notifs);
 	}
 	return 0;
+}
+
+/*
+ * A kernel that knows IORING_OP_SEND_ZC may still refuse it on this
+ * socket (one the network stack has not marked for zero-copy, as an
+ * MPTCP socket is not), and says so only at the first send: a send of
+ * no bytes on the connected socket asks before the first byte goes. Its
+ * completion and notification are no part of the run's counts.
+ */
+static int ur_probe_zc(struct tx *t, struct ur *u, char *err, size_t errlen)
+{
+	struct io_uring_sqe *sqe = uring_get_sqe(&u->ring);	/* the ring is empty */
+	int res;
+
+	sqe->opcode = IORING_OP_SEND_ZC;
+	sqe->fd = t->sock;
+	sqe->addr = (uintptr_t)u->res;
+	sqe->msg_flags = MSG_NOSIGNAL;
+	u->res[0] = 0;
+	u->zc_op[0] = 1;
+	if (ur_wait(t, u, 1, err, errlen) < 0)
+		return -1;
+	res = u->res[0];
+	if (ur_drain(t, u, 0, err, errlen) < 0)
+		return -1;
+	t->zc_sends = t->zc_copied = t->calls = 0;
+	if (res < 0) {
+		errno = -res;
+		return err_fill(err, errlen, errno, "uring-zc: the kernel refuses "
+				"IORING_OP_SEND_ZC on this socket");
+	}
+	return 0;
+}
+
+static int ur_setup_send_zc(struct tx *t, char *err, size_t errlen)
+{
+	if (ur_setup(t, "uring-zc", 1, err, errlen) < 0)
+		return -1;
+	return ur_probe_zc(t, t->priv, err, errlen);
 }
 
 static int ur_send_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)

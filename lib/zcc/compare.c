@@ -10,6 +10,7 @@
 #include <error.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "zcc/compare.h"
 #include "app/out.h"
@@ -84,51 +85,107 @@ static void against_base(const struct baseline *b, const struct variants *vs,
 	baseline_report(b, now, vs->n);
 }
 
+/* A comparison under way: the variants the kernel has not refused. */
+struct live {
+	struct variants v;
+	struct compare_figs *figs;	/* in v's order; a dropped one's at the end */
+	struct compare_row rows[COMPARE_MAX];
+	unsigned total;			/* figs made */
+	int same;			/* a receiver's report: one machine */
+};
+
+/*
+ * Variant i, refused by the kernel on its connection (sd->refusal says
+ * why), leaves the comparison: one line; its figures move to the end of
+ * figs (still freed there). The others run on; none left is exit 1.
+ */
+static void drop_variant(const struct sender *sd, struct live *l, unsigned i)
+{
+	struct compare_figs f = l->figs[i];
+
+	error(0, 0, "-M %s: %s; compared without it", l->v.v[i].name, sd->refusal);
+	for (unsigned k = i; k + 1 < l->total; k++)
+		l->figs[k] = l->figs[k + 1];
+	l->figs[l->total - 1] = f;
+	for (unsigned k = i; k + 1 < l->v.n; k++) {
+		l->v.v[k] = l->v.v[k + 1];
+		l->rows[k] = l->rows[k + 1];
+	}
+	if (--l->v.n == 0)
+		exit(1);
+}
+
+/* The index in l of the variant called name. */
+static unsigned live_index(const struct live *l, const char *name)
+{
+	unsigned i = 0;
+
+	while (i + 1 < l->v.n && strcmp(l->v.v[i].name, name) != 0)
+		i++;
+	return i;
+}
+
+/* One round of every live variant, rotated. 0, or 1 when stopped. */
+static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
+		     const struct compare_look *look, const struct compare_cfg *cc,
+		     unsigned round)
+{
+	struct variant order[COMPARE_MAX];
+	unsigned n = l->v.n;
+
+	for (unsigned j = 0; j < n; j++)
+		order[j] = l->v.v[(round + j) % n];	/* rotated */
+	for (unsigned j = 0; j < n; j++) {
+		unsigned i = live_index(l, order[j].name);
+		struct send_result r = run_variant(sd, cfg, &l->v.v[i], cc->loops);
+		struct compare_fig fig;
+
+		if (r.refused) {
+			drop_variant(sd, l, i);
+			continue;
+		}
+		if (r.interrupted || stop_signal)
+			return 1;
+		compare_rate_short(l->v.v[i].name, &r, cc->rate);
+		fig = fig_of(&r);
+		l->same |= r.rx_ok && rx_report_same(&r.rx);
+		compare_keep(&l->figs[i], round, &fig);
+		compare_round_line(look, &l->rows[i], round, cc->rounds, j, &fig);
+	}
+	return 0;
+}
+
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc)
 {
-	struct compare_figs *figs = compare_figs_new(vs->n, cc->rounds);
-	struct compare_row rows[COMPARE_MAX];
+	struct live l = { .v = *vs, .figs = compare_figs_new(vs->n, cc->rounds),
+			  .total = vs->n };
 	struct compare_look look = compare_zcc_look;
 	unsigned done = 0;
-	int stopped = 0, same = 0;
 
-	name_rows(vs, rows);
-	for (unsigned round = 0; round < cc->rounds && !stopped; round++) {
-		for (unsigned j = 0; j < vs->n && !stopped; j++) {
-			unsigned i = (round + j) % vs->n;	/* rotated */
-			struct send_result r = run_variant(sd, cfg, &vs->v[i], cc->loops);
-			struct compare_fig fig;
-
-			if (r.interrupted || stop_signal) {
-				stopped = 1;
-				break;
-			}
-			compare_rate_short(vs->v[i].name, &r, cc->rate);
-			fig = fig_of(&r);
-			same |= r.rx_ok && rx_report_same(&r.rx);
-			compare_keep(&figs[i], round, &fig);
-			compare_round_line(&look, &rows[i], round, cc->rounds, j, &fig);
-		}
-		if (!stopped)
-			done = round + 1;
+	name_rows(vs, l.rows);
+	sd->refusal_ok = cfg->streams == 1;
+	for (unsigned round = 0; round < cc->rounds; round++) {
+		if (run_round(sd, cfg, &l, &look, cc, round))
+			break;
+		done = round + 1;
 	}
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
-		look.decide = decided(&(struct compare_look){ .decide = cc->decide }, figs,
-				      vs->n, same);
-		compare_rows(&look, rows, vs->n, figs, done);
-		compare_table(&look, rows, vs->n, figs[0].measured,
+		look.decide = decided(&(struct compare_look){ .decide = cc->decide }, l.figs,
+				      l.v.n, l.same);
+		compare_rows(&look, l.rows, l.v.n, l.figs, done);
+		compare_table(&look, l.rows, l.v.n, l.figs[0].measured,
 			      "the median of the rounds' ratios");
-		if (same && figs[0].has_rx)
+		if (l.same && l.figs[0].has_rx)
 			out_text("both ends are one machine (one boot id): the sender's and the "
 				 "receiver's load are one machine's, not to be added\n");
 		if (cc->plot)
-			compare_plot(&look, cc->plot, rows, figs, vs->n, done, vs->by_size);
+			compare_plot(&look, cc->plot, l.rows, l.figs, l.v.n, done, vs->by_size);
 		if (cc->base)
-			against_base(cc->base, vs, figs, done);
+			against_base(cc->base, &l.v, l.figs, done);
 	}
-	compare_figs_free(figs, vs->n);
+	compare_figs_free(l.figs, l.total);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	return 0;

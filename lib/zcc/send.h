@@ -46,6 +46,7 @@ struct send_result {
 	uint64_t stopped_ns;	/* zcc itself was stopped (lib/zcc/suspended.h) */
 	double rate;		/* kbytes/sec */
 	int interrupted;
+	int refused;		/* the kernel refused the method (sender.refusal) */
 	uint64_t zc_sends, zc_copied;	/* zero-copy methods */
 	struct tcp_figures tcp;	/* TCP_INFO at the end (-P: summed, rtt the mean) */
 	int measured;		/* -c: the cpu figures below are set */
@@ -68,6 +69,8 @@ struct sender {
 	int mptcp;			/* --mptcp, and the kernel says the run's
 					 * connection is MPTCP */
 	struct mptcp_look subflows;	/* --mptcp: the run's connection's */
+	int refusal_ok;			/* a refused method ends the run, not zcc */
+	char refusal[512];		/* and why */
 };
 
 /*
@@ -97,7 +100,10 @@ void send_meter(struct sender *sd, struct meter *m, int where);
  * close); with -P and -J a stream event per stream, with -P and -d a line
  * per stream and the slowest/fastest ratio. A failure is one line (-P:
  * naming the stream; the others are shut) and exit 1; a stop signal ends
- * the run with what was sent so far (interrupted).
+ * the run with what was sent so far (interrupted). One stream whose method
+ * the kernel refuses on the connection is exit 1 too, or with
+ * sd->refusal_ok a result refused, printed by none (nothing was sent, the
+ * connection is closed; sd->refusal says why).
  */
 struct send_result send_run(struct sender *sd, uint32_t loops);
 

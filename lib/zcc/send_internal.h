@@ -31,6 +31,7 @@ struct stream {
 	uint32_t loops;
 	struct deadline dl;	/* -t: its plan */
 	int connected, opened, sent, interrupted;
+	int refused;		/* the method, by the kernel (sd->refusal_ok) */
 	int rc;			/* the send's, then the wait for the close's */
 	uint64_t t0, t_sent, t_end;	/* sending, sent, closed */
 	struct tcp_figures tcp;

@@ -79,7 +79,12 @@ int stream_start(struct stream *s)
 		send_subflows(g->sd, sock, 1);
 	s->opened = 1;		/* tx_close is owed, even when tx_open fails */
 	if (tx_open(cfg->method, &s->t, s->set.f, s->set.n, err, sizeof(err)) < 0) {
-		stream_fail(s, err);
+		if (g->n == 1 && g->sd->refusal_ok) {	/* nothing was sent */
+			snprintf(g->sd->refusal, sizeof(g->sd->refusal), "%s", err);
+			s->refused = 1;
+		} else {
+			stream_fail(s, err);
+		}
 		return -1;
 	}
 	if (cfg->secs > 0)

@@ -377,6 +377,11 @@ struct send_result send_run(struct sender *sd, uint32_t loops)
 	stopped0 = suspended_ns();
 	group_init(&g, sd, loops, now_ns());
 	mrc = run_streams(&g, &w, &r, merr, sizeof(merr));
+	if (g.s[0].refused) {	/* sd->refusal_ok: the caller says so */
+		r.refused = 1;
+		group_free(&g);
+		return r;
+	}
 	if (g.failed)
 		group_failed(&g, &w);
 	group_sum(&g, &r);

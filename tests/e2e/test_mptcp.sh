@@ -2,7 +2,9 @@
 # Multipath TCP (--mptcp), in network namespaces of our own: loopback
 # MPTCP to MPTCP byte-exact, the kernel's word in the env record, the
 # fall-back line against a zcs without --mptcp (once, however many runs),
-# a plain zcc served by an MPTCP listener, and a namespace with
+# a plain zcc served by an MPTCP listener; every transmit method against
+# every receive method, each byte-exact or refused before its first byte;
+# a comma list run without its refused variants; and a namespace with
 # net.mptcp.enabled=0 refused in one line before any file or socket.
 # Skipped, with the kernel's reason, where it opens no MPTCP socket.
 . "$ZC_TOP/tests/lib.sh"
@@ -79,6 +81,49 @@ same_bytes "plain TCP to an MPTCP listener" "$TMP/zcc.out" "$WORK/mpl.out"
 check "zcs -d: the connection is plain TCP" grep -q ': plain TCP (the kernel' "$WORK/mpl.err"
 check "zcc env: mptcp false, mptcp_asked false" \
 	[ "$("$J" -E env -g mptcp "$TMP/zcc.out") $("$J" -E env -g mptcp_asked "$TMP/zcc.out")" = "false false" ]
+
+# --- every transmit method x every receive method, MPTCP on both ends ------
+# Each works byte-exact or is refused by the kernel before its first byte,
+# in one line naming the method and the kernel's error. zcs's zerocopy
+# (TCP_ZEROCOPY_RECEIVE) is refused once per zcs, before any data is read.
+for rx in $("$ZCS" -h | sed -n '/^Methods/,$s/^  \([a-z-]*\) .*/\1/p'); do
+	zcs_up "rx-$rx" --mptcp -J -M "$rx" -T 10
+	for tx in $(zcc_methods); do
+		in_lo "$ZCC" --mptcp -J -M "$tx" -n 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" "$TMP/b" \
+			>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+		rc=$?
+		if grep -q 'refuses' "$TMP/zcc.err"; then
+			check "-M $tx over MPTCP: refused in one line naming it, exit 1 ($rc): $(grep refuses "$TMP/zcc.err")" \
+				[ $rc -eq 1 ] && [ "$(grep -c "^zcc: $tx: the kernel refuses" "$TMP/zcc.err")" -eq 1 ]
+			continue
+		fi
+		[ "$rx" = zerocopy ] && break
+		# zcs prints its done line before it closes, which zcc waits for.
+		check "-M $tx to zcs -M $rx over MPTCP: exit $rc, byte-exact" [ $rc -eq 0 ] &&
+			[ "$(json_get "$TMP/zcc.out" sent bytes)" = "$(json_get "$WORK/rx-$rx.out" done bytes | tail -n 1)" ]
+	done
+	if [ "$rx" != zerocopy ]; then
+		check "zcs -M $rx: the refused methods' connections carried 0 bytes" \
+			[ "$(json_get "$WORK/rx-$rx.out" broken bytes | sort -u)" = 0 ]
+	else
+		within 50 proc_ended "$ZCS_PID"
+		check "zcs -M zerocopy over MPTCP: one line before any data, no done line: $(cat "$WORK/rx-$rx.err")" \
+			[ "$(grep -c 'zerocopy: mmap() of the socket' "$WORK/rx-$rx.err")" -eq 1 ] &&
+			[ -z "$(json_get "$WORK/rx-$rx.out" done bytes)" ]
+	fi
+	stop_bg "$ZCS_PID"
+done
+
+# A comma list: the refused variants leave, the others are compared.
+zcs_up cmp --mptcp -J
+in_lo "$ZCC" --mptcp -M sendfile,uring-zc,send -R 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" \
+	>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "-M sendfile,uring-zc,send --mptcp: exit 0 ($?), one line for uring-zc: $(cat "$TMP/zcc.err")" \
+	[ "$(grep -c '^zcc: -M uring-zc: uring-zc: the kernel refuses IORING_OP_SEND_ZC.*compared without it' "$TMP/zcc.err")" -eq 1 ]
+check "the comparison holds sendfile and send, 2 rounds each, no uring-zc" \
+	[ "$(grep -c '^round [12]/2 \(sendfile\|send\):' "$TMP/zcc.out") $(grep -c 'uring-zc' "$TMP/zcc.out")" = "4 0" ] &&
+	grep -q '^send  .*[0-9]' "$TMP/zcc.out"
+stop_bg "$ZCS_PID"
 
 # --- net.mptcp.enabled=0 in a namespace of our own ----------------------------
 if netns_new "$off" && ip -n "$off" link set lo up &&
