@@ -7,6 +7,7 @@
 
 #include "app/where_out.h"
 #include "app/where_session.h"
+#include "wire/mptcp.h"
 
 struct where_session {
 	struct where *where;
@@ -58,8 +59,10 @@ void where_session_socket(struct where_session *ws, int sock)
 {
 	char err[512];
 
-	if (sock < 0 || where_ifname(sock, ws->ifname, sizeof(ws->ifname), err,
-				     sizeof(err)) < 0)
+	/* An MPTCP connection's subflows may take any interface, and join
+	 * after this: every interface that moves counts. */
+	if (sock < 0 || mptcp_active(sock) == 1 ||
+	    where_ifname(sock, ws->ifname, sizeof(ws->ifname), err, sizeof(err)) < 0)
 		ws->ifname[0] = '\0';
 }
 

@@ -124,6 +124,8 @@ static void *watch_run(void *arg)
 			print_interval(w, news.line_bytes, news.line_ns);
 		if (news.line && w->last)
 			debug_interval(w, news.line_ns);
+		if (w->sd->mptcp && w->g->n == 1)	/* a subflow that closes is seen gone */
+			mptcp_look(w->g->s[0].t.sock, &w->sd->subflows);
 		if (news.stalled) {	/* one stream's rule */
 			w->stalled = 1;
 			w->stalled_idx = 1;

@@ -201,9 +201,14 @@ int serve_one(const struct serve_cfg *sc, int listen_fd, unsigned char *buf)
 		stop_exit(stop_signal);
 	if (fd < 0)
 		error(1, errno, "accept");
-	close(listen_sock);
+	/* An MPTCP connection's later subflows join through the listener:
+	 * it stays open while the connection is served. */
+	if (!sc->mptcp)
+		close(listen_sock);
 	conn_env(fd);
 	rc = serve(sc, fd, peer, buf, NULL);
+	if (sc->mptcp)
+		close(listen_sock);
 	free(buf);
 	if (stop_signal)
 		stop_exit(stop_signal);
