@@ -128,6 +128,8 @@ static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t er
 	return 0;
 }
 
+static void ur_cleanup(struct tx *t, struct tx_file *files, uint32_t n_files);
+
 static int ur_setup_send(struct tx *t, char *err, size_t errlen)
 {
 	return ur_setup(t, "uring", 0, err, errlen);
@@ -345,8 +347,10 @@ static int ur_drain(struct tx *t, struct ur *u, int64_t max, char *err, size_t e
  * A kernel that knows IORING_OP_SEND_ZC may still refuse it on this
  * socket (one the network stack has not marked for zero-copy, as an
  * MPTCP socket is not), and says so only at the first send: a send of
- * no bytes on the connected socket asks before the first byte goes. Its
- * completion and notification are no part of the run's counts.
+ * no bytes on the connected socket asks before the first byte goes. A
+ * connection's own state (not connected, reset) is no refusal: the sends
+ * report it. The probe's completion and notification are no part of the
+ * run's counts.
  */
 static int ur_probe_zc(struct tx *t, struct ur *u, char *err, size_t errlen)
 {
@@ -365,19 +369,26 @@ static int ur_probe_zc(struct tx *t, struct ur *u, char *err, size_t errlen)
 	if (ur_drain(t, u, 0, err, errlen) < 0)
 		return -1;
 	t->zc_sends = t->zc_copied = t->calls = 0;
-	if (res < 0) {
-		errno = -res;
-		return err_fill(err, errlen, errno, "uring-zc: the kernel refuses "
-				"IORING_OP_SEND_ZC on this socket");
-	}
-	return 0;
+	if (res >= 0 || res == -EPIPE || res == -ENOTCONN || res == -ECONNRESET)
+		return 0;
+	errno = -res;
+	return err_fill(err, errlen, errno, "uring-zc: the kernel refuses "
+			"IORING_OP_SEND_ZC on this socket");
 }
 
+/* As every setup, a failure leaves nothing behind. */
 static int ur_setup_send_zc(struct tx *t, char *err, size_t errlen)
 {
+	int e;
+
 	if (ur_setup(t, "uring-zc", 1, err, errlen) < 0)
 		return -1;
-	return ur_probe_zc(t, t->priv, err, errlen);
+	if (ur_probe_zc(t, t->priv, err, errlen) == 0)
+		return 0;
+	e = errno;
+	ur_cleanup(t, NULL, 0);
+	errno = e;
+	return -1;
 }
 
 static int ur_send_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
