@@ -72,6 +72,15 @@ check "fall-back: 3 runs of $(json_get "$TMP/zcc.out" sent bytes | head -n 1) by
 	[ "$(json_get "$TMP/zcc.out" sent bytes | sort -u)" = "$(json_get "$WORK/plain.out" done bytes | sort -u)" ] &&
 	[ "$(json_get "$WORK/plain.out" done bytes | wc -l)" -eq 3 ]
 
+# --baseline: a TCP run set beside an MPTCP one names the change.
+zcs_up base -J
+in_lo "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/tcp.json" 2>/dev/null
+in_lo "$ZCC" --mptcp --baseline "$TMP/tcp.json" -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" \
+	>"$TMP/zcc.out" 2>/dev/null
+check "--baseline of a TCP run: $(grep '^changed:' "$TMP/zcc.out")" \
+	grep -q '^changed: .*mptcp_asked off -> on' "$TMP/zcc.out"
+stop_bg "$ZCS_PID"
+
 # --- a plain zcc to zcs --mptcp: served as TCP -------------------------------
 zcs_up mpl --mptcp -1 -J -d
 in_lo "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
