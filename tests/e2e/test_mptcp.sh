@@ -134,6 +134,8 @@ check "the comparison holds sendfile and send, 2 rounds each, no uring-zc" \
 	grep -q '^send  .*[0-9]' "$TMP/zcc.out"
 stop_bg "$ZCS_PID"
 
+usage_refused "zcc -C --mptcp" "$ZCC" -C --mptcp
+
 # --- net.mptcp.enabled=0 in a namespace of our own ----------------------------
 if netns_new "$off" && ip -n "$off" link set lo up &&
 	ip netns exec "$off" sysctl -qw net.mptcp.enabled=0 2>"$TMP/sysctl.err"; then
