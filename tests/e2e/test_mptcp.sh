@@ -55,6 +55,8 @@ check "zcc -J: the sent line lists one subflow" \
 check "zcc -d: a subflow line" grep -q '^zcc: subflow 127.0.0.1 port [0-9]* -> 127.0.0.1 port' "$TMP/zcc.err"
 check "zcs -d: the connection is MPTCP" grep -q ': MPTCP$' "$WORK/mp.err"
 check "zcs -d: a subflow line for it" grep -q ': subflow 127.0.0.1 port' "$WORK/mp.err"
+check "zcs -J: the done event lists the subflow" \
+	sh -c "grep '\"event\":\"done\"' '$WORK/mp.out' | grep -q '\"subflows\":\[{\"local\":\"127.0.0.1 port'"
 check "zcs env at its connection: mptcp true" \
 	[ "$(grep '"event":"env"' "$WORK/mp.out" | sed -n 2p | "$J" -g mptcp)" = true ]
 
