@@ -390,9 +390,11 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		fprintf(stderr, "zcs: %s: %s\n", peer, c->mptcp ? "MPTCP" :
 			"plain TCP (the kernel's TCP_IS_MPTCP is not 1)");
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
-		/* The kernel refuses the method: it will refuse every connection. */
-		error(0, 0, "%s: %s", peer, err);
-		if (!sc->alone)
+		/* The kernel refuses the method: it will refuse every connection
+		 * of this kind, but an MPTCP listener's plain TCP ones may pass. */
+		error(0, 0, "%s: %s%s", peer, err, c->mptcp ? " (an MPTCP connection;"
+		      " plain TCP senders are still served)" : "");
+		if (!sc->alone && !c->mptcp)
 			_exit(SERVE_GIVE_UP);
 		close(fd);
 		return 1;

@@ -3,7 +3,8 @@
 # MPTCP to MPTCP byte-exact, the kernel's word in the env record, the
 # fall-back line against a zcs without --mptcp (once, however many runs),
 # a plain zcc served by an MPTCP listener; every transmit method against
-# every receive method, each byte-exact or refused before its first byte;
+# every receive method, each byte-exact or refused before its first byte
+# (zcs's zerocopy on each MPTCP connection, a plain sender still served);
 # a comma list run without its refused variants; and a namespace with
 # net.mptcp.enabled=0 refused in one line before any file or socket.
 # Skipped, with the kernel's reason, where it opens no MPTCP socket.
@@ -117,10 +118,14 @@ for rx in $("$ZCS" -h | sed -n '/^Methods/,$s/^  \([a-z-]*\) .*/\1/p'); do
 		check "zcs -M $rx: the refused methods' connections carried 0 bytes" \
 			[ "$(json_get "$WORK/rx-$rx.out" broken bytes | sort -u)" = 0 ]
 	else
-		within 50 proc_ended "$ZCS_PID"
-		check "zcs -M zerocopy over MPTCP: one line before any data, no done line: $(cat "$WORK/rx-$rx.err")" \
-			[ "$(grep -c 'zerocopy: mmap() of the socket' "$WORK/rx-$rx.err")" -eq 1 ] &&
-			[ -z "$(json_get "$WORK/rx-$rx.out" done bytes)" ]
+		# Refused on each MPTCP connection, before any data is read;
+		# a plain TCP sender is served still.
+		in_lo "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+		check "zcs --mptcp -M zerocopy: an MPTCP connection refused in one line, before any data: $(cat "$WORK/rx-$rx.err")" \
+			[ "$(grep -c 'zerocopy: mmap() of the socket.*an MPTCP connection; plain TCP senders are still served' "$WORK/rx-$rx.err")" -eq 1 ]
+		sent=$(json_get "$TMP/zcc.out" sent bytes)
+		check "zcs --mptcp -M zerocopy: a plain TCP sender after it served byte-exact ($sent), the only done line" \
+			[ -n "$sent" ] && [ "$sent" = "$(json_get "$WORK/rx-$rx.out" done bytes)" ]
 	fi
 	stop_bg "$ZCS_PID"
 done
