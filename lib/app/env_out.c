@@ -169,7 +169,9 @@ static void fill_conn(struct env_record *r, int sock)
 	char name[IF_NAMESIZE], err[256];
 	struct if_info i;
 
-	if (sock >= 0)
+	if (!mptcp_asked)	/* an IPPROTO_TCP socket is never MPTCP */
+		set_bool(r, "mptcp", 0);
+	else if (sock >= 0)
 		set_bool(r, "mptcp", mptcp_active(sock));
 	if (sock < 0 || where_ifname(sock, name, sizeof(name), err, sizeof(err)) < 0 ||
 	    ifinfo_read(name, &i, err, sizeof(err)) < 0)

@@ -82,6 +82,9 @@ in_lo "$ZCC" --mptcp --baseline "$TMP/tcp.json" -s 127.0.0.1 -p "$ZCS_PORT" "$TM
 	>"$TMP/zcc.out" 2>/dev/null
 check "--baseline of a TCP run: $(grep '^changed:' "$TMP/zcc.out")" \
 	grep -q '^changed: .*mptcp_asked off -> on' "$TMP/zcc.out"
+in_lo "$ZCC" -J -P 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/p2.out" 2>/dev/null
+check "zcc -P 2 without --mptcp: exit $?, env mptcp false (a TCP socket), not null" \
+	[ "$("$J" -E env -g mptcp "$TMP/p2.out")" = false ]
 stop_bg "$ZCS_PID"
 
 # --- a plain zcc to zcs --mptcp: served as TCP -------------------------------
