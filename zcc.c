@@ -22,7 +22,6 @@
 
 #include "zcc/baseline.h"
 #include "zcc/compare.h"
-#include "app/env_out.h"
 #include "app/mptcp_out.h"
 #include "zcc/fileset.h"
 #include "app/opt.h"
@@ -193,10 +192,8 @@ static const struct optab options[] = {
 	  "receiver (its service demand when zcs -c, else zcs's own us/KB) or path "
 	  "(both ends' service demand added; not when both are one machine)" },
 	{ OPT_MPTCP, "mptcp", NULL,
-	  "Multipath TCP: connect with IPPROTO_MPTCP; a server without it makes the "
-	  "connection fall back to TCP, said in one line from the kernel's answer; "
-	  "-d and -J show each subflow. A kernel that allows no MPTCP here "
-	  "(net.mptcp.enabled) is one line, exit 1" },
+	  "Multipath TCP (IPPROTO_MPTCP): a fall-back to TCP is one line, from the "
+	  "kernel; -d and -J show each subflow; net.mptcp.enabled 0 is exit 1" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -410,9 +407,7 @@ static int send_runs(void)
 
 	if (!rs)
 		error(1, errno, "memory");
-	if (cfg.send.sockopts.mptcp)	/* before any file is opened */
-		mptcp_require();
-	env_mptcp_asked(cfg.send.sockopts.mptcp);
+	mptcp_asked(cfg.send.sockopts.mptcp);	/* before any file is opened */
 	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
 		  cfg.where, cfg.cpu);
 	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);

@@ -300,7 +300,6 @@ static int listen_here(void)
 	unsigned port;
 	int fd;
 
-	env_mptcp_asked(cfg.net.mptcp);
 	fd = net_listen(cfg.addr, cfg.port, &cfg.net, &port, err, sizeof(err));
 	if (fd < 0)
 		error(1, 0, "listen on %s port %u: %s",
@@ -324,8 +323,7 @@ int main(int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
 	check_args();
-	if (cfg.net.mptcp)	/* before the meter starts or a socket listens */
-		mptcp_require();
+	mptcp_asked(cfg.net.mptcp);	/* before the meter starts or a socket listens */
 	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);
 	stop_catch(NULL);	/* Ctrl-C, SIGTERM, SIGHUP: a blocked accept returns */

@@ -5,14 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/env_out.h"
 #include "app/mptcp_out.h"
 #include "app/out.h"
 
-void mptcp_require(void)
+void mptcp_asked(int asked)
 {
 	char err[256];
 
-	if (mptcp_probe(err, sizeof(err)) < 0)
+	env_mptcp_asked(asked);
+	if (asked && mptcp_probe(err, sizeof(err)) < 0)
 		error(1, 0, "--mptcp: %s", err);
 }
 

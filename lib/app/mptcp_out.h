@@ -10,11 +10,12 @@
 #include "wire/mptcp.h"
 
 /*
- * mptcp_require - --mptcp was given: the kernel must allow MPTCP sockets
- * here, or one line naming net.mptcp.enabled and exit 1. Call it before
- * any file is opened or any socket listens.
+ * mptcp_asked - whether --mptcp was given, for the environment record;
+ * given, the kernel must allow MPTCP sockets here, or one line naming
+ * net.mptcp.enabled and exit 1. Call it before any file is opened or any
+ * socket listens.
  */
-void mptcp_require(void);
+void mptcp_asked(int asked);
 
 /*
  * mptcp_conn_check - the kernel's word on connection fd to peer, opened

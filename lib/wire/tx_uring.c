@@ -128,8 +128,6 @@ static int ur_setup(struct tx *t, const char *name, int zc, char *err, size_t er
 	return 0;
 }
 
-static void ur_cleanup(struct tx *t, struct tx_file *files, uint32_t n_files);
-
 static int ur_setup_send(struct tx *t, char *err, size_t errlen)
 {
 	return ur_setup(t, "uring", 0, err, errlen);
@@ -343,54 +341,6 @@ static int ur_drain(struct tx *t, struct ur *u, int64_t max, char *err, size_t e
 	return 0;
 }
 
-/*
- * A kernel that knows IORING_OP_SEND_ZC may still refuse it on this
- * socket (one the network stack has not marked for zero-copy, as an
- * MPTCP socket is not), and says so only at the first send: a send of
- * no bytes on the connected socket asks before the first byte goes. A
- * connection's own state (not connected, reset) is no refusal: the sends
- * report it. The probe's completion and notification are no part of the
- * run's counts.
- */
-static int ur_probe_zc(struct tx *t, struct ur *u, char *err, size_t errlen)
-{
-	struct io_uring_sqe *sqe = uring_get_sqe(&u->ring);	/* the ring is empty */
-	int res;
-
-	sqe->opcode = IORING_OP_SEND_ZC;
-	sqe->fd = t->sock;
-	sqe->addr = (uintptr_t)u->res;
-	sqe->msg_flags = MSG_NOSIGNAL;
-	u->res[0] = 0;
-	u->zc_op[0] = 1;
-	if (ur_wait(t, u, 1, err, errlen) < 0)
-		return -1;
-	res = u->res[0];
-	if (ur_drain(t, u, 0, err, errlen) < 0)
-		return -1;
-	t->zc_sends = t->zc_copied = t->calls = 0;
-	if (res >= 0 || res == -EPIPE || res == -ENOTCONN || res == -ECONNRESET)
-		return 0;
-	errno = -res;
-	return err_fill(err, errlen, errno, "uring-zc: the kernel refuses "
-			"IORING_OP_SEND_ZC on this socket");
-}
-
-/* As every setup, a failure leaves nothing behind. */
-static int ur_setup_send_zc(struct tx *t, char *err, size_t errlen)
-{
-	int e;
-
-	if (ur_setup(t, "uring-zc", 1, err, errlen) < 0)
-		return -1;
-	if (ur_probe_zc(t, t->priv, err, errlen) == 0)
-		return 0;
-	e = errno;
-	ur_cleanup(t, NULL, 0);
-	errno = e;
-	return -1;
-}
-
 static int ur_send_file(struct tx *t, const struct tx_file *f, char *err, size_t errlen)
 {
 	struct ur *u = t->priv;
@@ -442,6 +392,27 @@ static void ur_cleanup(struct tx *t, struct tx_file *files, uint32_t n_files)
 	}
 	t->priv = NULL;
 	tx_map_close(files, n_files);
+}
+
+/*
+ * A kernel that knows IORING_OP_SEND_ZC may refuse it on this socket (one
+ * not marked for zero-copy, as MPTCP's) only at the first send: asked with
+ * no bytes before the first byte goes. The connection's own state (not
+ * connected, reset) is no refusal: the sends report it.
+ */
+static int ur_setup_send_zc(struct tx *t, char *err, size_t errlen)
+{
+	int res;
+
+	if (ur_setup(t, "uring-zc", 1, err, errlen) < 0)
+		return -1;
+	res = uring_send_zc_probe(&((struct ur *)t->priv)->ring, t->sock);
+	if (res >= 0 || res == -EPIPE || res == -ENOTCONN || res == -ECONNRESET)
+		return 0;
+	ur_cleanup(t, NULL, 0);	/* as every setup's, a failure leaves nothing */
+	errno = -res;
+	return err_fill(err, errlen, errno, "uring-zc: the kernel refuses "
+			"IORING_OP_SEND_ZC on this socket");
 }
 
 const struct tx_method tx_uring = {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -154,4 +155,28 @@ void uring_exit(struct uring *r)
 		close(r->fd);
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;
+}
+
+int uring_send_zc_probe(struct uring *r, int sock)
+{
+	struct io_uring_sqe *sqe = uring_get_sqe(r);
+	struct io_uring_cqe *cqe;
+	int res = -ETIME, due = 1;
+
+	sqe->opcode = IORING_OP_SEND_ZC;
+	sqe->fd = sock;
+	sqe->addr = (uintptr_t)&res;	/* any address: no byte is read */
+	sqe->msg_flags = MSG_NOSIGNAL;
+	for (int tries = 0; due > 0 && tries < 50; tries++) {
+		if (uring_enter(r, 1, 100) < 0 && errno != EINTR && errno != ETIME)
+			return -errno;
+		for (; (cqe = uring_peek(r)); uring_seen(r)) {
+			due--;
+			if (!(cqe->flags & IORING_CQE_F_NOTIF))
+				res = cqe->res;
+			if (cqe->flags & IORING_CQE_F_MORE)
+				due++;	/* its notification follows */
+		}
+	}
+	return res;
 }

@@ -54,6 +54,14 @@ struct io_uring_cqe *uring_peek(struct uring *r);
 /* uring_seen - done with the completion uring_peek gave. */
 void uring_seen(struct uring *r);
 
+/*
+ * uring_send_zc_probe - a send of no bytes on sock by IORING_OP_SEND_ZC
+ * through r, whose queues are empty: its result (0, or the kernel's
+ * -errno; -ETIME when its completions did not come within 5 s), both
+ * completions taken (the send's and its notification).
+ */
+int uring_send_zc_probe(struct uring *r, int sock);
+
 /* uring_exit - close the ring (the kernel cancels what is in flight). */
 void uring_exit(struct uring *r);
 
