@@ -90,3 +90,18 @@ const char *watch_stall_text(char *buf, size_t len, uint64_t moved, double stall
 			 "(under %d KiB, -T)", moved, stall_s, WATCH_STALL_BYTES / 1024);
 	return buf;
 }
+
+int watch_close_wait(uint64_t start, double stall_s, uint64_t stopped, uint64_t now,
+		     int *timeout_ms)
+{
+	int64_t left;
+
+	if (stall_s <= 0) {
+		*timeout_ms = -1;
+		return 0;
+	}
+	left = ((int64_t)(start + (uint64_t)(stall_s * 1e9) + stopped) - (int64_t)now) / 1000000;
+	/* A poll that ends a little early would look once more for nothing. */
+	*timeout_ms = left <= 0 ? 0 : (int)(left < 1000 ? left + 1 : 1000);
+	return left <= 0;
+}

@@ -67,4 +67,15 @@ const char *watch_stall_text(char *buf, size_t len, uint64_t moved, double stall
  * (for a periodic timer), 10 to 250 ms. */
 uint64_t watch_tick_ns(const struct watch *w);
 
+/*
+ * watch_close_wait - the other half of -T: the peer has not closed the
+ * connection stall_s after the last byte went at start (0: never give up).
+ * Time the program itself was stopped since then (stopped, ns) does not
+ * count. Sets *timeout_ms for the next poll (-1: for ever; never more than
+ * a second, so that a stop's count is seen; 0 once the bound has passed)
+ * and returns 1 when the bound has passed, else 0. All times in ns.
+ */
+int watch_close_wait(uint64_t start, double stall_s, uint64_t stopped, uint64_t now,
+		     int *timeout_ms);
+
 #endif

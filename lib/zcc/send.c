@@ -153,10 +153,8 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 	const char *peer = t->peer;
 	int sock = t->sock;
 	struct pollfd p = { .fd = sock, .events = POLLIN };
-	uint64_t deadline = now_ns() + (uint64_t)(cfg->stall * 1e9);
-	uint64_t stopped0 = suspended_ns();
-	int64_t left;
-	int timeout;
+	uint64_t start = now_ns(), stopped0 = suspended_ns();
+	int timeout, expired;
 	char buf[512];
 	ssize_t n;
 
@@ -168,11 +166,11 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 		return -2;
 	}
 	for (;;) {
-		left = (int64_t)(deadline + (suspended_ns() - stopped0) - now_ns()) / 1000000;
 		/* The socket is looked at before the deadline is: when zcc was
 		 * stopped here, the server may have closed long ago, and the
 		 * stop's own count may not be in yet. */
-		timeout = cfg->stall <= 0 ? -1 : left <= 0 ? 0 : (int)(left < 1000 ? left + 1 : 1000);
+		expired = watch_close_wait(start, cfg->stall, suspended_ns() - stopped0,
+					   now_ns(), &timeout);
 		timeout = rx_report_timeout(rp, sock, timeout);
 		if (poll(&p, 1, timeout) < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			n = 1;
@@ -186,7 +184,7 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 			err_fill(err, errlen, errno, "waiting for %s to close", peer);
 			return -2;
 		}
-		if (cfg->stall > 0 && left <= 0) {
+		if (expired) {
 			snprintf(err, errlen, "%s: has not closed the connection %g s after "
 				 "the last byte (-T)", peer, cfg->stall);
 			return -2;

@@ -1,6 +1,6 @@
 /*
  * lib/app/watch.c: interval lines, the one stall rule and its words, a
- * pause of our own.
+ * pause of our own, and -T's wait for the peer's close.
  */
 #include <string.h>
 
@@ -22,6 +22,42 @@ static uint64_t first_stall(struct watch *w, uint64_t from_ms, uint64_t to_ms,
 			return t;
 	}
 	return 0;
+}
+
+/* -T's wait for the close after the last byte, at 10 s (start), clock
+ * and stopped time injected. */
+static void test_close_wait(void)
+{
+	const uint64_t t0 = 10000 * MS;
+	int to, over;
+
+	over = watch_close_wait(t0, 0, 0, t0 + 3600000 * MS, &to);
+	CHECK(!over && to == -1,
+	      "-T 0: never over, poll for ever (%d)", to);
+	over = watch_close_wait(t0, 2, 0, t0, &to);
+	CHECK(!over && to == 1000,
+	      "-T 2, at once: a second's poll at most (%d)", to);
+	over = watch_close_wait(t0, 2, 0, t0 + 1500 * MS, &to);
+	CHECK(!over && to == 501,
+	      "-T 2, 1.5 s on: poll 0.5 s and a ms (%d)", to);
+	over = watch_close_wait(t0, 2, 0, t0 + 1998 * MS, &to);
+	CHECK(!over && to == 3,
+	      "-T 2, 2 ms before: not over (%d)", to);
+	over = watch_close_wait(t0, 2, 0, t0 + 2000 * MS, &to);
+	CHECK(over && to == 0,
+	      "-T 2, at 2 s: over, no more waiting (%d)", to);
+	over = watch_close_wait(t0, 2, 0, t0 + 2000 * MS + 999999, &to);
+	CHECK(over,
+	      "-T 2, under a ms before the end: over");
+	over = watch_close_wait(t0, 2, 5000 * MS, t0 + 6000 * MS, &to);
+	CHECK(!over && to == 1000,
+	      "-T 2, 6 s on of which 5 s stopped: 1 s counted, not over (%d)", to);
+	over = watch_close_wait(t0, 2, 5000 * MS, t0 + 7000 * MS, &to);
+	CHECK(over,
+	      "-T 2, 7 s on of which 5 s stopped: over");
+	over = watch_close_wait(t0, 0.25, 0, t0 + 100 * MS, &to);
+	CHECK(!over && to == 151,
+	      "-T 0.25, 0.1 s on: a fraction of a second (%d)", to);
 }
 
 int main(void)
@@ -127,5 +163,6 @@ int main(void)
 	watch_stall_text(buf, sizeof(buf), 8, 1.5);
 	CHECK(strcmp(buf, "only 8 bytes moved in the last 1.5 s (under 1 KiB, -T)") == 0,
 	      "stall text, a trickle: '%s'", buf);
+	test_close_wait();
 	return t_exit();
 }
