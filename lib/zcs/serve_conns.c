@@ -13,6 +13,7 @@
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "base/clock.h"
+#include "base/line_limit.h"
 
 static pid_t *kids;		/* the live children */
 static unsigned *kid_slot;	/* each one's slot of the total */
@@ -43,15 +44,13 @@ unsigned conns_live(void)
 }
 
 /*
- * The "refused" lines of a flood: at most one a second. A line names the
- * latest peer refused and counts the refusals not shown since the line
- * before; once the flood stops, the last of them is shown the same way.
+ * The "refused" lines of a flood: at most one a second (base/line_limit.h).
+ * A line names the latest peer refused and counts the refusals not shown
+ * since the line before; once the flood stops, the last of them is shown
+ * the same way.
  */
-static struct {
-	uint64_t last_ns;	/* when the last line went out */
-	unsigned unshown;	/* refused since, not shown */
-	char peer[CONN_PEER_LEN];	/* the latest of those */
-} refusals;
+static struct line_limit refusals;
+static char refused_peer[CONN_PEER_LEN];	/* the latest not shown */
 
 static void refused_line(const char *peer, unsigned others)
 {
@@ -62,31 +61,28 @@ static void refused_line(const char *peer, unsigned others)
 	else
 		error(0, 0, "%s: refused: already serving %u connections (-m %u)",
 		      peer, live, max_conns);
-	refusals.last_ns = now_ns();
-	refusals.unshown = 0;
 }
 
 static void refused(const char *peer)
 {
-	if (refusals.last_ns && now_ns() - refusals.last_ns < 1000000000u) {
-		refusals.unshown++;
-		snprintf(refusals.peer, sizeof(refusals.peer), "%s", peer);
-		return;
-	}
-	refused_line(peer, refusals.unshown);
+	unsigned others;
+
+	if (line_limit_take(&refusals, now_ns(), &others))
+		refused_line(peer, others);
+	else
+		snprintf(refused_peer, sizeof(refused_peer), "%s", peer);
 }
 
 int conns_refused_due_ms(void)
 {
-	uint64_t now = now_ns(), due = refusals.last_ns + 1000000000u;
+	unsigned others;
+	int ms = line_limit_due(&refusals, now_ns(), &others);
 
-	if (!refusals.unshown)
-		return -1;
-	if (now >= due) {
-		refused_line(refusals.peer, refusals.unshown - 1);
+	if (ms == 0) {
+		refused_line(refused_peer, others);
 		return -1;
 	}
-	return (int)((due - now) / 1000000u) + 1;
+	return ms;
 }
 
 /* Block or unblock the signals whose handlers only the parent may run. */
