@@ -114,7 +114,7 @@ done
 for prog in $progs; do
 	v=$("$ZC_BIN/$prog" --version | sed 's/^[^ ]* //')
 	check "$prog.1 says zc $v, as $prog --version does" \
-		grep -q "^\.TH [A-Z_]* 1 \"[A-Z][a-z]* [0-9]*\" \"zc $v\" " "$ZC_TOP/man/$prog.1"
+		grep -Eq "^\.TH [A-Z_]+ 1 \"[0-9]{4}-[0-9]{2}-[0-9]{2}\" \"zc $v\" " "$ZC_TOP/man/$prog.1"
 	for tool in "groff -ww -z -man" "mandoc -T lint"; do
 		if command -v "${tool%% *}" >/dev/null; then
 			# shellcheck disable=SC2086
