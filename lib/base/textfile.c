@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/textfile.h"
@@ -53,4 +54,16 @@ int textfile_line(const char *path, char *buf, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+long long textfile_num(const char *path)
+{
+	char buf[32], *end;
+	long long v;
+
+	if (textfile_line(path, buf, sizeof(buf)) < 0)
+		return -1;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	return errno || end == buf || *end || v < 0 ? -1 : v;
 }

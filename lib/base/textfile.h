@@ -15,6 +15,13 @@
  */
 int textfile_line(const char *path, char *buf, size_t len);
 
+/*
+ * textfile_num - the whole number of path's first line (a sysctl such as
+ * net.core.optmem_max), 0 or more; -1 when it cannot be read or is not
+ * one such number alone.
+ */
+long long textfile_num(const char *path);
+
 /* textfile_tidy - what textfile_line does to a line, in place. */
 void textfile_tidy(char *s);
 

@@ -116,18 +116,6 @@ int ifinfo_read(const char *name, struct if_info *info, char *err, size_t errlen
 	return 0;
 }
 
-static long long sysctl_num(const char *path)
-{
-	char buf[32], *end;
-	long long v;
-
-	if (textfile_line(path, buf, sizeof(buf)) < 0)
-		return -1;
-	errno = 0;
-	v = strtoll(buf, &end, 10);
-	return errno || *end || v < 0 ? -1 : v;
-}
-
 void net_sysctls_read(struct net_sysctls *s)
 {
 	/* An unreadable one is left "" by textfile_line: unknown. */
@@ -135,6 +123,6 @@ void net_sysctls_read(struct net_sysctls *s)
 		      sizeof(s->congestion));
 	textfile_line("/proc/sys/net/ipv4/tcp_rmem", s->tcp_rmem, sizeof(s->tcp_rmem));
 	textfile_line("/proc/sys/net/ipv4/tcp_wmem", s->tcp_wmem, sizeof(s->tcp_wmem));
-	s->rmem_max = sysctl_num("/proc/sys/net/core/rmem_max");
-	s->wmem_max = sysctl_num("/proc/sys/net/core/wmem_max");
+	s->rmem_max = textfile_num("/proc/sys/net/core/rmem_max");
+	s->wmem_max = textfile_num("/proc/sys/net/core/wmem_max");
 }

@@ -19,13 +19,7 @@
 
 long mptcp_enabled(void)
 {
-	char line[32], *end;
-	long v;
-
-	if (textfile_line("/proc/sys/net/mptcp/enabled", line, sizeof(line)) < 0)
-		return -1;
-	v = strtol(line, &end, 10);
-	return *end || end == line || v < 0 ? -1 : v;
+	return (long)textfile_num("/proc/sys/net/mptcp/enabled");
 }
 
 int mptcp_probe(char *err, size_t errlen)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/textfile.h"
 #include "wire/tx_host.h"
 #include "wire/tx_internal.h"
 
@@ -252,7 +253,7 @@ static int pipe_for(struct tx_pipe *p, size_t chunk, char *err, size_t errlen)
 	if (fcntl(p->wr, F_GETPIPE_SZ) >= (long)chunk ||
 	    fcntl(p->wr, F_SETPIPE_SZ, (int)chunk) >= 0)
 		return 0;
-	max = tx_read_long("/proc/sys/fs/pipe-max-size");
+	max = (long)textfile_num("/proc/sys/fs/pipe-max-size");
 	return err_fill(err, errlen, errno, "splice: a pipe for a chunk of %zu bytes "
 			"(fs.pipe-max-size is %ld: raise it, or run with "
 			"CAP_SYS_RESOURCE)", chunk, max);

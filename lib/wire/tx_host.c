@@ -5,48 +5,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "base/err.h"
+#include "base/textfile.h"
 #include "wire/tx_host.h"
 
-#define CAP_IPC_LOCK_BIT 14	/* linux/capability.h's CAP_IPC_LOCK */
 #define RING_BYTES (64u << 10)	/* what to allow a ring beside the pages */
 
-long tx_read_long(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-/* CAP_IPC_LOCK among the effective capabilities (/proc/self/status). */
+/* CAP_IPC_LOCK among the effective capabilities (capget). */
 static int has_ipc_lock(void)
 {
-	FILE *f = fopen("/proc/self/status", "re");
-	unsigned long long caps = 0;
-	char line[256];
+	struct __user_cap_header_struct head = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &caps) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return (caps >> CAP_IPC_LOCK_BIT) & 1;
+	if (syscall(SYS_capget, &head, data) < 0)
+		return 0;
+	return (int)((data[CAP_IPC_LOCK / 32].effective >> (CAP_IPC_LOCK % 32)) & 1u);
 }
 
 void tx_host_read(struct tx_host *h)
 {
 	struct rlimit rl;
 
-	h->uring_disabled = tx_read_long("/proc/sys/kernel/io_uring_disabled");
-	h->optmem_max = tx_read_long("/proc/sys/net/core/optmem_max");
+	h->uring_disabled = (long)textfile_num("/proc/sys/kernel/io_uring_disabled");
+	h->optmem_max = (long)textfile_num("/proc/sys/net/core/optmem_max");
 	h->ipc_lock = has_ipc_lock();
 	h->memlock = getrlimit(RLIMIT_MEMLOCK, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY ?
 		     -1 : (long long)rl.rlim_cur;

@@ -26,8 +26,6 @@ struct tx_host {
 	long optmem_max;	/* net.core.optmem_max, bytes; -1: unreadable */
 };
 
-/* tx_read_long - the number in a /proc file; -1 when it cannot be read. */
-long tx_read_long(const char *path);
 
 /* tx_host_read - this host's facts, now. */
 void tx_host_read(struct tx_host *h);

@@ -362,7 +362,7 @@ static int ur_send_file(struct tx *t, const struct tx_file *f, char *err, size_t
 		memcpy(u->hdr, t->hdr, hdr_len);
 	t->hdr_len = 0;
 	while (pos < hdr_len + (uint64_t)f->size) {
-		if (ur_drain(t, u, NOTIFS_MAX, err, errlen) < 0)
+		if (ur_drain(t, u, (int64_t)NOTIFS_MAX, err, errlen) < 0)
 			return -1;
 		n = ur_queue(t, u, f, hdr_len, pos);
 		if (ur_wait(t, u, n, err, errlen) < 0 ||

@@ -16,6 +16,7 @@
 #include "zcc/run_record.h"
 #include "app/opt.h"
 #include "base/jsonl.h"
+#include "base/parse.h"
 #include "base/safe_text.h"
 
 /* The baseline's variant of name, made when make is set; NULL else. */
@@ -90,7 +91,7 @@ struct reading {
 	int zcc_lines;
 	unsigned envs, env_line[2];	/* the first two runs' env events */
 	double env_time[2];
-	unsigned tables, summaries, lines;
+	unsigned tables, summaries;
 };
 
 static void take_env(struct baseline *b, struct reading *rd, const struct jsonl_obj *o,
@@ -161,9 +162,13 @@ static const char *run_at(const struct reading *rd, int i, char *buf, size_t len
 static void whole_run(const struct baseline *b, const struct reading *rd, unsigned sents)
 {
 	const struct env_field *runs = env_field_find(&b->settings, "runs");
-	long want = b->has_settings && runs->known ? atol(runs->text) : 0;
+	long long want = 0;
+	const char *why;
 	char one[96], two[96];
 
+	if (b->has_settings && runs->known &&
+	    parse_num(runs->text, 0, UINT32_MAX, &want, &why) < 0)
+		want = 0;
 	if (rd->envs > 1)
 		refuse(b, "holds %u runs, the first from %s, the second from %s: give one "
 		       "run a file", rd->envs, run_at(rd, 0, one, sizeof(one)),
@@ -171,8 +176,8 @@ static void whole_run(const struct baseline *b, const struct reading *rd, unsign
 	if (rd->rounds.n && !rd->tables)
 		refuse(b, "cut short: its rounds have no table after them");
 	if (!rd->rounds.n && !rd->summaries && (want > 1 || sents > 1))
-		refuse(b, "cut short: %u whole run%s of %ld and no summary line after them",
-		       sents, sents == 1 ? "" : "s", want > 1 ? want : (long)sents);
+		refuse(b, "cut short: %u whole run%s of %lld and no summary line after them",
+		       sents, sents == 1 ? "" : "s", want > 1 ? want : (long long)sents);
 }
 
 static FILE *open_path(const struct baseline *b)

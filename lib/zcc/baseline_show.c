@@ -164,10 +164,11 @@ void baseline_report_runs(const struct baseline *b, const struct variant *v,
 	for (unsigned i = 0; i < n; i++) {
 		f[i] = rs[i].own;
 		f[n + i] = rs[i].measured ? rs[i].demand : NAN;
-		f[2 * n + i] = rs[i].rate;
-		f[3 * n + i] = rs[i].measured ? rs[i].load : NAN;
+		f[2 * (size_t)n + i] = rs[i].rate;
+		f[3 * (size_t)n + i] = rs[i].measured ? rs[i].load : NAN;
 	}
-	now.own = f, now.demand = f + n, now.rate = f + 2 * n, now.load = f + 3 * n;
+	now.own = f, now.demand = f + n;
+	now.rate = f + 2 * (size_t)n, now.load = f + 3 * (size_t)n;
 	baseline_report(b, &now, 1);
 	free(f);
 }

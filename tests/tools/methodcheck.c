@@ -55,8 +55,10 @@ int main(int argc, char **argv)
 		error(2, 0, "usage: methodcheck METHOD...");
 	for (int i = 1; i < argc; i++) {
 		m = tx_find(argv[i]);
-		if (!m)
-			error(2, 0, "%s: no such method", argv[i]);
+		if (!m) {
+			error(0, 0, "%s: no such method", argv[i]);
+			return 2;
+		}
 		refused |= check(m);
 	}
 	return refused;

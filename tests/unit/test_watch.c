@@ -125,7 +125,7 @@ int main(void)
 		t = n.stalled ? ms : 0;
 	}
 	CHECK(t == 0, "-T 1, 2000 bytes every 0.6 s: never stalled in 10 s");
-	t = first_stall(&w, 10100, 15000, 100, 2000 * (10000 / 600 + 1), 0);
+	t = first_stall(&w, 10100, 15000, 100, 2000ull * (10000 / 600 + 1), 0);
 	CHECK(t >= 10200 && t <= 11200, "-T 1, silent after the burst at 9.6 s: stalled at %llu ms",
 	      (unsigned long long)t);
 
