@@ -134,7 +134,10 @@ void compare_table(const struct compare_look *look, const struct compare_row *ro
 /*
  * compare_figure - the deciding figure (look->decide; measured: this
  * program's load was) as a header says it, into text, and its JSON key,
- * returned. ref: the reference row, for whether the receiver metered.
+ * returned. ref: the reference row, for whether the receiver metered,
+ * and whether it has the receiver's figures: then the sender's figure,
+ * when it decides, is said to be the sender's (in the table's head and
+ * the chart's title and axis alike).
  */
 const char *compare_figure(const struct compare_look *look, const struct compare_row *ref,
 			   int measured, char *text, size_t len);

@@ -62,11 +62,13 @@ const char *compare_figure(const struct compare_look *look, const struct compare
 	case COMPARE_PATH:
 		snprintf(text, len, "both ends' service demand added (us/KB)");
 		return "path_service_demand_us_per_kb";
-	default:
+	default:	/* beside the receiver's figures: said to be the sender's */
 		if (measured)
-			snprintf(text, len, "service demand (us/KB)");
+			snprintf(text, len, "%sservice demand (us/KB)",
+				 ref->has_rx ? "the sender's " : "");
 		else
-			snprintf(text, len, "%s's own CPU time (us/KB)", look->self);
+			snprintf(text, len, "%s's own CPU time%s (us/KB)", look->self,
+				 ref->has_rx ? ", the sender's" : "");
 		return measured ? "service_demand_us_per_kb" : "own_us_per_kb";
 	}
 }

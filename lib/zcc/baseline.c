@@ -58,7 +58,13 @@ static void add_round(struct baseline_variant *v, const struct jsonl_obj *o)
 		v->demand = grow(v->demand, v->cap);
 		v->rate = grow(v->rate, v->cap);
 		v->load = grow(v->load, v->cap);
+		v->rx_own = grow(v->rx_own, v->cap);
+		v->rx_demand = grow(v->rx_demand, v->cap);
+		v->rx_load = grow(v->rx_load, v->cap);
 	}
+	v->rx_own[v->n] = jsonl_num(o, "rx_own_us_per_kb");
+	v->rx_demand[v->n] = jsonl_num(o, "rx_service_demand_us_per_kb");
+	v->rx_load[v->n] = jsonl_num(o, "rx_load_pct") / 100;
 	v->own[v->n] = jsonl_num(o, "own_us_per_kb");
 	v->demand[v->n] = jsonl_num(o, "service_demand_us_per_kb");
 	v->rate[v->n] = jsonl_num(o, "kbytes_per_sec");
@@ -88,6 +94,7 @@ refuse(const struct baseline *b, const char *fmt, ...)
 struct reading {
 	struct baseline rounds, sents;
 	struct baseline_variant *last;	/* the sent event a cpu event belongs to */
+	struct baseline_variant *last_rx;	/* ... a receiver event belongs to */
 	int zcc_lines;
 	unsigned envs, env_line[2];	/* the first two runs' env events */
 	double env_time[2];
@@ -105,6 +112,23 @@ static void take_env(struct baseline *b, struct reading *rd, const struct jsonl_
 		env_from_json(&b->env, o);
 		b->has_env = 1;
 	}
+}
+
+/* A receiver event: the receiver's record, and a lone run's figures. */
+static void take_receiver(struct baseline *b, struct reading *rd, const struct jsonl_obj *o)
+{
+	const char *method = jsonl_str(o, "method");
+	double size = jsonl_num(o, "read_bytes");
+	struct baseline_variant *v = rd->last_rx;
+
+	if (method && isfinite(size) && size >= 0)
+		run_record_rx_add(&b->rx, method, (uint64_t)size);
+	rd->last_rx = NULL;
+	if (!v)
+		return;
+	v->rx_own[v->n - 1] = jsonl_num(o, "own_us_per_kb");
+	v->rx_demand[v->n - 1] = jsonl_num(o, "service_demand_us_per_kb");
+	v->rx_load[v->n - 1] = jsonl_num(o, "load_pct") / 100;
 }
 
 static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj *o,
@@ -128,16 +152,18 @@ static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj 
 	} else if (strcmp(event, "round") == 0 && (name = jsonl_str(o, "variant"))) {
 		add_round(variant(&rd->rounds, name, 1), o);
 	} else if (strcmp(event, "sent") == 0) {
-		rd->last = NULL;
+		rd->last = rd->last_rx = NULL;
 		name = jsonl_str(o, "method");
 		if (!name || (intr && intr->type == JSONL_BOOL && intr->boolean))
 			return;		/* not a whole run */
-		rd->last = variant(&rd->sents, name, 1);
+		rd->last = rd->last_rx = variant(&rd->sents, name, 1);
 		add_round(rd->last, o);		/* no load or demand: NAN */
 	} else if (strcmp(event, "cpu") == 0 && rd->last) {
 		rd->last->demand[rd->last->n - 1] = jsonl_num(o, "service_demand_us_per_kb");
 		rd->last->load[rd->last->n - 1] = jsonl_num(o, "load_pct") / 100;
 		rd->last = NULL;
+	} else if (strcmp(event, "receiver") == 0) {
+		take_receiver(b, rd, o);
 	} else if (strcmp(event, "compare") == 0) {
 		rd->tables++;
 	} else if (strcmp(event, "summary") == 0) {
@@ -200,6 +226,7 @@ void baseline_load(struct baseline *b, const char *path)
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
+	run_record_rx_init(&b->rx);
 	f = open_path(b);
 	rd.rounds.path = rd.sents.path = path;
 	while (getline(&line, &cap, f) > 0) {
@@ -272,6 +299,9 @@ void baseline_free(struct baseline *b)
 		free(b->v[i].demand);
 		free(b->v[i].rate);
 		free(b->v[i].load);
+		free(b->v[i].rx_own);
+		free(b->v[i].rx_demand);
+		free(b->v[i].rx_load);
 	}
 	free(b->v);
 	b->v = NULL;

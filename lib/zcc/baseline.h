@@ -24,10 +24,12 @@
 
 struct variant;
 
-/* One variant's rounds in the baseline; load and demand NAN unmeasured. */
+/* One variant's rounds in the baseline; load and demand NAN unmeasured,
+ * the receiver's (rx_) NAN where a round had no report. */
 struct baseline_variant {
 	char name[64];
 	double *own, *demand, *rate, *load;	/* us/KB, kbytes/sec, 0..1 */
+	double *rx_own, *rx_demand, *rx_load;
 	size_t n, cap;
 };
 
@@ -35,6 +37,7 @@ struct baseline {
 	const char *path;	/* "-": standard input */
 	int has_env, has_settings;
 	struct env_record env, settings;
+	struct env_record rx;	/* the receiver's record, from its receiver events */
 	struct baseline_variant *v;
 	unsigned n;
 };
@@ -60,34 +63,50 @@ const struct baseline_variant *baseline_variant_of(const struct baseline *b,
 						   const char *name);
 
 /*
- * baseline_print_env - every key of the environment and settings records
- * that differs between the baseline and now (env, settings: this run's;
- * NULL: it printed none), and the keys unknown in both: a "changed:"
- * line, or the baseline_env event with -J.
+ * baseline_print_env - every key of the environment, settings and
+ * receiver's records that differs between the baseline and now (env,
+ * settings, rx: this run's; NULL: it printed none), and the keys unknown
+ * in both: a "changed:" line, or the baseline_env event with -J.
  */
 void baseline_print_env(const struct baseline *b, const struct env_record *env,
-			const struct env_record *settings);
+			const struct env_record *settings, const struct env_record *rx);
 
-/* This run's rounds of one variant; demand and load NULL or NAN unmeasured. */
+/* This run's rounds of one variant; demand and load NULL or NAN
+ * unmeasured, the receiver's (rx_) NULL or NAN where it did not report. */
 struct baseline_now {
 	const struct variant *v;
 	const double *own, *demand, *rate, *load;
+	const double *rx_own, *rx_demand, *rx_load;
 	size_t n;
 };
 
 /*
- * baseline_print_variant - the table of the baseline's rounds of now's
- * variant (the reference row) and this run's (compare.h's table).
+ * baseline_decided - the figure decide (--decide, as the live comparison
+ * kept it) can be against the baseline for now[0..n): the receiver's when
+ * every round of both runs had the report, the path's when both ends
+ * metered in both; else one line on stderr saying which run lacks it, and
+ * COMPARE_SELF.
  */
-void baseline_print_variant(const struct baseline *b, const struct baseline_now *now);
+enum compare_decide baseline_decided(const struct baseline *b, const struct baseline_now *now,
+				     unsigned n, enum compare_decide decide);
+
+/*
+ * baseline_print_variant - the table of the baseline's rounds of now's
+ * variant (the reference row) and this run's (compare.h's table), the
+ * receiver's columns where both runs have them, decided on decide.
+ */
+void baseline_print_variant(const struct baseline *b, const struct baseline_now *now,
+			    enum compare_decide decide);
 
 /*
  * baseline_report - the one report against the baseline of this run's
- * variants now[0..n): the changed: line, then each variant's table. A
- * failed stdout: exit 1. baseline_report_runs - the same for a single
- * variant v's -R runs rs[0..n).
+ * variants now[0..n): the changed: line, then each variant's table on
+ * the figure decide names (baseline_decided). A failed stdout: exit 1.
+ * baseline_report_runs - the same for a single variant v's -R runs
+ * rs[0..n), on the sender's figure.
  */
-void baseline_report(const struct baseline *b, const struct baseline_now *now, unsigned n);
+void baseline_report(const struct baseline *b, const struct baseline_now *now, unsigned n,
+		     enum compare_decide decide);
 
 void baseline_report_runs(const struct baseline *b, const struct variant *v,
 			  const struct send_result *rs, unsigned n);

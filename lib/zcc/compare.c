@@ -74,15 +74,18 @@ static void name_rows(const struct variants *vs, struct compare_row *rows)
 
 /* Each variant's rounds against the baseline's (baseline.h). */
 static void against_base(const struct baseline *b, const struct variants *vs,
-			 const struct compare_figs *figs, size_t done)
+			 const struct compare_figs *figs, size_t done, enum compare_decide decide)
 {
 	struct baseline_now now[COMPARE_MAX];
 
 	for (unsigned i = 0; i < vs->n; i++)
 		now[i] = (struct baseline_now){ .v = &vs->v[i], .n = done,
 			.own = figs[i].own, .rate = figs[i].rate, .load = figs[i].load,
-			.demand = figs[i].measured ? figs[i].demand : NULL };
-	baseline_report(b, now, vs->n);
+			.demand = figs[i].measured ? figs[i].demand : NULL,
+			.rx_own = figs[i].has_rx ? figs[i].rx_own : NULL,
+			.rx_load = figs[i].rx_measured ? figs[i].rx_load : NULL,
+			.rx_demand = figs[i].rx_measured ? figs[i].rx_demand : NULL };
+	baseline_report(b, now, vs->n, decide);
 }
 
 /* A comparison under way: the variants the kernel has not refused. */
@@ -183,7 +186,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		if (cc->plot)
 			compare_plot(&look, cc->plot, l.rows, l.figs, l.v.n, done, vs->by_size);
 		if (cc->base)
-			against_base(cc->base, &l.v, l.figs, done);
+			against_base(cc->base, &l.v, l.figs, done, look.decide);
 	}
 	compare_figs_free(l.figs, l.total);
 	if (stop_signal)

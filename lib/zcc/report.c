@@ -10,6 +10,7 @@
 
 #include "app/out.h"
 #include "zcc/report.h"
+#include "zcc/run_record.h"
 #include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
 #include "app/where_out.h"
@@ -76,8 +77,10 @@ void report_result(const struct sender *sd, const struct send_result *r)
 	print_sent(sd, r);
 	if (r->measured)
 		print_cpu(sd, r);
-	if (r->rx_ok)
+	if (r->rx_ok) {
 		rx_report_line(&r->rx);
+		run_record_rx(r->rx.method, r->rx.read_bytes);
+	}
 	if (out_failed())
 		exit(1);	/* the at-exit check says why */
 	if (r->zc_sends && sd->cfg->debug)

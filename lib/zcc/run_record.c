@@ -20,7 +20,7 @@ static const struct {
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
 
-static struct env_record now;
+static struct env_record now, rx_now;
 static int armed;
 
 void run_record_init(struct env_record *r)
@@ -30,6 +30,15 @@ void run_record_init(struct env_record *r)
 		r->f[r->n].key = keys[i].key;
 		r->f[r->n++].type = keys[i].type;
 	}
+}
+
+void run_record_rx_init(struct env_record *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->f[r->n].key = "rx_method";
+	r->f[r->n++].type = ENV_STR;
+	r->f[r->n].key = "rx_read_bytes";
+	r->f[r->n++].type = ENV_STR;
 }
 
 int run_record_compared(const char *key)
@@ -63,6 +72,20 @@ static void add_item(struct env_field *f, const char *item)
 	f->known = 1;
 }
 
+void run_record_rx_add(struct env_record *r, const char *method, uint64_t read_bytes)
+{
+	char size[24];
+
+	snprintf(size, sizeof(size), "%" PRIu64, read_bytes);
+	add_item((struct env_field *)env_field_find(r, "rx_method"), method);
+	add_item((struct env_field *)env_field_find(r, "rx_read_bytes"), size);
+}
+
+void run_record_rx(const char *method, uint64_t read_bytes)
+{
+	run_record_rx_add(&rx_now, method, read_bytes);
+}
+
 static void print(void)
 {
 	if (out_json())
@@ -75,6 +98,7 @@ void run_record_arm(const struct variants *vs, const struct send_cfg *c, uint32_
 	char size[24];
 
 	run_record_init(&now);
+	run_record_rx_init(&rx_now);
 	for (unsigned i = 0; i < vs->n; i++) {
 		snprintf(size, sizeof(size), "%zu", vs->v[i].chunk);
 		add_item((struct env_field *)env_field_find(&now, "methods"),
@@ -95,4 +119,9 @@ void run_record_arm(const struct variants *vs, const struct send_cfg *c, uint32_
 const struct env_record *run_record_last(void)
 {
 	return armed ? &now : NULL;
+}
+
+const struct env_record *run_record_rx_last(void)
+{
+	return armed ? &rx_now : NULL;
 }
