@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "zcc/run_record.h"
@@ -72,13 +73,49 @@ static void add_item(struct env_field *f, const char *item)
 	f->known = 1;
 }
 
+/* a before b in a receiver's list: sizes by number, names by name. */
+static int before(const char *a, size_t alen, const char *b, int numeric)
+{
+	int c;
+
+	if (numeric)
+		return strtoull(a, NULL, 10) < strtoull(b, NULL, 10);
+	c = strncmp(a, b, alen);
+	return c < 0 || (c == 0 && alen < strlen(b));
+}
+
+/*
+ * Add item to the comma list in f's text unless it is there, in order:
+ * the receiver's reports come in whatever order its rotation gave, and
+ * the same set must read the same in two runs.
+ */
+static void add_sorted(struct env_field *f, const char *item, int numeric)
+{
+	char text[sizeof(f->text)];
+	size_t len = strlen(item), at;
+	const char *p = f->text;
+
+	for (; *p; p += strcspn(p, ","), p += *p == ',') {
+		if (strncmp(p, item, len) == 0 && (p[len] == ',' || !p[len]))
+			return;
+		if (!before(p, strcspn(p, ","), item, numeric))
+			break;
+	}
+	at = (size_t)(p - f->text);
+	if (snprintf(text, sizeof(text), "%.*s%s%s%s%s", (int)at, f->text,
+		     at ? (*p ? "" : ",") : "", item, *p ? "," : "", p) >= (int)sizeof(text))
+		return;		/* no room: the list as it was, never a cut item */
+	memcpy(f->text, text, sizeof(text));
+	f->known = 1;
+}
+
 void run_record_rx_add(struct env_record *r, const char *method, uint64_t read_bytes)
 {
 	char size[24];
 
 	snprintf(size, sizeof(size), "%" PRIu64, read_bytes);
-	add_item((struct env_field *)env_field_find(r, "rx_method"), method);
-	add_item((struct env_field *)env_field_find(r, "rx_read_bytes"), size);
+	add_sorted((struct env_field *)env_field_find(r, "rx_method"), method, 0);
+	add_sorted((struct env_field *)env_field_find(r, "rx_read_bytes"), size, 1);
 }
 
 void run_record_rx(const char *method, uint64_t read_bytes)

@@ -10,8 +10,10 @@
  *
  * The receiver's settings record: rx_method and rx_read_bytes, the
  * receive methods and read sizes the receiver's reports named (each a
- * comma list in the order first seen; unknown with no report). It is
- * not printed as an event: a saved run's comes from its receiver events.
+ * comma list, names in alphabetical order and sizes by number, so that
+ * a receiver's rotation reads alike in two runs; unknown with no
+ * report). It is not printed as an event: a saved run's comes from its
+ * receiver events.
  */
 #ifndef ZC_ZCC_RUN_RECORD_H
 #define ZC_ZCC_RUN_RECORD_H
