@@ -104,6 +104,12 @@ enum compare_decide compare_decided(const struct compare_look *look,
 				    const struct compare_figs *figs, unsigned n);
 
 /*
+ * compare_medians - row's medians of the first n rounds of f (the
+ * receiver's where f has them), its rounds, and no ratio (agree -1).
+ */
+void compare_medians(struct compare_row *row, const struct compare_figs *f, size_t n);
+
+/*
  * compare_rows - rows[0..n) (name, method, size and sized set by the
  * caller) from the first done rounds of figs[0..n): medians, and against
  * rows[0] the ratios on the deciding figure (look->decide, which

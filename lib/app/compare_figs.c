@@ -116,6 +116,22 @@ double compare_decider(const struct compare_look *look, const struct compare_fig
 	}
 }
 
+void compare_medians(struct compare_row *row, const struct compare_figs *f, size_t n)
+{
+	row->rounds = n;
+	row->agree = -1;
+	row->has_ratio = 0;
+	row->rate = compare_median(f->rate, n);
+	row->own = compare_median(f->own, n);
+	row->load = f->measured ? compare_median(f->load, n) : NAN;
+	row->demand = f->measured ? compare_median(f->demand, n) : NAN;
+	row->has_rx = f->has_rx;
+	row->rx_measured = f->rx_measured;
+	row->rx_own = f->has_rx ? compare_median(f->rx_own, n) : NAN;
+	row->rx_load = f->rx_measured ? compare_median(f->rx_load, n) : NAN;
+	row->rx_demand = f->rx_measured ? compare_median(f->rx_demand, n) : NAN;
+}
+
 void compare_rows(const struct compare_look *look, struct compare_row *rows, unsigned n,
 		  const struct compare_figs *figs, size_t done)
 {
@@ -127,18 +143,7 @@ void compare_rows(const struct compare_look *look, struct compare_row *rows, uns
 		const struct compare_figs *f = &figs[i];
 		struct compare_row *row = &rows[i];
 
-		row->rounds = done;
-		row->agree = -1;
-		row->has_ratio = 0;
-		row->rate = compare_median(f->rate, done);
-		row->own = compare_median(f->own, done);
-		row->load = f->measured ? compare_median(f->load, done) : NAN;
-		row->demand = f->measured ? compare_median(f->demand, done) : NAN;
-		row->has_rx = f->has_rx;
-		row->rx_measured = f->rx_measured;
-		row->rx_own = f->has_rx ? compare_median(f->rx_own, done) : NAN;
-		row->rx_load = f->rx_measured ? compare_median(f->rx_load, done) : NAN;
-		row->rx_demand = f->rx_measured ? compare_median(f->rx_demand, done) : NAN;
+		compare_medians(row, f, done);
 		if (i == 0)
 			continue;
 		for (size_t k = 0; k < done; k++) {

@@ -125,22 +125,6 @@ static struct compare_figs side(const double *rate, const double *load, const do
 		.rx_load = (double *)rx_load, .rx_demand = (double *)rx_demand };
 }
 
-/* A row's medians from its rounds; load and demand only when measured. */
-static void medians(struct compare_row *row, const struct compare_figs *f, size_t n)
-{
-	row->rounds = n;
-	row->agree = -1;	/* unpaired: no round has a partner */
-	row->rate = compare_median(f->rate, n);
-	row->own = compare_median(f->own, n);
-	row->load = f->measured ? compare_median(f->load, n) : NAN;
-	row->demand = f->measured ? compare_median(f->demand, n) : NAN;
-	row->has_rx = f->has_rx;
-	row->rx_measured = f->rx_measured;
-	row->rx_own = f->has_rx ? compare_median(f->rx_own, n) : NAN;
-	row->rx_load = f->rx_measured ? compare_median(f->rx_load, n) : NAN;
-	row->rx_demand = f->rx_measured ? compare_median(f->rx_demand, n) : NAN;
-}
-
 /* What both runs have of variant now's figures: the sender's load and
  * demand (*measured), the receiver's report (*has_rx), its meter's. */
 static void both_have(const struct baseline_variant *v, const struct baseline_now *now,
@@ -192,7 +176,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	r = a + now->n;
 	for (int i = 0; i < 2; i++) {
 		f[i].measured = measured, f[i].has_rx = has_rx, f[i].rx_measured = rx_measured;
-		medians(&rows[i], &f[i], i ? now->n : v->n);
+		compare_medians(&rows[i], &f[i], i ? now->n : v->n);
 	}
 	deciders(&look, &f[1], now->n, a);
 	deciders(&look, &f[0], v->n, r);

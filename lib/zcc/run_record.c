@@ -11,6 +11,7 @@
 #include "zcc/run_record.h"
 #include "app/out.h"
 
+/* The settings record's keys, then the receiver's record's (from "rx_"). */
 static const struct {
 	const char *key;
 	enum env_type type;
@@ -18,28 +19,32 @@ static const struct {
 	{ "methods", ENV_STR }, { "chunk_bytes", ENV_STR }, { "streams", ENV_NUM },
 	{ "rate_bits_per_sec", ENV_NUM }, { "loops", ENV_NUM }, { "time_ms", ENV_NUM },
 	{ "files", ENV_NUM }, { "file_bytes", ENV_NUM }, { "runs", ENV_NUM },
+	{ "rx_method", ENV_STR }, { "rx_read_bytes", ENV_STR },
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+#define N_SETTINGS (N_KEYS - 2)
 
 static struct env_record now, rx_now;
 static int armed;
 
-void run_record_init(struct env_record *r)
+/* r with keys[from..to), all unknown. */
+static void init(struct env_record *r, size_t from, size_t to)
 {
 	memset(r, 0, sizeof(*r));
-	for (size_t i = 0; i < N_KEYS; i++) {
+	for (size_t i = from; i < to; i++) {
 		r->f[r->n].key = keys[i].key;
 		r->f[r->n++].type = keys[i].type;
 	}
 }
 
+void run_record_init(struct env_record *r)
+{
+	init(r, 0, N_SETTINGS);
+}
+
 void run_record_rx_init(struct env_record *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->f[r->n].key = "rx_method";
-	r->f[r->n++].type = ENV_STR;
-	r->f[r->n].key = "rx_read_bytes";
-	r->f[r->n++].type = ENV_STR;
+	init(r, N_SETTINGS, N_KEYS);
 }
 
 int run_record_compared(const char *key)
