@@ -115,7 +115,7 @@ static int all_finite(const double *v, size_t n)
 }
 
 /* One side's rounds as the comparison's figures (app/compare.h), so that
- * compare_decider reads them; measured and rx_measured: both sides'. */
+ * compare_decider reads them; the caller sets what both sides measured. */
 static struct compare_figs side(const double *rate, const double *load, const double *own,
 				const double *demand, const double *rx_own,
 				const double *rx_load, const double *rx_demand)
