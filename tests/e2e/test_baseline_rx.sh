@@ -40,8 +40,12 @@ run cols.txt "$PORT64K" -M sendfile,send -R 2 --receiver-report --baseline "$TMP
 check "against it: exit 0 $(cat "$TMP/cols.txt.err")" [ $? -eq 0 ]
 check "the baseline's table has the receiver's column ($(head_of cols.txt))" \
 	sh -c "printf '%s\n' '$(head_of cols.txt)' | grep -Eq 'zcc us/KB +rcv us/KB +ratio'"
-check "both rows carry the receiver's figure" \
-	[ "$(grep -Ec '^(baseline:)?sendfile +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.-]+ ' "$TMP/cols.txt")" -eq 3 ]
+# rows OUT: the baseline's two rows of sendfile, each as its field count.
+rows() {
+	awk '/^compare: .*against baseline:sendfile /{n=4} n&&n--<3{printf "%d ", NF}' "$TMP/$1"
+}
+check "both rows carry the receiver's figure, a field more ($(rows cols.txt))" \
+	[ "$(rows cols.txt)" = "8 8 " ]
 check "the sender's figure decides and is said to be the sender's" \
 	grep -q "against baseline:sendfile on zcc's own CPU time, the sender's (us/KB)" "$TMP/cols.txt"
 check "the same receive settings: no change ($(changed cols.txt))" \
@@ -64,6 +68,7 @@ run bare.txt "$PORT64K" -M sendfile,send -R 2 --receiver-report --decide receive
 check "a baseline without reports: exit 0" [ $? -eq 0 ]
 check "one line says the baseline has no report ($(cat "$TMP/bare.txt.err"))" \
 	[ "$(grep -c "^zcc: --baseline: not every round of the baseline's sendfile has the receiver's report; the comparison with it decides on zcc's figure\$" "$TMP/bare.txt.err")" -eq 1 ]
+check "its rows have no receiver's column ($(rows bare.txt))" [ "$(rows bare.txt)" = "7 7 " ]
 check "its tables decide on zcc's figure" \
 	[ "$(grep -c "against baseline:.* on zcc's own CPU time (us/KB)" "$TMP/bare.txt")" -eq 2 ]
 check "the live table still decides on the receiver's" \
