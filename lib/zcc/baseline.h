@@ -11,7 +11,11 @@
  * through the comparison table (compare.h) with the baseline's rounds as
  * the reference row: the ratio of this run's median to the baseline's on
  * the deciding figure (service demand when both runs measured it with
- * -c, zcc's own us/KB otherwise), its interval, and cheaper, dearer or ~.
+ * -c, zcc's own us/KB otherwise; the receiver's or the path's as
+ * --decide asks, when both runs have them), its interval, and cheaper,
+ * dearer or ~. The receiver's columns show where both runs had its
+ * report in every round; its method and read size are a record of
+ * their own (run_record.h), compared as the settings are.
  * A file holding more than one run, or a run cut short, is refused.
  */
 #ifndef ZC_ZCC_BASELINE_H
