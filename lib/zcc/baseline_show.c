@@ -171,8 +171,10 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	rows[1].size = now->v->chunk;
 	rows[1].sized = (now->v->method->flags & TX_CHUNKED) != 0;
 	a = calloc(now->n + v->n + 1, sizeof(*a));
-	if (!a)
+	if (!a) {
 		error(1, errno, "memory");
+		return;
+	}
 	r = a + now->n;
 	for (int i = 0; i < 2; i++) {
 		f[i].measured = measured, f[i].has_rx = has_rx, f[i].rx_measured = rx_measured;
