@@ -6,6 +6,7 @@
 # both ends on one machine are said, never added. Over a veth pair with
 # zcs -c metering: the receiver's columns are zcs's own done lines.
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 ZCC=$ZC_BIN/zcc
 J=$ZC_TESTBIN/jsoncheck
@@ -69,10 +70,7 @@ forget_bg "$peer"
 # --- two namespaces, zcs metering ------------------------------------------------------
 tx=zc-rxb-t$$
 rx=zc-rxb-r$$
-two_hosts "$tx" "$rx" || finish
-meter_slot
-ZCS_PREFIX="ip netns exec $rx"
-WORK=$TMP zcs_up ns -c -r
+zcs_across "$tx" "$rx" ns -c -r || finish
 run_fg ip netns exec "$tx" timeout 120 "$ZCC" -J --receiver-report -M sendfile,send -R 2 -t 1 \
 	-s 192.0.2.2 -p "$ZCS_PORT" "$TMP/f" >"$TMP/ns.j" 2>"$TMP/ns.err"
 within 50 sh -c "[ \$(grep -c '^done:' '$WORK/ns.out') -ge 4 ]"

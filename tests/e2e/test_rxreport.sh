@@ -8,6 +8,7 @@
 # that closes without reading (the 2001 zcc) gets no error line from zcs.
 # The bytes from zcc to zcs are the same with the option or without.
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 ZCC=$ZC_BIN/zcc
 ZCS=$ZC_BIN/zcs
@@ -150,10 +151,7 @@ check "senders that do not read the report: nothing on zcs's stderr ($(head -c 3
 # --- metered: zcs -c in one namespace, zcc in another, one kernel ---------------
 tx=zc-rxr-t$$
 rx=zc-rxr-r$$
-two_hosts "$tx" "$rx" || finish
-meter_slot
-ZCS_PREFIX="ip netns exec $rx"
-WORK=$TMP zcs_up ns -c -r
+zcs_across "$tx" "$rx" ns -c -r || finish
 run_fg ip netns exec "$tx" timeout 60 "$ZCC" --receiver-report -t 1 -s 192.0.2.2 -p "$ZCS_PORT" \
 	"$TMP/f" >"$TMP/ns.out" 2>"$TMP/ns.err"
 wait_for "$WORK/ns.out" '^done: ' 50

@@ -1,16 +1,7 @@
-# What only the tests use, beside the harness: whether the kernel allows a
-# method, the bytes on the wire, the shims. Sourced by the tests that need
+# What only the tests use, beside the harness: the bytes on the wire, the
+# shims, two hosts with a zcs. Sourced by the tests that need
 # it, after tests/lib.sh; make demo and make bench do not (nor build the
 # helpers it runs).
-
-# method_refused METHOD: the kernel refuses zcc's METHOD here (io_uring
-# switched off, a seccomp filter), asked the way zcc asks, by the method's
-# own set-up (tests/tools/methodcheck); why, in zcc's words, in $REFUSED.
-method_refused() {
-	[ -x "$ZC_TESTBIN/methodcheck" ] || return 1
-	REFUSED=$("$ZC_TESTBIN/methodcheck" "$1" 2>&1) && return 1
-	return 0
-}
 
 # wire_stream LOOPS FILE...: on stdout, the stream zcc sends for LOOPS
 # loops of the FILEs, written out here from the protocol: the loop count,
@@ -56,4 +47,17 @@ shim_ready() {
 	[ -f "$SHIM" ] && return 0
 	skip "no $SHIM: build the tests first"
 	finish
+}
+
+# zcs_across TX RX NAME ZCS-ARGS...: two hosts, namespaces TX and RX
+# joined by a veth (two_hosts: 192.0.2.1 and .2), the meter slot taken,
+# and zcs NAME ZCS-ARGS listening in RX (zcs_up: its port in $ZCS_PORT,
+# its lines in $WORK/NAME.out). 1, said, when the hosts cannot be made.
+zcs_across() {
+	_za_tx=$1 _za_rx=$2
+	shift 2
+	two_hosts "$_za_tx" "$_za_rx" || return 1
+	meter_slot
+	ZCS_PREFIX="ip netns exec $_za_rx"
+	zcs_up "$@"
 }
