@@ -139,8 +139,8 @@ check-threads:
 # each target builds what its scripts need and nothing more, so both work
 # on a fresh clone (tests/e2e/test_targets.sh checks these lists against
 # the scripts).
-DEMO_TOOLS  = jsoncheck
-BENCH_TOOLS = jsoncheck loadgen subreaper svgplot syscost zcstat
+DEMO_TOOLS  = jsoncheck methodcheck
+BENCH_TOOLS = jsoncheck loadgen methodcheck subreaper svgplot syscost zcstat
 
 demo: all $(DEMO_TOOLS:%=$(O)/tests/%)
 	@sh tests/demo.sh

@@ -568,6 +568,10 @@ part_peers() {
 		*" $m "*) ;;
 		*) continue ;;
 		esac
+		if method_refused "$m"; then
+			echo "  $m / $base: skipped: $REFUSED"
+			continue
+		fi
 		paired "$m-$base" "side_zcc -M $m -t $PEER_SECS $WORK/peer/f0" "side_zcc -M $base -t $PEER_SECS $WORK/peer/f0" \
 			"$WORK/peer/f0"
 		row "$m-$base" "$m" "$base" "zcs -b 128K for both"

@@ -145,6 +145,15 @@ zcc_methods() {
 	echo $_ms
 }
 
+# method_refused METHOD: the kernel refuses zcc's METHOD here (io_uring
+# switched off, a seccomp filter), asked the way zcc asks, by the method's
+# own set-up (tests/tools/methodcheck); why, in zcc's words, in $REFUSED.
+method_refused() {
+	[ -x "$ZC_TESTBIN/methodcheck" ] || return 1
+	REFUSED=$("$ZC_TESTBIN/methodcheck" "$1" 2>&1) && return 1
+	return 0
+}
+
 # method_flags METHOD: zcc's options for a transmit method.
 method_flags() {
 	if zcc_has -M; then
