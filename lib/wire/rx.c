@@ -110,10 +110,10 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
 
 /*
  * Wake for a whole buffer, not for every segment, while the stream comes
- * faster than it is read. By default a blocked read() wakes as soon as
- * any byte is queued: against a fast sender, each wake-up finds one or
- * two segments, so the reader sleeps and wakes many times a buffer and the
- * sender pays for every wake-up it causes. A read that filled the buffer
+ * faster than it is read (rx.h: rx_mark). By default a blocked read()
+ * wakes as soon as any byte is queued: against a fast sender, each
+ * wake-up finds one or two segments, so the reader sleeps and wakes many
+ * times a buffer and the sender pays for every wake-up it causes. A read that filled the buffer
  * says the data is waiting for us: SO_RCVLOWAT then asks the kernel to
  * wake the reader only once a buffer's worth is queued. A read that came
  * back short says it is not (the stream slowed, a tick's signal, the end):
@@ -125,16 +125,17 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
  * what it granted is what a full read is judged by. Should it refuse the
  * option, reads go on as before.
  */
-static void rx_lowat(struct rx *r, size_t got)
+void rx_mark(struct rx *r, size_t got, size_t asked)
 {
+	size_t full = asked < r->bufsize ? asked : r->bufsize;
 	socklen_t len = sizeof(int);
 	int want;
 
 	if (!r->lowat)
 		return;
-	if (r->lowat == 1 && got < r->bufsize)
+	if (r->lowat == 1 && got < full)
 		return;
-	if (r->lowat > 1 && got >= (size_t)r->lowat)
+	if (r->lowat > 1 && (got >= (size_t)r->lowat || got >= full))
 		return;
 	want = r->lowat > 1 ? 1 : r->bufsize < INT_MAX / 2 ? (int)r->bufsize : INT_MAX / 2;
 	if (setsockopt(r->fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof(want)) < 0 ||
@@ -169,7 +170,7 @@ static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t err
 	n = rx_read_feed(r, p, 0, err, errlen);
 	r->full = n == (ssize_t)r->bufsize;
 	if (n > 0)
-		rx_lowat(r, (size_t)n);
+		rx_mark(r, (size_t)n, r->bufsize);
 	return n;
 }
 

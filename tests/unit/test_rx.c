@@ -368,12 +368,65 @@ static void lowat(void)
 	free(s.buf);
 }
 
+/*
+ * discard's wake-up mark: as read's, a call that dropped all it asked for
+ * or a buffer's worth raises it; one that must wait waits for a buffer,
+ * then puts it back to 1 byte. The same 1 s guard as above.
+ */
+static void discard_mark(void)
+{
+	static const uint32_t big[] = { 1 << 20 };
+	struct stream s = build(1, big, 1, 0);
+	struct timeval guard = { 1, 0 };
+	struct rx r = { .bufsize = LW };
+	const struct rx_method *m = rx_find("discard");
+	struct proto_rx p;
+	char err[256];
+	unsigned port;
+	int lfd, snd;
+	size_t at = 0;
+	double t0;
+	ssize_t n;
+
+	lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
+	snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
+	r.fd = accept(lfd, NULL, NULL);
+	r.buf = malloc(LW);
+	if (!m || lfd < 0 || snd < 0 || r.fd < 0 || !r.buf || rx_open(m, &r, err, sizeof(err))) {
+		CHECK(0, "a loopback connection for discard's mark: %s", err);
+		free(r.buf);
+		free(s.buf);
+		return;
+	}
+	setsockopt(r.fd, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof(guard));
+	proto_rx_init(&p);
+	put(snd, r.fd, &s, &at, 3 * LW + 100);
+	n = rx_step(m, &r, &p, err, sizeof(err));	/* the header words */
+	n += rx_step(m, &r, &p, err, sizeof(err));
+	CHECK(n == 3 * LW + 100 && lowat_of(r.fd) == LW,
+	      "discard drops what is queued, more than a buffer: the mark raised "
+	      "(%zd bytes, mark %d)", n, lowat_of(r.fd));
+	put(snd, r.fd, &s, &at, 100);
+	t0 = now_s();
+	n = rx_step(m, &r, &p, err, sizeof(err));
+	CHECK(n == 100 && now_s() - t0 >= 0.5 && lowat_of(r.fd) == 1,
+	      "in force: a drop that must wait waits for a buffer, then the mark is "
+	      "1 byte again (%zd bytes after %.2f s)", n, now_s() - t0);
+	rx_close(m, &r);
+	close(r.fd);
+	close(snd);
+	close(lfd);
+	free(r.buf);
+	free(s.buf);
+}
+
 int main(void)
 {
 	int i;
 
 	words_and_feed();
 	lowat();
+	discard_mark();
 
 	CHECK(rx_methods[0] && strcmp(rx_methods[0]->name, "read") == 0,
 	      "the default method is read");
