@@ -437,13 +437,24 @@ static void test_mend_park(void)
 	CHECK(soak_cpu(s, 0) == cpus[0], "soak_cpu: %d (want %d)", soak_cpu(s, 0), cpus[0]);
 	CHECK(soak_mend(s, 0, was, sizeof(was), err, sizeof(err)) == 0,
 	      "soak_mend on a soaker still pinned: nothing to do");
-	sched_getaffinity(0, sizeof(all), &all);
-	sched_setaffinity(soak_pid(s, 0), sizeof(all), &all);
-	rc = soak_mend(s, 0, was, sizeof(was), err, sizeof(err));
-	allowed_list(soak_pid(s, 0), mask);
-	CHECK(rc == 1 && strcmp(mask, want) == 0,
-	      "soak_mend on a soaker whose pinning was dropped (was %s): %d, now '%s'",
-	      was, rc, mask);
+	/*
+	 * A dropped pinning is a mask of more than one CPU: with one CPU
+	 * allowed (the others offline or outside the cpuset) the kernel's
+	 * view of a widened mask is the same one CPU, nothing to see.
+	 */
+	if (n > 1) {
+		sched_getaffinity(0, sizeof(all), &all);
+		sched_setaffinity(soak_pid(s, 0), sizeof(all), &all);
+		was[0] = '\0';
+		rc = soak_mend(s, 0, was, sizeof(was), err, sizeof(err));
+		allowed_list(soak_pid(s, 0), mask);
+		CHECK(rc == 1 && strcmp(mask, want) == 0,
+		      "soak_mend on a soaker whose pinning was dropped (was %s): %d, now '%s'",
+		      was, rc, mask);
+	} else {
+		printf("skip - soak_mend on a dropped pinning: this process may use "
+		       "1 CPU, a wider mask needs 2\n");
+	}
 
 	soak_park(s, 0);
 	CHECK(soak_parked(s, 0), "soak_park: parked");
