@@ -19,6 +19,8 @@
 
 cs=$ZC_BIN/cyclesoak
 ncpus=$(getconf _NPROCESSORS_ONLN)
+# The using line counts them: "using 2 CPUs", "using 1 CPU".
+using="using $ncpus CPU$([ "$ncpus" -eq 1 ] || echo s)"
 meter_wait_others
 cal=$TMP/cal
 
@@ -39,8 +41,7 @@ else
 	# Whether $cal may judge a load: not when other work ran beside it.
 	cal_clean=1
 	check "-C: exit 0 ($rc: $(cat "$TMP/err"))" [ "$rc" -eq 0 ]
-	check "-C: says 'using $ncpus CPUs' when -N is not given" \
-		grep -qx "using $ncpus CPUs" "$TMP/out"
+	check "-C: says '$using' when -N is not given" grep -qx "$using" "$TMP/out"
 	n=$(grep -Ec '^calibrating: [0-9]+ loops/sec$' "$TMP/out")
 	# 5 samples an attempt; a noisy attempt is tried again (3 at most).
 	check "-C: one 'calibrating: N loops/sec' line per sample, 5 an attempt ($n)" \
