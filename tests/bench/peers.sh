@@ -1,20 +1,39 @@
 # make bench PART=peers: zcc against a peer doing the same work, in the
 # same run, by paired rounds. Sourced by run.sh.
 #
-#   sendfile           iperf3 -Z (sendfile() of one buffer-sized file)
-#   one large file     zcc sendfile of one 256 MiB file against iperf3 -Z:
-#                      the protocol's words vanish, the instrument's own
-#                      cost remains
+#   sendfile           iperf3 -Z (sendfile() of one buffer-sized file, sent
+#                      over and over); netperf TCP_SENDFILE of the same file
+#   one large file     zcc sendfile of one 256 MiB file against netperf
+#                      TCP_SENDFILE walking the same file (its -W ring of
+#                      128 KiB sends): both read the same pages, which come
+#                      from memory, not from the CPU's cache as one 128 KiB
+#                      buffer's do. Without netperf, the row is zcc's large
+#                      file against zcc's 128 KiB file: the difference is the
+#                      data's cache temperature (and the protocol's words),
+#                      and there is no peer to hold it against
 #   send, write        iperf3 -F FILE (read() from the file, then write()),
-#                      the same file and the same chunk size (-b / -l)
-#   the 63-file set    zcc sendfile against iperf3 -Z of one such file
+#                      the same file and the same chunk size (-b / -l):
+#                      the same work by design, judged as equivalence
+#   the 63-file set    zcc sendfile against iperf3 -Z of one such file,
+#                      pinned, and again unpinned (no taskset, no -B), as a
+#                      user runs the two on one machine
 #   mmap, splice, zerocopy, uring, uring-zc
 #                      zcc's own send or sendfile in the same rounds (no
 #                      packaged peer does their work); uring against mmap
 #                      (send() from the same mapping) and uring-zc against
 #                      zerocopy are level by design: no target, the
 #                      interval printed and whether it shows them level
-#   netperf TCP_SENDFILE  where NETPERF names it or netperf is on PATH
+#
+# netperf: NETPERF names it, or netperf is on PATH, with netserver beside
+# it. Its TCP_SENDFILE runs by bytes (-l -BYTES), never by time: netperf
+# 2.7's sendfile loop tests an uninitialized length when a sendfile()
+# returns short, as the timer's signal makes the last one of a timed run,
+# and then exits 1 with "len was" and whatever the stack held; a byte
+# count is an int, so each run sends under 2 GiB, and zcc sends the same
+# bytes (-n loops of the same file).
+#
+# Every row says what each side's data is (one buffer over and over, N
+# distinct files, one large file) beside how its receiver reads.
 #
 # Every sender's call ends in a push: a 128 KiB sendfile() goes as two
 # full segments and a short one on loopback's 64 KiB MTU, unless Nagle
@@ -38,7 +57,15 @@
 # is what matters; and both ends' CPU per KB (the machine's busy ticks over
 # the run, /proc/stat), since on loopback the receiver's pace moves TCP's
 # receive work between the two CPUs: a saving in the sender's column that
-# only moved to the receiver's shows there.
+# only moved to the receiver's shows there. And each receiver's own CPU
+# per KB, the receivers pinned to a CPU of their own, so that their CPU
+# time per byte is a clean figure: zcs's from its receiver's report (zcc
+# --receiver-report: its connection's getrusage over the stream);
+# iperf3's server's from subreaper (the one-shot server's whole CPU
+# time); netserver's from perf stat's task-clock (its children, one a
+# test, are reaped unaccounted: SIGCHLD ignored). In every row where the
+# two receivers read the same data in the same sizes, zcs's must be at
+# most 1.05x the peer's.
 #
 # Each row says why it came out as it did: each side's CPU time over the
 # transfer's wall time, sender and receiver (zcc's own CPU; zcs's from
@@ -47,7 +74,8 @@
 # each end's system calls per MiB, counted by perf stat (the
 # raw_syscalls:sys_enter tracepoint) in one more run of each side after
 # the rounds, so that counting never touches the timed figures. And the
-# segments TCP sent again, per GiB (zcc's and iperf3's -J): on loopback
+# segments TCP sent again, per GiB (zcc's and iperf3's -J; netperf's
+# from /proc/net/snmp): on loopback
 # with the ends on two CPUs, data the ACK path sends from the receiver's
 # CPU can overtake data queued on the sender's, the receiver takes it for
 # a loss and the sender retransmits what had arrived (on this project's
@@ -59,7 +87,7 @@
 # the round's ratio is the figure, and a verdict rests on the median
 # ratio, its distribution-free interval and the rounds that agree in sign
 # (zcstat -r, lib/base/stats.c). The senders run on CPU 0, the receivers
-# on CPU 1.
+# on CPU 1, but in the unpinned row.
 #
 # ZC_BENCH_PEER_SECS (whole seconds a side, default 2) and ZC_BENCH_PEER_MIB
 # (the copy rows' file, MiB, default 3072; the large file is 256 MiB or
@@ -104,51 +132,63 @@ iperf_figures() (
 		"${i_end_sum_sent_retransmits:-?}"
 )
 
+# pin CPU: the command that pins a side to CPU, none in the unpinned row
+# (UNPINNED set).
+pin() {
+	[ -n "${UNPINNED:-}" ] || echo "taskset -c $1"
+}
+
 # side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
 # one-shot server on CPU 1; sets RATE (KiB/s, sender side), CPU (the
-# sender's own us/KB), MACH, TX and RX (each side's CPU, % of one, over
-# the transfer), RTX (segments sent again, per GiB), BYTES. With CALLS
-# set, both run under perf stat.
+# sender's own us/KB), RXKB (the receiver's own us/KB), MACH, TX and RX
+# (each side's CPU, % of one, over the transfer), RTX (segments sent
+# again, per GiB), BYTES. With CALLS set, both run under perf stat.
 side_iperf() {
 	_pfs='' _pfc=''
 	if [ -n "${CALLS:-}" ]; then
 		_pfs="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/rx.calls --"
 		_pfc="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/tx.calls --"
 	fi
-	# shellcheck disable=SC2086
-	start_bg $_pfs taskset -c 1 iperf3 -s -1 -p "$IPERF_PORT" >"$WORK/pi.srv" 2>&1
+	rm -f "$WORK/rx.rusage"
+	# shellcheck disable=SC2046,SC2086
+	start_bg $_pfs $(pin 1) "$ZC_TESTBIN/subreaper" -s -o "$WORK/rx.rusage" \
+		iperf3 -s -1 -p "$IPERF_PORT" >"$WORK/pi.srv" 2>&1
 	_spid=$!
 	if ! port_listening "$IPERF_PORT"; then
 		stop_bg $_spid
 		die "iperf3 -s -p $IPERF_PORT did not start: $(tail -n 1 "$WORK/pi.srv")"
 	fi
-	[ -z "${QUIET:-}" ] && show "taskset -c 0 iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: taskset -c 1 iperf3 -s -1)"
+	_p0=$(pin 0) _p1=$(pin 1)
+	[ -z "${QUIET:-}" ] && show "${_p0:+$_p0 }iperf3 -c 127.0.0.1 -p $IPERF_PORT $* -J   (server: ${_p1:+$_p1 }iperf3 -s -1)"
 	_m0=$(machine_busy)
 	_g0=$(tcp_outsegs)
-	# shellcheck disable=SC2086
-	run_fg $_pfc taskset -c 0 iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
+	# shellcheck disable=SC2046,SC2086
+	run_fg $_pfc $(pin 0) iperf3 -c 127.0.0.1 -p "$IPERF_PORT" "$@" -J >"$WORK/pi" 2>&1
 	_rc=$?
 	_g1=$(tcp_outsegs)
 	_m1=$(machine_busy)
-	# The one-shot server ends by itself (perf stat writes its count then).
+	# The one-shot server ends by itself (subreaper and perf stat write
+	# their figures then).
 	reap_pid $_spid 50
 	forget_bg $_spid
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
 	# shellcheck disable=SC2046
 	set -- $(iperf_figures "$WORK/pi")
 	_b=$1 _s=$2 _cpu=$3 RX=$4
-	need "$_b" "$_s" "$_cpu" "$RX" "$5"
+	_rxus=$(cputime_us "$WORK/rx.rusage")
+	need "$_b" "$_s" "$_cpu" "$RX" "$5" "$_rxus"
 	RTX=$(calc "$5 * 1073741824 / $_b")
 	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $_b")
 	RATE=$(calc "$_b / 1024 / $_s")
 	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
+	RXKB=$(calc "$_rxus / ($_b / 1024)")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
 	TX=$_cpu BYTES=$_b
 }
 
 # side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU,
-# MACH, TX, RX, RTX, BYTES as side_iperf's. With CALLS set, zcc runs
-# under perf stat and another perf stat watches zcs meanwhile.
+# RXKB, MACH, TX, RX, RTX, BYTES as side_iperf's. With CALLS set, zcc
+# runs under perf stat and another perf stat watches zcs meanwhile.
 side_zcc() {
 	_pfz=
 	if [ -n "${CALLS:-}" ]; then
@@ -156,10 +196,14 @@ side_zcc() {
 		_pfr=$!
 		_pfz="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/tx.calls --"
 	fi
+	_bz="-B 0"
+	[ -n "${UNPINNED:-}" ] && _bz=
 	_z0=$(zcs_ticks)
 	_m0=$(machine_busy)
 	_g0=$(tcp_outsegs)
-	ZCC_PREFIX=$_pfz run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" -B 0 "$@" || die "zcc $* failed"
+	# shellcheck disable=SC2086
+	ZCC_PREFIX=$_pfz run_zcc "$WORK/pz" -s 127.0.0.1 -p "$ZCS_PORT" $_bz --receiver-report "$@" ||
+		die "zcc $* failed"
 	_g1=$(tcp_outsegs)
 	_m1=$(machine_busy)
 	_z1=$(zcs_ticks)
@@ -168,13 +212,80 @@ side_zcc() {
 		reap_pid "$_pfr" 50
 		forget_bg "$_pfr"
 	fi
-	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS" "$SENT_RTX"
+	RXKB=$(json_get "$WORK/pz" receiver own_us_per_kb | tail -n 1)
+	need "$SENT_RATE" "$SENT_OWN" "$SENT_BYTES" "$SENT_SECS" "$SENT_RTX" "$RXKB"
 	RATE=$SENT_RATE CPU=$SENT_OWN BYTES=$SENT_BYTES
 	RTX=$(calc "$SENT_RTX * 1073741824 / $SENT_BYTES")
 	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $SENT_BYTES")
 	MACH=$(machine_per_kb "$_m0" "$_m1" "$SENT_BYTES")
 	TX=$(calc "$SENT_OWN * $SENT_BYTES / 1024 / 1e6 / $SENT_SECS * 100")
 	RX=$(calc "($_z1 - $_z0) / $CLK_TCK / $SENT_SECS * 100")
+}
+
+# side_netperf FILE RING BYTES: one netperf TCP_SENDFILE run of BYTES
+# (under 2 GiB, a multiple of 128 KiB) on CPU 0, 128 KiB a sendfile()
+# walking RING sends of FILE (-W), to a netserver of its own on CPU 1
+# reading 128 KiB a call; RATE, CPU, RXKB, MACH, TX, RX, RTX, BYTES as
+# side_iperf's. netperf's own CPU from subreaper; netserver's, its test's
+# child's included, from perf stat's task-clock.
+side_netperf() {
+	_nb=$3 _ev=task-clock _pfc=
+	if [ -n "${CALLS:-}" ]; then
+		_ev=task-clock,raw_syscalls:sys_enter
+		_pfc="perf stat -e raw_syscalls:sys_enter -x, -o $WORK/tx.calls --"
+	fi
+	start_bg perf stat -e "$_ev" -x, -o "$WORK/rx.calls" -- \
+		taskset -c 1 "$NETSERVER" -D -p "$NETPERF_PORT" >"$WORK/ns.out" 2>&1
+	_pp=$!
+	if ! port_listening "$NETPERF_PORT"; then
+		stop_bg $_pp
+		die "netserver -p $NETPERF_PORT did not start: $(tail -n 1 "$WORK/ns.out")"
+	fi
+	[ -z "${QUIET:-}" ] && show "taskset -c 0 $NETPERF -H 127.0.0.1 -p $NETPERF_PORT -t TCP_SENDFILE -F $1 -l -$3 -P 0 -- -m 128K -M 128K -W $2   (server: taskset -c 1 netserver -D)"
+	_m0=$(machine_busy)
+	_g0=$(tcp_outsegs)
+	_e0=$(tcp_snmp RetransSegs)
+	# shellcheck disable=SC2086
+	run_fg $_pfc taskset -c 0 "$ZC_TESTBIN/subreaper" -s -o "$WORK/np.rusage" "$NETPERF" -H 127.0.0.1 \
+		-p "$NETPERF_PORT" -t TCP_SENDFILE -F "$1" -l "-$3" -P 0 -- -m 128K -M 128K -W "$2" >"$WORK/np" 2>&1
+	_rc=$?
+	_e1=$(tcp_snmp RetransSegs)
+	_g1=$(tcp_outsegs)
+	_m1=$(machine_busy)
+	# netserver is perf's child: once its test's child is gone, it goes
+	# on SIGTERM and perf stat writes the count.
+	_nsp=$(cat "/proc/$_pp/task/$_pp/children" 2>/dev/null)
+	[ -n "$_nsp" ] && within 20 no_children "$_nsp" && kill -TERM "$_nsp" 2>/dev/null
+	reap_pid $_pp 50
+	forget_bg $_pp
+	[ $_rc -eq 0 ] || die "netperf failed: $(head -n 2 "$WORK/np" | tr '\n' ' ')"
+	# -P 0: one line of figures, the fourth field the elapsed seconds.
+	_l=
+	while read -r _x; do [ -z "$_x" ] || _l=$_x; done <"$WORK/np"
+	# shellcheck disable=SC2086
+	set -- $_l
+	_s=${4:-}
+	_cpu=$(cputime_us "$WORK/np.rusage")
+	_rxms=$(task_clock_of "$WORK/rx.calls")
+	need "$_s" "$_cpu" "$_rxms"
+	BYTES=$_nb
+	RATE=$(calc "$_nb / 1024 / $_s")
+	CPU=$(calc "$_cpu / ($_nb / 1024)")
+	RXKB=$(calc "$_rxms * 1000 / ($_nb / 1024)")
+	TX=$(calc "$_cpu / 1e6 / $_s * 100")
+	RX=$(calc "$_rxms / 1000 / $_s * 100")
+	RTX=$(calc "($_e1 - $_e0) * 1073741824 / $_nb")
+	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $_nb")
+	MACH=$(machine_per_kb "$_m0" "$_m1" "$_nb")
+}
+
+# task_clock_of FILE: the milliseconds of a perf stat -x, task-clock count.
+task_clock_of() {
+	_k=
+	while IFS=, read -r _n _u _e _; do
+		[ "$_e/$_u" = task-clock/msec ] && _k=$_n
+	done 2>/dev/null <"$1"
+	echo "$_k"
 }
 
 # zcs_ticks: zcs's CPU time so far, user and system, in clock ticks, its
@@ -208,10 +319,15 @@ calls_of() {
 }
 
 # tcp_outsegs: the segments TCP has sent so far, on this machine, both
-# directions (OutSegs of /proc/net/snmp's Tcp lines, a header line of
-# names and a line of values; retransmitted ones not counted).
+# directions (retransmitted ones not counted).
 tcp_outsegs() {
-	_names=
+	tcp_snmp OutSegs
+}
+
+# tcp_snmp NAME: a Tcp counter of /proc/net/snmp so far (its Tcp lines: a
+# header line of names and a line of values).
+tcp_snmp() {
+	_want=$1 _names=
 	while read -r _key _rest; do
 		[ "$_key" = Tcp: ] || continue
 		if [ -z "$_names" ]; then
@@ -221,7 +337,7 @@ tcp_outsegs() {
 		# shellcheck disable=SC2086
 		set -- $_rest
 		for _name in $_names; do
-			[ "$_name" = OutSegs ] && { echo "$1"; return 0; }
+			[ "$_name" = "$_want" ] && { echo "$1"; return 0; }
 			shift
 		done
 	done </proc/net/snmp
@@ -248,7 +364,8 @@ machine_per_kb() {
 # back to back, A first in odd rounds; "rateA rateB" lines into
 # $WORK/NAME.rate, "cpuA cpuB" into $WORK/NAME.cpu, both ends' into .mach,
 # the senders' and receivers' CPU shares into .tx and .rx, the segments
-# sent again per GiB into .rtx, the segments a MiB into .segs. Each
+# sent again per GiB into .rtx, the segments a MiB into .segs, the
+# receivers' own us/KB into .rxkb. Each
 # command is a side_ call. Then one more run of each side with CALLS
 # set, its calls per MiB into $WORK/NAME.calls ("txA rxA txB rxB"). The
 # FILEs are read into the page cache before each side (outside its
@@ -263,16 +380,16 @@ machine_per_kb() {
 paired() {
 	_pn=$1 _pa=$2 _pb=$3
 	shift 3
-	for _f in rate cpu mach tx rx rtx segs; do : >"$WORK/$_pn.$_f"; done
+	for _f in rate cpu mach tx rx rtx segs rxkb; do : >"$WORK/$_pn.$_f"; done
 	_r=1
 	while [ $_r -le "$PEER_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
 		if [ $((_r % 2)) = 1 ]; then
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX _ga=$SEGS
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX _gb=$SEGS
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX _ga=$SEGS _wa=$RXKB
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX _gb=$SEGS _wb=$RXKB
 		else
-			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX _gb=$SEGS
-			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX _ga=$SEGS
+			warm "$@"; eval "$_pb"; _rb=$RATE _cb=$CPU _xb=$MACH _tb=$TX _vb=$RX _eb=$RTX _gb=$SEGS _wb=$RXKB
+			warm "$@"; eval "$_pa"; _ra=$RATE _ca=$CPU _xa=$MACH _ta=$TX _va=$RX _ea=$RTX _ga=$SEGS _wa=$RXKB
 		fi
 		echo "$_ra $_rb" >>"$WORK/$_pn.rate"
 		echo "$_ca $_cb" >>"$WORK/$_pn.cpu"
@@ -281,6 +398,7 @@ paired() {
 		echo "$_va $_vb" >>"$WORK/$_pn.rx"
 		echo "$_ea $_eb" >>"$WORK/$_pn.rtx"
 		echo "$_ga $_gb" >>"$WORK/$_pn.segs"
+		echo "$_wa $_wb" >>"$WORK/$_pn.rxkb"
 		_r=$((_r + 1))
 	done
 	QUIET=1
@@ -321,12 +439,16 @@ bound_of() {
 	else echo neither; fi
 }
 
-# row NAME LABEL-A LABEL-B [RECEIVER]: the table lines of a paired
-# comparison (the figures, then why: each side's CPU, what bounded the
-# rate, the calls per MiB, the segments sent again and all segments a MiB;
-# RECEIVER says how the receivers read), and its CSV rows; leaves the
-# ratios in rr_ (rate) and rc_ (CPU).
+# row NAME LABEL-A LABEL-B RECEIVER DATA: the table lines of a paired
+# comparison (the figures; how the receivers read, RECEIVER, and what
+# each side's data is, DATA; the receivers' own CPU per KB; then why:
+# each side's CPU, what bounded the rate, the calls per MiB, the segments
+# sent again and all segments a MiB), and its CSV rows; leaves the ratios
+# in rr_ (rate), rc_ (CPU) and rw_ (the receivers' CPU).
 row() {
+	ratio_of "$WORK/$1.rxkb" rw_
+	_wa=$(median_of "$WORK/$1.rxkb" 1)
+	_wb=$(median_of "$WORK/$1.rxkb" 2)
 	ratio_of "$WORK/$1.rate" rr_
 	ratio_of "$WORK/$1.cpu" rc_
 	ratio_of "$WORK/$1.mach" rm_
@@ -352,11 +474,15 @@ row() {
 		"$rr_median" "$rr_lo" "$rr_hi" "$rr_above" "$rr_n" \
 		"$_ca" "$_cb" "$rc_median" "$rc_lo" "$rc_hi" "$rc_below" "$rc_n" \
 		"$rm_median" "$rm_below" "$rm_n"
-	[ -n "${4:-}" ] && echo "      receivers: $4"
+	echo "      receivers: $4"
+	echo "      data: $5"
+	# shellcheck disable=SC2154
+	printf "      receivers' own CPU per KB: a: %.3f us; b: %.3f us; a/b %.2f [%.2f,%.2f] %d/%d rounds below 1\n" \
+		"$_wa" "$_wb" "$rw_median" "$rw_lo" "$rw_hi" "$rw_below" "$rw_n"
 	printf '      why: a: sender %.0f%% receiver %.0f%% of a CPU (%s bound); b: sender %.0f%% receiver %.0f%% (%s bound)\n' \
 		"$_ta" "$_va" "$_ba" "$_tb" "$_vb" "$_bb"
 	printf '      calls per MiB: a: sender %s receiver %s; b: sender %s receiver %s\n' \
-		"${5:--}" "${6:--}" "${7:--}" "${8:--}"
+		"${6:--}" "${7:--}" "${8:--}" "${9:--}"
 	printf '      segments sent again per GiB: a: %.0f; b: %.0f\n' "$_ea" "$_eb"
 	printf '      segments a MiB, both ways (TCP OutSegs): a: %.1f; b: %.1f\n' "$_ga" "$_gb"
 	csv peers "$1" rate_a "$_ma" KiB/s
@@ -380,10 +506,15 @@ row() {
 	csv peers "$1" retransmits_b "$_eb" per_GiB
 	csv peers "$1" segments_a "$_ga" per_MiB
 	csv peers "$1" segments_b "$_gb" per_MiB
-	csv peers "$1" sender_calls_a "${5:--}" per_MiB
-	csv peers "$1" receiver_calls_a "${6:--}" per_MiB
-	csv peers "$1" sender_calls_b "${7:--}" per_MiB
-	csv peers "$1" receiver_calls_b "${8:--}" per_MiB
+	csv peers "$1" sender_calls_a "${6:--}" per_MiB
+	csv peers "$1" receiver_calls_a "${7:--}" per_MiB
+	csv peers "$1" sender_calls_b "${8:--}" per_MiB
+	csv peers "$1" receiver_calls_b "${9:--}" per_MiB
+	csv peers "$1" receiver_us_per_kb_a "$_wa" us/KB
+	csv peers "$1" receiver_us_per_kb_b "$_wb" us/KB
+	csv peers "$1" receiver_cpu_ratio "$rw_median" a/b
+	csv peers "$1" receiver_cpu_ratio_lo "$rw_lo" a/b
+	csv peers "$1" receiver_cpu_ratio_hi "$rw_hi" a/b
 }
 
 # judge_rate NAME WHAT MIN: the verdict "throughput ratio at least MIN".
@@ -400,6 +531,33 @@ judge_cpu() {
 	# shellcheck disable=SC2154
 	verdict $_met "$2 own CPU per KB $(printf '%.2f' "$rc_median")x [$(printf '%.2f-%.2f' "$rc_lo" "$rc_hi"), $(calc "$rc_conf * 100")%], $rc_below of $rc_n rounds below 1 (target at most ${3}x)"
 	csv peers "$1" cpu_target_met $_met bool
+}
+
+# judge_rx NAME WHAT: the verdict "the receiver's own CPU per KB ratio at
+# most 1.05", in a row where both receivers read the same data in the
+# same sizes.
+judge_rx() {
+	if is_true "$rw_median <= 1.05"; then _met=1; else _met=0; fi
+	# shellcheck disable=SC2154
+	verdict $_met "$2 receiver's own CPU per KB $(printf '%.2f' "$rw_median")x [$(printf '%.2f-%.2f' "$rw_lo" "$rw_hi"), $(calc "$rw_conf * 100")%], $rw_below of $rw_n rounds below 1 (target at most 1.05x)"
+	csv peers "$1" receiver_target_met $_met bool
+}
+
+# judge_same NAME WHAT: the verdicts of a row whose two sides do the same
+# work by design: throughput and own CPU per KB each level, the ratio's
+# interval inside 0.95-1.05 (at least 1.0x would pass or fail by chance),
+# and the receiver's.
+judge_same() {
+	for _j in rate:rr_:throughput cpu:rc_:"own CPU per KB"; do
+		_k=${_j%%:*} _j=${_j#*:}
+		_px=${_j%%:*} _what=${_j#*:}
+		_md='' _lo='' _hi='' _cf=''
+		eval "_md=\$${_px}median _lo=\$${_px}lo _hi=\$${_px}hi _cf=\$${_px}conf"
+		if [ "$_lo" != nan ] && is_true "$_lo >= 0.95 && $_hi <= 1.05"; then _met=1; else _met=0; fi
+		verdict $_met "$2 $_what $(printf '%.2f' "$_md")x [$(printf '%.2f-%.2f' "$_lo" "$_hi"), $(calc "$_cf * 100")%] (the same work: target the interval inside 0.95-1.05)"
+		csv peers "$1" "${_k}_level_met" $_met bool
+	done
+	judge_rx "$1" "$2"
 }
 
 # judge_level NAME WHAT: a pair level by design has no target. Five rounds
@@ -422,46 +580,79 @@ header() {
 		"rate a/b [interval] >1" "own us/KB a b" "cpu a/b [interval] <1" "both ends <1"
 }
 
-netperf_row() {
-	_np=${NETPERF:-$(command -v netperf 2>/dev/null)}
-	if [ -z "$_np" ] || [ ! -x "$_np" ]; then
-		echo "  netperf: skipped: NETPERF is not set and netperf is not on PATH (Debian does not package it)"
+# netperf_find: NETPERF and NETSERVER when netperf can run its rows here;
+# else NETPERF empty and NP_WHY saying why not.
+netperf_find() {
+	NETPERF=${NETPERF:-$(command -v netperf 2>/dev/null)} NETSERVER='' NP_WHY=
+	if [ -z "$NETPERF" ] || [ ! -x "$NETPERF" ]; then
+		NP_WHY="NETPERF is not set and netperf is not on PATH (Debian does not package it)"
+	elif [ ! -x "$(dirname "$NETPERF")/netserver" ]; then
+		NP_WHY="no netserver beside $NETPERF"
+	elif [ -z "$TASKCLOCK" ]; then
+		NP_WHY="perf stat cannot count task-clock here: netserver's CPU would go unmeasured"
+	else
+		NETSERVER=$(dirname "$NETPERF")/netserver
+	fi
+	[ -z "$NP_WHY" ] || NETPERF=
+}
+
+# netperf_rows LARGE-MIB: zcc against netperf TCP_SENDFILE, by bytes, the
+# same bytes both sides: one 128 KiB file, and the one large file walked.
+netperf_rows() {
+	echo
+	if [ -z "$NETPERF" ]; then
+		echo "  netperf: skipped: $NP_WHY"
+		echo "  one $1 MiB file: no peer here, so no target: its row is zcc's large file against zcc's"
+		echo "  128 KiB file (below), whose difference is the data's cache temperature"
 		return 0
 	fi
-	_ns=$(dirname "$_np")/netserver
-	if [ ! -x "$_ns" ]; then
-		echo "  netperf: skipped: no netserver beside $_np"
-		return 0
-	fi
-	start_bg taskset -c 1 "$_ns" -D -p "$NETPERF_PORT" >/dev/null
-	_nspid=$!
-	port_listening "$NETPERF_PORT" || { stop_bg $_nspid; echo "  netperf: skipped: netserver did not start"; return 0; }
-	# -W 1: a ring of one 128 KiB send from the file, as zcc sends it (by
-	# default netperf wants a file as long as several sends and refuses this one).
-	# -M 128K: netserver reads as zcs -b 128K does.
-	show "taskset -c 0 $_np -H 127.0.0.1 -p $NETPERF_PORT -t TCP_SENDFILE -F FILE -l $PEER_SECS -c -- -m 128K -M 128K -W 1"
-	: >"$WORK/np.rate"
-	_r=1
-	while [ $_r -le "$PEER_REPS" ]; do
-		QUIET=1
-		warm "$WORK/peer/f0"
-		side_zcc -M sendfile -t "$PEER_SECS" "$WORK/peer/f0"
-		run_fg taskset -c 0 "$_np" -H 127.0.0.1 -p "$NETPERF_PORT" -t TCP_SENDFILE -F "$WORK/peer/f0" \
-			-l "$PEER_SECS" -P 0 -- -m 128K -M 128K -W 1 >"$WORK/np" 2>&1 || { stop_bg $_nspid; echo "  netperf: failed: $(head -n 2 "$WORK/np")"; return 0; }
-		# -P 0: one line, the last field the throughput in 10^6 bits/s.
-		_nr=
-		while read -r _l; do [ -z "$_l" ] || _nr=${_l##*[ 	]}; done <"$WORK/np"
-		need "$_nr"
-		echo "$RATE $(calc "$_nr * 1e6 / 8 / 1024")" >>"$WORK/np.rate"
-		_r=$((_r + 1))
-	done
-	QUIET=
-	stop_bg $_nspid
-	ratio_of "$WORK/np.rate" rn_
-	# shellcheck disable=SC2154
-	printf '  %-37s rate a/b %.2f [%.2f,%.2f] %d/%d rounds above 1 (throughput only)\n' \
-		"sendfile / netperf" "$rn_median" "$rn_lo" "$rn_hi" "$rn_above" "$rn_n"
-	csv peers netperf_sendfile rate_ratio "$rn_median" a/b
+	echo "  against netperf TCP_SENDFILE, as many bytes both sides: one 128 KiB file; one $1 MiB file"
+	header
+	_n=16383
+	paired np "side_zcc -M sendfile -n $_n $WORK/peer/f0" \
+		"side_netperf $WORK/peer/f0 1 $((_n * 131072))" "$WORK/peer/f0"
+	row np "zcc sendfile" "netperf TCP_SENDFILE" "zcs -b 128K, netserver -M 128K" \
+		"a: one 128 KiB file over and over; b: the same file, its one 128 KiB send over and over (-W 1)"
+	judge_rate np "zcc sendfile against netperf TCP_SENDFILE, one 128 KiB file:" 1.0
+	judge_cpu np "zcc sendfile against netperf TCP_SENDFILE, one 128 KiB file:" 1.05
+	judge_rx np "zcc sendfile against netperf TCP_SENDFILE, one 128 KiB file:"
+	_n=$((2048 / $1 - 1))
+	paired large "side_zcc -M sendfile -n $_n $WORK/peer/large" \
+		"side_netperf $WORK/peer/large $(($1 * 8)) $((_n * $1 * 1048576))" "$WORK/peer/large"
+	row large "zcc sendfile ${1}M" "netperf TCP_SENDFILE ${1}M" "zcs -b 128K, netserver -M 128K" \
+		"a: one $1 MiB file, $_n times; b: the same file walked in 128 KiB sends (-W $(($1 * 8))), as many bytes"
+	judge_rate large "zcc sendfile of one $1 MiB file against netperf TCP_SENDFILE of it:" 1.0
+	judge_cpu large "zcc sendfile of one $1 MiB file against netperf TCP_SENDFILE of it:" 1.03
+	judge_rx large "zcc sendfile of one $1 MiB file against netperf TCP_SENDFILE of it:"
+}
+
+# perf_can EVENT: perf stat counts EVENT here.
+perf_can() {
+	perf stat -e "$1" -x, -o "$WORK/perf.try" -- true >/dev/null 2>&1 && grep -q "$1" "$WORK/perf.try"
+}
+
+# peer_files: the 128 KiB file, the copy rows' file and the large file,
+# written back to the disk before the first round: the kernel's
+# writeback of a file just written runs for seconds beside the rounds
+# otherwise. Sets LARGE_MIB.
+peer_files() {
+	make_files "$WORK/peer" 1 131072
+	# The copy methods' peer reads the file to its end: 3 GiB, a second or
+	# two of sending, read once beforehand into the page cache. A 1 GiB
+	# file (half a second) left the start of each run in every round's
+	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
+	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
+	# (Under 4 GiB: a 2001 header word holds a file's size.)
+	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' | write_whole "$WORK/peer/big" 4194304 ||
+		die "cannot write $WORK/peer/big"
+	[ "$(wc -c <"$WORK/peer/big")" = $((PEER_MIB * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
+	LARGE_MIB=$([ "$PEER_MIB" -lt 256 ] && echo "$PEER_MIB" || echo 256)
+	head -c $((LARGE_MIB * 1024 * 1024)) "$WORK/peer/big" | write_whole "$WORK/peer/large" 4194304 ||
+		die "cannot write $WORK/peer/large"
+	big_files
+	sync "$WORK/peer/big" "$WORK/peer/large" "$WORK/peer/f0" "$WORK"/big/f* || sync
+	echo "  the files written back to the disk (sync) before the first round"
+	warm "$WORK/peer/big"
 }
 
 part_peers() {
@@ -477,55 +668,40 @@ part_peers() {
 	reps_ok ZC_BENCH_PEER_SECS "$PEER_SECS" 1
 	reps_ok ZC_BENCH_PEER_MIB "$PEER_MIB" 64
 	[ "$PEER_MIB" -lt 4096 ] || die "ZC_BENCH_PEER_MIB must be under 4096 (a 2001 length word; got $PEER_MIB)"
-	PERF=
-	if perf stat -e raw_syscalls:sys_enter -x, -o "$WORK/perf.try" -- true >/dev/null 2>&1 &&
-		grep -q raw_syscalls "$WORK/perf.try"; then
-		PERF=1
-	else
-		echo "  calls per MiB: not counted: perf stat cannot count raw_syscalls:sys_enter here"
-	fi
-	make_files "$WORK/peer" 1 131072
-	# The copy methods' peer reads the file to its end: 3 GiB, a second or
-	# two of sending, read once beforehand into the page cache. A 1 GiB
-	# file (half a second) left the start of each run in every round's
-	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
-	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
-	# (Under 4 GiB: a 2001 header word holds a file's size.)
-	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' | write_whole "$WORK/peer/big" 4194304 ||
-		die "cannot write $WORK/peer/big"
-	[ "$(wc -c <"$WORK/peer/big")" = $((PEER_MIB * 1024 * 1024)) ] || die "cannot write $WORK/peer/big"
-	_lm=$([ "$PEER_MIB" -lt 256 ] && echo "$PEER_MIB" || echo 256)
-	head -c $((_lm * 1024 * 1024)) "$WORK/peer/big" | write_whole "$WORK/peer/large" 4194304 ||
-		die "cannot write $WORK/peer/large"
-	warm "$WORK/peer/big"
-	big_files
+	PERF='' TASKCLOCK=''
+	perf_can raw_syscalls:sys_enter && PERF=1
+	perf_can task-clock && TASKCLOCK=1
+	[ -n "$PERF" ] || echo "  calls per MiB: not counted: perf stat cannot count raw_syscalls:sys_enter here"
+	netperf_find
+	peer_files
+	_lm=$LARGE_MIB
 	IPERF_PORT=$(free_port)
 	NETPERF_PORT=$((IPERF_PORT + 1))
 	while port_taken "$NETPERF_PORT"; do NETPERF_PORT=$((NETPERF_PORT + 1)); done
 	echo "  $PEER_REPS rounds each; a round runs both sides back to back, the first side alternating."
 	echo "  a/b: medians of the rounds; the ratios are the rounds' own, median [interval] and"
 	echo "  how many rounds agree (rate: a above b; cpu: a below b) of all. Under each row: how"
-	echo "  the receivers read, each side's CPU over the transfer (90% or more: it bounded the"
-	echo "  rate) and each end's system calls per MiB (perf stat, one more run of each side)"
+	echo "  the receivers read, what each side's data is, the receivers' own CPU per KB, each"
+	echo "  side's CPU over the transfer (90% or more: it bounded the rate) and each end's"
+	echo "  system calls per MiB (perf stat, one more run of each side)"
 
 	# zcs reading 128 KiB a call, as iperf3's server does for -l 128K.
 	peers_zcs 131072
-	# Every zcc run of the rounds lasts PEER_SECS (-t, as iperf3's), not
-	# a count of loops sized by a probe: on loopback the same sender can
-	# move three times as much in one minute as in the next, and a count
-	# sized in a fast minute made one run of this part 637 s long.
+	# Every zcc run of the rounds against iperf3 lasts PEER_SECS (-t, as
+	# iperf3's), not a count of loops sized by a probe: on loopback the
+	# same sender can move three times as much in one minute as in the
+	# next, and a count sized in a fast minute made one run of this part
+	# 637 s long.
 	echo
-	echo "  against iperf3 -Z: one 128 KiB file sent over and over; one $_lm MiB file"
+	echo "  against iperf3 -Z: one 128 KiB file sent over and over"
 	header
 	paired sf "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
-	row sf "zcc sendfile" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
+	row sf "zcc sendfile" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB" \
+		"a: one 128 KiB file over and over; b: one 128 KiB file (iperf3 -Z's buffer) over and over"
 	judge_rate sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.0
 	judge_cpu sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:" 1.05
-	paired large "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/large" "side_iperf -Z -l 128K -t $PEER_SECS" \
-		"$WORK/peer/large"
-	row large "zcc sendfile ${_lm}M" "iperf3 -Z -l 128K" "zcs -b 128K, iperf3 -s reads 128 KiB"
-	judge_rate large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.0
-	judge_cpu large "zcc sendfile of one $_lm MiB file against iperf3 -Z:" 1.03
+	judge_rx sf "zcc sendfile against iperf3 -Z, one 128 KiB file, equal receivers:"
+	netperf_rows "$_lm"
 	# What a file costs zcc beyond its bytes: the 2001 protocol's words and
 	# the call that sends them, and the end of each file's sendfile() (the
 	# push of its last segment). Paired rounds of zcc alone, 128 KiB files
@@ -533,12 +709,16 @@ part_peers() {
 	# CPU per KB less 1, times the large file's us/KB, times 128 KiB. (The
 	# difference of two rows' medians, each row minutes apart, came out
 	# negative in one run: the rounds of one pair are what can show it.)
+	# The large file's pages come from memory, the 128 KiB file's from the
+	# CPU's cache: that difference is in the ratio too, against the words.
 	echo
-	echo "  what the 2001 protocol costs a file: zcc alone, 128 KiB files against the one $_lm MiB file"
+	echo "  zcc alone, one 128 KiB file against one $_lm MiB file: what the 2001 protocol costs a file,"
+	echo "  and what the data's cache temperature costs (no target: no peer)"
 	header
 	paired proto "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/f0" "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/large" \
 		"$WORK/peer/f0" "$WORK/peer/large"
-	row proto "zcc sendfile 128K files" "zcc sendfile ${_lm}M" "zcs -b 128K for both"
+	row proto "zcc sendfile 128K files" "zcc sendfile ${_lm}M" "zcs -b 128K for both" \
+		"a: one 128 KiB file over and over (from the CPU's cache); b: one $_lm MiB file over and over (from memory)"
 	_lkb=$(median_of "$WORK/proto.cpu" 2)
 	# shellcheck disable=SC2154
 	_pf=$(calc "($rc_median - 1) * $_lkb * 128")
@@ -552,12 +732,12 @@ part_peers() {
 		_says="the interval holds 0: no cost this machine's rounds can show"
 	fi
 	echo "  the protocol's cost: $(printf '%.2f [%.2f, %.2f]' "$_pf" "$_pl" "$_ph") us a 128 KiB file: $_says"
-	echo "  (the words, the call that sends them, each file's own sendfile() and push; own us/KB ratio"
-	echo "  less 1, x the large file's us/KB, x 128; a null system call costs $SYSCALL_US us here)"
+	echo "  (the words, the call that sends them, each file's own sendfile() and push, less what"
+	echo "  the large file's memory costs; own us/KB ratio less 1, x the large file's us/KB, x 128;"
+	echo "  a null system call costs $SYSCALL_US us here)"
 	csv peers protocol us_per_file "$_pf" us
 	csv peers protocol us_per_file_lo "$_pl" us
 	csv peers protocol us_per_file_hi "$_ph" us
-	netperf_row
 
 	echo
 	echo "  zcc's own methods, one 128 KiB file, 64 KiB chunks, against its send or sendfile"
@@ -574,7 +754,7 @@ part_peers() {
 		fi
 		paired "$m-$base" "side_zcc -M $m -t $PEER_SECS $WORK/peer/f0" "side_zcc -M $base -t $PEER_SECS $WORK/peer/f0" \
 			"$WORK/peer/f0"
-		row "$m-$base" "$m" "$base" "zcs -b 128K for both"
+		row "$m-$base" "$m" "$base" "zcs -b 128K for both" "a and b: one 128 KiB file over and over"
 	done
 	if [ -f "$WORK/uring-mmap.rate" ]; then
 		# uring sends from a mapping of the file: send() from the same
@@ -593,19 +773,20 @@ part_peers() {
 	echo "  the 2001 default receiver: zcs reading 16 KiB a call (iperf3's server still reads 128 KiB)"
 	header
 	paired sf16 "side_zcc -M sendfile -t $PEER_SECS $WORK/peer/f0" "side_iperf -Z -l 128K -t $PEER_SECS" "$WORK/peer/f0"
-	row sf16 "zcc sendfile" "iperf3 -Z -l 128K" "zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB: not the same work"
+	row sf16 "zcc sendfile" "iperf3 -Z -l 128K" "zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB: not the same work" \
+		"a: one 128 KiB file over and over; b: one 128 KiB file (iperf3 -Z's buffer) over and over"
 	peers_zcs_done
 
 	peers_zcs 65536
 	echo
-	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks"
+	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks: the same work by design"
 	header
 	for m in send write; do
 		paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
 			"$WORK/peer/big"
-		row "$m" "zcc $m" "iperf3 -F -l 64K" "zcs -b 64K, iperf3 -s reads 64 KiB"
-		judge_rate "$m" "zcc $m against iperf3 -F, the same $PEER_MIB MiB file, 64 KiB chunks:" 1.0
-		judge_cpu "$m" "zcc $m against iperf3 -F, the same $PEER_MIB MiB file, 64 KiB chunks:" 1.05
+		row "$m" "zcc $m" "iperf3 -F -l 64K" "zcs -b 64K, iperf3 -s reads 64 KiB" \
+			"a and b: one $PEER_MIB MiB file read once, 64 KiB a read()"
+		judge_same "$m" "zcc $m against iperf3 -F, the same $PEER_MIB MiB file, 64 KiB chunks:"
 	done
 	peers_zcs_done
 
@@ -613,23 +794,48 @@ part_peers() {
 	echo
 	echo "  the 63 files of about 350 KB against iperf3 -Z -l 350K (one file of 350 KB)"
 	header
-	paired set63 "side_zcc -M sendfile -t $PEER_SECS $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
-	row set63 "zcc sendfile 63" "iperf3 -Z -l 350K" "zcs -b 350K, iperf3 -s reads 350 KiB"
-	judge_rate set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.0
-	judge_cpu set63 "zcc sendfile of the 63-file set against iperf3 -Z, equal receivers:" 1.05
+	set63 set63 "zcc sendfile 63" "iperf3 -Z -l 350K" "zcs -b 350K, iperf3 -s reads 350 KiB" "equal receivers"
 	peers_zcs_done
+
+	# As a user runs the two on one machine: no taskset, no -B; where
+	# the scheduler puts each end is part of what the user gets.
+	UNPINNED=1
+	peers_zcs 358400
+	echo
+	echo "  unpinned, as a user runs them (no taskset, no -B): the 63 files against iperf3 -Z -l 350K"
+	header
+	set63 unpinned "zcc sendfile 63 unpinned" "iperf3 -Z -l 350K unpinned" "zcs -b 350K, iperf3 -s reads 350 KiB, neither pinned" \
+		"unpinned"
+	peers_zcs_done
+	UNPINNED=
 	rm -f "$WORK/peer/big" "$WORK/peer/large"
 }
 
-# peers_zcs [BYTES]: a zcs of its own on CPU 1, reading BYTES a call (none:
-# its default, 16 KiB); the byte count starts again.
+# set63 NAME LABEL-A LABEL-B RECEIVER HOW: the 63-file set against iperf3
+# -Z of one 350 KB file, with zc's targets (it should win), HOW naming
+# the row in its verdicts. Both receivers read 350 KiB a call, but not the
+# same data: the receivers' figures have no target.
+set63() {
+	paired "$1" "side_zcc -M sendfile -t $PEER_SECS $WORK/big/f*" "side_iperf -Z -l 350K -t $PEER_SECS" "$WORK"/big/f*
+	row "$1" "$2" "$3" "$4" "a: 63 distinct files of about 350 KB (22 MB) in turn; b: one 350 KB file (iperf3 -Z's buffer) over and over"
+	judge_rate "$1" "zcc sendfile of the 63-file set against iperf3 -Z, $5:" 1.0
+	judge_cpu "$1" "zcc sendfile of the 63-file set against iperf3 -Z, $5:" 1.05
+	echo "  -> receivers, no target: zcs reads 63 files' pages, iperf3's server one buffer's: not the same data"
+}
+
+# peers_zcs [BYTES]: a zcs of its own on CPU 1 (unpinned with UNPINNED
+# set), reading BYTES a call (none: its default, 16 KiB); the byte count
+# starts again.
 peers_zcs() {
 	# counted by run_zcc, read by byte_check
 	# shellcheck disable=SC2034
 	SENT_TOTAL=0 SENT_RUNS=0
 	PEER_ZCS=zcs${1:-16k}
-	zcs_up "$PEER_ZCS" -B 1 -t 3600 ${1:+-b "$1"}
-	show "zcs -p 0 -B 1 -t 3600 ${1:+-b $1 }  (port $ZCS_PORT; reads of ${1:-16384} bytes)"
+	_bz="-B 1"
+	[ -n "${UNPINNED:-}" ] && _bz=
+	# shellcheck disable=SC2086
+	zcs_up "$PEER_ZCS" $_bz -t 3600 ${1:+-b "$1"}
+	show "zcs -p 0 ${_bz:+$_bz }-t 3600 ${1:+-b $1 }  (port $ZCS_PORT; reads of ${1:-16384} bytes)"
 }
 
 # peers_zcs_done: every byte zcc sent to it counted, then it goes.

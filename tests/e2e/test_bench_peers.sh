@@ -3,7 +3,11 @@
 # make bench PART=peers, short (1 round of 1 s a side, a 64 MiB file, the
 # calls counted in the first row only: their extra run of each side would
 # double the test's time and count the same code in every row): every
-# row against iperf3 with the receivers reading alike and saying so, the
+# row against iperf3 with the receivers reading alike and saying so, what
+# each side's data is, each receiver's own CPU per KB and its target in
+# the rows of the same work, the send and write rows judged as
+# equivalence, the unpinned row, the one large file against netperf (with
+# NETPERF) or against zcc's 128 KiB file with no target (without), the
 # 2001 default receiver's row named, each row's why (each side's CPU, what
 # bounded the rate, the calls per MiB, the segments a MiB), the protocol's
 # cost a file, the level pairs printed with no target, every byte counted,
@@ -32,16 +36,50 @@ else
 	rc=$?
 	check "bench peers, 1 round of 1 s: exit 0 (got $rc)" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/peers.txt"
-	for r in "zcc sendfile / iperf3 -Z -l 128K" "zcc sendfile 64M / iperf3 -Z -l 128K" \
+	for r in "zcc sendfile / iperf3 -Z -l 128K" \
 		"zcc send / iperf3 -F -l 64K" "zcc write / iperf3 -F -l 64K" \
-		"zcc sendfile 63 / iperf3 -Z -l 350K"; do
+		"zcc sendfile 63 / iperf3 -Z -l 350K" "zcc sendfile 63 unpinned / iperf3 -Z -l 350K unpinned"; do
 		check "peers: a row '$r'" grep -qF "  $r " "$TMP/peers.txt"
 	done
+	check "peers: no row holds the large file against iperf3 -Z's one buffer" \
+		sh -c "! grep -q '^  zcc sendfile 64M / iperf3' '$TMP/peers.txt'"
+	check "peers: the files written back before the first round" \
+		grep -q '^  the files written back to the disk (sync) before the first round$' "$TMP/peers.txt"
+	if grep -q '^  netperf: skipped: ' "$TMP/peers.txt"; then
+		check "peers: without netperf, the large file has no peer and no target, and why" \
+			sh -c "grep -q '^  one 64 MiB file: no peer here, so no target: ' '$TMP/peers.txt' &&
+				grep -q \"whose difference is the data's cache temperature\" '$TMP/peers.txt' &&
+				! grep -q 'netperf TCP_SENDFILE of it' '$TMP/peers.txt'"
+		same=3
+	else
+		for r in "zcc sendfile / netperf TCP_SENDFILE" "zcc sendfile 64M / netperf TCP_SENDFILE 64M"; do
+			check "peers: a row '$r'" grep -qF "  $r " "$TMP/peers.txt"
+		done
+		check "peers: netperf walks the large file, as many bytes as zcc sends" \
+			sh -c "grep -q 'data: a: one 64 MiB file, 31 times; b: the same file walked in 128 KiB sends (-W 512), as many bytes' '$TMP/peers.txt' &&
+				grep -q 'TCP_SENDFILE -F .*/peer/large -l -2080374784 ' '$TMP/peers.txt'"
+		check "peers: the large file's targets against netperf" \
+			sh -c "[ \$(grep -Ec '^  -> (target met|TARGET NOT MET): zcc sendfile of one 64 MiB file against netperf TCP_SENDFILE of it: ' '$TMP/peers.txt') -eq 3 ]"
+		same=5
+	fi
 	check "peers: the 2001 default receiver's row, named" \
 		grep -q 'receivers: zcs 16 KiB (the 2001 default), iperf3 -s 128 KiB' "$TMP/peers.txt"
 	check "peers: the receivers read alike in the rows against iperf3" \
 		sh -c "grep -c 'receivers: zcs -b \(128K\|64K\|350K\), iperf3 -s reads' '$TMP/peers.txt' | grep -qx 5"
 	n_rows=$(grep -c '^      receivers: ' "$TMP/peers.txt")
+	check "peers: every row ($n_rows) says what each side's data is" \
+		sh -c "[ \$(grep -Ec '^      data: a(: | and b: )[a-z0-9]' '$TMP/peers.txt') -eq $n_rows ]"
+	check "peers: every row ($n_rows) has each receiver's own CPU per KB and their ratio" \
+		sh -c "[ \$(grep -Ec \"^      receivers' own CPU per KB: a: [0-9]+\\.[0-9]{3} us; b: [0-9]+\\.[0-9]{3} us; a/b [0-9]+\\.[0-9]{2} \" '$TMP/peers.txt') -eq $n_rows ]"
+	check "peers: the $same rows of the same work judge zcs's receiver: at most 1.05x the peer's" \
+		sh -c "[ \$(grep -Ec \"^  -> (target met|TARGET NOT MET): .*: receiver's own CPU per KB [0-9.]+x .*\\(target at most 1.05x\\)\" '$TMP/peers.txt') -eq $same ]"
+	check "peers: send and write against iperf3 -F judged as equivalence, rate and own CPU" \
+		sh -c "[ \$(grep -Ec '^  -> (target met|TARGET NOT MET): zcc (send|write) against iperf3 -F.*\\(the same work: target the interval inside 0.95-1.05\\)' '$TMP/peers.txt') -eq 4 ] &&
+			! grep -Eq 'zcc (send|write) against iperf3 -F.*target at least' '$TMP/peers.txt'"
+	check "peers: the unpinned row runs neither end pinned, with zc's targets" \
+		sh -c "grep -q '^  \\$ zcs -p 0 -t 3600 -b 358400 ' '$TMP/peers.txt' &&
+			grep -q '^  \\$ iperf3 -c 127.0.0.1 .* -Z -l 350K .*(server: iperf3 -s -1)' '$TMP/peers.txt' &&
+			[ \$(grep -Ec '^  -> (target met|TARGET NOT MET): zcc sendfile of the 63-file set against iperf3 -Z, unpinned: ' '$TMP/peers.txt') -eq 2 ]"
 	check "peers: every row ($n_rows) says why: each side's CPU and what bounded it, calls per MiB" \
 		sh -c "[ \$(grep -Ec '^      why: a: sender [0-9]+% receiver [0-9]+% of a CPU \((sender|receiver|both|neither) bound\); b: ' '$TMP/peers.txt') -eq $n_rows ] &&
 			[ \$(grep -c '^      calls per MiB: a: sender ' '$TMP/peers.txt') -eq $n_rows ] && [ $n_rows -ge 6 ]"
@@ -79,9 +117,10 @@ else
 				grep -Eq '^  -> level by design, no target: uring-zc against zerocopy.*\]: ' '$TMP/peers.txt' &&
 				! grep -q 'TARGET NOT MET.*uring' '$TMP/peers.txt'"
 	fi
-	check "peers: every byte counted, 4 receivers" \
-		sh -c "[ \$(grep -c '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' '$TMP/peers.txt') -eq 4 ]"
-	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b retransmits_a retransmits_b segments_a segments_b; do
+	check "peers: every byte counted, 5 receivers" \
+		sh -c "[ \$(grep -c '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' '$TMP/peers.txt') -eq 5 ]"
+	for k in sender_cpu_a receiver_cpu_b bound_a sender_calls_a receiver_calls_b retransmits_a retransmits_b segments_a segments_b \
+		receiver_us_per_kb_a receiver_us_per_kb_b receiver_cpu_ratio receiver_target_met; do
 		check "peers: the CSV's $k column for the sendfile row" grep -q "^peers,sf,$k," "$TMP/out/bench.csv"
 	done
 	check "peers: the CSV's protocol cost and its interval" sh -c "grep -q '^peers,protocol,us_per_file,' '$TMP/out/bench.csv' &&
