@@ -140,9 +140,10 @@ pin() {
 
 # side_iperf ARGS...: one iperf3 transfer, client on CPU 0 against a
 # one-shot server on CPU 1; sets RATE (KiB/s, sender side), CPU (the
-# sender's own us/KB), RXKB (the receiver's own us/KB), MACH, TX and RX
-# (each side's CPU, % of one, over the transfer), RTX (segments sent
-# again, per GiB), BYTES. With CALLS set, both run under perf stat.
+# sender's own us/KB, from iperf3's own figure), RXKB (the receiver's own
+# us/KB, from subreaper), MACH, TX and RX (each side's CPU, % of one, over
+# the transfer), RTX (segments sent again, per GiB), BYTES. With CALLS
+# set, both run under perf stat.
 side_iperf() {
 	_pfs='' _pfc=''
 	if [ -n "${CALLS:-}" ]; then
@@ -174,16 +175,26 @@ side_iperf() {
 	[ $_rc -eq 0 ] || { sed 's/^/  /' "$WORK/pi" >&2; die "iperf3 failed"; }
 	# shellcheck disable=SC2046
 	set -- $(iperf_figures "$WORK/pi")
-	_b=$1 _s=$2 _cpu=$3 RX=$4
-	_rxus=$(cputime_us "$WORK/rx.rusage")
-	need "$_b" "$_s" "$_cpu" "$RX" "$5" "$_rxus"
-	RTX=$(calc "$5 * 1073741824 / $_b")
-	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $_b")
-	RATE=$(calc "$_b / 1024 / $_s")
-	CPU=$(calc "$_cpu / 100 * $_s * 1e6 / ($_b / 1024)")
-	RXKB=$(calc "$_rxus / ($_b / 1024)")
-	MACH=$(machine_per_kb "$_m0" "$_m1" "$_b")
-	TX=$_cpu BYTES=$_b
+	need "$1" "$2" "$3"
+	side_figures "$1" "$2" "$(calc "$3 * $2 * 1e4")" "$(cputime_us "$WORK/rx.rusage")" "$5"
+}
+
+# side_figures BYTES SECONDS SENDER-US RECEIVER-US RESENT: a side's
+# figures from its bytes and seconds, each end's CPU time (us) and the
+# segments sent again, and the counts read around it (_g0 _g1 TCP
+# segments, _m0 _m1 the machine's ticks): BYTES, RATE, CPU, RXKB, TX,
+# RX, RTX, SEGS, MACH.
+side_figures() {
+	need "$@"
+	BYTES=$1
+	RATE=$(calc "$1 / 1024 / $2")
+	CPU=$(calc "$3 / ($1 / 1024)")
+	RXKB=$(calc "$4 / ($1 / 1024)")
+	TX=$(calc "$3 / 1e4 / $2")
+	RX=$(calc "$4 / 1e4 / $2")
+	RTX=$(calc "$5 * 1073741824 / $1")
+	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $1")
+	MACH=$(machine_per_kb "$_m0" "$_m1" "$1")
 }
 
 # side_zcc ARGS...: one zcc run on CPU 0 to the zcs on CPU 1; RATE, CPU,
@@ -264,19 +275,9 @@ side_netperf() {
 	while read -r _x; do [ -z "$_x" ] || _l=$_x; done <"$WORK/np"
 	# shellcheck disable=SC2086
 	set -- $_l
-	_s=${4:-}
-	_cpu=$(cputime_us "$WORK/np.rusage")
 	_rxms=$(task_clock_of "$WORK/rx.calls")
-	need "$_s" "$_cpu" "$_rxms"
-	BYTES=$_nb
-	RATE=$(calc "$_nb / 1024 / $_s")
-	CPU=$(calc "$_cpu / ($_nb / 1024)")
-	RXKB=$(calc "$_rxms * 1000 / ($_nb / 1024)")
-	TX=$(calc "$_cpu / 1e6 / $_s * 100")
-	RX=$(calc "$_rxms / 1000 / $_s * 100")
-	RTX=$(calc "($_e1 - $_e0) * 1073741824 / $_nb")
-	SEGS=$(calc "($_g1 - $_g0) * 1048576 / $_nb")
-	MACH=$(machine_per_kb "$_m0" "$_m1" "$_nb")
+	need "$_rxms"
+	side_figures "$_nb" "${4:-}" "$(cputime_us "$WORK/np.rusage")" "$(calc "$_rxms * 1000")" $((_e1 - _e0))
 }
 
 # task_clock_of FILE: the milliseconds of a perf stat -x, task-clock count.
