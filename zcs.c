@@ -330,7 +330,7 @@ int main(int argc, char **argv)
 	open_meter();
 	if (cfg.cpu >= 0 && cpu_bind(cfg.cpu) < 0)
 		error(1, errno, "run on CPU %d", cfg.cpu);
-	buf = malloc(cfg.conn.read_size);
+	buf = rx_buffer(cfg.conn.read_size);
 	if (!buf)
 		error(1, errno, "allocate a %zu byte read buffer", cfg.conn.read_size);
 	fd = listen_here();

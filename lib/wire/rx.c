@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -41,6 +42,24 @@ int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 	r->full = 0;
 	r->priv = NULL;
 	return m->setup ? m->setup(r, err, errlen) : 0;
+}
+
+/*
+ * On an AMD EPYC guest, pread() of a cached 128 KiB file into page + 16
+ * or page + 8 took 10% more CPU per KB than into page + 0 or page + 64.
+ */
+unsigned char *rx_buffer(size_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+	int rc;
+
+	rc = posix_memalign(&p, page >= 64 ? (size_t)page : 64, size ? size : 1);
+	if (rc) {
+		errno = rc;
+		return NULL;
+	}
+	return p;
 }
 
 void rx_close(const struct rx_method *m, struct rx *r)

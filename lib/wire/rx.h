@@ -88,6 +88,14 @@ void rx_close(const struct rx_method *m, struct rx *r);
 void rx_advise(const struct rx_method *m, size_t bufsize, char *note, size_t len);
 
 /*
+ * rx_buffer - a read buffer of size bytes that starts a page: the kernel's
+ * copy to user memory runs slower to an address off a 64-byte line, and
+ * malloc puts a buffer of 128 KiB or more 16 bytes past a page (its own
+ * header). NULL with errno when memory is short; free() frees it.
+ */
+unsigned char *rx_buffer(size_t size);
+
+/*
  * rx_step - receive once into the stream checker p by method m: through
  * m->take, or read() into r->buf and proto_rx_feed. Returns
  * the bytes received (> 0), 0 at end of stream, -1 on error (errno EINTR

@@ -5,8 +5,10 @@
  * fewer than 16 bytes (three header words or less), whether the socket is
  * a stream one (TCP, not the netlink a program asks about its interface),
  * and whether TCP_CORK and TCP_NODELAY were on as it was made (asked of
- * the socket, getsockopt(), at the call); at exit one line
- * "calls N small M stream S corked K nodelay D" is appended to the file.
+ * the socket, getsockopt(), at the call); count_to(fd, buf, len) counts
+ * it too, and whether buf, where a receive copies to, is off a 64-byte
+ * line. At exit one line "calls N small M stream S corked K nodelay D
+ * misaligned A" is appended to the file.
  * With the variable unset nothing is counted or written. The includer
  * brings TCP_CORK and TCP_NODELAY (<netinet/tcp.h> or <linux/tcp.h>, which
  * do not mix).
@@ -16,6 +18,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -24,7 +27,7 @@
 
 #define SMALL 16
 
-static unsigned long calls, small, stream, corked, nodelay;
+static unsigned long calls, small, stream, corked, nodelay, misaligned;
 
 static void *real(const char *name)
 {
@@ -59,6 +62,16 @@ static void count(int fd, size_t len)
 		__atomic_add_fetch(&nodelay, 1, __ATOMIC_RELAXED);
 }
 
+/* A call that copies to buf: counted, and whether buf is off a 64-byte line. */
+static __attribute__((unused)) void count_to(int fd, const void *buf, size_t len)
+{
+	unsigned long before = __atomic_load_n(&calls, __ATOMIC_RELAXED);
+
+	count(fd, len);
+	if (__atomic_load_n(&calls, __ATOMIC_RELAXED) != before && ((uintptr_t)buf & 63))
+		__atomic_add_fetch(&misaligned, 1, __ATOMIC_RELAXED);
+}
+
 __attribute__((destructor)) static void report(void)
 {
 	const char *path = getenv(CALLCOUNT_ENV);
@@ -70,8 +83,8 @@ __attribute__((destructor)) static void report(void)
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	len = snprintf(line, sizeof(line), "calls %lu small %lu stream %lu corked %lu nodelay %lu\n",
-		       calls, small, stream, corked, nodelay);
+	len = snprintf(line, sizeof(line), "calls %lu small %lu stream %lu corked %lu nodelay %lu misaligned %lu\n",
+		       calls, small, stream, corked, nodelay, misaligned);
 	/* Nothing to do about a failed write at exit: the test, finding no
 	 * line to parse, fails. */
 	if (len > 0)

@@ -5,11 +5,13 @@
  * method reads the protocol's header words in a call of their own. At exit
  * it appends one line to the file named by ZC_SHIM_RECVCALLS:
  *
- *   calls N small M
+ *   calls N small M ... misaligned A
  *
  * N: calls on a socket; M: of them, those asked for fewer than 16 bytes
  * (three header words or less: no file data could come with them). For
  * TCP_ZEROCOPY_RECEIVE the ask is the bytes to map plus the copy buffer.
+ * A: of the calls that copy to a buffer (read, recv, recvfrom, recvmsg's
+ * first part), those whose buffer is off a 64-byte line.
  * Unset, the shim counts nothing and writes nothing.
  */
 #include <dlfcn.h>
@@ -33,7 +35,7 @@ ssize_t read(int fd, void *buf, size_t len)
 	ssize_t (*f)(int, void *, size_t);
 
 	*(void **)&f = real("read");
-	count(fd, len);
+	count_to(fd, buf, len);
 	return f(fd, buf, len);
 }
 
@@ -42,7 +44,7 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
 	ssize_t (*f)(int, void *, size_t, int);
 
 	*(void **)&f = real("recv");
-	count(fd, len);
+	count_to(fd, buf, len);
 	return f(fd, buf, len, flags);
 }
 
@@ -52,7 +54,7 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 	ssize_t (*f)(int, void *, size_t, int, struct sockaddr *, socklen_t *);
 
 	*(void **)&f = real("recvfrom");
-	count(fd, len);
+	count_to(fd, buf, len);
 	return f(fd, buf, len, flags, from, fromlen);
 }
 
@@ -64,7 +66,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 	*(void **)&f = real("recvmsg");
 	for (i = 0; i < msg->msg_iovlen; i++)
 		sum += msg->msg_iov[i].iov_len;
-	count(fd, sum);
+	count_to(fd, msg->msg_iovlen ? msg->msg_iov[0].iov_base : NULL, sum);
 	return f(fd, msg, flags);
 }
 
@@ -104,6 +106,6 @@ long syscall(long number, ...)
 	va_end(ap);
 	*(void **)&f = real("syscall");
 	if (number == SYS_recvfrom)
-		count((int)a[0], (size_t)a[2]);
+		count_to((int)a[0], (const void *)a[1], (size_t)a[2]);
 	return f(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -420,6 +421,23 @@ static void discard_mark(void)
 	free(s.buf);
 }
 
+/* rx_buffer: each size's buffer starts a page, and holds its bytes. */
+static void buffers(void)
+{
+	static const size_t sizes[] = { 0, 1, 16384, 65536, 131072, 358400 };
+	unsigned char *b;
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		b = rx_buffer(sizes[i]);
+		CHECK(b && ((uintptr_t)b & 4095) == 0, "rx_buffer(%zu) starts a page (%p)",
+		      sizes[i], (void *)b);
+		if (b && sizes[i])
+			memset(b, 'x', sizes[i]);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	int i;
@@ -427,6 +445,7 @@ int main(void)
 	words_and_feed();
 	lowat();
 	discard_mark();
+	buffers();
 
 	CHECK(rx_methods[0] && strcmp(rx_methods[0]->name, "read") == 0,
 	      "the default method is read");
