@@ -63,9 +63,11 @@
 # --receiver-report: its connection's getrusage over the stream);
 # iperf3's server's from subreaper (the one-shot server's whole CPU
 # time); netserver's from perf stat's task-clock (its children, one a
-# test, are reaped unaccounted: SIGCHLD ignored). In every row where the
-# two receivers read the same data in the same sizes, zcs's must be at
-# most 1.05x the peer's.
+# test, are reaped unaccounted: SIGCHLD ignored). The peers' figures
+# include their own start, about 3 ms, under half a percent of a round's
+# receive CPU; zcs's leave its fork out. In every row where the two
+# receivers read the same data in the same sizes, zcs's must be at most
+# 1.05x the peer's.
 #
 # Each row says why it came out as it did: each side's CPU time over the
 # transfer's wall time, sender and receiver (zcc's own CPU; zcs's from
