@@ -6,8 +6,8 @@
  * a stream one (TCP, not the netlink a program asks about its interface),
  * and whether TCP_CORK and TCP_NODELAY were on as it was made (asked of
  * the socket, getsockopt(), at the call); count_to(fd, buf, len) counts
- * it too, and whether buf, where a receive copies to, is off a 64-byte
- * line. At exit one line "calls N small M stream S corked K nodelay D
+ * it too, and on a stream socket whether buf, where a receive copies to,
+ * is off a 64-byte line. At exit one line "calls N small M stream S corked K nodelay D
  * misaligned A" is appended to the file.
  * With the variable unset nothing is counted or written. The includer
  * brings TCP_CORK and TCP_NODELAY (<netinet/tcp.h> or <linux/tcp.h>, which
@@ -62,13 +62,15 @@ static void count(int fd, size_t len)
 		__atomic_add_fetch(&nodelay, 1, __ATOMIC_RELAXED);
 }
 
-/* A call that copies to buf: counted, and whether buf is off a 64-byte line. */
+/* A call that copies to buf: counted, and on a stream socket (not the
+ * netlink one a program asks about its interface, into a buffer on its
+ * stack) whether buf is off a 64-byte line. */
 static __attribute__((unused)) void count_to(int fd, const void *buf, size_t len)
 {
-	unsigned long before = __atomic_load_n(&calls, __ATOMIC_RELAXED);
+	unsigned long before = __atomic_load_n(&stream, __ATOMIC_RELAXED);
 
 	count(fd, len);
-	if (__atomic_load_n(&calls, __ATOMIC_RELAXED) != before && ((uintptr_t)buf & 63))
+	if (__atomic_load_n(&stream, __ATOMIC_RELAXED) != before && ((uintptr_t)buf & 63))
 		__atomic_add_fetch(&misaligned, 1, __ATOMIC_RELAXED);
 }
 

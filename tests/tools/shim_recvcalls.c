@@ -10,8 +10,9 @@
  * N: calls on a socket; M: of them, those asked for fewer than 16 bytes
  * (three header words or less: no file data could come with them). For
  * TCP_ZEROCOPY_RECEIVE the ask is the bytes to map plus the copy buffer.
- * A: of the calls that copy to a buffer (read, recv, recvfrom, recvmsg's
- * first part), those whose buffer is off a 64-byte line.
+ * A: of the calls on a stream socket that copy to a buffer (read, recv,
+ * recvfrom, recvmsg's first part), those whose buffer is off a 64-byte
+ * line.
  * Unset, the shim counts nothing and writes nothing.
  */
 #include <dlfcn.h>
