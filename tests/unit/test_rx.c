@@ -424,16 +424,16 @@ static void discard_mark(void)
 /* rx_buffer: each size's buffer starts a page, and holds its bytes. */
 static void buffers(void)
 {
-	static const size_t sizes[] = { 0, 1, 16384, 65536, 131072, 358400 };
+	static const size_t want[] = { 0, 1, 16384, 65536, 131072, 358400 };
 	unsigned char *b;
 	size_t i;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		b = rx_buffer(sizes[i]);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		b = rx_buffer(want[i]);
 		CHECK(b && ((uintptr_t)b & 4095) == 0, "rx_buffer(%zu) starts a page (%p)",
-		      sizes[i], (void *)b);
-		if (b && sizes[i])
-			memset(b, 'x', sizes[i]);
+		      want[i], (void *)b);
+		if (b && want[i])
+			memset(b, 'x', want[i]);
 		free(b);
 	}
 }
