@@ -265,7 +265,32 @@ static void put(int snd, int fd, const struct stream *s, size_t *at, size_t n)
 }
 
 /*
- * The read method's wake-up mark (rx_lowat, read_step): raised to the
+ * A loopback connection for method m's wake-up mark: r (bufsize LW) opened
+ * on its accepted end with a 1 s receive timeout, the guard against a
+ * hang; *lfd the listener, *snd the sender. -1, said as not ok, when any
+ * of it failed (the descriptors go with the test's exit).
+ */
+static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd)
+{
+	struct timeval guard = { 1, 0 };
+	char err[256] = "";
+	unsigned port;
+
+	*lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
+	*snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
+	r->fd = accept(*lfd, NULL, NULL);
+	r->buf = malloc(LW);
+	if (!m || *lfd < 0 || *snd < 0 || r->fd < 0 || !r->buf || rx_open(m, r, err, sizeof(err))) {
+		CHECK(0, "a loopback connection for %s's wake-up mark: %s", m ? m->name : "?", err);
+		free(r->buf);
+		return -1;
+	}
+	setsockopt(r->fd, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof(guard));
+	return 0;
+}
+
+/*
+ * The read method's wake-up mark (rx_mark, read_step): raised to the
  * buffer after a full read; what is queued taken at once, mark or not; in
  * force for a read that must wait (a short tail waits), back to 1 byte
  * after; never holding back a stream's end or a tick's signal. Waits are
@@ -276,29 +301,20 @@ static void lowat(void)
 {
 	static const uint32_t big[] = { 1 << 20 };
 	struct stream s = build(1, big, 1, 0);
-	struct timeval guard = { 1, 0 };
 	struct itimerval tick = { .it_value = { 0, 200000 } };
 	struct sigaction sa = { .sa_handler = on_tick };	/* no SA_RESTART */
 	struct rx r = { .bufsize = LW };
 	struct proto_rx p;
 	char err[256];
-	unsigned port;
 	int lfd, snd, pfd[2], was;
 	size_t at = 0;
 	double secs;
 	ssize_t n;
 
-	lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
-	snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
-	r.fd = accept(lfd, NULL, NULL);
-	r.buf = malloc(LW);
-	if (lfd < 0 || snd < 0 || r.fd < 0 || !r.buf || rx_open(rx_methods[0], &r, err, sizeof(err))) {
-		CHECK(0, "a loopback connection for the wake-up mark: %s", err);
-		free(r.buf);
+	if (mark_conn(rx_methods[0], &r, &lfd, &snd) < 0) {
 		free(s.buf);
-		return;		/* the descriptors go with the test's exit */
+		return;
 	}
-	setsockopt(r.fd, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof(guard));
 	proto_rx_init(&p);
 	CHECK(lowat_of(r.fd) == 1 && r.lowat == 1, "a new connection wakes for 1 byte");
 
@@ -378,28 +394,19 @@ static void discard_mark(void)
 {
 	static const uint32_t big[] = { 1 << 20 };
 	struct stream s = build(1, big, 1, 0);
-	struct timeval guard = { 1, 0 };
 	struct rx r = { .bufsize = LW };
 	const struct rx_method *m = rx_find("discard");
 	struct proto_rx p;
 	char err[256];
-	unsigned port;
 	int lfd, snd;
 	size_t at = 0;
 	double t0;
 	ssize_t n;
 
-	lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
-	snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
-	r.fd = accept(lfd, NULL, NULL);
-	r.buf = malloc(LW);
-	if (!m || lfd < 0 || snd < 0 || r.fd < 0 || !r.buf || rx_open(m, &r, err, sizeof(err))) {
-		CHECK(0, "a loopback connection for discard's mark: %s", err);
-		free(r.buf);
+	if (mark_conn(m, &r, &lfd, &snd) < 0) {
 		free(s.buf);
 		return;
 	}
-	setsockopt(r.fd, SOL_SOCKET, SO_RCVTIMEO, &guard, sizeof(guard));
 	proto_rx_init(&p);
 	put(snd, r.fd, &s, &at, 3 * LW + 100);
 	n = rx_step(m, &r, &p, err, sizeof(err));	/* the header words */
