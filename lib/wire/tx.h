@@ -65,6 +65,9 @@ struct tx {
 };
 
 #define TX_CHUNKED 1u		/* chunk is the size of each send */
+/* Hands the socket the file's pages, no completion to say whether the
+ * kernel copied them after all (sendfile, splice: MPTCP's send path does). */
+#define TX_PAGES 2u
 
 struct tx_method {
 	const char *name;	/* as the user names the method */

@@ -135,6 +135,7 @@ static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_
 const struct tx_method tx_sendfile = {
 	.name = "sendfile",
 	.how = "sendfile() from the file (no copy), the words ahead by send(MSG_MORE)",
+	.flags = TX_PAGES,
 	.setup = sendfile_setup,
 	.send_file = sendfile_file,
 	.cleanup = sendfile_cleanup,

@@ -17,6 +17,20 @@
 #include "base/rate.h"
 #include "base/stats.h"
 
+/*
+ * --mptcp, a method that hands the socket pages (sendfile, splice): no
+ * completion says whether the kernel copied them (MPTCP's send path
+ * does), so the line says that it cannot say, and how to find out.
+ */
+static void print_unreported(const char *method)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text), " (--mptcp: the kernel does not report whether %s "
+		 "copied; -M %s,send -c compares)", method, method);
+	line_bool("copy_unreported", 1, text);
+}
+
 static void print_sent(const struct sender *sd, const struct send_result *r)
 {
 	line_begin("sent");
@@ -42,6 +56,8 @@ static void print_sent(const struct sender *sd, const struct send_result *r)
 	report_tcp_keys(&r->tcp);
 	if (sd->mptcp && sd->cfg->streams == 1)
 		line_nested(mptcp_json, NULL, &sd->subflows);
+	if (sd->mptcp && (sd->cfg->method->flags & TX_PAGES))
+		print_unreported(sd->cfg->method->name);
 	line_end();
 }
 

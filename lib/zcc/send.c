@@ -128,14 +128,15 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 	return sock;
 }
 
-void send_subflows(struct sender *sd, int sock, int first)
+void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
+		   struct mptcp_look *look)
 {
 	if (first) {
-		memset(&sd->subflows, 0, sizeof(sd->subflows));
-		sd->mptcp = sd->cfg->sockopts.mptcp && mptcp_active(sock) == 1;
+		memset(look, 0, sizeof(*look));
+		*mptcp = sd->cfg->sockopts.mptcp && mptcp_active(sock) == 1;
 	}
-	if (sd->mptcp)
-		mptcp_look(sock, &sd->subflows);
+	if (*mptcp)
+		mptcp_look(sock, look);
 }
 
 /*

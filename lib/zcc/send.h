@@ -67,7 +67,7 @@ struct sender {
 	struct where_span *interval;		/* -W -I: the interval's (the watcher's) */
 	int env_due;			/* the env record waits for a connection */
 	int mptcp;			/* --mptcp, and the kernel says the run's
-					 * connection is MPTCP */
+					 * connection (-P: any) is MPTCP */
 	struct mptcp_look subflows;	/* --mptcp: the run's connection's */
 	int refusal_ok;			/* a refused method ends the run, not zcc */
 	char refusal[512];		/* and why */

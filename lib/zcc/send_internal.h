@@ -31,7 +31,9 @@ struct stream {
 	uint32_t loops;
 	struct deadline dl;	/* -t: its plan */
 	int connected, opened, sent, interrupted;
-	int refused;		/* the method, by the kernel (sd->refusal_ok) */
+	int refused;		/* the method, by the kernel (sd->refusal_ok; err says) */
+	int mptcp;		/* -P --mptcp: the kernel says it is MPTCP */
+	struct mptcp_look subflows;	/* -P --mptcp: its connection's */
 	int rc;			/* the send's, then the wait for the close's */
 	uint64_t t0, t_sent, t_end;	/* sending, sent, closed */
 	struct tcp_figures tcp;
@@ -108,11 +110,12 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 		 size_t peerlen, char *err, size_t errlen);
 
 /*
- * send_subflows - --mptcp, one stream: a look at the subflows of its
- * connection sock into sd->subflows; first: the connection is new (is it
- * MPTCP, the kernel says: sd->mptcp; no look otherwise).
+ * send_subflows - --mptcp: a look at the subflows of connection sock into
+ * *look; first: the connection is new (is it MPTCP, the kernel says:
+ * *mptcp; no look otherwise). One stream's go to sd, -P's to each stream.
  */
-void send_subflows(struct sender *sd, int sock, int first);
+void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
+		   struct mptcp_look *look);
 
 /*
  * send_await_close - everything is in the kernel's hands; see it

@@ -38,6 +38,17 @@ static void stream_fail(struct stream *s, const char *err)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* --mptcp: s's subflows; one stream's are the run's (sd's), -P's its own. */
+static void stream_subflows(struct stream *s, int first)
+{
+	struct sender *sd = s->g->sd;
+
+	if (s->g->n == 1)
+		send_subflows(sd, s->t.sock, first, &sd->mptcp, &sd->subflows);
+	else
+		send_subflows(sd, s->t.sock, first, &s->mptcp, &s->subflows);
+}
+
 /* Bind the calling thread to cpu; -1 with err. */
 static int bind_thread(int cpu, char *err, size_t errlen)
 {
@@ -75,12 +86,11 @@ int stream_start(struct stream *s)
 	if (g->stop)		/* stopped while connecting: no send to wake */
 		shutdown(sock, SHUT_RDWR);
 	pthread_mutex_unlock(&g->lock);
-	if (g->n == 1)
-		send_subflows(g->sd, sock, 1);
+	stream_subflows(s, 1);
 	s->opened = 1;		/* tx_close is owed, even when tx_open fails */
 	if (tx_open(cfg->method, &s->t, s->set.f, s->set.n, err, sizeof(err)) < 0) {
-		if (g->n == 1 && g->sd->refusal_ok) {	/* nothing was sent */
-			snprintf(g->sd->refusal, sizeof(g->sd->refusal), "%s", err);
+		if (g->sd->refusal_ok) {	/* nothing was sent: send_run judges */
+			snprintf(s->err, sizeof(s->err), "%s", err);
 			s->refused = 1;
 		} else {
 			stream_fail(s, err);
@@ -125,8 +135,7 @@ void stream_finish(struct stream *s)
 		stream_fail(s, err);
 	}
 	tcpinfo_read(s->t.sock, &s->tcp);
-	if (g->n == 1)
-		send_subflows(g->sd, s->t.sock, 0);
+	stream_subflows(s, 0);
 	s->t_end = now_ns();
 	if (s->opened)
 		tx_close(g->sd->cfg->method, &s->t, s->set.f, s->set.n);

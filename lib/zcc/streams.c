@@ -56,6 +56,10 @@ static void debug_streams(const struct group *g)
 		}
 		if (g->sd->cfg->debug > 1 && g->sd->cfg->secs > 0)
 			debug_deadline(what, &s->dl, s->loops);
+		if (s->mptcp) {
+			snprintf(what, sizeof(what), "stream %u: ", s->idx);
+			mptcp_debug(what, &s->subflows);
+		}
 	}
 	fprintf(stderr, "%s: streams: slowest/fastest %.3f (stream %u, stream %u)\n",
 		program_invocation_short_name,
@@ -77,6 +81,10 @@ static void print_streams(const struct group *g)
 		line_num("kbytes_per_sec", stream_rate(s), 0, NULL);
 		line_bool("interrupted", s->interrupted, NULL);
 		report_tcp_keys(&s->tcp);
+		if (g->sd->cfg->sockopts.mptcp)	/* the kernel's word on its connection */
+			line_bool("mptcp", s->mptcp, NULL);
+		if (s->mptcp)
+			line_nested(mptcp_json, NULL, &s->subflows);
 		line_end();
 	}
 }
@@ -364,6 +372,29 @@ static int run_streams(struct group *g, struct watcher *w, struct send_result *r
 	return read_meter(g, r, own0, merr, merrlen);
 }
 
+/*
+ * The kernel refused the method on g's connections before a byte went:
+ * when on every one (sd->refusal says why), 1; on some but not all, that
+ * is a failure of the first refused stream's (g->failed); else 0.
+ */
+static int group_refused(struct group *g)
+{
+	unsigned refused = 0, first = 0;
+
+	for (unsigned i = 0; i < g->n; i++)
+		if (g->s[i].refused && !refused++)
+			first = i + 1;
+	if (!refused)
+		return 0;
+	if (refused == g->n) {
+		snprintf(g->sd->refusal, sizeof(g->sd->refusal), "%s", g->s[first - 1].err);
+		return 1;
+	}
+	if (!g->failed)
+		g->failed = first;
+	return 0;
+}
+
 struct send_result send_run(struct sender *sd, uint32_t loops)
 {
 	struct group g;
@@ -377,7 +408,7 @@ struct send_result send_run(struct sender *sd, uint32_t loops)
 	stopped0 = suspended_ns();
 	group_init(&g, sd, loops, now_ns());
 	mrc = run_streams(&g, &w, &r, merr, sizeof(merr));
-	if (g.s[0].refused) {	/* sd->refusal_ok: the caller says so */
+	if (group_refused(&g)) {	/* sd->refusal_ok: the caller says so */
 		r.refused = 1;
 		group_free(&g);
 		return r;
@@ -385,6 +416,10 @@ struct send_result send_run(struct sender *sd, uint32_t loops)
 	if (g.failed)
 		group_failed(&g, &w);
 	group_sum(&g, &r);
+	if (g.n > 1)		/* -P: is any stream MPTCP */
+		sd->mptcp = 0;
+	for (unsigned i = 0; g.n > 1 && i < g.n; i++)
+		sd->mptcp |= g.s[i].mptcp;
 	r.interrupted |= stop_signal != 0;
 	r.stopped_ns = suspended_ns() - stopped0;
 	if (g.n == 1 && sd->cfg->debug && sd->cfg->secs > 0 && g.s[0].sent)

@@ -133,15 +133,45 @@ for rx in $("$ZCS" -h | sed -n '/^Methods/,$s/^  \([a-z-]*\) .*/\1/p'); do
 	stop_bg "$ZCS_PID"
 done
 
-# A comma list: the refused variants leave, the others are compared.
+# A comma list: the refused variants leave, the others are compared (with
+# io_uring switched off, uring-zc is left out before connecting).
 zcs_up cmp --mptcp -J
 in_lo "$ZCC" --mptcp -M sendfile,uring-zc,send -R 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" \
 	>"$TMP/zcc.out" 2>"$TMP/zcc.err"
 check "-M sendfile,uring-zc,send --mptcp: exit 0 ($?), one line for uring-zc: $(cat "$TMP/zcc.err")" \
-	[ "$(grep -c '^zcc: -M uring-zc: uring-zc: the kernel refuses IORING_OP_SEND_ZC.*compared without it' "$TMP/zcc.err")" -eq 1 ]
+	[ "$(grep -c '^zcc: -M uring-zc: uring-zc: the kernel refuses IORING_OP_SEND_ZC.*compared without it$\|^zcc: left out: uring-zc: the kernel refuses io_uring (sysctl kernel.io_uring_disabled' "$TMP/zcc.err")" -eq 1 ]
 check "the comparison holds sendfile and send, 2 rounds each, no uring-zc" \
 	[ "$(grep -c '^round [12]/2 \(sendfile\|send\):' "$TMP/zcc.out") $(grep -c 'uring-zc' "$TMP/zcc.out")" = "4 0" ] &&
 	grep -q '^send  .*[0-9]' "$TMP/zcc.out"
+stop_bg "$ZCS_PID"
+
+# -P: each stream's own word and subflows; a refused variant still leaves.
+zcs_up mpp --mptcp -J
+in_lo "$ZCC" --mptcp -J -P 2 -M sendfile -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" \
+	>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "zcc --mptcp -P 2: exit $?, each stream event says mptcp true" \
+	[ "$("$J" -E stream -g mptcp "$TMP/zcc.out" | tr '\n' ' ')" = "true true " ]
+check "zcc --mptcp -P 2: each stream lists a subflow that carried bytes" \
+	[ "$(grep '"event":"stream"' "$TMP/zcc.out" | grep -c '"subflows":\[{"local":"127.0.0.1 port [0-9]*".*"bytes_sent":[1-9]')" -eq 2 ]
+check "--mptcp -M sendfile: the sent line says the kernel reports no copying" \
+	[ "$("$J" -E sent -g copy_unreported "$TMP/zcc.out")" = true ]
+in_lo "$ZCC" --mptcp -P 2 -d -M sendfile -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" \
+	>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "zcc --mptcp -P 2 -d: a subflow line for each stream" \
+	[ "$(grep -c '^zcc: stream [12]: subflow 127.0.0.1 port [0-9]* -> 127.0.0.1 port' "$TMP/zcc.err")" -eq 2 ]
+check "--mptcp -M sendfile, text: the sent line says so" \
+	grep -q '^sent: .*(--mptcp: the kernel does not report whether sendfile copied; -M sendfile,send -c compares)' "$TMP/zcc.out"
+in_lo "$ZCC" --mptcp -J -M send -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>/dev/null
+check "--mptcp -M send (a copy by design): no such key" \
+	[ -z "$("$J" -E sent -g copy_unreported "$TMP/zcc.out" 2>/dev/null)" ]
+in_lo "$ZCC" --mptcp -P 2 -M zerocopy,send -R 2 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" \
+	>"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "-P 2 -M zerocopy,send --mptcp: exit 0 ($?), one line for zerocopy: $(cat "$TMP/zcc.err")" \
+	[ "$(grep -c '^zcc: -M zerocopy: zerocopy: the kernel refuses MSG_ZEROCOPY.*compared without it' "$TMP/zcc.err")" -eq 1 ] &&
+	[ "$(grep -c '^round [12]/2 send:' "$TMP/zcc.out")" -eq 2 ]
+in_lo "$ZCC" --mptcp -P 2 -M zerocopy -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a" >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+check "-P 2 -M zerocopy --mptcp alone: exit 1 ($?), the kernel's refusal named" \
+	grep -q 'zerocopy: the kernel refuses MSG_ZEROCOPY' "$TMP/zcc.err"
 stop_bg "$ZCS_PID"
 
 usage_refused "zcc -C --mptcp" "$ZCC" -C --mptcp
