@@ -246,7 +246,9 @@ part_link() {
 		echo "  skipped: $_why"
 		return 0
 	fi
-	methods=$(zcc_methods)
+	usable_methods		# what the kernel refuses here is left out, said
+	methods=$USABLE
+	[ -z "$LEFT_OUT" ] || echo "$LEFT_OUT" | sed 's/^/  left out: /'
 	for m in sendfile send; do
 		case " $methods " in *" $m "*) ;; *) die "zcc's methods ($methods) lack $m" ;; esac
 	done

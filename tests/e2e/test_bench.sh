@@ -109,7 +109,16 @@ check "the runs' length, as asked: $(grep -o 'per run (about [0-9.]* s)' "$TMP/r
 	grep -q 'sent [0-9]* times per run (about 0.5 s)$' "$TMP/run.txt"
 check "progress: the part's start and end" \
 	sh -c "grep -q '^\[part 1 of 1: loopback' '$TMP/run.txt' && grep -q '^\[part loopback done in' '$TMP/run.txt'"
-methods=$(zcc_methods)
+# A method the kernel refuses here (io_uring switched off) is left out of
+# the part in one line, and has no row.
+usable_methods
+methods=$USABLE
+for m in $(zcc_methods); do
+	case " $methods " in *" $m "*) continue ;; esac
+	method_refused "$m"
+	check "'$m', refused here, left out in one line: $REFUSED" \
+		[ "$(grep -c "^  left out: $m: " "$TMP/run.txt")" -eq 1 ]
+done
 for m in $methods; do
 	# method, kbytes/sec, min-max, load %, us/KB: the load (and with it
 	# the service demand) may be below 0 on a busy machine.

@@ -154,6 +154,21 @@ method_refused() {
 	return 0
 }
 
+# usable_methods: zcc's methods less those the kernel refuses here
+# (method_refused) into USABLE, space-separated; each refused one's
+# reason, a line each, into LEFT_OUT.
+usable_methods() {
+	USABLE='' LEFT_OUT=''
+	for _um in $(zcc_methods); do
+		if method_refused "$_um"; then
+			LEFT_OUT="$LEFT_OUT${LEFT_OUT:+
+}$REFUSED"
+		else
+			USABLE="$USABLE${USABLE:+ }$_um"
+		fi
+	done
+}
+
 # method_flags METHOD: zcc's options for a transmit method.
 method_flags() {
 	if zcc_has -M; then
