@@ -286,7 +286,7 @@ exec 8>&-
 # --- a stop signal as the command starts: passed on, not lost --------------
 
 t0=$(now_ms)
-timeout 20 "$cs" -f "$cal" -- sh -c 'kill -TERM $PPID; sleep infinity' >"$TMP/out" 2>"$TMP/err"
+timeout 20 "$cs" -f "$cal" -- sh -c 'kill -TERM $PPID; exec sleep infinity' >"$TMP/out" 2>"$TMP/err"
 rc=$?
 ms=$(($(now_ms) - t0))
 mcheck "$TMP/err" "SIGTERM to cyclesoak as its command starts: passed on, the command dies of it ($rc, $ms ms)" \
