@@ -113,12 +113,7 @@ check "progress: the part's start and end" \
 # the part in one line, and has no row.
 usable_methods
 methods=$USABLE
-for m in $(zcc_methods); do
-	case " $methods " in *" $m "*) continue ;; esac
-	method_refused "$m"
-	check "'$m', refused here, left out in one line: $REFUSED" \
-		[ "$(grep -c "^  left out: $m: " "$TMP/run.txt")" -eq 1 ]
-done
+check_left_out "$TMP/run.txt" "  left out: "
 for m in $methods; do
 	# method, kbytes/sec, min-max, load %, us/KB: the load (and with it
 	# the service demand) may be below 0 on a busy machine.

@@ -48,12 +48,7 @@ else
 	# out of the demo's list in zcc's one line, and has no row.
 	usable_methods
 	methods=$USABLE
-	for m in $(zcc_methods); do
-		case " $methods " in *" $m "*) continue ;; esac
-		method_refused "$m"
-		check "'$m', refused here, left out in one line: $REFUSED" \
-			[ "$(grep -c "^left out by this kernel: $m: " "$TMP/out")" -eq 1 ]
-	done
+	check_left_out "$TMP/out" "left out by this kernel: "
 	for m in $methods; do
 		if [ "$m" = sendfile ]; then
 			row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +1 +- +- +\(reference\)\$" "$TMP/out")

@@ -169,6 +169,18 @@ usable_methods() {
 	done
 }
 
+# check_left_out FILE PREFIX: after usable_methods, a check for each
+# method the kernel refuses here: FILE names it once, on a line that
+# begins PREFIX, then "METHOD: ".
+check_left_out() {
+	for _lm in $(zcc_methods); do
+		case " $USABLE " in *" $_lm "*) continue ;; esac
+		method_refused "$_lm"
+		check "'$_lm', refused here, left out in one line: $REFUSED" \
+			[ "$(grep -c "^$2$_lm: " "$1")" -eq 1 ]
+	done
+}
+
 # method_flags METHOD: zcc's options for a transmit method.
 method_flags() {
 	if zcc_has -M; then
