@@ -9,7 +9,6 @@
 . "$ZC_TOP/tests/lib.sh"
 . "$ZC_TOP/tests/harness/e2e.sh"
 
-ZCC=$ZC_BIN/zcc
 shim_ready recvcalls
 
 head -c 131072 /dev/urandom >"$TMP/a"
@@ -20,21 +19,10 @@ WANT=$((4 + LOOPS * (4 + 4 + 131072)))
 # loops of one 128 KiB file, whole, with at most MOST_SMALL calls on the
 # socket that ask for fewer than 16 bytes (header words alone).
 counted() {
-	: >"$TMP/count"
-	LD_PRELOAD=$SHIM ZC_SHIM_RECVCALLS=$TMP/count zcs_start -1 -a 127.0.0.1 -M "$1" ||
-		{ not_ok "-M $1: zcs started: $(cat "$TMP/zcs.err")"; return; }
-	timeout 30 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n $LOOPS "$TMP/a" >"$TMP/out" 2>&1
-	_rc=$?
-	wait "$ZCS_PID"
-	_zrc=$?
-	# Every process writes a line at exit (the parent and the child).
-	_calls=$(awk '$1 == "calls" { c += $2 } END { print c + 0 }' "$TMP/count")
-	_small=$(awk '$3 == "small" { s += $4 } END { print s + 0 }' "$TMP/count")
-	if [ "$_rc" -ne 0 ] || [ "$_zrc" -ne 0 ] || ! grep -q "^done: $WANT bytes" "$TMP/zcs.out"; then
-		not_ok "-M $1: zcc exit $_rc, zcs exit $_zrc: $(cat "$TMP/out" "$TMP/zcs.out" "$TMP/zcs.err")"
-	elif ! grep -q '^calls' "$TMP/count"; then
-		not_ok "-M $1: the shim wrote no count"
-	elif [ "$_small" -gt "$2" ]; then
+	shim_transfer "-M $1" -M "$1" || return
+	_calls=$(shim_sum calls)
+	_small=$(shim_sum small)
+	if [ "$_small" -gt "$2" ]; then
 		not_ok "-M $1: $_small of $_calls receive calls asked for under 16 bytes" \
 			"(header words alone) in $LOOPS loops; want at most $2"
 	else

@@ -49,6 +49,37 @@ shim_ready() {
 	finish
 }
 
+# shim_transfer WHAT ZCS-ARGS...: a zcs -1 started with ZCS-ARGS under the
+# recvcalls shim (shim_ready recvcalls; each process's count line into
+# $TMP/count) takes $LOOPS loops of $TMP/a from zcc. 0 when both exit 0
+# and zcs's done line has $WANT bytes; else 1 and a not_ok naming WHAT.
+shim_transfer() {
+	_st_what=$1
+	shift
+	: >"$TMP/count"
+	LD_PRELOAD=$SHIM ZC_SHIM_RECVCALLS=$TMP/count zcs_start -1 -a 127.0.0.1 "$@" ||
+		{ not_ok "$_st_what: zcs started: $(cat "$TMP/zcs.err")"; return 1; }
+	timeout 30 "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" "$TMP/a" >"$TMP/out" 2>&1
+	_st_rc=$?
+	wait "$ZCS_PID"
+	_st_zrc=$?
+	if [ "$_st_rc" -ne 0 ] || [ "$_st_zrc" -ne 0 ] || ! grep -q "^done: $WANT bytes" "$TMP/zcs.out"; then
+		not_ok "$_st_what: zcc exit $_st_rc, zcs exit $_st_zrc: $(cat "$TMP/out" "$TMP/zcs.out" "$TMP/zcs.err")"
+		return 1
+	fi
+	if ! grep -q '^calls [0-9]* .* misaligned [0-9]*$' "$TMP/count"; then
+		not_ok "$_st_what: the shim wrote no count: $(cat "$TMP/count")"
+		return 1
+	fi
+}
+
+# shim_sum KEY: the number after KEY summed over the count lines of
+# shim_transfer (every process writes one at exit, parent and child).
+shim_sum() {
+	awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) s += $(i + 1) } END { print s + 0 }' \
+		"$TMP/count"
+}
+
 # zcs_across TX RX NAME ZCS-ARGS...: two hosts, namespaces TX and RX
 # joined by a veth (two_hosts: 192.0.2.1 and .2), the meter slot taken,
 # and zcs NAME ZCS-ARGS listening in RX (zcs_up: its port in $ZCS_PORT,
