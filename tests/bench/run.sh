@@ -242,7 +242,7 @@ estimate() {
 	case $1 in
 	loopback) echo $((10 + _n * REPS * 6)) ;;
 	sweep) echo 60 ;;
-	peers) if command -v iperf3 >/dev/null 2>&1; then echo $(((PEER_REPS * 2 + 2) * 13 * 3 + (PEER_REPS - 1) * 16 + 60)); else echo 1; fi ;;
+	peers) if command -v iperf3 >/dev/null 2>&1; then echo $(((PEER_REPS * 2 + 2) * 13 * 3 + (PEER_REPS * 2) * 16 + 60)); else echo 1; fi ;;
 	accuracy) echo 480 ;;
 	scale) echo 200 ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
