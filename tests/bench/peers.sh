@@ -897,7 +897,8 @@ part_peers() {
 	echo
 	peers_ns
 	peers_zcs 65536
-	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks: the same work by design"
+	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks: the same work by design;"
+	echo "  $((3 * PEER_REPS)) rounds each"
 	header
 	# Three times the rounds: with 5, the median's distribution-free
 	# interval is the whole range of the ratios, and one round's outlier
