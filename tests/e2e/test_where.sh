@@ -199,7 +199,11 @@ fi
 
 make_files "$TMP/files" 4 4000000
 if zcs_metered -1 -c -W -J; then
-	run_fg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -n 60 "$TMP"/files/f* >"$TMP/zcc.out" 2>"$TMP/zcc.err"
+	# Two seconds, not a count of loops: 60 loops of these files took
+	# from 0.2 s to under 0.1 s as the machine ran faster or slower, a
+	# window of a few ticks a CPU, where the classes' sum (tick-sampled)
+	# came out 4.5 points off the meter once in a quiet make check.
+	run_fg "$ZC_BIN/zcc" -s 127.0.0.1 -p "$ZCS_PORT" -t 2 "$TMP"/files/f* >"$TMP/zcc.out" 2>"$TMP/zcc.err"
 	wait "$ZCS_PID"
 	rc=$?
 	forget_bg "$ZCS_PID"
@@ -217,13 +221,10 @@ if zcs_metered -1 -c -W -J; then
 	net=$(json_get "$TMP/zcs.out" done net)
 	check "loopback receive: the interface is lo, packets counted: $net" \
 		sh -c "echo '$net' | grep -Eq '\"name\":\"lo\",\"rx_packets_per_sec\":[1-9]'"
-	# A figure to judge, the plain pass's, with a wide tolerance: the
-	# transfer lasts under a second, and over so short a window the
-	# tick-sampled classes and the meter differ by up to 3 points on this
-	# 2-vCPU VM (ten quiet runs of the same zcs -1 -c -W: -3.1 to +1.1,
-	# mean -1.4, before and after zcs's sampler moved to one process).
-	# The 2-point target is judged by make bench's accuracy part, over
-	# longer windows.
+	# A figure to judge, the plain pass's, with a wide tolerance: over a
+	# window of seconds the tick-sampled classes and the meter still
+	# differ by a few points on this 2-vCPU VM. The 2-point target is
+	# judged by make bench's accuracy part, over longer windows.
 	if [ "$ZC_PASS" = san ]; then
 		skip "loopback receive: the classes' sum: judged in the plain pass (this is 'san'): $cls"
 	else
