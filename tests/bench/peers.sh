@@ -13,8 +13,9 @@
 #                      and there is no peer to hold it against
 #   send, write        iperf3 -F FILE (read() from the file, then write()),
 #                      the same file and the same chunk size (-b / -l):
-#                      the same work by design, judged as equivalence, on
-#                      a loopback of one receive queue (see peers_ns)
+#                      the same work by design, judged "no more than 5%
+#                      worse" (judge_same), on a loopback of one receive
+#                      queue (see peers_ns)
 #   the 63-file set    zcc sendfile against iperf3 -Z of one such file,
 #                      pinned, and again unpinned (no taskset, no -B), as a
 #                      user runs the two on one machine
