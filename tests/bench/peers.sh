@@ -187,7 +187,7 @@ peers_ns() {
 		# alone), the receive steered to CPU 1; the count of settings
 		# copied, or the step that failed.
 		# shellcheck disable=SC2016
-		_why=$(ip netns exec "$PEER_NS" sh -c '
+		_got=$(ip netns exec "$PEER_NS" sh -c '
 			ip link set lo up && ip addr add 192.0.2.1/32 dev lo ||
 				{ echo "lo: set up failed"; exit 1; }
 			n=0
@@ -199,11 +199,11 @@ peers_ns() {
 			echo 2 >/sys/class/net/lo/queues/rx-0/rps_cpus 2>/dev/null ||
 				{ echo "the namespace refused RPS"; exit 1; }
 			echo "$n"' sh "$WORK/tcp.sysctl" 2>&1)
-		case $_why in
-		'' | *[!0-9]*) peers_ns_down ;;
+		case $_got in
+		'' | *[!0-9]*) _why=${_got:-no word from the namespace set-up}; peers_ns_down ;;
 		*)
 			NSX="ip netns exec $PEER_NS"
-			show "ip netns add $PEER_NS; lo up, rps_cpus 2 (CPU 1); net.ipv4.tcp_* as the machine's ($_why copied)"
+			show "ip netns add $PEER_NS; lo up, rps_cpus 2 (CPU 1); net.ipv4.tcp_* as the machine's ($_got copied)"
 			echo "  these rows in that namespace: its loopback's every segment received on CPU 1, the"
 			echo "  receivers' (one queue, as a link has: rounds that repeat, where equivalence is judged)"
 			return 0
@@ -660,6 +660,9 @@ judge_same() {
 		if [ "$_lo" = nan ]; then
 			_met=0 _says="no interval"
 		else
+			# Judged on the interval as printed (two decimals): a reader
+			# who sees [0.95-1.02] sees a target met.
+			_lo=$(printf '%.2f' "$_lo") _hi=$(printf '%.2f' "$_hi")
 			# throughput: a/b low is worse; CPU: a/b high is worse
 			if [ "$_end" = lo ]; then _worse="$_lo >= 0.95" _far=$_hi
 			else _worse="$_hi <= 1.05" _far=$_lo; fi
