@@ -6,8 +6,10 @@
 # row against iperf3 with the receivers reading alike and saying so, what
 # each side's data is, each receiver's own CPU per KB and its target in
 # the rows of the same work, the send and write rows judged as the same
-# work (on one receive queue, as root), the unpinned row, the one large file against netperf (with
-# NETPERF) or against zcc's 128 KiB file with no target (without), the
+# work (on one receive queue as root; on the machine's loopback, saying
+# why, as another user), the unpinned row, the one large file against
+# netperf (with NETPERF) or against zcc's 128 KiB file with no target
+# (without), the
 # 2001 default receiver's row named, each row's why (each side's CPU, what
 # bounded the rate, the calls per MiB, the segments a MiB), the protocol's
 # cost a file, the level pairs printed with no target, every byte counted,
@@ -100,6 +102,31 @@ else
 	else
 		check "peers: not root, the send and write rows on the machine's loopback, saying why" \
 			grep -q "^  these rows on the machine's loopback (" "$TMP/peers.txt"
+	fi
+	# As root, the part once more as another user (nobody), which may not
+	# make a namespace: the send and write rows on the machine's loopback,
+	# the reason said, no namespace command.
+	if [ "$(id -u)" != 0 ]; then
+		: # the run above was that run
+	elif ! command -v setpriv >/dev/null 2>&1; then
+		skip "peers as another user: setpriv (util-linux) not installed"
+	elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$bench" 2>/dev/null; then
+		skip "peers as another user: nobody cannot read $bench"
+	else
+		# nobody must pass through $TMP to reach its own directory in it
+		chmod o+x "$TMP" && mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody"
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$TMP/nobody" TMPDIR="$TMP/nobody" \
+			ZC_BENCH_OUT="$TMP/nobody/out" ZC_BENCH_PEER_REPS=1 ZC_BENCH_PEER_SECS=1 ZC_BENCH_PEER_MIB=64 \
+			ZC_BENCH_PEER_CALLS=sf ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
+			timeout 600 sh "$bench" peers >"$TMP/nobody.txt" 2>&1
+		rc=$?
+		check "peers as nobody: exit 0 (got $rc)" [ $rc -eq 0 ]
+		[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/nobody.txt"
+		check "peers as nobody: the send and write rows on the machine's loopback, because not root" \
+			sh -c "grep -q \"^  these rows on the machine's loopback (not root): \" '$TMP/nobody.txt' &&
+				grep -Eq '^  \\$ zcc .* -M send -b 65536 ' '$TMP/nobody.txt' &&
+				! grep -q 'ip netns' '$TMP/nobody.txt'"
+		rm -rf "$TMP/nobody"
 	fi
 	check "peers: the unpinned row runs neither end pinned, with zc's targets" \
 		sh -c "grep -q '^  \\$ zcs -p 0 -t 3600 -b 358400 ' '$TMP/peers.txt' &&
