@@ -902,7 +902,8 @@ part_peers() {
 	peers_ns
 	peers_zcs 65536
 	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks: the same work by design;"
-	echo "  $((3 * PEER_REPS)) rounds each"
+	_sr=$((3 * PEER_REPS))
+	echo "  $_sr rounds each"
 	header
 	# Three times the rounds: with 5, the median's distribution-free
 	# interval is the whole range of the ratios, and one round's outlier
@@ -910,7 +911,7 @@ part_peers() {
 	# two rounds of nine at 0.94 or below still decided one run (1.03
 	# [0.94-1.08]); with 15, the interval drops three at each end.
 	for m in send write; do
-		ROUNDS=$((3 * PEER_REPS)) paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
+		ROUNDS=$_sr paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
 			"$WORK/peer/big"
 		row "$m" "zcc $m" "iperf3 -F -l 64K" "zcs -b 64K, iperf3 -s reads 64 KiB" \
 			"a and b: one $PEER_MIB MiB file read once, 64 KiB a read()"
