@@ -104,13 +104,26 @@ static void subflow_elem(const struct mptcp_subflow_data *d, int i, void *out,
 	memcpy(out, (const char *)(d + 1) + (size_t)i * d->size_user, got);
 }
 
+/*
+ * A subflow torn down at the connection's end can stay on the list a
+ * while, disconnected: no peer port, its counters wiped (seen on Linux
+ * 6.18 as 0.0.0.0 to port 0, 0 bytes). It has gone; an earlier look
+ * holds its figures.
+ */
+static int wiped(const struct mptcp_subflow_addrs *a)
+{
+	if (a->sa_remote.sa_family == AF_INET6)
+		return a->sin6_remote.sin6_port == 0;
+	return a->sin_remote.sin_port == 0;
+}
+
 int mptcp_subflows(int fd, struct mptcp_subflow *sf, int max, char *err,
 		   size_t errlen)
 {
 	struct mptcp_subflow_data *info, *addrs;
 	struct mptcp_subflow_addrs a;
 	struct tcp_info ti;
-	int n;
+	int n, kept = 0;
 
 	info = subflow_call(fd, MPTCP_TCPINFO, sizeof(ti), max);
 	if (!info)
@@ -128,9 +141,10 @@ int mptcp_subflows(int fd, struct mptcp_subflow *sf, int max, char *err,
 	for (int i = 0; i < n; i++) {
 		subflow_elem(info, i, &ti, sizeof(ti));
 		subflow_elem(addrs, i, &a, sizeof(a));
-		subflow_fill(&sf[i], &ti, &a);
+		if (!wiped(&a))
+			subflow_fill(&sf[kept++], &ti, &a);
 	}
 	free(info);
 	free(addrs);
-	return n;
+	return kept;
 }

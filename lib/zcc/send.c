@@ -147,8 +147,9 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
  * server failed.
  */
+#define MPTCP_LOOK_MS 10	/* --mptcp: the subflows' figures at most this stale */
 int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
-		     char *err, size_t errlen)
+		     struct mptcp_look *look, char *err, size_t errlen)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	const char *peer = t->peer;
@@ -173,6 +174,11 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 		expired = watch_close_wait(start, cfg->stall, suspended_ns() - stopped0,
 					   now_ns(), &timeout);
 		timeout = rx_report_timeout(rp, sock, timeout);
+		if (look) {	/* a subflow can be gone once the server has read all */
+			mptcp_look(sock, look);
+			if (timeout < 0 || timeout > MPTCP_LOOK_MS)
+				timeout = MPTCP_LOOK_MS;
+		}
 		if (poll(&p, 1, timeout) < 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			n = 1;
 		else

@@ -120,11 +120,12 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
 /*
  * send_await_close - everything is in the kernel's hands; see it
  * delivered. -T bounds the wait; with --receiver-report, rp gets what the
- * server writes. 0, -1 when *t->stop cut it short, -2 with err when the
- * server failed.
+ * server writes; an MPTCP connection's subflows are looked at into look
+ * (NULL: none) as the last bytes go. 0, -1 when *t->stop cut it short, -2
+ * with err when the server failed.
  */
 int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
-		     char *err, size_t errlen);
+		     struct mptcp_look *look, char *err, size_t errlen);
 
 /*
  * send_mark - the meter's mark, now: a run's figures start here; with -W

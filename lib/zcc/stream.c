@@ -49,6 +49,16 @@ static void stream_subflows(struct stream *s, int first)
 		send_subflows(sd, s->t.sock, first, &s->mptcp, &s->subflows);
 }
 
+/* --mptcp: where s's subflows go, or NULL (not MPTCP). */
+static struct mptcp_look *stream_look(struct stream *s)
+{
+	struct sender *sd = s->g->sd;
+
+	if (s->g->n == 1)
+		return sd->mptcp ? &sd->subflows : NULL;
+	return s->mptcp ? &s->subflows : NULL;
+}
+
 /* Bind the calling thread to cpu; -1 with err. */
 static int bind_thread(int cpu, char *err, size_t errlen)
 {
@@ -127,7 +137,8 @@ void stream_finish(struct stream *s)
 	if (!s->connected)
 		return;
 	if (s->sent && s->rc == 0)
-		s->rc = send_await_close(g->sd, &s->t, &s->rp, s->err, sizeof(s->err));
+		s->rc = send_await_close(g->sd, &s->t, &s->rp, stream_look(s),
+					 s->err, sizeof(s->err));
 	if (s->sent && s->rc == 0)	/* --receiver-report */
 		s->rx_ok = rx_report_judge(&s->rp, s->peer, s->t.bytes, &s->rx);
 	if (s->sent && s->rc < 0) {
