@@ -54,7 +54,7 @@ unsigned char *rx_buffer(size_t size)
 	void *p;
 	int rc;
 
-	rc = posix_memalign(&p, page >= 64 ? (size_t)page : 64, size ? size : 1);
+	rc = posix_memalign(&p, page >= 64 ? (size_t)page : 64, size + RX_PLACE_MAX);
 	if (rc) {
 		errno = rc;
 		return NULL;
@@ -164,6 +164,30 @@ void rx_mark(struct rx *r, size_t got, size_t asked)
 }
 
 /*
+ * The kernel copies a segment's data to user memory piece by piece from
+ * the pages it came in, and the copy runs slower when the piece and its
+ * destination sit at different offsets within a 64-byte line (see
+ * rx_buffer). A file sent from the page cache (sendfile, splice) comes in
+ * its own pages, so its byte at offset X sits at X mod 64 of a line; the
+ * 2001 protocol's words between files shift the stream, so a buffer at
+ * page + 0 meets most files' data off its line. The read goes to where
+ * the file it mostly holds lines up: the current file's, or when less than
+ * half a buffer of it is left, the next one's. Paired rounds on an AMD
+ * EPYC guest, zcc sendfile of a 128 KiB file, reads of 128 KiB: 5% less
+ * CPU per KB than at page + 0, 10 of 12 rounds cheaper.
+ */
+size_t rx_place(const struct proto_rx *p, size_t bufsize)
+{
+	size_t m = RX_PLACE_MAX - 1;
+
+	if (p->state == PROTO_DATA && p->data_left >= bufsize / 2)
+		return (p->length - p->data_left) & m;	/* X at X mod 64 */
+	if (p->state == PROTO_DATA)	/* the next file's byte 0 at 0 mod 64 */
+		return (RX_PLACE_MAX - ((p->data_left + rx_words(p)) & m)) & m;
+	return (RX_PLACE_MAX - (rx_words(p) & m)) & m;
+}
+
+/*
  * The read method's step. With the wake-up mark raised, a read that must
  * sleep sleeps until a buffer's worth has come, but one that need not
  * should not wait for the mark: after a read that filled the buffer (more
@@ -174,19 +198,24 @@ void rx_mark(struct rx *r, size_t got, size_t asked)
  */
 static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {
+	unsigned char *b = r->buf + rx_place(p, r->bufsize);
 	ssize_t n;
 
 	if (r->lowat > 1 && r->full) {
-		n = recv(r->fd, r->buf, r->bufsize, MSG_DONTWAIT);
+		n = recv(r->fd, b, r->bufsize, MSG_DONTWAIT);
 		r->full = n == (ssize_t)r->bufsize;
 		if (n > 0)
-			proto_rx_feed(p, r->buf, (size_t)n);
+			proto_rx_feed(p, b, (size_t)n);
 		if (n >= 0)
 			return n;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
 			return err_fill(err, errlen, errno, "read");
 	}
-	n = rx_read_feed(r, p, 0, err, errlen);
+	n = read(r->fd, b, r->bufsize);
+	if (n < 0)
+		return err_fill(err, errlen, errno, "read");
+	if (n > 0)
+		proto_rx_feed(p, b, (size_t)n);
 	r->full = n == (ssize_t)r->bufsize;
 	if (n > 0)
 		rx_mark(r, (size_t)n, r->bufsize);

@@ -22,7 +22,7 @@
 /* One connection being received. */
 struct rx {
 	int fd;
-	unsigned char *buf;	/* bufsize bytes: read() and the header words */
+	unsigned char *buf;	/* bufsize bytes, and RX_PLACE_MAX more (rx_buffer) */
 	size_t bufsize;
 	/* Zero-copy receive: bytes the kernel mapped, and bytes it copied. */
 	uint64_t zc_mapped, zc_copied;
@@ -91,9 +91,19 @@ void rx_advise(const struct rx_method *m, size_t bufsize, char *note, size_t len
  * rx_buffer - a read buffer of size bytes that starts a page: the kernel's
  * copy to user memory runs slower to an address off a 64-byte line, and
  * malloc puts a buffer of 128 KiB or more 16 bytes past a page (its own
- * header). NULL with errno when memory is short; free() frees it.
+ * header). RX_PLACE_MAX bytes more follow, for the read method's placing
+ * (rx_place). NULL with errno when memory is short; free() frees it.
  */
+#define RX_PLACE_MAX 64
 unsigned char *rx_buffer(size_t size);
+
+/*
+ * rx_place - where in the buffer (0 to RX_PLACE_MAX - 1 bytes in) the read
+ * method's next read of bufsize bytes goes, given what p has seen: so that
+ * the file the read mostly holds lands at its own offset within a 64-byte
+ * line, as a file sent from the page cache comes.
+ */
+size_t rx_place(const struct proto_rx *p, size_t bufsize);
 
 /*
  * rx_step - receive once into the stream checker p by method m: through

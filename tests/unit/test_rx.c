@@ -105,7 +105,7 @@ static void receive(const struct rx_method *m, const struct stream *s,
 		return;
 	pthread_create(&th, NULL, send_stream, &snd);
 	r.fd = accept(lfd, NULL, NULL);
-	r.buf = malloc(bufsize);
+	r.buf = rx_buffer(bufsize);
 	proto_rx_init(&res->p);
 	if (r.fd >= 0 && r.buf && rx_open(m, &r, res->err, sizeof(res->err)) == 0) {
 		do {
@@ -279,7 +279,7 @@ static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd
 	*lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
 	*snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
 	r->fd = accept(*lfd, NULL, NULL);
-	r->buf = malloc(LW);
+	r->buf = rx_buffer(LW);
 	if (!m || *lfd < 0 || *snd < 0 || r->fd < 0 || !r->buf || rx_open(m, r, err, sizeof(err))) {
 		CHECK(0, "a loopback connection for %s's wake-up mark: %s", m ? m->name : "?", err);
 		free(r->buf);
@@ -428,6 +428,93 @@ static void discard_mark(void)
 	free(s.buf);
 }
 
+/*
+ * rx_place on a stream fed by hand, one loop of two 128 KiB files, reads
+ * of 128 KiB: before the words, the first file's byte 0 goes on a line;
+ * inside a file with half a buffer or more of it left, its byte X at X
+ * mod 64; with less left, the next file's byte 0 on a line; at the end, 0.
+ */
+static void placing(void)
+{
+	static const uint32_t two[] = { 131072, 131072 };
+	struct stream s = build(1, two, 2, 0);
+	struct proto_rx p;
+	size_t at, b = 131072, pl;
+
+	proto_rx_init(&p);
+	pl = rx_place(&p, b);
+	CHECK(pl < RX_PLACE_MAX && (pl + 12) % 64 == 0,
+	      "the start: 12 bytes of words, placed at %zu, the data's byte 0 on a line", pl);
+	at = 12 + 1000;
+	rx_feed(&p, s.buf, at);
+	pl = rx_place(&p, b);
+	CHECK(pl == 1000 % 64, "1000 bytes into a file: placed at its byte's own offset (%zu)", pl);
+	rx_feed(&p, s.buf + at, 99000);
+	at += 99000;
+	pl = rx_place(&p, b);
+	CHECK(pl < RX_PLACE_MAX && (pl + (131072 - 100000) + 4) % 64 == 0,
+	      "31072 bytes left of a file: the next file's byte 0 on a line (%zu)", pl);
+	rx_feed(&p, s.buf + at, s.len - at);
+	CHECK(proto_rx_complete(&p) && rx_place(&p, b) == 0, "the end: placed at 0");
+	free(s.buf);
+}
+
+/*
+ * Where the read method's reads land (read_step): found by their bytes in a
+ * buffer filled with a mark beforehand, not by asking rx_place. Files of
+ * 5000 and 3000 bytes down a socket pair, 4096-byte reads: the first
+ * file's byte 0 and then the second's lie on a 64-byte line.
+ */
+static ssize_t landed(struct rx *r, struct proto_rx *p, const unsigned char *want,
+		      size_t *where)
+{
+	char err[256];
+	ssize_t n;
+
+	memset(r->buf, 0xee, r->bufsize + RX_PLACE_MAX);
+	n = rx_step(rx_methods[0], r, p, err, sizeof(err));
+	*where = RX_PLACE_MAX;
+	for (size_t o = 0; n > 0 && o < RX_PLACE_MAX; o++)
+		if (memcmp(r->buf + o, want, (size_t)n) == 0) {
+			*where = o;
+			break;
+		}
+	return n;
+}
+
+static void read_placing(void)
+{
+	static const uint32_t two[] = { 5000, 3000 };
+	struct stream s = build(1, two, 2, 0);
+	struct rx r = { .bufsize = 4096 };
+	struct proto_rx p;
+	int sv[2] = { -1, -1 };
+	char err[256];
+	size_t o = RX_PLACE_MAX;
+	ssize_t n = -1, n2;
+
+	proto_rx_init(&p);
+	r.buf = rx_buffer(r.bufsize);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && r.buf &&
+	    write_full(sv[1], s.buf, s.len) == 0) {
+		r.fd = sv[0];
+		if (rx_open(rx_methods[0], &r, err, sizeof(err)) == 0)
+			n = landed(&r, &p, s.buf, &o);
+	}
+	CHECK(n == 4096 && o < RX_PLACE_MAX && (uintptr_t)(r.buf + o + 12) % 64 == 0,
+	      "the first read (%zd bytes) put the first file's byte 0 on a line (at %zu)", n, o);
+	if (n == 4096) {
+		/* 916 bytes of the first file left, then a length word */
+		n2 = landed(&r, &p, s.buf + 4096, &o);
+		CHECK(n2 > 920 && o < RX_PLACE_MAX && (uintptr_t)(r.buf + o + 920) % 64 == 0,
+		      "the next read (%zd bytes) put the second file's byte 0 on a line (at %zu)", n2, o);
+	}
+	close(sv[0]);
+	close(sv[1]);
+	free(r.buf);
+	free(s.buf);
+}
+
 /* rx_buffer: each size's buffer starts a page, and holds its bytes. */
 static void buffers(void)
 {
@@ -439,8 +526,8 @@ static void buffers(void)
 		b = rx_buffer(want[i]);
 		CHECK(b && ((uintptr_t)b & 4095) == 0, "rx_buffer(%zu) starts a page (%p)",
 		      want[i], (void *)b);
-		if (b && want[i])
-			memset(b, 'x', want[i]);
+		if (b)	/* and the placing's bytes after them */
+			memset(b, 'x', want[i] + RX_PLACE_MAX);
 		free(b);
 	}
 }
@@ -450,6 +537,8 @@ int main(void)
 	int i;
 
 	words_and_feed();
+	placing();
+	read_placing();
 	lowat();
 	discard_mark();
 	buffers();
