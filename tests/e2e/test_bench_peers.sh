@@ -90,6 +90,17 @@ else
 			level = lo >= 0.95 && hi <= 1.05
 			if (met != want || level != /level within 5%, shown/) bad++
 		} END { exit !(n == 4 && !bad) }' "$TMP/peers.txt"
+	# Every "at least"/"at most" verdict follows the median it prints.
+	check "peers: every verdict with a target follows its printed median" \
+		awk '/^  -> (target met|TARGET NOT MET): .*\(target at (least|most) [0-9.]+x\)$/ {
+			n++; met = $2 == "target"
+			if (!match($0, /(throughput|own CPU per KB) [0-9.]+x \[/)) { bad++; next }
+			f = substr($0, RSTART, RLENGTH); sub(/^[^0-9]*/, "", f); f += 0
+			match($0, /target at (least|most) [0-9.]+x\)$/)
+			t = substr($0, RSTART, RLENGTH); most = t ~ /most/
+			gsub(/[^0-9.]/, "", t); t += 0
+			if (met != (most ? f <= t : f >= t)) bad++
+		} END { exit !(n >= 5 && !bad) }' "$TMP/peers.txt"
 	# As root, the send and write rows run on a loopback of one receive
 	# queue, in a namespace of the part's own, gone when the part ends.
 	if [ "$(id -u)" = 0 ] && command -v ip >/dev/null 2>&1 && [ -e /sys/class/net/lo/queues/rx-0/rps_cpus ]; then
