@@ -40,6 +40,7 @@ int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 	r->zc_mapped = r->zc_copied = 0;
 	r->lowat = 1;
 	r->full = 0;
+	r->last = 0;
 	r->priv = NULL;
 	return m->setup ? m->setup(r, err, errlen) : 0;
 }
@@ -172,16 +173,18 @@ void rx_mark(struct rx *r, size_t got, size_t asked)
  * 2001 protocol's words between files shift the stream, so a buffer at
  * page + 0 meets most files' data off its line. The read goes to where
  * the file it mostly holds lines up: the current file's, or when less than
- * half a buffer of it is left, the next one's. Paired rounds on an AMD
+ * half of what the read is expected to take is left of it, the next one's
+ * (expected: as much as the last read took, a whole buffer at first; a
+ * reader that keeps up takes less than a buffer each time). Paired rounds on an AMD
  * EPYC guest, zcc sendfile of a 128 KiB file, reads of 128 KiB: 5% less
  * CPU per KB than at page + 0 under BBR, 6% under CUBIC, 10 of 12 rounds
  * cheaper in each.
  */
-size_t rx_place(const struct proto_rx *p, size_t bufsize)
+size_t rx_place(const struct proto_rx *p, size_t expect)
 {
 	size_t m = RX_PLACE_MAX - 1;
 
-	if (p->state == PROTO_DATA && p->data_left >= bufsize / 2)
+	if (p->state == PROTO_DATA && p->data_left >= expect / 2)
 		return (p->length - p->data_left) & m;	/* X at X mod 64 */
 	if (p->state == PROTO_DATA)	/* the next file's byte 0 at 0 mod 64 */
 		return (RX_PLACE_MAX - ((p->data_left + rx_words(p)) & m)) & m;
@@ -199,14 +202,16 @@ size_t rx_place(const struct proto_rx *p, size_t bufsize)
  */
 static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {
-	unsigned char *b = r->buf + rx_place(p, r->bufsize);
+	unsigned char *b = r->buf + rx_place(p, r->last ? r->last : r->bufsize);
 	ssize_t n;
 
 	if (r->lowat > 1 && r->full) {
 		n = recv(r->fd, b, r->bufsize, MSG_DONTWAIT);
 		r->full = n == (ssize_t)r->bufsize;
-		if (n > 0)
+		if (n > 0) {
+			r->last = (size_t)n;
 			proto_rx_feed(p, b, (size_t)n);
+		}
 		if (n >= 0)
 			return n;
 		if (errno != EAGAIN && errno != EWOULDBLOCK)
@@ -215,8 +220,10 @@ static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t err
 	n = read(r->fd, b, r->bufsize);
 	if (n < 0)
 		return err_fill(err, errlen, errno, "read");
-	if (n > 0)
+	if (n > 0) {
+		r->last = (size_t)n;
 		proto_rx_feed(p, b, (size_t)n);
+	}
 	r->full = n == (ssize_t)r->bufsize;
 	if (n > 0)
 		rx_mark(r, (size_t)n, r->bufsize);

@@ -29,6 +29,7 @@ struct rx {
 	uint64_t calls;		/* receive steps that took data */
 	int lowat;		/* SO_RCVLOWAT in force: 1 the kernel's, 0 never again */
 	int full;		/* the last read filled the buffer */
+	size_t last;		/* what the last read took (0: none yet) */
 	void *priv;		/* the method's own state */
 };
 
@@ -99,11 +100,11 @@ unsigned char *rx_buffer(size_t size);
 
 /*
  * rx_place - where in the buffer (0 to RX_PLACE_MAX - 1 bytes in) the read
- * method's next read of bufsize bytes goes, given what p has seen: so that
- * the file the read mostly holds lands at its own offset within a 64-byte
- * line, as a file sent from the page cache comes.
+ * method's next read goes, expecting it to take about expect bytes, given
+ * what p has seen: so that the file the read mostly holds lands at its own
+ * offset within a 64-byte line, as a file sent from the page cache comes.
  */
-size_t rx_place(const struct proto_rx *p, size_t bufsize);
+size_t rx_place(const struct proto_rx *p, size_t expect);
 
 /*
  * rx_step - receive once into the stream checker p by method m: through

@@ -430,7 +430,7 @@ static void discard_mark(void)
 
 /*
  * rx_place on a stream fed by hand, one loop of two 128 KiB files, reads
- * of 128 KiB: before the words, the first file's byte 0 goes on a line;
+ * of 128 KiB expected (and one of 16 KiB): before the words, the first file's byte 0 goes on a line;
  * inside a file with half a buffer or more of it left, its byte X at X
  * mod 64; with less left, the next file's byte 0 on a line; at the end, 0.
  */
@@ -454,6 +454,9 @@ static void placing(void)
 	pl = rx_place(&p, b);
 	CHECK(pl < RX_PLACE_MAX && (pl + (131072 - 100000) + 4) % 64 == 0,
 	      "31072 bytes left of a file: the next file's byte 0 on a line (%zu)", pl);
+	pl = rx_place(&p, 16384);
+	CHECK(pl == 100000 % 64,
+	      "the same, a read of 16 KiB expected: this file's byte at its own offset (%zu)", pl);
 	rx_feed(&p, s.buf + at, s.len - at);
 	CHECK(proto_rx_complete(&p) && rx_place(&p, b) == 0, "the end: placed at 0");
 	free(s.buf);
