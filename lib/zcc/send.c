@@ -139,6 +139,8 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
 		mptcp_look(sock, look);
 }
 
+#define MPTCP_LOOK_MS 10	/* --mptcp: the subflows' figures at most this stale */
+
 /*
  * Everything is in the kernel's hands; see it delivered. A zcs closes once
  * it has read our end of stream; a reset here means it died holding data.
@@ -147,7 +149,6 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
  * server failed.
  */
-#define MPTCP_LOOK_MS 10	/* --mptcp: the subflows' figures at most this stale */
 int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
 		     struct mptcp_look *look, char *err, size_t errlen)
 {
