@@ -177,8 +177,10 @@ void rx_mark(struct rx *r, size_t got, size_t asked)
  * (expected: as much as the last read took, a whole buffer at first; a
  * reader that keeps up takes less than a buffer each time). Paired rounds
  * on an AMD EPYC guest, zcc sendfile of a 128 KiB file, reads of 128 KiB:
- * 5% less CPU per KB than at page + 0 under BBR, 6% under CUBIC, 10 of 12
- * rounds cheaper in each.
+ * 5-6% less CPU per KB than at page + 0 in three sets of 10-12 rounds
+ * (BBR, and CUBIC), 1-2% in three later sets of 10-16 with the same
+ * programs; most rounds of each set cheaper. How much moves with the
+ * machine's state.
  */
 size_t rx_place(const struct proto_rx *p, size_t expect)
 {
