@@ -38,25 +38,34 @@ static void stream_fail(struct stream *s, const char *err)
 	pthread_mutex_unlock(&g->lock);
 }
 
-/* --mptcp: s's subflows; one stream's are the run's (sd's), -P's its own. */
-static void stream_subflows(struct stream *s, int first)
+/*
+ * --mptcp: where s's word on MPTCP and its subflows are kept: one stream's
+ * are the run's (sd's), -P's its own.
+ */
+static struct mptcp_look *stream_mptcp(struct stream *s, int **mptcp)
 {
 	struct sender *sd = s->g->sd;
 
-	if (s->g->n == 1)
-		send_subflows(sd, s->t.sock, first, &sd->mptcp, &sd->subflows);
-	else
-		send_subflows(sd, s->t.sock, first, &s->mptcp, &s->subflows);
+	*mptcp = s->g->n == 1 ? &sd->mptcp : &s->mptcp;
+	return s->g->n == 1 ? &sd->subflows : &s->subflows;
+}
+
+/* --mptcp: a look at s's subflows; first: the connection is new. */
+static void stream_subflows(struct stream *s, int first)
+{
+	int *mptcp;
+	struct mptcp_look *look = stream_mptcp(s, &mptcp);
+
+	send_subflows(s->g->sd, s->t.sock, first, mptcp, look);
 }
 
 /* --mptcp: where s's subflows go, or NULL (not MPTCP). */
 static struct mptcp_look *stream_look(struct stream *s)
 {
-	struct sender *sd = s->g->sd;
+	int *mptcp;
+	struct mptcp_look *look = stream_mptcp(s, &mptcp);
 
-	if (s->g->n == 1)
-		return sd->mptcp ? &sd->subflows : NULL;
-	return s->mptcp ? &s->subflows : NULL;
+	return *mptcp ? look : NULL;
 }
 
 /* Bind the calling thread to cpu; -1 with err. */
