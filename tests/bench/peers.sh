@@ -712,7 +712,7 @@ netperf_find() {
 	elif [ ! -x "$(dirname "$NETPERF")/netserver" ]; then
 		NP_WHY="no netserver beside $NETPERF"
 	elif [ -z "$TASKCLOCK" ]; then
-		NP_WHY="perf stat cannot count task-clock here: netserver's CPU would go unmeasured"
+		NP_WHY="perf stat cannot count task-clock here, kernel time included (kernel.perf_event_paranoid, or no perf): netserver's CPU would go unmeasured"
 	else
 		NETSERVER=$(dirname "$NETPERF")/netserver
 	fi
@@ -729,14 +729,15 @@ netperf_rows() {
 		echo "  128 KiB file (below), whose difference is the data's cache temperature"
 		return 0
 	fi
-	echo "  against netperf TCP_SENDFILE, as many bytes both sides: one 128 KiB file ($((3 * PEER_REPS)) rounds); one $1 MiB file"
-	header
-	_n=16383
 	# Three times the rounds for the 128 KiB file: each round is a
 	# second or two, and on two receive queues its ratios spread from
 	# 0.8 to 1.4 (by hand, zcs's receive against netserver's, 8 rounds);
 	# the medians of five came out 1.02 to 1.09 over four part runs.
-	ROUNDS=$((3 * PEER_REPS)) paired np "side_zcc -M sendfile -n $_n $WORK/peer/f0" \
+	_nr=$((3 * PEER_REPS))
+	echo "  against netperf TCP_SENDFILE, as many bytes both sides: one 128 KiB file ($_nr rounds); one $1 MiB file"
+	header
+	_n=16383
+	ROUNDS=$_nr paired np "side_zcc -M sendfile -n $_n $WORK/peer/f0" \
 		"side_netperf $WORK/peer/f0 1 $((_n * 131072))" "$WORK/peer/f0"
 	row np "zcc sendfile" "netperf TCP_SENDFILE" "zcs -b 128K, netserver -M 128K" \
 		"a: one 128 KiB file over and over; b: the same file, its one 128 KiB send over and over (-W 1)"
@@ -753,9 +754,13 @@ netperf_rows() {
 	judge_rx large "zcc sendfile of one $1 MiB file against netperf TCP_SENDFILE of it:"
 }
 
-# perf_can EVENT: perf stat counts EVENT here.
+# perf_can EVENT: perf stat counts EVENT here, as named: not left out,
+# and not cut to user time alone, which perf marks EVENT:u (as a user
+# other than root where kernel.perf_event_paranoid is 2: a receiver's
+# task-clock without its kernel time is not its cost).
 perf_can() {
-	perf stat -e "$1" -x, -o "$WORK/perf.try" -- true >/dev/null 2>&1 && grep -q "$1" "$WORK/perf.try"
+	perf stat -e "$1" -x, -o "$WORK/perf.try" -- true >/dev/null 2>&1 &&
+		awk -F, -v e="$1" '$3 == e && $1 ~ /^[0-9.]+$/ { f = 1 } END { exit !f }' "$WORK/perf.try"
 }
 
 # peer_files: the 128 KiB file, the copy rows' file and the large file,

@@ -125,8 +125,21 @@ else
 		skip "peers as another user: nobody cannot read $bench"
 	else
 		# nobody must pass through $TMP to reach its own directory in it
-		chmod o+x "$TMP" && mkdir -p "$TMP/nobody" && chmod 777 "$TMP/nobody"
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$TMP/nobody" TMPDIR="$TMP/nobody" \
+		chmod o+x "$TMP" && mkdir -p "$TMP/nobody/np" && chmod -R 777 "$TMP/nobody"
+		# Where perf counts only user time for a user (paranoid 2 or
+		# more, perf's ":u"), a netperf given must be refused before it
+		# runs: netserver's cost without its kernel time is not its cost.
+		# A netperf and netserver that fail if run stand in for it.
+		np=
+		if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 0)" -ge 2 ] &&
+			command -v perf >/dev/null 2>&1; then
+			np=$TMP/nobody/np/netperf
+			printf '#!/bin/sh\necho ran >&2\nexit 3\n' >"$np"
+			cp "$np" "$TMP/nobody/np/netserver"
+			chmod 755 "$np" "$TMP/nobody/np/netserver"
+		fi
+		setpriv --reuid=65534 --regid=65534 --clear-groups env -u NETPERF ${np:+NETPERF="$np"} \
+			HOME="$TMP/nobody" TMPDIR="$TMP/nobody" \
 			ZC_BENCH_OUT="$TMP/nobody/out" ZC_BENCH_PEER_REPS=1 ZC_BENCH_PEER_SECS=1 ZC_BENCH_PEER_MIB=64 \
 			ZC_BENCH_PEER_CALLS=sf ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
 			timeout 600 sh "$bench" peers >"$TMP/nobody.txt" 2>&1
@@ -137,6 +150,12 @@ else
 			sh -c "grep -q \"^  these rows on the machine's loopback (not root): \" '$TMP/nobody.txt' &&
 				grep -Eq '^  \\$ zcc .* -M send -b 65536 ' '$TMP/nobody.txt' &&
 				! grep -q 'ip netns' '$TMP/nobody.txt'"
+		if [ -n "$np" ]; then
+			check "peers as nobody, perf counting user time only: netperf given, skipped, saying so" \
+				grep -q "^  netperf: skipped: perf stat cannot count task-clock here, kernel time included" "$TMP/nobody.txt"
+		else
+			skip "peers as nobody with a netperf: perf counts a user's kernel time here (kernel.perf_event_paranoid under 2)"
+		fi
 		rm -rf "$TMP/nobody"
 	fi
 	check "peers: the unpinned row runs neither end pinned, with zc's targets" \
