@@ -13,9 +13,9 @@
 #                      and there is no peer to hold it against
 #   send, write        iperf3 -F FILE (read() from the file, then write()),
 #                      the same file and the same chunk size (-b / -l):
-#                      the same work by design, judged "no more than 5%
-#                      worse" (judge_same), on a loopback of one receive
-#                      queue (see peers_ns)
+#                      the same work by design, judged as equivalence:
+#                      the interval inside 0.95-1.05 (judge_same), on a
+#                      loopback of one receive queue (see peers_ns)
 #   the 63-file set    zcc sendfile against iperf3 -Z of one such file,
 #                      pinned, and again unpinned (no taskset, no -B), as a
 #                      user runs the two on one machine
@@ -643,41 +643,38 @@ judge_rx() {
 }
 
 # judge_same NAME WHAT: the verdicts of a row whose two sides do the same
-# work by design: zc no worse than the peer by more than 5% on the whole
-# interval (throughput's low end at least 0.95, own CPU per KB's high end
-# at most 1.05), where "at least 1.0x" would pass or fail by chance; and
-# the receiver's. Each line also says whether the rounds show the pair
-# level within 5% or zc ahead: on one queue the intervals are a few
-# percent wide, and zc's pair came out level in one run and 4-6% ahead in
-# the next (its receiver wakes less, iperf3's client selects every ten
-# writes: the row's calls per MiB), so a two-sided band would call zc's
-# lead a failure.
+# work by design: equivalence, the interval of the rounds' ratios inside
+# 0.95-1.05 (as printed, two decimals), for throughput and for own CPU per
+# KB, where "at least 1.0x" would pass or fail by chance; and the
+# receiver's. A pair that is not level either way fails, zc ahead as much
+# as zc behind: the row claims the same work, and a lead past 5% would say
+# the two do not do it (a receiver that wakes less moves its sender's
+# rate: zcs's wake-up mark, rx_mark, is worth about 7% of zcc's rate on
+# one queue, and on this project's VM zc's pair came out 0.99-1.03x, the
+# intervals within 1.00-1.06).
 judge_same() {
-	for _j in rate:rr_:throughput:lo cpu:rc_:"own CPU per KB":hi; do
+	for _j in rate:rr_:throughput cpu:rc_:"own CPU per KB"; do
 		_k=${_j%%:*} _j=${_j#*:}
-		_px=${_j%%:*} _j=${_j#*:}
-		_what=${_j%%:*} _end=${_j#*:}
+		_px=${_j%%:*} _what=${_j#*:}
 		_md='' _lo='' _hi='' _cf=''
 		eval "_md=\$${_px}median _lo=\$${_px}lo _hi=\$${_px}hi _cf=\$${_px}conf"
 		if [ "$_lo" = nan ]; then
 			_met=0 _says="no interval"
 		else
 			# Judged on the interval as printed (two decimals): a reader
-			# who sees [0.95-1.02] sees a target met.
+			# who sees [0.95-1.05] sees a target met.
 			_lo=$(printf '%.2f' "$_lo") _hi=$(printf '%.2f' "$_hi")
-			# throughput: a/b low is worse; CPU: a/b high is worse
-			if [ "$_end" = lo ]; then _worse="$_lo >= 0.95" _far=$_hi
-			else _worse="$_hi <= 1.05" _far=$_lo; fi
-			if is_true "$_worse"; then _met=1; else _met=0; fi
+			# throughput: a/b high is zc ahead; CPU: a/b low is zc ahead
 			if is_true "$_lo >= 0.95 && $_hi <= 1.05"; then
-				_says="level within 5%, shown"
-			elif [ $_met = 1 ]; then
-				_says="no worse, and zc ahead up to $(printf '%.2f' "$_far")x"
+				_met=1 _says="level within 5%, shown"
 			else
-				_says="the interval reaches more than 5% worse"
+				_met=0
+				if [ "$_k" = rate ]; then _ahead="$_hi > 1.05"; else _ahead="$_lo < 0.95"; fi
+				if is_true "$_ahead"; then _says="the interval leaves 0.95-1.05 with zc ahead"
+				else _says="the interval leaves 0.95-1.05 with zc behind"; fi
 			fi
 		fi
-		verdict $_met "$2 $_what $(printf '%.2f' "$_md")x [$(printf '%.2f-%.2f' "$_lo" "$_hi"), $(calc "$_cf * 100")%]: $_says (the same work: target zc no more than 5% worse, the interval's $([ "$_end" = lo ] && echo "low end at least 0.95" || echo "high end at most 1.05"))"
+		verdict $_met "$2 $_what $(printf '%.2f' "$_md")x [$(printf '%.2f-%.2f' "$_lo" "$_hi"), $(calc "$_cf * 100")%]: $_says (the same work: target the interval inside 0.95-1.05)"
 		csv peers "$1" "${_k}_same_met" $_met bool
 	done
 	judge_rx "$1" "$2"
@@ -913,14 +910,16 @@ part_peers() {
 	peers_ns
 	peers_zcs 65536
 	echo "  against iperf3 -F: the same $PEER_MIB MiB file read once, 64 KiB chunks: the same work by design;"
-	_sr=$((3 * PEER_REPS))
+	_sr=$((5 * PEER_REPS))
 	echo "  $_sr rounds each"
 	header
-	# Three times the rounds: with 5, the median's distribution-free
+	# Five times the rounds: with 5, the median's distribution-free
 	# interval is the whole range of the ratios, and one round's outlier
-	# decides a 5% target; with 9, it drops one round at each end, and
-	# two rounds of nine at 0.94 or below still decided one run (1.03
-	# [0.94-1.08]); with 15, the interval drops three at each end.
+	# decides a 5% band; with 9, it drops one round at each end, and two
+	# rounds of nine at 0.94 or below still decided one run (1.03
+	# [0.94-1.08]); with 15, it drops three at each end, and a pair 3%
+	# apart came out [1.02-1.06]; with 25, seven at each end. A round is
+	# 3-4 s of the two sides here.
 	for m in send write; do
 		ROUNDS=$_sr paired "$m" "side_zcc -M $m -b 65536 -n 1 $WORK/peer/big" "side_iperf -F $WORK/peer/big -l 64K -t 30" \
 			"$WORK/peer/big"
