@@ -649,9 +649,9 @@ judge_rx() {
 # receiver's. A pair that is not level either way fails, zc ahead as much
 # as zc behind: the row claims the same work, and a lead past 5% would say
 # the two do not do it (a receiver that wakes less moves its sender's
-# rate: zcs's wake-up mark, rx_mark, is worth about 7% of zcc's rate on
-# one queue, and on this project's VM zc's pair came out 0.99-1.03x, the
-# intervals within 1.00-1.06).
+# rate: zcs's wake-up mark, rx_mark, at one buffer was worth about 7% of
+# zcc's rate on one queue; on this project's VM zc's pair came out
+# 0.99-1.03x over four part runs, the intervals within 0.98-1.06).
 judge_same() {
 	for _j in rate:rr_:throughput cpu:rc_:"own CPU per KB"; do
 		_k=${_j%%:*} _j=${_j#*:}

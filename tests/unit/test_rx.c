@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -252,6 +253,15 @@ static void on_tick(int sig)
 }
 
 #define LW 16384
+#define LM (2 * LW)	/* the mark a full read raises: two buffers */
+
+/* fd polls readable now: what the kernel's wake-up of a reader asks. */
+static int readable(int fd)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	return poll(&pf, 1, 0) == 1 && (pf.revents & POLLIN);
+}
 
 /* The next n bytes of stream s down snd, and until they are queued at fd. */
 static void put(int snd, int fd, const struct stream *s, size_t *at, size_t n)
@@ -290,8 +300,8 @@ static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd
 }
 
 /*
- * The read method's wake-up mark (rx_mark, read_step): raised to the
- * buffer after a full read; what is queued taken at once, mark or not; in
+ * The read method's wake-up mark (rx_mark, read_step): raised to two
+ * buffers after a full read; what is queued taken at once, mark or not; in
  * force for a read that must wait (a short tail waits), back to 1 byte
  * after; never holding back a stream's end or a tick's signal. Waits are
  * judged against a 1 s receive timeout, the guard against a hang:
@@ -320,13 +330,13 @@ static void lowat(void)
 
 	put(snd, r.fd, &s, &at, 3 * LW + 100);
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == LW && lowat_of(r.fd) == LW && r.lowat == LW,
-	      "a full read raises the mark to the buffer (%zd bytes, mark %d)", n, lowat_of(r.fd));
+	CHECK(n == LW && lowat_of(r.fd) == LM && r.lowat == LM,
+	      "a full read raises the mark to two buffers (%zd bytes, mark %d)", n, lowat_of(r.fd));
 	n = timed_step(&r, &p, &secs);
 	n += timed_step(&r, &p, &secs);
-	CHECK(n == (ssize_t)2 * LW && lowat_of(r.fd) == LW, "full reads keep it there");
+	CHECK(n == (ssize_t)2 * LW && lowat_of(r.fd) == LM, "full reads keep it there");
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == 100 && secs < 0.5 && lowat_of(r.fd) == LW,
+	CHECK(n == 100 && secs < 0.5 && lowat_of(r.fd) == LM,
 	      "a reader behind its sender takes what is queued at once (%zd after %.2f s)", n, secs);
 
 	put(snd, r.fd, &s, &at, 100);
@@ -337,6 +347,21 @@ static void lowat(void)
 	put(snd, r.fd, &s, &at, 100);
 	n = timed_step(&r, &p, &secs);
 	CHECK(n == 100 && secs < 0.5, "then 100 bytes come at once (%zd after %.2f s)", n, secs);
+
+	/* Two buffers: the kernel wakes a sleeping reader, and poll() says
+	 * readable, only once the mark's bytes are queued; a read that finds
+	 * a buffer queued takes it without sleeping. */
+	put(snd, r.fd, &s, &at, LW + LW / 2);
+	timed_step(&r, &p, &secs);
+	timed_step(&r, &p, &secs);
+	put(snd, r.fd, &s, &at, LW + 100);
+	CHECK(lowat_of(r.fd) == LM && !readable(r.fd),
+	      "raised, a buffer and 100 bytes queued: not yet readable (mark %d)", lowat_of(r.fd));
+	put(snd, r.fd, &s, &at, LW - 100);
+	CHECK(readable(r.fd), "two buffers queued: readable");
+	n = timed_step(&r, &p, &secs);
+	n += timed_step(&r, &p, &secs);
+	CHECK(n == 2 * LW && secs < 0.5, "and both taken at once (%zd bytes)", n);
 
 	/* zcs's ticks: a signal ends the wait with what has come. */
 	put(snd, r.fd, &s, &at, LW + 100);
@@ -358,7 +383,7 @@ static void lowat(void)
 	shutdown(snd, SHUT_WR);
 	was = lowat_of(r.fd);
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == 100 && secs < 0.5 && was == LW, "raised (%d), the last 100 bytes and the "
+	CHECK(n == 100 && secs < 0.5 && was == LM, "raised (%d), the last 100 bytes and the "
 	      "end come at once (%zd after %.2f s)", was, n, secs);
 	n = timed_step(&r, &p, &secs);
 	CHECK(n == 0 && secs < 0.5 && p.bytes == at, "then the end: 0, every byte counted "
@@ -387,7 +412,7 @@ static void lowat(void)
 
 /*
  * discard's wake-up mark: as read's, a call that dropped all it asked for
- * or a buffer's worth raises it; one that must wait waits for a buffer,
+ * or a buffer's worth raises it (to two buffers); one that must wait waits,
  * then puts it back to 1 byte. The same 1 s guard as above.
  */
 static void discard_mark(void)
@@ -411,7 +436,7 @@ static void discard_mark(void)
 	put(snd, r.fd, &s, &at, 3 * LW + 100);
 	n = rx_step(m, &r, &p, err, sizeof(err));	/* the header words */
 	n += rx_step(m, &r, &p, err, sizeof(err));
-	CHECK(n == 3 * LW + 100 && lowat_of(r.fd) == LW,
+	CHECK(n == 3 * LW + 100 && lowat_of(r.fd) == LM,
 	      "discard drops what is queued, more than a buffer: the mark raised "
 	      "(%zd bytes, mark %d)", n, lowat_of(r.fd));
 	put(snd, r.fd, &s, &at, 100);
