@@ -129,38 +129,45 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
 }
 
 /*
- * Wake for two whole buffers, not for every segment, while the stream comes
- * faster than it is read (rx.h: rx_mark). By default a blocked read()
- * wakes as soon as any byte is queued: against a fast sender, each
- * wake-up finds one or two segments, so the reader sleeps and wakes many
- * times a buffer and the sender pays for every wake-up it causes. A read
- * that filled the buffer says the data is waiting for us: SO_RCVLOWAT then
- * asks the kernel to wake the reader only once RX_MARK_BUFS buffers' worth
- * is queued, and the reads after the wake-up take them without waiting
- * (read_step). A read that came back short says it is not (the stream
- * slowed, a tick's signal, the end): back to the kernel's 1 byte, so a
- * slow stream is counted as it comes. Nothing waits longer than it would
- * have for those buffers: the kernel still wakes the reader at the end of
- * the stream, when its receive window is nearly shut, and for a signal
- * (zcs's ticks), with what has come. The kernel may grant less than asked
- * (half the receive buffer at most): what it granted is what a full read
- * is judged by. Should it refuse the option, reads go on as before.
+ * Wake for whole buffers (two of 64 KiB or more, one smaller), not for
+ * every segment, while the stream comes faster than it is read (rx.h:
+ * rx_mark). By default a blocked read() wakes as soon as any byte is
+ * queued: against a fast sender, each wake-up finds one or two segments,
+ * so the reader sleeps and wakes many times a buffer and the sender pays
+ * for every wake-up it causes. A read that filled the buffer says the data
+ * is waiting for us: SO_RCVLOWAT then asks the kernel to wake the reader
+ * only once that much is queued, and the reads after the wake-up take it
+ * without waiting (read_step). A read that came back short says it is not
+ * (the stream slowed, a tick's signal, the end): back to the kernel's 1
+ * byte, so a slow stream is counted as it comes. Nothing waits longer than
+ * it would have for those buffers: the kernel still wakes the reader at
+ * the end of the stream, when its receive window is nearly shut, and for
+ * a signal (zcs's ticks), with what has come. The kernel may grant less
+ * than asked (half the receive buffer at most): what it granted is what a
+ * full read is judged by. Should it refuse the option, reads go on as
+ * before.
  *
- * Why two: paired rounds on an AMD EPYC guest, zcc sendfile of a 128 KiB
- * file to zcs -b 128K, 8 rounds each: zcs's own CPU per KB 0.072 us
- * against 0.085 with a mark of one buffer (over loopback, two receive
- * queues), 0.102 against 0.110 on a loopback of one queue, the sender's
- * rate and CPU the same within the rounds' spread. Four buffers cut the
- * receiver's cost further (0.060 on two queues) but moved it to the
- * sender on one queue, 10% slower: the receiver's CPU, asleep longer,
- * cost the sender more to wake.
+ * Why two, for a buffer of RX_MARK_TWO_MIN or more: paired rounds on an
+ * AMD EPYC guest, zcc sendfile of a 128 KiB file to zcs -b 128K, 8 rounds
+ * each: zcs's own CPU per KB 0.072 us against 0.085 with a mark of one
+ * buffer (over loopback, two receive queues), 0.102 against 0.110 on a
+ * loopback of one queue, the sender's figures the same within the rounds'
+ * spread. Four buffers cut the receiver's cost further (0.060 on two
+ * queues) but moved it to the sender on one queue, 10% slower: the
+ * receiver's CPU, asleep longer, cost the sender more to wake. Below a
+ * loopback segment (64 KiB) the second buffer saved nothing (zcc send of
+ * 63 files to zcs -b 16K, 8 rounds: 0.137 against 0.140 us/KB) and moved
+ * where -W's samples of the receiver's CPU fell (its copy kind halved,
+ * the machine's cost the same): one buffer there, as before.
  */
 #define RX_MARK_BUFS 2
+#define RX_MARK_TWO_MIN (64u << 10)
 
 void rx_mark(struct rx *r, size_t got, size_t asked)
 {
 	size_t full = asked < r->bufsize ? asked : r->bufsize;
 	socklen_t len = sizeof(int);
+	size_t bufs;
 	int want;
 
 	if (!r->lowat)
@@ -169,8 +176,9 @@ void rx_mark(struct rx *r, size_t got, size_t asked)
 		return;
 	if (r->lowat > 1 && (got >= (size_t)r->lowat || got >= full))
 		return;
-	want = r->lowat > 1 ? 1 : r->bufsize < INT_MAX / 2 / RX_MARK_BUFS ?
-	       (int)(r->bufsize * RX_MARK_BUFS) : INT_MAX / 2;
+	bufs = r->bufsize >= RX_MARK_TWO_MIN ? RX_MARK_BUFS : 1;
+	want = r->lowat > 1 ? 1 : r->bufsize < INT_MAX / 2 / bufs ?
+	       (int)(r->bufsize * bufs) : INT_MAX / 2;
 	if (setsockopt(r->fd, SOL_SOCKET, SO_RCVLOWAT, &want, sizeof(want)) < 0 ||
 	    getsockopt(r->fd, SOL_SOCKET, SO_RCVLOWAT, &r->lowat, &len) < 0 ||
 	    r->lowat < 1 || (want > 1 && r->lowat == 1))

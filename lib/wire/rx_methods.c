@@ -49,7 +49,7 @@ static ssize_t discard_take(struct rx *r, struct proto_rx *p, char *err, size_t 
 	if (n < 0)
 		return err_fill(err, errlen, errno, "recv(MSG_TRUNC)");
 	proto_rx_skip(p, (uint32_t)n);
-	if (n > 0)	/* wake for two buffers' worth, as read does */
+	if (n > 0)	/* wake for whole buffers, as read does */
 		rx_mark(r, (size_t)n, max);
 	return n;
 }

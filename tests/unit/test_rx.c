@@ -253,7 +253,7 @@ static void on_tick(int sig)
 }
 
 #define LW 16384
-#define LM (2 * LW)	/* the mark a full read raises: two buffers */
+#define LB (64 * 1024)	/* a buffer of 64 KiB: the mark at two of them */
 
 /* fd polls readable now: what the kernel's wake-up of a reader asks. */
 static int readable(int fd)
@@ -275,12 +275,12 @@ static void put(int snd, int fd, const struct stream *s, size_t *at, size_t n)
 }
 
 /*
- * A loopback connection for method m's wake-up mark: r (bufsize LW) opened
- * on its accepted end with a 1 s receive timeout, the guard against a
- * hang; *lfd the listener, *snd the sender. -1, said as not ok, when any
- * of it failed (the descriptors go with the test's exit).
+ * A loopback connection for method m's wake-up mark: r (a buffer of size
+ * bytes) opened on its accepted end with a 1 s receive timeout, the guard
+ * against a hang; *lfd the listener, *snd the sender. -1, said as not ok,
+ * when any of it failed (the descriptors go with the test's exit).
  */
-static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd)
+static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd, size_t size)
 {
 	struct timeval guard = { 1, 0 };
 	char err[256] = "";
@@ -289,7 +289,7 @@ static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd
 	*lfd = net_listen("127.0.0.1", 0, NULL, &port, err, sizeof(err));
 	*snd = net_connect("127.0.0.1", port, NULL, err, sizeof(err));
 	r->fd = accept(*lfd, NULL, NULL);
-	r->buf = rx_buffer(LW);
+	r->buf = rx_buffer(size);
 	if (!m || *lfd < 0 || *snd < 0 || r->fd < 0 || !r->buf || rx_open(m, r, err, sizeof(err))) {
 		CHECK(0, "a loopback connection for %s's wake-up mark: %s", m ? m->name : "?", err);
 		free(r->buf);
@@ -300,8 +300,8 @@ static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd
 }
 
 /*
- * The read method's wake-up mark (rx_mark, read_step): raised to two
- * buffers after a full read; what is queued taken at once, mark or not; in
+ * The read method's wake-up mark (rx_mark, read_step): raised to the
+ * buffer (of 16 KiB) after a full read; what is queued taken at once, mark or not; in
  * force for a read that must wait (a short tail waits), back to 1 byte
  * after; never holding back a stream's end or a tick's signal. Waits are
  * judged against a 1 s receive timeout, the guard against a hang:
@@ -321,7 +321,7 @@ static void lowat(void)
 	double secs;
 	ssize_t n;
 
-	if (mark_conn(rx_methods[0], &r, &lfd, &snd) < 0) {
+	if (mark_conn(rx_methods[0], &r, &lfd, &snd, LW) < 0) {
 		free(s.buf);
 		return;
 	}
@@ -330,13 +330,13 @@ static void lowat(void)
 
 	put(snd, r.fd, &s, &at, 3 * LW + 100);
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == LW && lowat_of(r.fd) == LM && r.lowat == LM,
-	      "a full read raises the mark to two buffers (%zd bytes, mark %d)", n, lowat_of(r.fd));
+	CHECK(n == LW && lowat_of(r.fd) == LW && r.lowat == LW,
+	      "a full read raises the mark to the buffer (%zd bytes, mark %d)", n, lowat_of(r.fd));
 	n = timed_step(&r, &p, &secs);
 	n += timed_step(&r, &p, &secs);
-	CHECK(n == (ssize_t)2 * LW && lowat_of(r.fd) == LM, "full reads keep it there");
+	CHECK(n == (ssize_t)2 * LW && lowat_of(r.fd) == LW, "full reads keep it there");
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == 100 && secs < 0.5 && lowat_of(r.fd) == LM,
+	CHECK(n == 100 && secs < 0.5 && lowat_of(r.fd) == LW,
 	      "a reader behind its sender takes what is queued at once (%zd after %.2f s)", n, secs);
 
 	put(snd, r.fd, &s, &at, 100);
@@ -347,21 +347,6 @@ static void lowat(void)
 	put(snd, r.fd, &s, &at, 100);
 	n = timed_step(&r, &p, &secs);
 	CHECK(n == 100 && secs < 0.5, "then 100 bytes come at once (%zd after %.2f s)", n, secs);
-
-	/* Two buffers: the kernel wakes a sleeping reader, and poll() says
-	 * readable, only once the mark's bytes are queued; a read that finds
-	 * a buffer queued takes it without sleeping. */
-	put(snd, r.fd, &s, &at, LW + LW / 2);
-	timed_step(&r, &p, &secs);
-	timed_step(&r, &p, &secs);
-	put(snd, r.fd, &s, &at, LW + 100);
-	CHECK(lowat_of(r.fd) == LM && !readable(r.fd),
-	      "raised, a buffer and 100 bytes queued: not yet readable (mark %d)", lowat_of(r.fd));
-	put(snd, r.fd, &s, &at, LW - 100);
-	CHECK(readable(r.fd), "two buffers queued: readable");
-	n = timed_step(&r, &p, &secs);
-	n += timed_step(&r, &p, &secs);
-	CHECK(n == 2 * LW && secs < 0.5, "and both taken at once (%zd bytes)", n);
 
 	/* zcs's ticks: a signal ends the wait with what has come. */
 	put(snd, r.fd, &s, &at, LW + 100);
@@ -383,7 +368,7 @@ static void lowat(void)
 	shutdown(snd, SHUT_WR);
 	was = lowat_of(r.fd);
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == 100 && secs < 0.5 && was == LM, "raised (%d), the last 100 bytes and the "
+	CHECK(n == 100 && secs < 0.5 && was == LW, "raised (%d), the last 100 bytes and the "
 	      "end come at once (%zd after %.2f s)", was, n, secs);
 	n = timed_step(&r, &p, &secs);
 	CHECK(n == 0 && secs < 0.5 && p.bytes == at, "then the end: 0, every byte counted "
@@ -411,8 +396,52 @@ static void lowat(void)
 }
 
 /*
+ * A buffer of 64 KiB or more: a full read raises the mark to two buffers.
+ * The kernel wakes a sleeping reader, and poll() says readable, only once
+ * that much is queued; a read that finds a buffer queued takes it at once.
+ */
+static void mark_two(void)
+{
+	static const uint32_t big[] = { 1 << 20 };
+	struct stream s = build(1, big, 1, 0);
+	struct rx r = { .bufsize = LB };
+	struct proto_rx p;
+	int lfd, snd;
+	size_t at = 0;
+	double secs;
+	ssize_t n;
+
+	if (mark_conn(rx_methods[0], &r, &lfd, &snd, LB) < 0) {
+		free(s.buf);
+		return;
+	}
+	proto_rx_init(&p);
+	put(snd, r.fd, &s, &at, LB + LB / 2);
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == LB && lowat_of(r.fd) == 2 * LB && r.lowat == 2 * LB,
+	      "a full read of 64 KiB raises the mark to two buffers (%zd bytes, mark %d)",
+	      n, lowat_of(r.fd));
+	n = timed_step(&r, &p, &secs);
+	CHECK(n == LB / 2 && secs < 0.5, "what is queued is taken at once (%zd)", n);
+	put(snd, r.fd, &s, &at, LB + 100);
+	CHECK(!readable(r.fd), "a buffer and 100 bytes queued: not yet readable");
+	put(snd, r.fd, &s, &at, LB - 100);
+	CHECK(readable(r.fd), "two buffers queued: readable");
+	n = timed_step(&r, &p, &secs);
+	n += timed_step(&r, &p, &secs);
+	CHECK(n == 2 * LB && secs < 0.5 && lowat_of(r.fd) == 2 * LB,
+	      "both taken at once, the mark kept (%zd bytes)", n);
+	rx_close(rx_methods[0], &r);
+	close(r.fd);
+	close(snd);
+	close(lfd);
+	free(r.buf);
+	free(s.buf);
+}
+
+/*
  * discard's wake-up mark: as read's, a call that dropped all it asked for
- * or a buffer's worth raises it (to two buffers); one that must wait waits,
+ * or a buffer's worth raises it; one that must wait waits,
  * then puts it back to 1 byte. The same 1 s guard as above.
  */
 static void discard_mark(void)
@@ -428,7 +457,7 @@ static void discard_mark(void)
 	double t0;
 	ssize_t n;
 
-	if (mark_conn(m, &r, &lfd, &snd) < 0) {
+	if (mark_conn(m, &r, &lfd, &snd, LW) < 0) {
 		free(s.buf);
 		return;
 	}
@@ -436,7 +465,7 @@ static void discard_mark(void)
 	put(snd, r.fd, &s, &at, 3 * LW + 100);
 	n = rx_step(m, &r, &p, err, sizeof(err));	/* the header words */
 	n += rx_step(m, &r, &p, err, sizeof(err));
-	CHECK(n == 3 * LW + 100 && lowat_of(r.fd) == LM,
+	CHECK(n == 3 * LW + 100 && lowat_of(r.fd) == LW,
 	      "discard drops what is queued, more than a buffer: the mark raised "
 	      "(%zd bytes, mark %d)", n, lowat_of(r.fd));
 	put(snd, r.fd, &s, &at, 100);
@@ -568,6 +597,7 @@ int main(void)
 	placing();
 	read_placing();
 	lowat();
+	mark_two();
 	discard_mark();
 	buffers();
 
