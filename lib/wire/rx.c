@@ -156,9 +156,8 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
  * queues) but moved it to the sender on one queue, 10% slower: the
  * receiver's CPU, asleep longer, cost the sender more to wake. Below a
  * loopback segment (64 KiB) the second buffer saved nothing (zcc send of
- * 63 files to zcs -b 16K, 8 rounds: 0.137 against 0.140 us/KB) and moved
- * where -W's samples of the receiver's CPU fell (its copy kind halved,
- * the machine's cost the same): one buffer there, as before.
+ * 63 files to zcs -b 16K, 8 rounds: 0.137 against 0.140 us/KB): one
+ * buffer there, as before.
  */
 #define RX_MARK_BUFS 2
 #define RX_MARK_TWO_MIN (64u << 10)
