@@ -650,8 +650,10 @@ judge_rx() {
 # as zc behind: the row claims the same work, and a lead past 5% would say
 # the two do not do it (a receiver that wakes less moves its sender's
 # rate: zcs's wake-up mark, rx_mark, at one buffer was worth about 7% of
-# zcc's rate on one queue; on this project's VM zc's pair came out
-# 0.99-1.03x over four part runs, the intervals within 0.98-1.06).
+# zcc's rate on one queue). On this project's VM, over nine part runs,
+# the medians came out 0.96-1.04x and the intervals within 0.94-1.06; two
+# runs left the band, once zc ahead (15 rounds), once behind (25 rounds,
+# the part run straight after PART=loopback).
 judge_same() {
 	for _j in rate:rr_:throughput cpu:rc_:"own CPU per KB"; do
 		_k=${_j%%:*} _j=${_j#*:}
