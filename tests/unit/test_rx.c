@@ -253,7 +253,8 @@ static void on_tick(int sig)
 }
 
 #define LW 16384
-#define LB (64 * 1024)	/* a buffer of 64 KiB: the mark at two of them */
+#define LB 65536		/* a buffer of 64 KiB: the mark at two of them */
+#define LB2 131072	/* two such buffers */
 
 /* fd polls readable now: what the kernel's wake-up of a reader asks. */
 static int readable(int fd)
@@ -418,7 +419,7 @@ static void mark_two(void)
 	proto_rx_init(&p);
 	put(snd, r.fd, &s, &at, LB + LB / 2);
 	n = timed_step(&r, &p, &secs);
-	CHECK(n == LB && lowat_of(r.fd) == 2 * LB && r.lowat == 2 * LB,
+	CHECK(n == LB && lowat_of(r.fd) == LB2 && r.lowat == LB2,
 	      "a full read of 64 KiB raises the mark to two buffers (%zd bytes, mark %d)",
 	      n, lowat_of(r.fd));
 	n = timed_step(&r, &p, &secs);
@@ -429,7 +430,7 @@ static void mark_two(void)
 	CHECK(readable(r.fd), "two buffers queued: readable");
 	n = timed_step(&r, &p, &secs);
 	n += timed_step(&r, &p, &secs);
-	CHECK(n == 2 * LB && secs < 0.5 && lowat_of(r.fd) == 2 * LB,
+	CHECK(n == LB2 && secs < 0.5 && lowat_of(r.fd) == LB2,
 	      "both taken at once, the mark kept (%zd bytes)", n);
 	rx_close(rx_methods[0], &r);
 	close(r.fd);
