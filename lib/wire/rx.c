@@ -225,12 +225,13 @@ static void took(struct rx *r, struct proto_rx *p, const unsigned char *b, ssize
 
 /*
  * The read method's step. With the wake-up mark raised, a read that must
- * sleep sleeps until a buffer's worth has come, but one that need not
- * should not wait for the mark: after a read that filled the buffer (more
- * is likely queued) a non-blocking recv() takes what is there, and only
- * after a short one, or with nothing queued, does read() wait. A receiver
- * that keeps up with its sender then sleeps once a buffer, and one that
- * lags behind it does not sleep at all: zcs(1)'s NOTES have the figures.
+ * sleep sleeps until the mark's worth has come (rx_mark), but one that
+ * need not should not wait for the mark: after a read that filled the
+ * buffer (more is likely queued) a non-blocking recv() takes what is
+ * there, and only after a short one, or with nothing queued, does read()
+ * wait. A receiver that keeps up with its sender then sleeps once a mark,
+ * and one that lags behind it does not sleep at all: zcs(1)'s NOTES have
+ * the figures.
  */
 static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t errlen)
 {

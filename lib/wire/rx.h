@@ -143,8 +143,8 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
  * asked bytes and got got: one that got all it asked, or a buffer's worth,
  * found the data waiting and raises the mark to two buffers (2 x
  * r->bufsize) of 64 KiB or more, one smaller (rx.c has why); one that came
- * back short puts it back to the kernel's 1 byte. For the methods that read (read) or drop (discard)
- * what is queued.
+ * back short puts it back to the kernel's 1 byte. For the methods that
+ * read (read) or drop (discard) what is queued.
  */
 void rx_mark(struct rx *r, size_t got, size_t asked);
 
