@@ -300,11 +300,20 @@ static int mark_conn(const struct rx_method *m, struct rx *r, int *lfd, int *snd
 	return 0;
 }
 
+/* Close what mark_conn opened (r's buffer stays). */
+static void mark_close(const struct rx_method *m, struct rx *r, int lfd, int snd)
+{
+	rx_close(m, r);
+	close(r->fd);
+	close(snd);
+	close(lfd);
+}
+
 /*
  * The read method's wake-up mark (rx_mark, read_step): raised to the
- * buffer (of 16 KiB) after a full read; what is queued taken at once, mark or not; in
- * force for a read that must wait (a short tail waits), back to 1 byte
- * after; never holding back a stream's end or a tick's signal. Waits are
+ * buffer (of 16 KiB) after a full read; what is queued taken at once, mark
+ * or not; in force for a read that must wait (a short tail waits), back
+ * to 1 byte after; never holding back a stream's end or a tick's signal. Waits are
  * judged against a 1 s receive timeout, the guard against a hang:
  * "waited" is 0.5 s or more, "at once" under 0.5 s.
  */
@@ -374,10 +383,7 @@ static void lowat(void)
 	n = timed_step(&r, &p, &secs);
 	CHECK(n == 0 && secs < 0.5 && p.bytes == at, "then the end: 0, every byte counted "
 	      "(%llu of %zu)", (unsigned long long)p.bytes, at);
-	rx_close(rx_methods[0], &r);
-	close(r.fd);
-	close(snd);
-	close(lfd);
+	mark_close(rx_methods[0], &r, lfd, snd);
 
 	/* Not a socket: the option is refused, and reads go on without it. */
 	if (pipe(pfd) == 0) {
@@ -432,10 +438,7 @@ static void mark_two(void)
 	n += timed_step(&r, &p, &secs);
 	CHECK(n == LB2 && secs < 0.5 && lowat_of(r.fd) == LB2,
 	      "both taken at once, the mark kept (%zd bytes)", n);
-	rx_close(rx_methods[0], &r);
-	close(r.fd);
-	close(snd);
-	close(lfd);
+	mark_close(rx_methods[0], &r, lfd, snd);
 	free(r.buf);
 	free(s.buf);
 }
@@ -475,10 +478,7 @@ static void discard_mark(void)
 	CHECK(n == 100 && now_s() - t0 >= 0.5 && lowat_of(r.fd) == 1,
 	      "in force: a drop that must wait waits for a buffer, then the mark is "
 	      "1 byte again (%zd bytes after %.2f s)", n, now_s() - t0);
-	rx_close(m, &r);
-	close(r.fd);
-	close(snd);
-	close(lfd);
+	mark_close(m, &r, lfd, snd);
 	free(r.buf);
 	free(s.buf);
 }
