@@ -46,8 +46,11 @@ int rx_open(const struct rx_method *m, struct rx *r, char *err, size_t errlen)
 }
 
 /*
- * On an AMD EPYC guest, pread() of a cached 128 KiB file into page + 16
- * or page + 8 took 10% more CPU per KB than into page + 0 or page + 64.
+ * Aligned to a page (64 bytes at least), with RX_PLACE_MAX bytes spare
+ * behind it: the kernel's copy to user memory runs fastest when source
+ * and destination share their offset within a cache line, and a read
+ * placed at an offset of up to RX_PLACE_MAX - 1 (rx_place) can keep them
+ * so.
  */
 unsigned char *rx_buffer(size_t size)
 {
@@ -144,20 +147,15 @@ ssize_t rx_read_feed(struct rx *r, struct proto_rx *p, size_t want, char *err,
  * the end of the stream, when its receive window is nearly shut, and for
  * a signal (zcs's ticks), with what has come. The kernel may grant less
  * than asked (half the receive buffer at most): what it granted is what a
- * full read is judged by. Should it refuse the option, reads go on as
- * before.
+ * full read is judged by. Should it refuse the option, reads wake on
+ * every byte, the kernel's default.
  *
- * Why two, for a buffer of RX_MARK_TWO_MIN or more: paired rounds on an
- * AMD EPYC guest, zcc sendfile of a 128 KiB file to zcs -b 128K, 8 rounds
- * each: zcs's own CPU per KB 0.072 us against 0.085 with a mark of one
- * buffer (over loopback, two receive queues), 0.102 against 0.110 on a
- * loopback of one queue, the sender's figures the same within the rounds'
- * spread. Four buffers cut the receiver's cost further (0.060 on two
- * queues) but moved it to the sender on one queue, 10% slower: the
- * receiver's CPU, asleep longer, cost the sender more to wake. Below a
- * loopback segment (64 KiB) the second buffer saved nothing (zcc send of
- * 63 files to zcs -b 16K, 8 rounds: 0.137 against 0.140 us/KB): one
- * buffer there, as before.
+ * Why two buffers for a buffer of RX_MARK_TWO_MIN or more, and not more:
+ * each wake-up the mark saves is a wake-up the sender no longer pays for,
+ * but while the receiver sleeps longer its CPU goes deeper idle, and on a
+ * path with one receive queue the sender then pays more to wake it than
+ * the receiver saved. Below a loopback segment (64 KiB) a read already
+ * takes a segment or less per wake-up, and a second buffer saves nothing.
  */
 #define RX_MARK_BUFS 2
 #define RX_MARK_TWO_MIN (64u << 10)
@@ -195,12 +193,8 @@ void rx_mark(struct rx *r, size_t got, size_t asked)
  * the file it mostly holds lines up: the current file's, or when less than
  * half of what the read is expected to take is left of it, the next one's
  * (expected: as much as the last read took, a whole buffer at first; a
- * reader that keeps up takes less than a buffer each time). Paired rounds
- * on an AMD EPYC guest, zcc sendfile of a 128 KiB file, reads of 128 KiB:
- * 5-6% less CPU per KB than at page + 0 in three sets of 10-12 rounds
- * (BBR, and CUBIC), 1-2% in three later sets of 10-16 with the same
- * programs; most rounds of each set cheaper. How much moves with the
- * machine's state.
+ * reader that keeps up takes less than a buffer each time). How much it
+ * saves depends on the machine and its state; it never costs a call.
  */
 size_t rx_place(const struct proto_rx *p, size_t expect)
 {

@@ -82,10 +82,9 @@
 # from /proc/net/snmp): on loopback
 # with the ends on two CPUs, data the ACK path sends from the receiver's
 # CPU can overtake data queued on the sender's, the receiver takes it for
-# a loss and the sender retransmits what had arrived (on this project's
-# VM, nstat over a 2 s run of either sender: 30-370 segments sent again,
-# as many TcpExtDelayedACKLost, TCPSACKReorder counted): a side that met
-# more of it paid for it in CPU.
+# a loss and the sender retransmits what had arrived (nstat counts them
+# as TcpExtDelayedACKLost and TCPSACKReorder too): a side that met more of
+# it paid for it in CPU.
 #
 # Every round runs both sides back to back (which goes first alternates),
 # the round's ratio is the figure, and a verdict rests on the median
@@ -143,14 +142,12 @@ iperf_figures() (
 # acknowledgement lets go, on the receiver's (zcc(1) NOTES). Two queues
 # reorder, and each connection falls into a way of running by chance and
 # keeps it, so a round's ratio says more about two connections' luck than
-# about two programs: on this project's VM, BBR, eight runs of zcc -M send
-# of the 3 GiB file moved 3.0-3.6 GiB/s and eight of iperf3 -F 2.2-4.0,
-# paired ratios 0.79-1.51, where equivalence asks 0.95-1.05. A link
-# delivers every segment on one CPU's queue. So the send and write rows
-# run in a network namespace of the part's own, with the machine's TCP
-# settings, whose loopback steers every segment (RPS) to the receivers'
-# CPU, 1: one queue; there the same eight pairs moved 2.13-2.19 and
-# 2.00-2.13 GiB/s but for one round. The senders' CPU then does the
+# about two programs: the paired ratios spread far wider than the
+# 0.95-1.05 equivalence asks. A link delivers every segment on one CPU's
+# queue. So the send and write rows run in a network namespace of the
+# part's own, with the machine's TCP settings, whose loopback steers every
+# segment (RPS) to the receivers' CPU, 1: one queue, where the same pairs
+# repeat within a few percent. The senders' CPU then does the
 # sending, the receivers' all of the receiving, and the sender pays for
 # waking the receivers' CPU (an interrupt between CPUs, dear on a VM):
 # a slower figure than the machine's loopback, the same for both sides.
@@ -466,14 +463,11 @@ machine_per_kb() {
 # command is a side_ call. Then one more run of each side with CALLS
 # set, its calls per MiB into $WORK/NAME.calls ("txA rxA txB rxB"). The
 # FILEs are read into the page cache before each side (outside its
-# figures): a cached file does not stay cached for minutes. On this project's VM, with 20 GB
-# free and no reclaim counted (pgsteal 0), a 3 GiB file read whole was 2.4
-# GiB cached 30 s later (fincore), and the round that met it cold read
-# 0.19-0.27x in rate and 3.6-4.6x in CPU per KB in three runs of the part
-# (by hand: 610 MiB/s and 1.59 us/KB cold against 1788 and 0.53 cached).
-# What evicts them there is DAMON (kdamond, /sys/kernel/mm/damon/admin):
-# a pageout scheme for pages idle 12 aggregation intervals of 5 s, up to
-# 128 MiB a second; another machine may have none.
+# figures): a cached file does not stay cached for minutes, even with
+# memory free and no reclaim counted: a proactive pageout scheme (DAMON's
+# kdamond, /sys/kernel/mm/damon/admin) evicts pages idle for a while, and a
+# round that meets its file cold measures the disk, several times dearer
+# per KB. Another machine may have no such scheme.
 paired() {
 	_pn=$1 _pa=$2 _pb=$3
 	shift 3
@@ -649,11 +643,9 @@ judge_rx() {
 # receiver's. A pair that is not level either way fails, zc ahead as much
 # as zc behind: the row claims the same work, and a lead past 5% would say
 # the two do not do it (a receiver that wakes less moves its sender's
-# rate: zcs's wake-up mark, rx_mark, at one buffer was worth about 7% of
-# zcc's rate on one queue). On this project's VM, over nine part runs,
-# the medians came out 0.96-1.04x and the intervals within 0.94-1.06; two
-# runs left the band, once zc ahead (15 rounds), once behind (25 rounds,
-# the part run straight after PART=loopback).
+# rate: zcs's wake-up mark, rx_mark, moves zcc's rate on one queue).
+# The part's runs in README.zc's Results show how often a pair leaves the
+# band.
 judge_same() {
 	for _j in rate:rr_:throughput cpu:rc_:"own CPU per KB"; do
 		_k=${_j%%:*} _j=${_j#*:}
@@ -771,8 +763,7 @@ peer_files() {
 	# The copy methods' peer reads the file to its end: 3 GiB, a second or
 	# two of sending, read once beforehand into the page cache. A 1 GiB
 	# file (half a second) left the start of each run in every round's
-	# ratio: 6 paired rounds of zcc -M send against iperf3 -F on this
-	# project's 2-CPU VM ranged 0.98-1.39 with it and 1.17-1.27 with 3 GiB.
+	# ratio, and the rounds' ratios spread several times wider.
 	# (Under 4 GiB: a 2001 header word holds a file's size.)
 	head -c $((PEER_MIB * 1024 * 1024)) /dev/zero | tr '\0' 'z' | write_whole "$WORK/peer/big" 4194304 ||
 		die "cannot write $WORK/peer/big"

@@ -253,9 +253,8 @@ estimate() {
 # congestion control and loopback's qdisc, and whether the kernel paces
 # each connection itself. BBR needs pacing; without the fq qdisc TCP does
 # it with a timer per burst, and on loopback in a virtual machine that
-# timer can cost a sender more than its calls: on this project's VM one
-# 256 MiB file cost zcc sendfile 0.75-0.84 us/KB under BBR, 0.05 under
-# CUBIC (zcc(1)'s NOTES). Two machines' figures may differ by this alone.
+# timer can cost a sender more than its calls (zcc(1)'s NOTES). Two
+# machines' figures may differ by this alone.
 tcp_line() {
 	_cc=$(cat /proc/sys/net/ipv4/tcp_congestion_control 2>/dev/null) || _cc=unknown
 	_q=$(tc qdisc show dev lo 2>/dev/null | awk 'NR == 1 { print $2 }')
@@ -272,8 +271,8 @@ tcp_line() {
 
 # syscall_line: the "syscall:" line: what a system call costs here
 # (tests/tools/syscost, on CPU 0 where the senders run). A figure per
-# call or per file, the 2001 protocol's words among them, moves with it:
-# 0.99-1.11 us on this project's VM, some twenty times bare metal's.
+# call or per file, the 2001 protocol's words among them, moves with it,
+# and a virtual machine's system call can cost many times bare metal's.
 syscall_line() {
 	_on="on CPU 0"
 	SYSCALL_US=$(taskset -c 0 "$ZC_TESTBIN/syscost" 2>/dev/null) ||

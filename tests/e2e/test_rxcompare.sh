@@ -36,7 +36,7 @@ if [ -e "$ZC_TESTBIN/shim_nozcrx.so" ]; then
 		"$ZCS" -p 0 -M read,zerocopy
 	grep -q "zerocopy: the kernel refuses it" "$TMP/err" && ok "it names zerocopy" ||
 		not_ok "names zerocopy: $(cat "$TMP/err")"
-	# One method alone is refused at the first connection, as before.
+	# One method alone is refused at the first connection, as with no list.
 	LD_PRELOAD=$ZC_TESTBIN/shim_nozcrx.so zcs_start -M zerocopy &&
 		ok "zerocopy alone: zcs listens still" || not_ok "zerocopy alone listens"
 	[ -n "$ZCS_PID" ] && stop_bg "$ZCS_PID"

@@ -405,7 +405,7 @@ case_stopped_close() {
 together stopped-close case_stopped_close
 
 # Stopped for 1.5 s in a -t 3 run: the sent: line says so after its 2001
-# fields (still parsed as before), and JSON has stopped_seconds.
+# fields (which a 2001 parser still reads), and JSON has stopped_seconds.
 case_stopped_said() {
 	zcs_start -T 0
 	bg "$ZCC" -t 3 -I 0.1 -s 127.0.0.1 -p "$ZCS_PORT" "$WORK/a" >"$TMP/out" 2>"$TMP/err"

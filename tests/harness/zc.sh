@@ -88,10 +88,10 @@ make_files() {
 # false when FILE cannot be written. Run at a pipe's end, in a subshell:
 # its caller says so and stops.
 # How a file was written shapes its page cache where the file system caches
-# in large folios: on this project's VM (ext4, Linux 6.18) a 256 MiB file
-# written 4 KiB at a time, as head and tr write, had 6 MiB of it in 2 MiB
-# folios (FilePmdMapped of a mapping of it), the same file written 4 MiB
-# at a time 230 MiB; sendfile() does per folio what it would do per page.
+# in large folios: a file written 4 KiB at a time, as head and tr write,
+# lands mostly in small folios, one written 4 MiB at a time mostly in
+# large ones (FilePmdMapped of a mapping of it shows it); sendfile() does
+# per folio what it would do per page.
 # iperf3 -Z writes its file in one write(): so do the bench's files.
 write_whole() {
 	_ob=$2

@@ -555,7 +555,7 @@ static void test_made_up_chains(void)
 }
 
 /*
- * Real chains of this project's VM (tests/unit/where_chains_pvm.txt): the
+ * Real chains recorded on a paravirtual guest (where_chains_pvm.txt): the
  * kernel samples' other at most 10%, the walk within the frames kept.
  */
 static void test_real_chains(void)
