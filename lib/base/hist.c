@@ -5,6 +5,7 @@
 
 /* Percentiles are taken to this fraction of one (1e-9: 1e-7 of a percent). */
 #define HIST_Q_UNIT 1000000000ull
+#define HIST_Q_PER_PERCENT 1e7
 
 size_t hist_index(uint64_t v)
 {
@@ -125,7 +126,7 @@ static uint64_t rank(uint64_t n, double q)
 	if (q >= 100)
 		return n;
 	/* q / 100 as a count of HIST_Q_UNIT-ths, rounded to the nearest */
-	part = (unsigned __int128)llround(q * (HIST_Q_UNIT / 100));
+	part = (unsigned __int128)llround(q * HIST_Q_PER_PERCENT);
 	k = (uint64_t)((part * n + HIST_Q_UNIT - 1) / HIST_Q_UNIT);
 	return k ? k : 1;
 }

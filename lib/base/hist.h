@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #define HIST_SUB_BITS 6
-#define HIST_SUB (1u << HIST_SUB_BITS)		/* buckets per power of two */
+#define HIST_SUB ((size_t)1 << HIST_SUB_BITS)	/* buckets per power of two */
 /* Powers 2^HIST_SUB_BITS .. 2^63 each HIST_SUB buckets, below them 2 * HIST_SUB. */
 #define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
 #define HIST_REL_ERR (1.0 / (2 * HIST_SUB))	/* the bound above */

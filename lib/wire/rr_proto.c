@@ -48,7 +48,7 @@ enum rr_sniff rr_sniff(const unsigned char *buf, size_t have)
 		return RR_SNIFF_MORE;
 	if (proto_get_u32(buf) != RR_HELLO_W0)
 		return RR_SNIFF_STREAM;
-	if (have < 2 * PROTO_WORD)
+	if (have < RR_SNIFF_BYTES)
 		return RR_SNIFF_MORE;
 	return proto_get_u32(buf + PROTO_WORD) == RR_HELLO_W1 ? RR_SNIFF_RR : RR_SNIFF_STREAM;
 }

@@ -101,6 +101,7 @@
 #define RR_UDP_MAX	65507u		/* a UDP datagram's payload over IPv4 */
 #define RR_ACK_WAIT_MS	3000
 #define RR_BOOT_ID	16
+#define RR_SNIFF_BYTES	8		/* rr_sniff decides by then */
 
 enum rr_proto { RR_TCP = 1, RR_UDP = 2 };
 enum rr_mode { RR_MODE_RR = 1 };
@@ -157,7 +158,7 @@ enum rr_sniff { RR_SNIFF_MORE, RR_SNIFF_STREAM, RR_SNIFF_RR };
 
 /*
  * rr_sniff - a 2001 stream, an RR hello, or too few bytes to say (more
- * are needed: at most 8). At the end of the input, MORE means a stream
+ * are needed: at most RR_SNIFF_BYTES). At the end of the input, MORE means a stream
  * (one too short to be anything else).
  */
 enum rr_sniff rr_sniff(const unsigned char *buf, size_t have);

@@ -194,18 +194,20 @@ static void check_layout(void)
 {
 	int ok = hist_lo(0) == 0 && hist_hi(HIST_BUCKETS - 1) == UINT64_MAX, worst = 1;
 	double err, max_err = 0;
+	uint64_t half;
 
 	for (size_t i = 0; i < HIST_BUCKETS; i++) {
 		ok &= hist_index(hist_lo(i)) == i && hist_index(hist_hi(i)) == i;
 		if (i + 1 < HIST_BUCKETS)
 			ok &= hist_hi(i) + 1 == hist_lo(i + 1);
 		if (hist_lo(i)) {
-			err = (double)((hist_hi(i) - hist_lo(i) + 1) / 2) / (double)hist_lo(i);
+			half = (hist_hi(i) - hist_lo(i) + 1) / 2;
+			err = (double)half / (double)hist_lo(i);
 			max_err = err > max_err ? err : max_err;
 		}
 	}
 	worst = max_err <= HIST_REL_ERR && HIST_REL_ERR <= 0.01;
-	CHECK(ok, "%d buckets tile 0..2^64-1, each value in its own", HIST_BUCKETS);
+	CHECK(ok, "%zu buckets tile 0..2^64-1, each value in its own", HIST_BUCKETS);
 	CHECK(worst, "the worst bucket's relative error %.5f: within the stated %.5f, under 1%%",
 	      max_err, HIST_REL_ERR);
 	CHECK(sizeof(struct hist) < 40000, "a histogram is %zu bytes, fixed", sizeof(struct hist));

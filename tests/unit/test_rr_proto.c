@@ -68,6 +68,31 @@ static enum rr_result ack_of(const unsigned char *buf, size_t len, struct rr_ack
 	return r;
 }
 
+/* What was decoded encodes back to the bytes it came from. */
+static int same_hello(const struct rr_hello *h, const unsigned char *from)
+{
+	unsigned char b[RR_HELLO_LEN];
+
+	rr_hello_encode(b, h);
+	return memcmp(b, from, sizeof(b)) == 0;
+}
+
+static int same_ack(const struct rr_ack *a, const unsigned char *from)
+{
+	unsigned char b[RR_ACK_LEN];
+
+	rr_ack_encode(b, a);
+	return memcmp(b, from, sizeof(b)) == 0;
+}
+
+static int same_msg(const struct rr_msg *m, const unsigned char *from)
+{
+	unsigned char b[RR_MSG_HDR];
+
+	rr_msg_encode(b, m);
+	return memcmp(b, from, sizeof(b)) == 0;
+}
+
 /* 2001 streams and hellos, whole and a byte at a time. */
 static void sniffing(void)
 {
@@ -101,7 +126,7 @@ static void hellos(void)
 	struct rr_hello h;
 
 	rr_hello_encode(b, &hello0);
-	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_OK && memcmp(&h, &hello0, sizeof(h)) == 0,
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_OK && same_hello(&h, b),
 	      "hello: decodes to what was encoded");
 	CHECK(hello_of(b, RR_HELLO_LEN - 1, &h) == RR_SHORT && hello_of(b, 11, &h) == RR_SHORT,
 	      "hello cut short: RR_SHORT");
@@ -141,7 +166,7 @@ static void acks(void)
 	struct rr_ack a;
 
 	rr_ack_encode(b, &a0);
-	CHECK(ack_of(b, RR_ACK_LEN, &a) == RR_OK && memcmp(&a, &a0, sizeof(a)) == 0,
+	CHECK(ack_of(b, RR_ACK_LEN, &a) == RR_OK && same_ack(&a, b) && a.status == RR_VERSION,
 	      "ack: decodes to what was encoded, a refusal's reason with it");
 	CHECK(ack_of(b, RR_ACK_LEN - 1, &a) == RR_SHORT && ack_of(b, RR_ACK_LEN + 1, &a) == RR_LONG,
 	      "ack short and long: RR_SHORT, RR_LONG");
@@ -163,7 +188,7 @@ static void messages(void)
 	int distinct = 1;
 
 	rr_msg_encode(b, &msg0);
-	CHECK(msg_of(b, 1300, &m) == RR_OK && memcmp(&m, &msg0, sizeof(m)) == 0,
+	CHECK(msg_of(b, 1300, &m) == RR_OK && same_msg(&m, b) && m.back_real == 3,
 	      "a response decodes to what was encoded, every stamp kept");
 	CHECK(msg_of(b, 1299, &m) == RR_SHORT && msg_of(b, RR_MSG_HDR - 1, &m) == RR_SHORT,
 	      "cut short: RR_SHORT");
@@ -206,7 +231,6 @@ static void boot_ids(void)
 /* One case: a valid encoding, mutated, cut or grown, decoded three ways. */
 static int fuzz_one(unsigned char *b, unsigned *ok)
 {
-	unsigned char again[RR_MSG_HDR];
 	int is_msg = (int)below(2), bad = 0;
 	size_t size = is_msg ? 1300 : RR_HELLO_LEN, len;
 	struct rr_hello h;
@@ -226,13 +250,11 @@ static int fuzz_one(unsigned char *b, unsigned *ok)
 	for (unsigned n = below(4); n; n--)
 		b[below(RR_MSG_HDR)] = below(2) ? (unsigned char)rnd() : (unsigned char)below(4);
 	if (msg_of(b, len, &m) == RR_OK) {
-		rr_msg_encode(again, &m);
-		bad |= memcmp(again, b, RR_MSG_HDR) != 0 || len != 1300;
+		bad |= !same_msg(&m, b) || len != 1300;
 		(*ok)++;
 	}
 	if (hello_of(b, len, &h) == RR_OK) {
-		rr_hello_encode(again, &h);
-		bad |= memcmp(again, b, RR_HELLO_LEN) != 0 || len != RR_HELLO_LEN;
+		bad |= !same_hello(&h, b) || len != RR_HELLO_LEN;
 		(*ok)++;
 	}
 	ack_of(b, len, &a);
