@@ -85,25 +85,40 @@ static enum rr_result hello_fields(const struct rr_hello *h, const unsigned char
 	return RR_OK;
 }
 
+/* A size against the run's: short or long, either way. */
+static enum rr_result size_check(uint64_t got, uint64_t want)
+{
+	return got < want ? RR_SHORT : got > want ? RR_LONG : RR_OK;
+}
+
+/*
+ * The version and length words at vl of a hello or an ack of len bytes,
+ * whose version 1 is size bytes: another version is told before anything
+ * else is read (its length may differ).
+ */
+static enum rr_result version_length(const unsigned char *vl, size_t len, uint16_t size,
+				     uint16_t *version)
+{
+	*version = get16(vl);
+	if (*version != RR_PROTO_VERSION)
+		return RR_VERSION;
+	if (get16(vl + 2) != size)
+		return RR_FIELD;
+	return size_check(len, size);
+}
+
 enum rr_result rr_hello_decode(const unsigned char *buf, size_t len, struct rr_hello *h)
 {
-	uint16_t length;
+	enum rr_result r;
 
 	memset(h, 0, sizeof(*h));
 	if (len < 12)
 		return RR_SHORT;
 	if (rr_sniff(buf, len) != RR_SNIFF_RR)
 		return RR_MAGIC;
-	h->version = get16(buf + 8);
-	if (h->version != RR_PROTO_VERSION)
-		return RR_VERSION;
-	length = get16(buf + 10);
-	if (length != RR_HELLO_LEN)
-		return RR_FIELD;
-	if (len < RR_HELLO_LEN)
-		return RR_SHORT;
-	if (len > RR_HELLO_LEN)
-		return RR_LONG;
+	r = version_length(buf + 8, len, RR_HELLO_LEN, &h->version);
+	if (r != RR_OK)
+		return r;
 	h->run = proto_get_u32(buf + 12);
 	h->flow = proto_get_u32(buf + 16);
 	h->req_bytes = proto_get_u32(buf + 20);
@@ -131,20 +146,16 @@ void rr_ack_encode(unsigned char *buf, const struct rr_ack *a)
 enum rr_result rr_ack_decode(const unsigned char *buf, size_t len, uint32_t run,
 			     uint32_t flow, struct rr_ack *a)
 {
+	enum rr_result r;
+
 	memset(a, 0, sizeof(*a));
 	if (len < 8)
 		return RR_SHORT;
 	if (proto_get_u32(buf) != RR_ACK_MAGIC)
 		return RR_MAGIC;
-	a->version = get16(buf + 4);
-	if (a->version != RR_PROTO_VERSION)
-		return RR_VERSION;
-	if (get16(buf + 6) != RR_ACK_LEN)
-		return RR_FIELD;
-	if (len < RR_ACK_LEN)
-		return RR_SHORT;
-	if (len > RR_ACK_LEN)
-		return RR_LONG;
+	r = version_length(buf + 4, len, RR_ACK_LEN, &a->version);
+	if (r != RR_OK)
+		return r;
 	a->run = proto_get_u32(buf + 8);
 	a->flow = proto_get_u32(buf + 12);
 	if (a->run != run || a->flow != flow)
@@ -172,12 +183,6 @@ void rr_msg_encode(unsigned char *buf, const struct rr_msg *m)
 	put64(buf + 40, m->tx_real);
 	put64(buf + 48, m->rx_real);
 	put64(buf + 56, m->back_real);
-}
-
-/* A size against the run's: short or long, either way. */
-static enum rr_result size_check(uint64_t got, uint64_t want)
-{
-	return got < want ? RR_SHORT : got > want ? RR_LONG : RR_OK;
 }
 
 enum rr_result rr_msg_decode(const unsigned char *buf, size_t len,
