@@ -220,6 +220,32 @@ enum rr_result rr_msg_decode(const unsigned char *buf, size_t len,
 	return RR_OK;
 }
 
+enum rr_clock rr_msg_times(const struct rr_msg *m, uint64_t arr_mono, uint64_t arr_real,
+			   struct rr_times *t)
+{
+	uint64_t allow, stray;
+
+	memset(t, 0, sizeof(*t));
+	if (arr_mono < m->tx_mono || m->tx_mono < m->due_mono)
+		return RR_CLOCK_BAD;
+	t->from_due = arr_mono - m->due_mono;
+	t->from_send = arr_mono - m->tx_mono;
+	/* the realtime trip less the monotonic one, in -allow..allow (in
+	 * unsigned arithmetic, so that no stamp can overflow it) */
+	allow = RR_STEP_SLACK_NS + t->from_send / (1000000 / RR_STEP_PPM);
+	stray = arr_real - m->tx_real - t->from_send;
+	if (stray + allow > 2 * allow)
+		return RR_CLOCK_STEPPED;
+	if ((int64_t)(m->rx_real - m->tx_real) < 0 || (int64_t)(arr_real - m->back_real) < 0 ||
+	    (int64_t)(m->back_real - m->rx_real) < 0)
+		return RR_CLOCK_DISAGREE;
+	t->out = m->rx_real - m->tx_real;
+	t->back = arr_real - m->back_real;
+	t->held = m->back_real - m->rx_real;
+	t->one_way = 1;
+	return RR_CLOCK_OK;
+}
+
 static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')

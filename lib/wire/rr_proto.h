@@ -61,8 +61,9 @@
  * the due time and from the send (its monotonic clock alone: immune to
  * steps), and, when the ends share a clock (boot ids) or --clocks-synced,
  * the one-way times rx_real - tx_real and arrival - back_real. A one-way
- * time that comes out negative, or longer than its round trip, means a
- * clock stepped: zcc counts it apart, never records it.
+ * time below zero, or a realtime round trip that strays from the
+ * monotonic one, means a clock stepped (rr_msg_times): zcc counts it
+ * apart, never records it.
  *
  * Bare messages. Below RR_MSG_HDR either way (netperf's 1-byte TCP_RR),
  * messages are payload only: no sequence number, no stamps. TCP only
@@ -198,6 +199,44 @@ void rr_msg_encode(unsigned char *buf, const struct rr_msg *m);
  */
 enum rr_result rr_msg_decode(const unsigned char *buf, size_t len,
 			     const struct rr_expect *want, struct rr_msg *m);
+
+/* What one response's stamps say, with the client's arrival times. */
+struct rr_times {
+	uint64_t from_due, from_send;	/* the round trip, monotonic ns */
+	uint64_t out, back;		/* one-way times, realtime ns: */
+	uint64_t held;			/*   and the server's hold, when */
+	int one_way;			/*   this is 1 */
+};
+
+/* Whether the realtime stamps can be believed. */
+enum rr_clock {
+	RR_CLOCK_OK,
+	RR_CLOCK_BAD,		/* the echoed monotonic stamps are not ours: no times */
+	RR_CLOCK_STEPPED,	/* our realtime moved unlike our monotonic clock */
+	RR_CLOCK_DISAGREE,	/* a one-way time or the hold came out negative */
+};
+
+/*
+ * RR_STEP_SLACK_NS plus RR_STEP_PPM of the round trip: how far the
+ * realtime round trip may stray from the monotonic one before it is a
+ * step (slewing changes the rate by at most 500 ppm; the two clocks are
+ * read a few instructions apart).
+ */
+#define RR_STEP_SLACK_NS 2000
+#define RR_STEP_PPM 1000
+
+/*
+ * rr_msg_times - the times of response m, which arrived at arr_mono
+ * (CLOCK_MONOTONIC) and arr_real (CLOCK_REALTIME). The round trips use
+ * the monotonic stamps alone, so no clock step touches them. The
+ * one-way times are given (t->one_way) only with RR_CLOCK_OK: a step of
+ * the client's realtime during the trip, or a one-way time below zero
+ * (a step at either end, or clocks further apart than the trip), leaves
+ * them out, for the caller to count. Whether the two ends read one
+ * clock at all is the caller's question (boot ids, --clocks-synced).
+ */
+enum rr_clock rr_msg_times(const struct rr_msg *m, uint64_t arr_mono, uint64_t arr_real,
+			   struct rr_times *t);
 
 /*
  * rr_boot_id_parse - the text of /proc/sys/kernel/random/boot_id (a UUID,

@@ -215,6 +215,49 @@ static void messages(void)
 	CHECK(distinct, "each result its own words (%s, %s, ...)", t[RR_SHORT], t[RR_FOREIGN]);
 }
 
+/* The times of one response: R is the client's realtime at the send. */
+static void times(void)
+{
+	const uint64_t R = 1700000000000000000ull;
+	struct rr_msg m = { .due_mono = 1000, .tx_mono = 1500, .tx_real = R,
+			    .rx_real = R + 20000, .back_real = R + 25000 };
+	struct rr_times t;
+	enum rr_clock c;
+
+	c = rr_msg_times(&m, 51500, R + 50000, &t);
+	CHECK(c == RR_CLOCK_OK && t.from_due == 50500 && t.from_send == 50000 && t.one_way &&
+	      t.out == 20000 && t.back == 25000 && t.held == 5000,
+	      "a response: 50.5 us from due, 50 from the send, 20 out, 25 back, 5 held");
+	c = rr_msg_times(&m, 51500, R + 50000 - 1000000000, &t);
+	CHECK(c == RR_CLOCK_STEPPED && !t.one_way && t.from_send == 50000,
+	      "our realtime stepped back a second: no one-way times, the round trip kept");
+	c = rr_msg_times(&m, 51500, R + 50000 + 2051, &t);
+	CHECK(c == RR_CLOCK_STEPPED, "stepped 2.05 us ahead in 50 us: a step");
+	c = rr_msg_times(&m, 51500, R + 50000 + 2049, &t);
+	CHECK(c == RR_CLOCK_OK && rr_msg_times(&m, 51500, R + 50000 - 2049, &t) == RR_CLOCK_OK,
+	      "2.049 us either way in 50 us: within the slack, not a step");
+	c = rr_msg_times(&m, 51500, R + 50000 - 2051, &t);
+	CHECK(c == RR_CLOCK_STEPPED, "stepped 2.05 us back in 50 us: a step");
+	m.rx_real = R + 60000;
+	m.back_real = R + 65000;
+	c = rr_msg_times(&m, 51500, R + 50000, &t);
+	CHECK(c == RR_CLOCK_DISAGREE && !t.one_way, "the server's clock ahead by more than "
+	      "the way back: the clocks disagree");
+	m.rx_real = R - 1;
+	c = rr_msg_times(&m, 51500, R + 50000, &t);
+	CHECK(c == RR_CLOCK_DISAGREE, "received before it was sent: the clocks disagree");
+	m.rx_real = R + 30000;
+	m.back_real = R + 29999;
+	c = rr_msg_times(&m, 51500, R + 50000, &t);
+	CHECK(c == RR_CLOCK_DISAGREE, "answered before it was received: the clocks disagree");
+	c = rr_msg_times(&m, 1499, R + 50000, &t);
+	CHECK(c == RR_CLOCK_BAD && !t.from_send && !t.one_way, "arrived before it was sent "
+	      "(monotonic): not our stamps");
+	m.due_mono = 1501;
+	CHECK(rr_msg_times(&m, 51500, R + 50000, &t) == RR_CLOCK_BAD, "sent before it was due: "
+	      "not our stamps");
+}
+
 static void boot_ids(void)
 {
 	unsigned char id[RR_BOOT_ID];
@@ -236,6 +279,8 @@ static int fuzz_one(unsigned char *b, unsigned *ok)
 	struct rr_hello h;
 	struct rr_msg m;
 	struct rr_ack a;
+	struct rr_times t;
+	uint64_t arr_real;
 
 	switch (below(4)) {
 	case 0: len = size; break;
@@ -258,6 +303,16 @@ static int fuzz_one(unsigned char *b, unsigned *ok)
 		(*ok)++;
 	}
 	ack_of(b, len, &a);
+	/* any stamps at all: no overflow, and round trips only when possible */
+	m.due_mono = (uint64_t)rnd() << 32 | rnd();
+	m.tx_mono = below(2) ? m.due_mono + below(1000) : (uint64_t)rnd() << 32 | rnd();
+	m.tx_real = (uint64_t)rnd() << 32 | rnd();
+	m.rx_real = below(2) ? m.tx_real + below(1000) : (uint64_t)rnd() << 32 | rnd();
+	m.back_real = (uint64_t)rnd() << 32 | rnd();
+	arr_real = m.tx_real + rnd();
+	if (rr_msg_times(&m, m.tx_mono + rnd(), arr_real, &t) != RR_CLOCK_BAD)
+		bad |= t.from_send > UINT32_MAX ||
+		       (t.one_way && t.out + t.held + t.back != arr_real - m.tx_real);
 	return bad;
 }
 
@@ -280,6 +335,7 @@ int main(void)
 	hellos();
 	acks();
 	messages();
+	times();
 	boot_ids();
 	fuzz();
 	return t_exit();
