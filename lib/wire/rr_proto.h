@@ -18,11 +18,12 @@
  * Read so, the hello announces RR_HELLO_W0 (about 2.05e9) loops of
  * RR_HELLO_W1 (about 2.66e9) files each. No zcc can announce that many
  * files in a loop: n_files counts the files it sends, which a 2001 zcc
- * names on its command line, and Linux holds a command line's strings and
- * pointers (at least 10 bytes a name on a 64-bit machine) to a few MiB
- * (3/4 of the stack limit, at most 6 MiB, 128 KiB on the kernels of
- * 2001): well under a million names. Ours keeps every file open, a
- * descriptor each, and descriptors are ints below the kernel's nr_open
+ * names on its command line. A name costs at least 10 bytes there (two
+ * of string, a pointer), and Linux caps a command line at a quarter of
+ * the stack limit and at 6 MiB (128 KiB on the kernels of 2001): under a
+ * million names. Even the kernels that let an unlimited stack lift the
+ * cap would need 20 GiB of command line for 2^31. Ours keeps every file
+ * open, a descriptor each, and descriptors are ints below the kernel's nr_open
  * ceiling (under 2^31 <= RR_HELLO_W1); its -t ending loops announce 0
  * files. So the second word decides, whatever the first; the first (no
  * stream's n_loops unless -n names exactly it) only lets zcs decide at 4
