@@ -53,7 +53,7 @@ void hist_reset(struct hist *h)
 
 void hist_record(struct hist *h, uint64_t v)
 {
-	long double d;
+	unsigned __int128 sq = (unsigned __int128)v * v;
 
 	h->count[hist_index(v)]++;
 	h->n++;
@@ -64,26 +64,19 @@ void hist_record(struct hist *h, uint64_t v)
 		h->max = v;
 	if (v > h->budget)
 		h->over++;
-	d = (long double)v - h->mean;
-	h->mean += d / (long double)h->n;
-	h->m2 += d * ((long double)v - h->mean);
+	h->sq_lo += sq;
+	h->sq_hi += h->sq_lo < sq;
 }
 
 int hist_merge(struct hist *into, const struct hist *from)
 {
-	long double na = (long double)into->n, nb = (long double)from->n, d;
-
 	if (into->budget != from->budget)
 		return -1;
-	if (!from->n)
-		return 0;
-	/* Chan et al.: the two squared deviations plus the means' distance */
-	d = from->mean - into->mean;
-	into->m2 += from->m2 + d * d * na * nb / (na + nb);
-	into->mean += d * nb / (na + nb);
 	into->n += from->n;
 	into->sum += from->sum;
 	into->over += from->over;
+	into->sq_lo += from->sq_lo;
+	into->sq_hi += from->sq_hi + (into->sq_lo < from->sq_lo);
 	if (from->min < into->min)
 		into->min = from->min;
 	if (from->max > into->max)
@@ -98,9 +91,54 @@ double hist_mean(const struct hist *h)
 	return h->n ? (double)((long double)h->sum / (long double)h->n) : 0;
 }
 
+/* r += x * 2^(64 i), in four 64-bit limbs, least significant first. */
+static void add_at(uint64_t r[4], unsigned i, uint64_t x)
+{
+	for (; x && i < 4; i++) {
+		r[i] += x;
+		x = r[i] < x;		/* the carry */
+	}
+}
+
+/* r += a * b * 2^(64 i). */
+static void mul_add(uint64_t r[4], unsigned i, uint64_t a, uint64_t b)
+{
+	unsigned __int128 p = (unsigned __int128)a * b;
+
+	add_at(r, i, (uint64_t)p);
+	add_at(r, i + 1, (uint64_t)(p >> 64));
+}
+
+/* n * sum of squares - sum^2 (n^2 times the population variance), exact. */
+static long double spread(const struct hist *h)
+{
+	uint64_t a[4] = { 0 }, b[4] = { 0 }, s0 = (uint64_t)h->sum, s1 = (uint64_t)(h->sum >> 64);
+	unsigned __int128 d;
+	uint64_t borrow = 0;
+	long double r = 0;
+
+	mul_add(a, 0, (uint64_t)h->sq_lo, h->n);
+	mul_add(a, 1, (uint64_t)(h->sq_lo >> 64), h->n);
+	mul_add(a, 2, h->sq_hi, h->n);
+	mul_add(b, 0, s0, s0);
+	mul_add(b, 1, s0, s1);
+	mul_add(b, 1, s0, s1);
+	mul_add(b, 2, s1, s1);
+	for (unsigned i = 0; i < 4; i++) {	/* a -= b; a >= b by Cauchy-Schwarz */
+		d = (unsigned __int128)a[i] - b[i] - borrow;
+		a[i] = (uint64_t)d;
+		borrow = (uint64_t)(d >> 64) & 1;	/* all ones when it went below 0 */
+	}
+	for (unsigned i = 4; i-- > 0;)
+		r = r * 18446744073709551616.0L + (long double)a[i];
+	return r;
+}
+
 double hist_sd(const struct hist *h)
 {
-	return h->n > 1 ? (double)sqrtl(h->m2 / (long double)(h->n - 1)) : 0;
+	long double n = (long double)h->n;
+
+	return h->n > 1 ? (double)sqrtl(spread(h) / (n * (n - 1))) : 0;
 }
 
 /* The middle of bucket i, rounded down, within [min, max]. */

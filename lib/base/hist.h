@@ -19,10 +19,13 @@
  * HIST_BUCKETS counters of 8 bytes (about 30 KiB), in the struct itself:
  * no allocation, so a flow or an interval can hold one.
  *
- * Mean and standard deviation come from running sums, not buckets: an
- * exact 128-bit sum (the mean is exact to the division) and Welford's
- * running squared deviation in long double, merged by Chan's formula,
- * so billions of values neither overflow nor cancel.
+ * Mean and standard deviation come from running sums, not buckets: the
+ * sum in 128 bits and the sum of squares in 192, both exact (no sum of
+ * 2^64 values can overflow them) and merged by adding. The variance's
+ * numerator, n * sum of squares - sum^2, is formed exactly in 256 bits
+ * before its one rounding to long double, so nothing cancels however
+ * small the spread beside the mean. A record is a multiply and a few
+ * adds, no division: it costs next to nothing beside a message.
  *
  * Use (zcc --rr, and zcs for one-way times): each flow records into its
  * own histogram, one for the run and one for the current interval; an
@@ -47,7 +50,8 @@ struct hist {
 	uint64_t n;			/* values recorded */
 	uint64_t min, max;		/* exact; min UINT64_MAX when n is 0 */
 	unsigned __int128 sum;		/* exact */
-	long double mean, m2;		/* Welford: running mean, squared deviation */
+	unsigned __int128 sq_lo;	/* the sum of squares, exact: */
+	uint64_t sq_hi;			/*   sq_hi * 2^128 + sq_lo */
 	uint64_t budget;		/* the exactly counted budget, ns */
 	uint64_t over;			/* values > budget */
 	uint64_t count[HIST_BUCKETS];
@@ -71,10 +75,9 @@ void hist_reset(struct hist *h);
 void hist_record(struct hist *h, uint64_t v);
 
 /*
- * hist_merge - add every value of from into into, as if each had been
- * recorded there (counts, min, max, sum and budget exact; the deviation
- * to long double precision). -1 (into unchanged) when the two count
- * different budgets, else 0.
+ * hist_merge - add every value of from into into, exactly as if each had
+ * been recorded there. -1 (into unchanged) when the two count different
+ * budgets, else 0.
  */
 int hist_merge(struct hist *into, const struct hist *from);
 
@@ -86,7 +89,8 @@ static inline uint64_t hist_max(const struct hist *h) { return h->max; }
 /* hist_mean - exact to the division, ns; 0 when empty. */
 double hist_mean(const struct hist *h);
 
-/* hist_sd - the sample standard deviation (n - 1), ns; 0 below two values. */
+/* hist_sd - the sample standard deviation (n - 1), ns, to long double
+ * precision; 0 below two values. */
 double hist_sd(const struct hist *h);
 
 /*
