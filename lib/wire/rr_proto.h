@@ -57,9 +57,10 @@
  *     u64 rx_real, back_real                 response: CLOCK_REALTIME the server
  *                                            read the request, sent the answer
  *
- * The server echoes the first six fields and fills the last two, so zcc
- * holds nothing per message: on each response it has the round trip from
- * the due time and from the send (its monotonic clock alone: immune to
+ * The server echoes run, flow, seq and the client's three stamps, sets
+ * kind and length for its answer and fills the last two, so zcc holds
+ * nothing per message: on each response it has the round trip from the
+ * due time and from the send (its monotonic clock alone: immune to
  * steps), and, when the ends share a clock (boot ids) or --clocks-synced,
  * the one-way times rx_real - tx_real and arrival - back_real. A one-way
  * time below zero, or a realtime round trip that strays from the
@@ -70,10 +71,10 @@
  * messages are payload only: no sequence number, no stamps. TCP only
  * (the stream keeps order: the n-th answer is the n-th request's); zcc
  * keeps the due and send times of the requests in flight in a ring
- * (closed loop: one), measures round trips only, and calls a run
- * whose unanswered requests would overflow the ring a peer that does not
- * answer. A long or short answer puts the stream out of step, seen as
- * bytes after the last answer or an early close. UDP needs the header
+ * (closed loop: one), measures round trips only, and when more requests
+ * are unanswered than the ring holds, says the peer does not answer. A
+ * long or short answer puts the stream out of step, seen as bytes after
+ * the last answer or an early close. UDP needs the header
  * (its sequence number counts lost, duplicated and reordered datagrams).
  *
  * zcs, for each TCP connection: gather the first bytes, rr_sniff; a
