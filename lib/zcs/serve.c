@@ -14,6 +14,7 @@
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/meter_session.h"
+#include "app/others_out.h"
 #include "app/stop_exit.h"
 #include "app/watch.h"
 #include "app/where_out.h"
@@ -36,6 +37,7 @@ struct conn {
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
 	struct app_load done_load;	/* -c: the done line's figures */
+	struct others_span *others;	/* -c: other processes, from first on */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	int mptcp;			/* the kernel says the connection is MPTCP */
@@ -178,6 +180,8 @@ static void report_done(struct conn *c, int interrupted)
 	uint64_t ns = c->end - c->start, bytes = c->p.bytes;
 	struct app_load l = sample(c, bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
+	const struct others_report *o = !l.valid ? NULL :
+		others_span_take(c->others, l.ncpus, c->last.secs - c->first.secs);
 
 	c->done_load = l;
 	line_begin("done");
@@ -197,6 +201,7 @@ static void report_done(struct conn *c, int interrupted)
 	if (zc && !c->rx.zc_mapped)	/* no zero-copy figure: say so */
 		line_text(" (zero-copy: nothing mapped, all %" PRIu64 " bytes copied)",
 			  c->rx.zc_copied);
+	others_line(o, "the service demand");
 	line_done(c);
 	if (c->cfg->debug && zc)
 		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
@@ -399,8 +404,11 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		close(fd);
 		return 1;
 	}
-	if (sc->meter && sampler_read(&c->first) == 0)
+	if (sc->meter && sampler_read(&c->first) == 0) {
 		c->last = c->first;
+		c->others = others_span_new(sc->meter);
+		others_span_begin(c->others);
+	}
 	where_start(c);
 	c->start = now_ns();
 	watch_init(&c->watch, sc->period, sc->stall_secs, c->start, 0);
@@ -418,6 +426,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticker(0);
 	rx_close(sc->method, &c->rx);
 	where_end(c);
+	others_span_free(c->others);
 	close(fd);
 	if (sc->debug && c->mptcp)
 		mptcp_debug(c->prefix, &c->subflows);
