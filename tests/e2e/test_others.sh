@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: meter
+# needs: meter-long long
 # Other processes' share of the machine (lib/meter/others.h) as zcc -c,
 # zcs -c and cyclesoak say it: beside a busy loop of a distinctive name
 # (tests/tools/loadgen copied, about 30% of one CPU), each names it with a
@@ -7,7 +7,8 @@
 # same stretch (cyclesoak's command too, busy beside it); and a line
 # said on a machine without the loop names no zc program and claims no
 # more than the machine's whole non-soaker work (other tests run beside
-# this one, so a line is not a false alarm in itself).
+# this one, so a line is not a false alarm in itself). A comparison, and
+# the demo's, says under its table which runs it touched.
 . "$ZC_TOP/tests/lib.sh"
 meter_slot
 meter_wait_others
@@ -74,7 +75,20 @@ run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -t 1 -s 127.0.0.1 -p "$ZCS_PORT" 
 	"$TMP"/files/f* >"$TMP/zcc.json"
 check "zcc -c -J: others_pct and others on the cpu event" \
 	"$ZC_TESTBIN/jsoncheck" -E cpu -k others_pct -k others "$TMP/zcc.json"
+run_metered "$TMP/cmp.err" "$ZC_BIN/zcc" -c -t 1 -R 2 -M sendfile,send -s 127.0.0.1 \
+	-p "$ZCS_PORT" "$TMP"/files/f* >"$TMP/cmp.out"
+check "zcc -c -M: under the table, the runs it touched and the busy loop: $(grep '^others: over' "$TMP/cmp.out")" \
+	grep -Eq '^others: over 3% of the machine in [1-4] of 4 runs \(sendfile [0-2] of 2, send [0-2] of 2\), up to [0-9.]+% \((.*, )?zcothersbusy [0-9.]+%' "$TMP/cmp.out"
+check "zcc -c -M: the line comes after the table" \
+	sh -c "sed -n '/^compare: /,\$p' '$TMP/cmp.out' | grep -q '^others: over'"
 stop_bg "$ZCS_PID"
+
+# --- the demo -----------------------------------------------------------------
+TMPDIR=$TMP ZC_DEMO_QUICK=1 ZC_DEMO_PLOT=$TMP/demo.svg sh "$ZC_TOP/tests/demo.sh" \
+	>"$TMP/demo.out" 2>"$TMP/demo.err"
+check "the demo: exit 0 ($(tail -n 3 "$TMP/demo.err"))" [ $? -eq 0 ]
+check "the demo: the line under its table names the busy loop" \
+	grep -Eq '^others: over .*[(] ?(.*, )?zcothersbusy [0-9.]+%' "$TMP/demo.out"
 
 # --- zcs -c -----------------------------------------------------------------
 # zcs_metered: zcs -c -1 listening, again while another meter refuses it.
@@ -102,7 +116,7 @@ zcs_metered
 run_fg "$ZC_BIN/zcc" -t 3 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP"/files/f* >/dev/null 2>&1
 reap_pid "$ZCS_PID" 100
 forget_bg "$ZCS_PID"
-judge "zcs -c, done:" "$TMP/zcs.out"
+judge "zcs -c's done line" "$TMP/zcs.out"
 
 # --- cyclesoak ----------------------------------------------------------------
 truth_start
