@@ -20,8 +20,10 @@ struct others_span *others_span_new(const struct meter *m)
 {
 	struct others_span *s = calloc(1, sizeof(*s));
 
-	if (!s)
-		error(1, errno, "memory");
+	if (!s) {
+		error(0, errno, "memory");
+		exit(1);
+	}
 	s->m = m;
 	others_netdevs(&s->skip);
 	s->skip.pids = s->pids;

@@ -132,7 +132,8 @@ struct others_snap *others_take(const char *proc_root, char *err, size_t errlen)
 		return NULL;
 	}
 	closedir(d);
-	qsort(s->p, (size_t)s->n, sizeof(*s->p), by_pid);
+	if (s->n)
+		qsort(s->p, (size_t)s->n, sizeof(*s->p), by_pid);
 	return s;
 }
 

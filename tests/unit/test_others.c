@@ -16,6 +16,7 @@
 #define KTHREAD 0x00200000
 
 static char root[64];
+static int made[64], n_made;	/* the PIDs put, for the end */
 
 /* /proc/PID/stat as the kernel writes it: fields 4, 9, 14, 15 and 22. */
 static void put(int pid, const char *name, int ppid, unsigned flags, unsigned utime,
@@ -25,7 +26,8 @@ static void put(int pid, const char *name, int ppid, unsigned flags, unsigned ut
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%d", root, pid);
-	mkdir(path, 0700);
+	if (mkdir(path, 0700) == 0 && n_made < 64)
+		made[n_made++] = pid;
 	snprintf(path, sizeof(path), "%s/%d/stat", root, pid);
 	f = fopen(path, "w");
 	if (!f) {
@@ -201,8 +203,6 @@ static void test_bad(void)
 
 int main(void)
 {
-	char cmd[128];
-
 	snprintf(root, sizeof(root), "/tmp/zc-others-XXXXXX");
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
@@ -211,8 +211,9 @@ int main(void)
 	test_period();
 	test_threshold();
 	test_bad();
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	if (system(cmd) != 0)
-		fprintf(stderr, "could not remove %s\n", root);
+	for (int i = 0; i < n_made; i++)
+		drop(made[i]);
+	if (rmdir(root) < 0)
+		fprintf(stderr, "could not remove %s: %s\n", root, strerror(errno));
 	return t_exit();
 }
