@@ -368,6 +368,16 @@ static void result_of(const struct conn *c, int rc, double cpu0, struct serve_re
 		.first = c->first, .last = c->last };
 }
 
+/* -c: the ledger's mark, and other processes' CPU from now on. */
+static void meter_start(struct conn *c)
+{
+	if (!c->cfg->meter || sampler_read(&c->first) != 0)
+		return;
+	c->last = c->first;
+	c->others = others_span_new(c->cfg->meter);
+	others_span_begin(c->others);
+}
+
 int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
 	  struct serve_result *res)
 {
@@ -404,11 +414,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		close(fd);
 		return 1;
 	}
-	if (sc->meter && sampler_read(&c->first) == 0) {
-		c->last = c->first;
-		c->others = others_span_new(sc->meter);
-		others_span_begin(c->others);
-	}
+	meter_start(c);
 	where_start(c);
 	c->start = now_ns();
 	watch_init(&c->watch, sc->period, sc->stall_secs, c->start, 0);
