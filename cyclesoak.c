@@ -91,7 +91,8 @@ static const struct optab options[] = {
 	  "CPU's load, softirq share and NET_RX/NET_TX per second (cpus:), "
 	  "interrupts and packets per second (net:), kernel work by kind, sampled "
 	  "(kernel:; needs root or perf_event_paranoid <= 0)" },
-	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr" },
+	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr; "
+	  "an others: line when other processes held over 3% of the machine" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout: events using, method, load, nofigure, "
 	  "calibrating, calibrated, command" },
