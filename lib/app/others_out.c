@@ -71,7 +71,7 @@ const struct others_report *others_span_take(struct others_span *s, double cpus,
 	return &s->last;
 }
 
-static void others_json(const void *arg)
+void others_json(const void *arg)
 {
 	const struct others_report *r = arg;
 

@@ -41,4 +41,8 @@ const struct others_report *others_span_take(struct others_span *s, double cpus,
  */
 void others_line(const struct others_report *r, const char *figure);
 
+/* others_json - arg's (a struct others_report) others array, in the JSON
+ * object being built. */
+void others_json(const void *arg);
+
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/others_out.h"
 #include "app/others_tally.h"
 #include "app/out.h"
 
@@ -70,14 +71,7 @@ static void tally_json(const void *arg)
 		out_object_end();
 	}
 	out_array_end();
-	out_array("others");
-	for (int i = 0; i < t->worst.n; i++) {
-		out_object(NULL);
-		out_str("name", t->worst.top[i].name);
-		out_num("pct", t->worst.top[i].pct, 1);
-		out_object_end();
-	}
-	out_array_end();
+	others_json(&t->worst);
 }
 
 void others_tally_line(const struct others_tally *t, const char *figure)

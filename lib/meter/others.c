@@ -89,17 +89,14 @@ static int grow(struct others_snap *s)
 /* dir's process entries into s; -1 with err on memory. */
 static int scan(DIR *d, const char *root, struct others_snap *s, char *err, size_t errlen)
 {
-	char path[PATH_MAX], line[1024], *end;
+	char path[PATH_MAX], line[1024];
 	struct dirent *e;
 	long pid;
 
 	while ((e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+		pid = proc_entry_pid(e->d_name);
+		if (pid < 0)
 			continue;	/* not a process */
-		errno = 0;
-		pid = strtol(e->d_name, &end, 10);
-		if (errno || *end || pid > INT_MAX)
-			continue;
 		if (grow(s) < 0)
 			return err_fill(err, errlen, ENOMEM, "%s: %d processes", root, s->n);
 		snprintf(path, sizeof(path), "%s/%ld/stat", root, pid);

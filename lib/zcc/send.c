@@ -60,9 +60,10 @@ void send_mark(struct sender *sd, int sock)
 {
 	char err[512];
 
+	/* Before the mark: reading /proc is not the run's load. */
+	others_span_begin(sd->others);
 	if (sd->meter && meter_mark(sd->meter, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	others_span_begin(sd->others);
 	if (!sd->where)
 		return;
 	/* No socket yet (-P): every interface that moved. */
