@@ -38,6 +38,7 @@ struct conn {
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
 	struct app_load done_load;	/* -c: the done line's figures */
 	struct others_span *others;	/* -c: other processes, from first on */
+	struct others_report others_done;	/* and the done line's report */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	int mptcp;			/* the kernel says the connection is MPTCP */
@@ -182,6 +183,9 @@ static void report_done(struct conn *c, int interrupted)
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
 	const struct others_report *o = !l.valid ? NULL :
 		others_span_take(c->others, l.ncpus, c->last.secs - c->first.secs);
+
+	if (o)
+		c->others_done = *o;
 
 	c->done_load = l;
 	line_begin("done");
@@ -365,7 +369,7 @@ static void result_of(const struct conn *c, int rc, double cpu0, struct serve_re
 	*res = (struct serve_result){ .bytes = c->p.bytes, .start_ns = c->start,
 		.end_ns = c->end, .own_secs = cpu_self_secs() - cpu0, .whole = rc == 0,
 		.metered = c->cfg->meter != NULL && c->first.secs < c->last.secs,
-		.first = c->first, .last = c->last };
+		.first = c->first, .last = c->last, .others = c->others_done };
 }
 
 /* -c: the ledger's mark, and other processes' CPU from now on. */

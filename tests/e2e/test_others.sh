@@ -91,10 +91,11 @@ check "the demo: the line under its table names the busy loop" \
 	grep -Eq '^others: over .*[(] ?(.*, )?zcothersbusy [0-9.]+%' "$TMP/demo.out"
 
 # --- zcs -c -----------------------------------------------------------------
-# zcs_metered: zcs -c -1 listening, again while another meter refuses it.
+# zcs_metered ARGS...: zcs -c ARGS listening, again while another meter
+# refuses it.
 zcs_metered() {
 	for _try in $(seq 600); do
-		start_bg "$ZC_BIN/zcs" -c -1 -t 60 -p 0 >"$TMP/zcs.out" 2>"$TMP/zcs.err"
+		start_bg "$ZC_BIN/zcs" -c -p 0 "$@" >"$TMP/zcs.out" 2>"$TMP/zcs.err"
 		ZCS_PID=$!
 		within 300 zcs_said
 		if has_line "$TMP/zcs.out" "$ZCS_LISTENING"; then
@@ -112,11 +113,19 @@ zcs_said() {
 	has_line "$TMP/zcs.out" "$ZCS_LISTENING" || proc_ended "$ZCS_PID"
 }
 truth_start
-zcs_metered
+zcs_metered -1 -t 60
 run_fg "$ZC_BIN/zcc" -t 3 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP"/files/f* >/dev/null 2>&1
 reap_pid "$ZCS_PID" 100
 forget_bg "$ZCS_PID"
 judge "zcs -c's done line" "$TMP/zcs.out"
+zcs_metered -M read,splice -t 60
+for _i in 1 2 3 4; do
+	run_fg "$ZC_BIN/zcc" -t 1 -s 127.0.0.1 -p "$ZCS_PORT" "$TMP"/files/f* >/dev/null 2>&1
+done
+wait_for "$TMP/zcs.out" '^others: over' 100
+stop_bg "$ZCS_PID"
+check "zcs -c -M: under the table, the turns it touched and the busy loop: $(grep '^others: over' "$TMP/zcs.out" | tail -n 1)" \
+	grep -Eq '^others: over 3% of the machine in [1-4] of 4 runs \(read [0-2] of 2, splice [0-2] of 2\), up to [0-9.]+% \((.*, )?zcothersbusy [0-9.]+%' "$TMP/zcs.out"
 
 # --- cyclesoak ----------------------------------------------------------------
 truth_start
