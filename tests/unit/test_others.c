@@ -1,6 +1,7 @@
 /*
  * lib/meter/others.c: other processes' share of the machine, from two
- * snapshots of a /proc tree this test builds in a temporary directory.
+ * snapshots of a /proc tree this test builds in a temporary directory;
+ * lib/app/others_tally.c: a comparison's runs it touched.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "t.h"
+#include "app/others_tally.h"
 #include "meter/others.h"
 
 #define HZ 100
@@ -201,6 +203,39 @@ static void test_bad(void)
 	drop(400);
 }
 
+/* A comparison's runs: which variant's runs passed the mark, and evenly? */
+static void test_tally(void)
+{
+	static struct others_tally t;
+	struct others_report quiet = { .valid = 1, .pct = 1 };
+	struct others_report busy = { .valid = 1, .pct = 20, .n = 1 };
+	struct others_report none = { 0 };
+
+	strcpy(busy.top[0].name, "dpkg");
+	others_tally_add(&t, "sendfile", &busy);
+	others_tally_add(&t, "send", &quiet);
+	others_tally_add(&t, "send", &none);
+	CHECK(others_tally_over(&t, "sendfile") == 1 && others_tally_over(&t, "send") == 0 &&
+	      t.v[1].runs == 1,
+	      "over the mark: sendfile 1, send 0; a run with no figure not counted");
+	CHECK(others_tally_uneven(&t) && t.worst.pct == 20 &&
+	      strcmp(t.worst.top[0].name, "dpkg") == 0,
+	      "one variant touched, the other not: uneven; the worst run kept");
+	others_tally_add(&t, "send", &busy);
+	CHECK(others_tally_over(&t, "send") == 1 && others_tally_uneven(&t),
+	      "both touched once, but means 20%% and 10.5%%: uneven");
+	others_tally_add(&t, "sendfile", &quiet);
+	CHECK(!others_tally_uneven(&t),
+	      "both touched once, means 10.5%% and 10.5%%: even");
+	memset(&t, 0, sizeof(t));
+	busy.pct = OTHERS_MARK + 1;
+	quiet.pct = OTHERS_MARK - 1;
+	others_tally_add(&t, "sendfile", &busy);
+	others_tally_add(&t, "send", &quiet);
+	CHECK(others_tally_uneven(&t),
+	      "means 2 points apart, but one over the mark and one not: uneven");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/zc-others-XXXXXX");
@@ -211,6 +246,7 @@ int main(void)
 	test_period();
 	test_threshold();
 	test_bad();
+	test_tally();
 	for (int i = 0; i < n_made; i++)
 		drop(made[i]);
 	if (rmdir(root) < 0)
