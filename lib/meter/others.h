@@ -11,9 +11,9 @@
  * snapshots make a report (others_compute): each process's delta, a PID
  * that appeared in the period counting from 0 (a PID reused, told by its
  * start time, is a new process). What it cannot see, it undercounts:
- *   - a process that ended in the period: what it ran after the first
- *     snapshot is lost (its parent's cutime would hold it, but mixed with
- *     every other child's, zc's among them);
+ *   - a process that ended in the period: what it and its threads ran
+ *     after the first snapshot is lost (its parent's cutime would hold
+ *     it, but mixed with every other child's, zc's among them);
  *   - a process that began and ended inside the period: lost whole.
  * So a build's short compiler runs are seen only while they live across
  * a snapshot; the share is a floor.
@@ -21,7 +21,9 @@
  * Left out (others_skip): the PIDs the caller names (the measuring
  * program, the soakers), any process whose command name is one of zc's
  * programs, and every descendant of either (zcs's connection processes,
- * cyclesoak's command, the soakers); kernel threads of the network:
+ * cyclesoak's command, the soakers; one orphaned before the second
+ * snapshot, its parent now init, is others); the idle task has no /proc
+ * entry; kernel threads of the network:
  * ksoftirqd/N, napi/..., and irq/N-NAME where NAME begins with a network
  * interface's name. Where this fails: softirq work (the receive path,
  * NET_RX) that ran on whatever task it interrupted is charged to that
