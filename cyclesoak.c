@@ -26,6 +26,7 @@
 #include "app/out.h"
 #include "app/meter_notes.h"
 #include "app/meter_session.h"
+#include "app/others_out.h"
 #include "app/stop_exit.h"
 #include "app/where_out.h"
 #include "app/where_session.h"
@@ -90,7 +91,8 @@ static const struct optab options[] = {
 	  "CPU's load, softirq share and NET_RX/NET_TX per second (cpus:), "
 	  "interrupts and packets per second (net:), kernel work by kind, sampled "
 	  "(kernel:; needs root or perf_event_paranoid <= 0)" },
-	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr" },
+	{ 'd', "debug", NULL, "both methods' figures and per-CPU loads on stderr; "
+	  "an others: line when other processes held over 3% of the machine" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout: events using, method, load, nofigure, "
 	  "calibrating, calibrated, command" },
@@ -208,6 +210,8 @@ static int do_calibrate(void)
 
 /* -W: where the load went, over the meter's own periods; NULL: no -W. */
 static struct where_span *where;
+/* -d and -- command: other processes over the same periods; else NULL. */
+static struct others_span *others;
 
 /* The meter, its method line, and with -W where over it. */
 static struct meter *open_meter(void)
@@ -225,6 +229,8 @@ static struct meter *open_meter(void)
 	check_stdout(line_end());
 	if (cfg.where)
 		where = where_meter_span(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
+	if (cfg.debug || cfg.command)
+		others = others_span_new(m);
 	return m;
 }
 
@@ -252,7 +258,8 @@ static void free_json(const void *arg)
 }
 
 /* "System load: xx.x%" [ "|| Free: xx.x%(0) ..." ], or the load event. */
-static void print_load(struct meter *m, const struct meter_reading *r)
+static void print_load(struct meter *m, const struct meter_reading *r,
+		       const struct others_report *o)
 {
 	int i;
 
@@ -278,6 +285,7 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], r->cpu[i]);
 		line_nested(free_json, NULL, r);
 	}
+	others_line(o, "the load");
 	where_span_line(where);
 	check_stdout(line_end());
 	if (cfg.debug)
@@ -296,6 +304,7 @@ static int do_meter(void)
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	where_span_begin(where);
+	others_span_begin(others);
 	next = now_ns() + period;
 	for (;;) {
 		sig = signal_wait_until(&stop_set, next);
@@ -307,9 +316,10 @@ static int do_meter(void)
 		if (rc > 0) {
 			no_figure(err);
 			where_span_begin(where);
+			others_span_begin(others);
 		} else {
 			where_span_take(where, r.load);
-			print_load(m, &r);
+			print_load(m, &r, others_span_take(others, r.ncpus, r.secs));
 			if (cfg.once)
 				break;
 		}
@@ -318,6 +328,7 @@ static int do_meter(void)
 			next = now_ns() + period;
 	}
 	where_span_free(where);
+	others_span_free(others);
 	app_meter_close();
 	return 0;
 }
@@ -382,6 +393,7 @@ static int do_command(void)
 {
 	struct meter *m = open_meter();
 	double load, secs, taken, quota = meter_quota(m);
+	const struct others_report *o;
 	char err[512], shown[SAFE_LEN];
 	int rc, status;
 	pid_t pid;
@@ -392,6 +404,7 @@ static int do_command(void)
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	where_span_begin(where);
+	others_span_begin(others);
 	rc = spawn_command(&pid, cfg.command, &start_mask);
 	if (rc) {
 		app_meter_close();
@@ -400,6 +413,7 @@ static int do_command(void)
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);
 	where_span_take(where, load);
+	o = others_span_take(others, meter_ncpus(m), secs);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");
@@ -409,9 +423,11 @@ static int do_command(void)
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
 	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
+	others_line(o, "the load");
 	where_span_line(where);
 	check_stdout(line_end());
 	where_span_free(where);
+	others_span_free(others);
 	meter_note_steal(taken);
 	return status;
 }

@@ -144,8 +144,8 @@ static const struct optab options[] = {
 	  "  cpu: load PCT% of NCPUS CPUs,\n"
 	  "       service demand USPERKB us/KB,\n"
 	  "       zcc itself USPERKB us/KB\n"
-	  "(service demand: CPU time of the whole machine per KB sent; zcc itself: "
-	  "zcc's own user + system time per KB); -d names the meter" },
+	  "(service demand: the whole machine's CPU time per KB sent; zcc itself: "
+	  "its own; an others: line: other processes over 3% of it); -d: the meter" },
 	{ 'W', "where", NULL,
 	  "with -c: where the CPU went, after the cpu: line and every -I line: the "
 	  "load by class (where:, also in us/KB), each CPU's load, softirq share "

@@ -110,7 +110,8 @@ static const struct optab options[] = {
 	{ 'c', "cpu-load", NULL,
 	  "meter this machine's CPU load (cyclesoak's way): every rate and done "
 	  "line gains \", load PCT% of NCPUS CPUs, USPERKB us/KB\" (CPU time of "
-	  "the whole machine per KB received)" },
+	  "the whole machine per KB received); other processes over 3% of the "
+	  "machine: an others: line after the done line names them" },
 	{ 'W', "where", NULL,
 	  "with -c: where the CPU went, after every line with the load: the load "
 	  "by class (where:, also in us/KB), each CPU's load, softirq share and "

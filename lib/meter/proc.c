@@ -170,26 +170,32 @@ static int task_of(pid_t pid, pid_t *parent, struct proc_task *t)
 	return 0;
 }
 
+long proc_entry_pid(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (name[0] < '1' || name[0] > '9')
+		return -1;
+	errno = 0;
+	pid = strtol(name, &end, 10);
+	return errno || *end || pid > INT_MAX ? -1 : pid;
+}
+
 int proc_children(pid_t parent, struct proc_task *kids, int max)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	struct proc_task t;
 	pid_t ppid;
-	char *end;
 	long pid;
 	int n = 0;
 
 	if (!d)
 		return -1;
 	while ((e = readdir(d))) {
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;	/* not a process */
-		errno = 0;
-		pid = strtol(e->d_name, &end, 10);
-		if (errno || *end || pid > INT_MAX)
-			continue;
-		if (task_of((pid_t)pid, &ppid, &t) < 0 || ppid != parent)
+		pid = proc_entry_pid(e->d_name);
+		if (pid < 0 || task_of((pid_t)pid, &ppid, &t) < 0 || ppid != parent)
 			continue;
 		if (n < max)
 			kids[n] = t;

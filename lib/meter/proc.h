@@ -56,6 +56,10 @@ int proc_task_state(pid_t pid, char *state, int *wait_status);
  */
 uint64_t proc_task_pending(pid_t pid);
 
+/* proc_entry_pid - the PID a /proc directory entry's name is; -1 when it
+ * is no process (self, sys, a name that is not all digits). */
+long proc_entry_pid(const char *name);
+
 /* One process, as /proc/PID/stat names it. */
 struct proc_task {
 	pid_t pid;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "zcc/compare.h"
+#include "app/others_tally.h"
 #include "app/out.h"
 #include "zcc/report.h"
 #include "app/stop_exit.h"
@@ -95,6 +96,7 @@ struct live {
 	struct compare_row rows[COMPARE_MAX];
 	unsigned total;			/* figs made */
 	int same;			/* a receiver's report: one machine */
+	struct others_tally others;	/* other processes' share, run by run */
 };
 
 /*
@@ -153,6 +155,7 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 		fig = fig_of(&r);
 		l->same |= r.rx_ok && rx_report_same(&r.rx);
 		compare_keep(&l->figs[i], round, &fig);
+		others_tally_add(&l->others, l->v.v[i].name, &r.others);
 		compare_round_line(look, &l->rows[i], round, cc->rounds, j, &fig);
 	}
 	return 0;
@@ -180,6 +183,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		compare_rows(&look, l.rows, l.v.n, l.figs, done);
 		compare_table(&look, l.rows, l.v.n, l.figs[0].measured,
 			      "the median of the rounds' ratios");
+		others_tally_line(&l.others, "the service demand");
 		if (l.same && l.figs[0].has_rx)
 			out_text("both ends are one machine (one boot id): the sender's and the "
 				 "receiver's load are one machine's, not to be added\n");

@@ -13,6 +13,7 @@
 #include "zcc/run_record.h"
 #include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
+#include "app/others_out.h"
 #include "app/where_out.h"
 #include "base/rate.h"
 #include "base/stats.h"
@@ -83,6 +84,7 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 	line_num("service_demand_us_per_kb", r->demand, 3, ", service demand %.3f us/KB");
 	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
 	line_str("meter", r->meter, NULL);
+	others_line(&r->others, "the service demand");
 	if (sd->where)
 		where_line(where_span_report(sd->run));
 	line_end();

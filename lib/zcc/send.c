@@ -16,6 +16,7 @@
 #include "app/env_out.h"
 #include "app/mptcp_out.h"
 #include "app/meter_session.h"
+#include "app/others_out.h"
 #include "base/cpu.h"
 #include "zcc/limits.h"
 #include "zcc/report.h"
@@ -46,6 +47,7 @@ void send_open(struct sender *sd, const char *const *names, int n_names,
 void send_meter(struct sender *sd, struct meter *m, int where)
 {
 	sd->meter = m;
+	sd->others = others_span_new(m);
 	if (!where)
 		return;
 	sd->where = where_session_open(m, sd->cfg->debug, 0);
@@ -58,6 +60,8 @@ void send_mark(struct sender *sd, int sock)
 {
 	char err[512];
 
+	/* Before the mark: reading /proc is not the run's load. */
+	others_span_begin(sd->others);
 	if (sd->meter && meter_mark(sd->meter, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	if (!sd->where)
@@ -92,6 +96,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->meter = meter_method_name(meter_method(sd->meter));
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
+	r->others = *others_span_take(sd->others, mr.ncpus, mr.secs);
 	if (sd->where && !where_span_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
 		error(1, 0, "%s", err);
 	return 0;

@@ -16,6 +16,7 @@
 #include "app/mptcp_out.h"
 #include "app/where_session.h"
 #include "meter/meter.h"
+#include "meter/others.h"
 #include "wire/net.h"
 #include "wire/tcpinfo.h"
 #include "wire/tx.h"
@@ -53,6 +54,7 @@ struct send_result {
 	double load, demand, own;
 	int ncpus;
 	const char *meter;	/* the meter's method */
+	struct others_report others;	/* other processes' share, same period */
 	int rx_ok;		/* --receiver-report: rx holds the receiver's */
 	struct rxreport rx;
 };
@@ -65,6 +67,7 @@ struct sender {
 	struct where_session *where;		/* -W; NULL: none */
 	struct where_span *run;		/* -W: the run's stretch, its report after it */
 	struct where_span *interval;		/* -W -I: the interval's (the watcher's) */
+	struct others_span *others;	/* -c: other processes over the run */
 	int env_due;			/* the env record waits for a connection */
 	int mptcp;			/* --mptcp, and the kernel says the run's
 					 * connection (-P: any) is MPTCP */

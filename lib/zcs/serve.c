@@ -14,6 +14,7 @@
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/meter_session.h"
+#include "app/others_out.h"
 #include "app/stop_exit.h"
 #include "app/watch.h"
 #include "app/where_out.h"
@@ -36,6 +37,8 @@ struct conn {
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
 	struct app_load done_load;	/* -c: the done line's figures */
+	struct others_span *others;	/* -c: other processes, from first on */
+	struct others_report others_done;	/* and the done line's report */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	int mptcp;			/* the kernel says the connection is MPTCP */
@@ -178,6 +181,11 @@ static void report_done(struct conn *c, int interrupted)
 	uint64_t ns = c->end - c->start, bytes = c->p.bytes;
 	struct app_load l = sample(c, bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
+	const struct others_report *o = !l.valid ? NULL :
+		others_span_take(c->others, l.ncpus, c->last.secs - c->first.secs);
+
+	if (o)
+		c->others_done = *o;
 
 	c->done_load = l;
 	line_begin("done");
@@ -197,6 +205,7 @@ static void report_done(struct conn *c, int interrupted)
 	if (zc && !c->rx.zc_mapped)	/* no zero-copy figure: say so */
 		line_text(" (zero-copy: nothing mapped, all %" PRIu64 " bytes copied)",
 			  c->rx.zc_copied);
+	others_line(o, "the service demand");
 	line_done(c);
 	if (c->cfg->debug && zc)
 		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
@@ -360,7 +369,17 @@ static void result_of(const struct conn *c, int rc, double cpu0, struct serve_re
 	*res = (struct serve_result){ .bytes = c->p.bytes, .start_ns = c->start,
 		.end_ns = c->end, .own_secs = cpu_self_secs() - cpu0, .whole = rc == 0,
 		.metered = c->cfg->meter != NULL && c->first.secs < c->last.secs,
-		.first = c->first, .last = c->last };
+		.first = c->first, .last = c->last, .others = c->others_done };
+}
+
+/* -c: the ledger's mark, and other processes' CPU from now on. */
+static void meter_start(struct conn *c)
+{
+	if (!c->cfg->meter || sampler_read(&c->first) != 0)
+		return;
+	c->last = c->first;
+	c->others = others_span_new(c->cfg->meter);
+	others_span_begin(c->others);
 }
 
 int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
@@ -399,8 +418,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		close(fd);
 		return 1;
 	}
-	if (sc->meter && sampler_read(&c->first) == 0)
-		c->last = c->first;
+	meter_start(c);
 	where_start(c);
 	c->start = now_ns();
 	watch_init(&c->watch, sc->period, sc->stall_secs, c->start, 0);
@@ -418,6 +436,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticker(0);
 	rx_close(sc->method, &c->rx);
 	where_end(c);
+	others_span_free(c->others);
 	close(fd);
 	if (sc->debug && c->mptcp)
 		mptcp_debug(c->prefix, &c->subflows);

@@ -14,6 +14,7 @@
 
 #include "app/where_session.h"
 #include "meter/meter.h"
+#include "meter/others.h"
 #include "wire/rx.h"
 #include "zcs/serve_sampler.h"
 
@@ -44,6 +45,7 @@ struct serve_result {
 	int whole;			/* a complete, well-formed stream */
 	int metered;			/* -c: first and last hold the ledger */
 	struct sampler_mark first, last;	/* the meter's ledger at start and end */
+	struct others_report others;	/* -c: other processes over the same */
 };
 
 /*

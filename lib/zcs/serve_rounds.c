@@ -19,6 +19,7 @@
 #include "zcs/serve_total.h"
 #include "zcs/turn_plan.h"
 #include "app/meter_session.h"
+#include "app/others_tally.h"
 #include "base/clock.h"
 #include "base/rate.h"
 #include "meter/meter.h"
@@ -66,6 +67,7 @@ static struct {
 	struct turn turns[TURNS];
 	struct turn *open;		/* the turn a connection may join, or NULL */
 	struct turn *joining;		/* picked, its process not yet made */
+	struct others_tally others;	/* other processes' share, turn by turn */
 } rs = { .pipe = { -1, -1 } };
 
 int rounds_on(void)
@@ -246,6 +248,18 @@ static struct compare_fig turn_fig(const struct turn *t)
 	return f;
 }
 
+/* Other processes in a turn: its connection that saw the most (-P's
+ * connections overlap, each over its own span). */
+static const struct others_report *turn_others(const struct turn *t)
+{
+	const struct others_report *o = &t->m[0].r.others;
+
+	for (unsigned i = 1; i < t->n; i++)
+		if (t->m[i].r.others.valid && t->m[i].r.others.pct > o->pct)
+			o = &t->m[i].r.others;
+	return o;
+}
+
 /* The rounds complete from the first: the table over them, and the chart. */
 static void tables(void)
 {
@@ -262,6 +276,7 @@ static void tables(void)
 		compare_rows(&zcs_look, rs.rows, rs.vs->n, rs.figs, done);
 		compare_table(&zcs_look, rs.rows, rs.vs->n, measured,
 			      "the median of the rounds' ratios");
+		others_tally_line(&rs.others, "the service demand");
 		if (rs.plot)
 			compare_plot(&zcs_look, rs.plot, rs.rows, rs.figs, rs.vs->n, done,
 				     rs.vs->by_size);
@@ -286,6 +301,7 @@ static void turn_done(struct turn *t)
 	}
 	f = turn_fig(t);
 	compare_keep(&rs.figs[t->variant], t->at.round, &f);
+	others_tally_add(&rs.others, v->name, turn_others(t));
 	compare_round_line(&zcs_look, &rs.rows[t->variant], t->at.round, 0, t->at.at, &f);
 	rs.counted[t->at.round]++;
 	tables();
