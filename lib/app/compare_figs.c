@@ -100,8 +100,8 @@ void compare_verdict(struct compare_row *row, size_t rounds, size_t base)
 {
 	row->verdict = stats_ratio_verdict(&row->ratio);
 	row->why[0] = '\0';
-	if (covers(row->ratio.conf))
-		return;
+	if (covers(row->ratio.conf) || !row->ratio.n)
+		return;		/* no ratio at all: ~, and no rounds would mend it */
 	row->verdict = STATS_UNRESOLVED;
 	if (base)
 		snprintf(row->why, sizeof(row->why), "%zu round%s against %zu: %zu needed",
