@@ -31,10 +31,9 @@ static const struct opt_spec sizes = { .opt = 'b', .kind = OPT_SIZES, .min = 1,
 static const struct opt_spec times = { .opt = 'g', .kind = OPT_TIMES, .min = 1e-6,
 	.max = 10 };
 
-/* arg under spec in a child: its exit status and first line, into line. */
-static int refused(const struct opt_spec *spec, const char *arg, char *line, size_t len)
+/* What a child doing fn(arg) says: its exit status, its first line in line. */
+static int in_child(void (*fn)(const void *), const void *arg, char *line, size_t len)
 {
-	struct opt_value v[4];
 	int p[2], st;
 	ssize_t n;
 	pid_t pid;
@@ -44,7 +43,7 @@ static int refused(const struct opt_spec *spec, const char *arg, char *line, siz
 	pid = fork();
 	if (pid == 0) {
 		dup2(p[1], 2);
-		opt_values(spec, arg, v, 4);
+		fn(arg);
 		_exit(0);
 	}
 	close(p[1]);
@@ -57,41 +56,37 @@ static int refused(const struct opt_spec *spec, const char *arg, char *line, siz
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* A list under its spec. */
+struct given {
+	const struct opt_spec *spec;
+	const char *arg;
+};
+
+static void read_list(const void *arg)
+{
+	const struct given *g = arg;
+	struct opt_value v[4];
+
+	opt_values(g->spec, g->arg, v, 4);
+}
+
 static void refuses(const struct opt_spec *spec, const char *arg, const char *want)
 {
 	char line[512];
-	int rc = refused(spec, arg, line, sizeof(line));
+	int rc = in_child(read_list, &(struct given){ spec, arg }, line, sizeof(line));
 
 	CHECK(rc == 2 && strstr(line, want), "'%s': exit 2, '%s' (got %d '%s')", arg, want,
 	      rc, line);
 }
 
-/* Nine pairs where there is room for eight: one usage line. */
-static void too_many_pairs(const struct opt_value *n)
+/* Three names by three sizes into room for eight pairs. */
+static void nine_pairs(const void *arg)
 {
 	struct opt_value s[3];
 	struct opt_pair p[8];
-	char line[512];
-	int st, fd[2];
-	ssize_t got;
-	pid_t pid;
 
 	opt_values(&sizes, "1K,2K,3K", s, 3);
-	if (pipe(fd) < 0)
-		return;
-	pid = fork();
-	if (pid == 0) {
-		dup2(fd[1], 2);
-		opt_pairs(&names, n, 3, &sizes, s, 3, NULL, p, 8);
-		_exit(0);
-	}
-	close(fd[1]);
-	got = read(fd[0], line, sizeof(line) - 1);
-	line[got > 0 ? got : 0] = '\0';
-	close(fd[0]);
-	waitpid(pid, &st, 0);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2 &&
-	      strstr(line, "-M and -b: more than 8 variants"), "nine pairs, room for 8: %s", line);
+	opt_pairs(&names, arg, 3, &sizes, s, 3, NULL, p, 8);
 }
 
 int main(void)
@@ -99,6 +94,7 @@ int main(void)
 	struct opt_value n[8], s[8], t[8];
 	struct opt_pair p[16];
 	unsigned nn, ns, nt, np;
+	char line[512];
 
 	nn = opt_values(&names, "plum,apple,pear", n, 8);
 	CHECK(nn == 3 && n[0].index == 2 && n[1].index == 0 && strcmp(n[2].label, "pear") == 0,
@@ -128,6 +124,7 @@ int main(void)
 	refuses(&times, "1ms,0.001", "-g: '1ms' and '0.001' are one time");
 	refuses(&times, "100us,0.0001", "-g: '100us' and '0.0001' are one time");
 	refuses(&times, "20", "-g: '20'");
-	too_many_pairs(n);
+	CHECK(in_child(nine_pairs, n, line, sizeof(line)) == 2 &&
+	      strstr(line, "-M and -b: more than 8 variants"), "nine pairs, room for 8: %s", line);
 	return t_exit();
 }
