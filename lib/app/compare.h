@@ -8,8 +8,8 @@
  *
  * The programs run the rounds (lib/zcc/compare.c, lib/zcs/serve_rounds.c);
  * lib/app/figures.h keeps the figures of each round; compare_figs.c
- * makes the rows and their verdicts, compare_table.c
- * prints the round lines and the table, compare_plot.c draws the chart.
+ * makes the rows and their verdicts, compare_table.c prints the round
+ * lines and the table, compare_plot.c draws the chart.
  */
 #ifndef ZC_APP_COMPARE_H
 #define ZC_APP_COMPARE_H
@@ -97,12 +97,13 @@ void compare_rows(const struct compare_look *look, struct compare_row *rows, uns
 		  const struct fig_rounds *figs, size_t done);
 
 /*
- * compare_verdict - row's verdict word from its ratio: cheaper or dearer
- * only when the interval's coverage is COMPARE_COVERAGE or more, else ~
- * with why (rounds: the paired rounds; with base, the other run's, for
- * an unpaired ratio).
+ * compare_verdict - row's verdict word from its ratio on figure fig:
+ * cheaper below 1 where lower is better (above 1 where higher is), dearer
+ * the other way, only when the interval's coverage is COMPARE_COVERAGE or
+ * more, else ~ with why (rounds: the paired rounds; with base, the other
+ * run's, for an unpaired ratio).
  */
-void compare_verdict(struct compare_row *row, size_t rounds, size_t base);
+void compare_verdict(struct compare_row *row, enum fig_id fig, size_t rounds, size_t base);
 
 /*
  * compare_round_line - a run's figures as the round event (text: a round

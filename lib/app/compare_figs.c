@@ -96,9 +96,16 @@ static size_t unpaired_needed(size_t base)
 	return n;
 }
 
-void compare_verdict(struct compare_row *row, size_t rounds, size_t base)
+void compare_verdict(struct compare_row *row, enum fig_id fig, size_t rounds, size_t base)
 {
+	static const enum stats_verdict flipped[] = {
+		[STATS_UNRESOLVED] = STATS_UNRESOLVED, [STATS_LESS] = STATS_MORE,
+		[STATS_MORE] = STATS_LESS,
+	};
+
 	row->verdict = stats_ratio_verdict(&row->ratio);
+	if (fig_defs[fig].better == FIG_HIGHER)	/* less of it costs more */
+		row->verdict = flipped[row->verdict];
 	row->why[0] = '\0';
 	if (covers(row->ratio.conf) || !row->ratio.n)
 		return;		/* no ratio at all: ~, and no rounds would mend it */
@@ -133,7 +140,7 @@ void compare_rows(const struct compare_look *look, struct compare_row *rows, uns
 		row->has_ratio = 1;
 		stats_ratios(a, b, done, &row->ratio);
 		row->agree = (long)stats_ratio_agree(&row->ratio);
-		compare_verdict(row, row->ratio.n, 0);
+		compare_verdict(row, fig, row->ratio.n, 0);
 	}
 	free(a);
 	free(b);

@@ -156,12 +156,13 @@ static void foot(const struct compare_look *look, const struct compare_row *rows
 
 	for (unsigned i = 1; i < n; i++)
 		held |= rows[i].why[0] != '\0';
-	out_text("ratio: the variant's %s over %s's (below 1: cheaper)\n"
+	out_text("ratio: the variant's %s over %s's (%s 1: cheaper)\n"
 		 "interval: distribution-free, %.1f%% coverage; agree: rounds on "
 		 "the ratio's side of 1\n"
 		 "verdict: cheaper or dearer when the whole interval is below or "
 		 "above 1 and covers %.0f%% or more, ~ when it holds 1 or covers less\n",
-		 d->ratio_of, rows[0].name, rows[1].ratio.conf * 100, COMPARE_COVERAGE * 100);
+		 d->ratio_of, rows[0].name, d->better == FIG_HIGHER ? "above" : "below",
+		 rows[1].ratio.conf * 100, COMPARE_COVERAGE * 100);
 	if (held && look->open)
 		out_text("round %zu: the verdicts wait for more rounds\n", rows[0].rounds);
 }

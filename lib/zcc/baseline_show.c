@@ -152,7 +152,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	fig_column(v->rounds.r, m, fig, r);
 	rows[1].has_ratio = 1;
 	stats_unpaired(a, now->n, r, m, &rows[1].ratio);
-	compare_verdict(&rows[1], now->n, m);
+	compare_verdict(&rows[1], fig, now->n, m);
 	free(a);
 	snprintf(how, sizeof(how), "unpaired: this run's %zu round%s against the "
 		 "baseline's %zu, every pair's ratio", now->n, now->n == 1 ? "" : "s", m);

@@ -69,6 +69,23 @@ static void coverage(void)
 	fig_rounds_free(&figs[1]);
 }
 
+/* A ratio wholly below 1: cheaper on a cost, dearer on a figure where
+ * higher is better (the rate). */
+static void better(void)
+{
+	struct compare_row row = { .ratio = { .n = 6, .median = 0.5, .lo = 0.4, .hi = 0.6,
+					      .conf = 0.97 } };
+
+	compare_verdict(&row, FIG_DEMAND, 6, 0);
+	CHECK(row.verdict == STATS_LESS && !row.why[0], "service demand halved: cheaper");
+	compare_verdict(&row, FIG_RATE, 6, 0);
+	CHECK(row.verdict == STATS_MORE, "rate halved: dearer");
+	row.ratio.conf = 0.875;
+	compare_verdict(&row, FIG_DEMAND, 4, 0);
+	CHECK(row.verdict == STATS_UNRESOLVED && strcmp(row.why, "4 rounds: 5 needed") == 0,
+	      "87.5%% coverage: ~ (%s)", row.why);
+}
+
 int main(void)
 {
 	struct compare_look look = { .self = "zcc" };
@@ -77,6 +94,7 @@ int main(void)
 
 	table();
 	coverage();
+	better();
 	/* Six rounds, grown from none: b's sender figure is half a's, its
 	 * receiver's twice, the path's (2 + 4) / (4 + 2) = 1. */
 	for (size_t k = 0; k < 6; k++) {
