@@ -130,7 +130,8 @@ static const struct optab options[] = {
 	  "with -c), zcc's own us/KB, and its ratio to the first variant on "
 	  "service demand (-c) or zcc's own us/KB: the median of the rounds' "
 	  "ratios, its distribution-free interval, the rounds that agree, and "
-	  "cheaper, dearer, or ~ when the interval holds 1. -t is each "
+	  "cheaper, dearer, or ~ when the interval holds 1 or covers under 90% "
+	  "(fewer than 5 rounds). -t is each "
 	  "variant's time in a round" },
 	{ 'T', "stall-timeout", "SECS",
 	  "give up (exit 1) when connecting takes SECS, when the server takes "

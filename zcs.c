@@ -90,7 +90,8 @@ static const struct optab options[] = {
 	  "demand and zcs's own us/KB, and each one's ratio to the first on the "
 	  "deciding figure (service demand with -c, zcs's own us/KB without): "
 	  "the median of the rounds' ratios, a distribution-free interval, the "
-	  "rounds that agree, and cheaper, dearer or ~" },
+	  "rounds that agree, and cheaper, dearer or ~ (~ until 5 rounds: an "
+	  "interval covering under 90% gives no verdict word)" },
 	{ 't', "period", "SECS",
 	  "print the rate every SECS seconds, fractions allowed (default 5)" },
 	{ 'T', "stall-timeout", "SECS",

@@ -8,7 +8,8 @@
 # why, one it refuses): rounds, each running every method once in an order
 # that rotates, then each method's verdict against sendfile on service
 # demand (cheaper, dearer, or ~ when the rounds do not agree enough to
-# say), and the chart of it as an SVG file (--plot).
+# say; a verdict word needs 5 rounds, so the quick run's 3 print ~ and
+# why), and the chart of it as an SVG file (--plot).
 # On a virtual machine the meter's default method is run time, which needs
 # no calibration file; elsewhere the user's counts_per_sec is used, or made.
 #

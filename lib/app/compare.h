@@ -7,14 +7,16 @@
  * ratios with their distribution-free interval (lib/base/stats.h).
  *
  * The programs run the rounds (lib/zcc/compare.c, lib/zcs/serve_rounds.c);
- * compare_figs.c keeps the figures and makes the rows, compare_table.c
- * prints the round lines and the table, compare_plot.c draws the chart.
+ * lib/app/figures.h keeps the figures of each round; compare_figs.c
+ * makes the rows and their verdicts, compare_table.c prints the round
+ * lines and the table, compare_plot.c draws the chart.
  */
 #ifndef ZC_APP_COMPARE_H
 #define ZC_APP_COMPARE_H
 
 #include <stddef.h>
 
+#include "app/figures.h"
 #include "base/stats.h"
 
 #define COMPARE_MAX 64		/* variants in one comparison */
@@ -26,50 +28,25 @@
  */
 enum compare_decide { COMPARE_SELF = 0, COMPARE_RECEIVER, COMPARE_PATH };
 
+/* A verdict word needs an interval of this coverage or more. */
+#define COMPARE_COVERAGE 0.90
+
 /* Who compares, and how: whose own CPU time the own column is, a size's
- * key, the figure that decides. */
+ * key, the figure that decides, whether more rounds may come. */
 struct compare_look {
 	const char *self;	/* "zcc": "zcc us/KB", "zcc itself" */
 	const char *size_key;	/* the JSON key of a variant's size: "chunk_bytes" */
 	const char *size_name;	/* the chart's size axis: "chunk size" */
 	enum compare_decide decide;
-};
-
-/* One run's figures (a round's turn of one variant). */
-struct compare_fig {
-	double rate;		/* kbytes/sec */
-	double load, demand;	/* 0..1 and us/KB; set when measured */
-	double own;		/* the program's own us/KB */
-	int measured;		/* -c: load and demand are set */
-	int has_rx;		/* the receiver's report: its figures below */
-	int rx_measured;	/* it metered: rx_load and rx_demand are set */
-	double rx_load, rx_demand, rx_own;
-};
-
-/* One variant's figures, one value a round, for cap rounds. */
-struct compare_figs {
-	double *rate, *load, *demand, *own;
-	double *rx_load, *rx_demand, *rx_own;
-	size_t cap;
-	int measured;
-	int has_rx, rx_measured;	/* every round so far had them */
+	int open;		/* no last round: a table's verdicts may wait */
 };
 
 /*
- * compare_figs_new - figures for n variants of rounds rounds each;
- * compare_figs_grow: room for rounds more (kept figures stay);
- * compare_figs_free. Out of memory: one line, exit 1.
+ * compare_deciding - the figure look->decide names, of those groups
+ * (figures.h) holds: the service demand where metered, else the own
+ * CPU time.
  */
-struct compare_figs *compare_figs_new(unsigned n, size_t rounds);
-void compare_figs_grow(struct compare_figs *figs, unsigned n, size_t rounds);
-void compare_figs_free(struct compare_figs *figs, unsigned n);
-
-/* compare_keep - r's figures as round's of f (round below f->cap). */
-void compare_keep(struct compare_figs *f, size_t round, const struct compare_fig *r);
-
-/* compare_decider - the deciding figure (look->decide) of f's round. */
-double compare_decider(const struct compare_look *look, const struct compare_figs *f,
-		       size_t round);
+enum fig_id compare_deciding(const struct compare_look *look, unsigned groups);
 
 /* compare_median - the median of v[0..n), v left as it was. */
 double compare_median(const double *v, size_t n);
@@ -86,80 +63,88 @@ struct compare_row {
 	size_t size;		/* the chunk or read size, under look->size_key */
 	int sized;		/* the method takes a size: -b lists draw against it */
 	size_t rounds;
-	double rate, load, demand, own;	/* medians; load (0..1), demand NAN unmeasured */
-	int has_rx, rx_measured;	/* the receiver's medians, as the sender's */
-	double rx_load, rx_demand, rx_own;
+	double med[FIG_N];	/* each figure's median; NAN where not measured */
+	unsigned groups;	/* the groups every round had (figures.h) */
 	long agree;
 	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
 	int has_ratio;
 	enum stats_verdict verdict;	/* LESS: cheaper, MORE: dearer */
+	char why[80];		/* "3 rounds: 5 needed": why the word is held; "" */
 };
 
 /*
- * compare_decided - what look->decide can be for figs[0..n): the figure
- * asked for when every variant has it, else COMPARE_SELF (the receiver's
- * needs every round's report, the path's both ends metered).
+ * compare_decided - what look->decide can be for the first done rounds
+ * of figs[0..n): the figure asked for when every variant has it, else
+ * COMPARE_SELF (the receiver's needs every round's report, the path's
+ * both ends metered).
  */
 enum compare_decide compare_decided(const struct compare_look *look,
-				    const struct compare_figs *figs, unsigned n);
+				    const struct fig_rounds *figs, unsigned n, size_t done);
 
 /*
- * compare_medians - row's medians of the first n rounds of f (the
- * receiver's where f has them), its rounds, and no ratio (agree -1).
+ * compare_medians - row's medians of the rounds r[0..n), its groups, its
+ * rounds, and no ratio (agree -1).
  */
-void compare_medians(struct compare_row *row, const struct compare_figs *f, size_t n);
+void compare_medians(struct compare_row *row, const struct fig_run *r, size_t n);
 
 /*
  * compare_rows - rows[0..n) (name, method, size and sized set by the
- * caller) from the first done rounds of figs[0..n): medians, and against
- * rows[0] the ratios on the deciding figure (look->decide, which
- * compare_decided has checked).
+ * caller) from the first done rounds of figs[0..n): medians, the groups
+ * all of them have, and against rows[0] the paired ratios on the
+ * deciding figure (look->decide, which compare_decided has checked).
  */
 void compare_rows(const struct compare_look *look, struct compare_row *rows, unsigned n,
-		  const struct compare_figs *figs, size_t done);
+		  const struct fig_rounds *figs, size_t done);
+
+/*
+ * compare_verdict - row's verdict word from its ratio on figure fig:
+ * cheaper below 1 where lower is better (above 1 where higher is), dearer
+ * the other way, only when the interval's coverage is COMPARE_COVERAGE or
+ * more, else ~ with why (rounds: the paired rounds; with base, the other
+ * run's, for an unpaired ratio).
+ */
+void compare_verdict(struct compare_row *row, enum fig_id fig, size_t rounds, size_t base);
 
 /*
  * compare_round_line - a run's figures as the round event (text: a round
  * line): the round (of rounds; 0: no end is set), the variant's place in
- * it (at), r's rate, and when measured load and service demand; the
- * program's own us/KB. A failed stdout is exit 1.
+ * it (at), and every figure of the table r has. A failed stdout is exit 1.
  */
 void compare_round_line(const struct compare_look *look, const struct compare_row *id,
-			size_t round, size_t rounds, unsigned at, const struct compare_fig *r);
+			size_t round, size_t rounds, unsigned at, const struct fig_run *r);
 
 /*
  * compare_table - the table of rows[0..n) against rows[0]: a compare
  * event per row with -J, else a header line naming the deciding figure
- * (service demand when measured, the program's own us/KB when not) and
- * how the ratio was made (how), a line per row, the interval's coverage.
+ * and how the ratio was made (how), a line per row with a column per
+ * figure every row has, the interval's coverage and the verdict's rule.
  * A failed stdout is exit 1.
  */
 void compare_table(const struct compare_look *look, const struct compare_row *rows,
-		   unsigned n, int measured, const char *how);
+		   unsigned n, const char *how);
 
 /*
- * compare_figure - the deciding figure (look->decide; measured: this
- * program's load was) as a header says it, into text, and its JSON key,
- * returned. ref: the reference row, for whether the receiver metered,
- * and whether it has the receiver's figures: then the sender's figure,
- * when it decides, is said to be the sender's (in the table's head and
- * the chart's title and axis alike).
+ * compare_figure - the deciding figure (look->decide, of groups) as a
+ * header says it, into text, and its JSON key, returned. Beside the
+ * receiver's figures (groups has FIG_RX) the sender's figure, when it
+ * decides, is said to be the sender's (in the table's head and the
+ * chart's title and axis alike).
  */
-const char *compare_figure(const struct compare_look *look, const struct compare_row *ref,
-			   int measured, char *text, size_t len);
+const char *compare_figure(const struct compare_look *look, unsigned groups, char *text,
+			   size_t len);
 
 /* compare_word - the verdict as printed: cheaper, dearer or ~. */
 const char *compare_word(enum stats_verdict v);
 
 /*
  * compare_plot - --plot: the deciding figure's median and its interval
- * per variant of rows[0..n), the first variant's median as a line across;
- * by_size (a -b list): against the size on a log axis, a curve per
- * method, the unsized variants only as the line across. Into path; a
- * failure is one line, exit 1.
+ * per variant of rows[0..n) (figs[i] row i's rounds), the first variant's
+ * median as a line across; by_size (a -b list): against the size on a
+ * log axis, a curve per method, the unsized variants only as the line
+ * across. Into path; a failure is one line, exit 1.
  */
 void compare_plot(const struct compare_look *look, const char *path,
-		  const struct compare_row *rows, const struct compare_figs *figs,
+		  const struct compare_row *rows, const struct fig_rounds *figs,
 		  unsigned n, size_t rounds, int by_size);
 
 #endif

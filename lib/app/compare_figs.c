@@ -1,82 +1,19 @@
 /*
- * A comparison's figures (compare.h): each variant's, round by round, and
- * the table's rows made from them. The ratios are taken round by round,
- * so what drifts between rounds (another program's load, the CPU's clock)
- * moves both sides of a ratio alike.
+ * A comparison's rows (compare.h): each variant's medians from its
+ * rounds (figures.h), and its ratio to the first and the verdict. The
+ * ratios are taken round by round, so what drifts between rounds
+ * (another program's load, the CPU's clock) moves both sides of a ratio
+ * alike.
  */
 #include <errno.h>
 #include <error.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/compare.h"
-
-static double *grown(double *v, size_t cap)
-{
-	double *g = realloc(v, (cap ? cap : 1) * sizeof(*g));
-
-	if (!g)
-		error(1, errno, "memory");
-	return g;
-}
-
-void compare_figs_grow(struct compare_figs *figs, unsigned n, size_t rounds)
-{
-	for (unsigned i = 0; i < n; i++) {
-		struct compare_figs *f = &figs[i];
-		size_t cap = f->cap + rounds;
-
-		f->rate = grown(f->rate, cap);
-		f->load = grown(f->load, cap);
-		f->demand = grown(f->demand, cap);
-		f->own = grown(f->own, cap);
-		f->rx_load = grown(f->rx_load, cap);
-		f->rx_demand = grown(f->rx_demand, cap);
-		f->rx_own = grown(f->rx_own, cap);
-		f->cap = cap;
-	}
-}
-
-struct compare_figs *compare_figs_new(unsigned n, size_t rounds)
-{
-	struct compare_figs *figs = calloc(n ? n : 1, sizeof(*figs));
-
-	if (!figs)
-		error(1, errno, "memory");
-	for (unsigned i = 0; i < n; i++)
-		figs[i].has_rx = figs[i].rx_measured = 1;	/* until a round lacks them */
-	compare_figs_grow(figs, n, rounds);
-	return figs;
-}
-
-void compare_figs_free(struct compare_figs *figs, unsigned n)
-{
-	for (unsigned i = 0; figs && i < n; i++) {
-		free(figs[i].rate);
-		free(figs[i].load);
-		free(figs[i].demand);
-		free(figs[i].own);
-		free(figs[i].rx_load);
-		free(figs[i].rx_demand);
-		free(figs[i].rx_own);
-	}
-	free(figs);
-}
-
-void compare_keep(struct compare_figs *f, size_t round, const struct compare_fig *r)
-{
-	f->rate[round] = r->rate;
-	f->own[round] = r->own;
-	f->measured = r->measured;
-	f->load[round] = r->measured ? r->load : NAN;
-	f->demand[round] = r->measured ? r->demand : NAN;
-	f->has_rx &= r->has_rx;
-	f->rx_measured &= r->has_rx && r->rx_measured;
-	f->rx_own[round] = r->has_rx ? r->rx_own : NAN;
-	f->rx_load[round] = r->has_rx && r->rx_measured ? r->rx_load : NAN;
-	f->rx_demand[round] = r->has_rx && r->rx_measured ? r->rx_demand : NAN;
-}
+#include "base/stats_unpaired.h"
 
 double compare_median(const double *v, size_t n)
 {
@@ -91,69 +28,119 @@ double compare_median(const double *v, size_t n)
 	return m;
 }
 
-enum compare_decide compare_decided(const struct compare_look *look,
-				    const struct compare_figs *figs, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++) {
-		if (look->decide == COMPARE_RECEIVER && !figs[i].has_rx)
-			return COMPARE_SELF;
-		if (look->decide == COMPARE_PATH && !(figs[i].measured && figs[i].rx_measured))
-			return COMPARE_SELF;
-	}
-	return look->decide;
-}
-
-double compare_decider(const struct compare_look *look, const struct compare_figs *f,
-		       size_t round)
+enum fig_id compare_deciding(const struct compare_look *look, unsigned groups)
 {
 	switch (look->decide) {
 	case COMPARE_RECEIVER:
-		return f->rx_measured ? f->rx_demand[round] : f->rx_own[round];
+		return groups & 1u << FIG_RX_METERED ? FIG_RX_DEMAND : FIG_RX_OWN;
 	case COMPARE_PATH:
-		return f->demand[round] + f->rx_demand[round];
+		return FIG_PATH;
 	default:
-		return f->measured ? f->demand[round] : f->own[round];
+		return groups & 1u << FIG_METERED ? FIG_DEMAND : FIG_OWN;
 	}
 }
 
-void compare_medians(struct compare_row *row, const struct compare_figs *f, size_t n)
+enum compare_decide compare_decided(const struct compare_look *look,
+				    const struct fig_rounds *figs, unsigned n, size_t done)
 {
+	unsigned need = look->decide == COMPARE_RECEIVER ? 1u << FIG_RX :
+		look->decide == COMPARE_PATH ? 1u << FIG_METERED | 1u << FIG_RX_METERED : 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if ((fig_groups(figs[i].r, done) & need) != need)
+			return COMPARE_SELF;
+	return look->decide;
+}
+
+void compare_medians(struct compare_row *row, const struct fig_run *r, size_t n)
+{
+	double *v = calloc(n + 1, sizeof(*v));
+
+	if (!v)
+		error(1, errno, "memory");
 	row->rounds = n;
 	row->agree = -1;
 	row->has_ratio = 0;
-	row->rate = compare_median(f->rate, n);
-	row->own = compare_median(f->own, n);
-	row->load = f->measured ? compare_median(f->load, n) : NAN;
-	row->demand = f->measured ? compare_median(f->demand, n) : NAN;
-	row->has_rx = f->has_rx;
-	row->rx_measured = f->rx_measured;
-	row->rx_own = f->has_rx ? compare_median(f->rx_own, n) : NAN;
-	row->rx_load = f->rx_measured ? compare_median(f->rx_load, n) : NAN;
-	row->rx_demand = f->rx_measured ? compare_median(f->rx_demand, n) : NAN;
+	row->why[0] = '\0';
+	row->groups = fig_groups(r, n);
+	for (int i = 0; i < FIG_N; i++) {
+		fig_column(r, n, (enum fig_id)i, v);
+		row->med[i] = fig_shown((enum fig_id)i, row->groups) ? compare_median(v, n) : NAN;
+	}
+	free(v);
+}
+
+/* Coverage c reaches COMPARE_COVERAGE (3 against 3 unpaired is 90% exactly). */
+static int covers(double c)
+{
+	return c >= COMPARE_COVERAGE - 1e-9;
+}
+
+/* The least paired rounds whose interval can cover COMPARE_COVERAGE. */
+static size_t paired_needed(void)
+{
+	size_t n = 1;
+
+	while (!covers(stats_sign_coverage(n, 1)))
+		n++;
+	return n;
+}
+
+/* The least rounds against base unpaired ones that can cover it. */
+static size_t unpaired_needed(size_t base)
+{
+	size_t n = 1;
+
+	while (n < 1000 && !covers(stats_mw_coverage(n, base, 1)))
+		n++;
+	return n;
+}
+
+void compare_verdict(struct compare_row *row, enum fig_id fig, size_t rounds, size_t base)
+{
+	static const enum stats_verdict flipped[] = {
+		[STATS_UNRESOLVED] = STATS_UNRESOLVED, [STATS_LESS] = STATS_MORE,
+		[STATS_MORE] = STATS_LESS,
+	};
+
+	row->verdict = stats_ratio_verdict(&row->ratio);
+	if (fig_defs[fig].better == FIG_HIGHER)	/* less of it costs more */
+		row->verdict = flipped[row->verdict];
+	row->why[0] = '\0';
+	if (covers(row->ratio.conf) || !row->ratio.n)
+		return;		/* no ratio at all: ~, and no rounds would mend it */
+	row->verdict = STATS_UNRESOLVED;
+	if (base)
+		snprintf(row->why, sizeof(row->why), "%zu round%s against %zu: %zu needed",
+			 rounds, rounds == 1 ? "" : "s", base, unpaired_needed(base));
+	else
+		snprintf(row->why, sizeof(row->why), "%zu round%s: %zu needed", rounds,
+			 rounds == 1 ? "" : "s", paired_needed());
 }
 
 void compare_rows(const struct compare_look *look, struct compare_row *rows, unsigned n,
-		  const struct compare_figs *figs, size_t done)
+		  const struct fig_rounds *figs, size_t done)
 {
 	double *a = calloc(done + 1, sizeof(*a)), *b = calloc(done + 1, sizeof(*b));
+	unsigned groups = ~0u;
+	enum fig_id fig;
 
 	if (!a || !b)
 		error(1, errno, "memory");
 	for (unsigned i = 0; i < n; i++) {
-		const struct compare_figs *f = &figs[i];
+		compare_medians(&rows[i], figs[i].r, done);
+		groups &= rows[i].groups;
+	}
+	fig = compare_deciding(look, groups);
+	fig_column(figs[0].r, done, fig, b);
+	for (unsigned i = 1; i < n; i++) {
 		struct compare_row *row = &rows[i];
 
-		compare_medians(row, f, done);
-		if (i == 0)
-			continue;
-		for (size_t k = 0; k < done; k++) {
-			a[k] = compare_decider(look, f, k);
-			b[k] = compare_decider(look, &figs[0], k);
-		}
+		fig_column(figs[i].r, done, fig, a);
 		row->has_ratio = 1;
 		stats_ratios(a, b, done, &row->ratio);
 		row->agree = (long)stats_ratio_agree(&row->ratio);
-		row->verdict = stats_ratio_verdict(&row->ratio);
+		compare_verdict(row, fig, row->ratio.n, 0);
 	}
 	free(a);
 	free(b);

@@ -15,17 +15,15 @@
 #include "app/compare.h"
 #include "app/plot.h"
 
-/* The median of the deciding figure and its interval, for variant i. */
-static void median_and_interval(const struct compare_look *look,
-				const struct compare_figs *f, size_t rounds,
+/* The median of figure fig and its interval, of f's first rounds. */
+static void median_and_interval(enum fig_id fig, const struct fig_rounds *f, size_t rounds,
 				double *median, double *lo, double *hi)
 {
 	double *v = calloc(rounds + 1, sizeof(*v));
 
 	if (!v)
 		error(1, errno, "memory");
-	for (size_t k = 0; k < rounds; k++)
-		v[k] = compare_decider(look, f, k);
+	fig_column(f->r, rounds, fig, v);
 	*median = stats_median(v, rounds);	/* sorts v */
 	stats_median_interval(v, rounds, lo, hi);
 	free(v);
@@ -44,17 +42,22 @@ static int series_of(struct plot *p, const char *method)
 }
 
 void compare_plot(const struct compare_look *look, const char *path,
-		  const struct compare_row *rows, const struct compare_figs *figs,
+		  const struct compare_row *rows, const struct fig_rounds *figs,
 		  unsigned n, size_t rounds, int by_size)
 {
 	struct plot p;
 	struct plot_point points[COMPARE_MAX];
 	struct plot_bar bars[COMPARE_MAX];
 	char title[256], ylabel[64], xlabel[64], err[4200];
-	int measured = figs[0].measured, n_points = 0;
+	unsigned groups = ~0u;
+	int n_points = 0;
+	enum fig_id fig;
 
+	for (unsigned i = 0; i < n; i++)
+		groups &= rows[i].groups;
+	fig = compare_deciding(look, groups);
 	memset(&p, 0, sizeof(p));
-	compare_figure(look, &rows[0], measured, ylabel, sizeof(ylabel));
+	compare_figure(look, groups, ylabel, sizeof(ylabel));
 	snprintf(title, sizeof(title), "%s per variant: median of %zu rounds, "
 		 "distribution-free interval", ylabel, rounds);
 	p.title = title;
@@ -64,7 +67,7 @@ void compare_plot(const struct compare_look *look, const char *path,
 	for (unsigned i = 0; i < n && i < COMPARE_MAX; i++) {
 		double m, lo, hi;
 
-		median_and_interval(look, &figs[i], rounds, &m, &lo, &hi);
+		median_and_interval(fig, &figs[i], rounds, &m, &lo, &hi);
 		if (i == 0)
 			p.ref = m;
 		if (by_size && !rows[i].sized)

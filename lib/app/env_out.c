@@ -43,17 +43,28 @@ static int printed;
 static void (*then)(void);	/* env_then's */
 static int mptcp_asked;
 
-static struct env_field *field(struct env_record *r, const char *key)
+/* The place of key in r; r->n: none. */
+static int place_of(const struct env_record *r, const char *key)
 {
-	return (struct env_field *)env_field_find(r, key);
+	int i = 0;
+
+	while (i < r->n && strcmp(r->f[i].key, key) != 0)
+		i++;
+	return i;
 }
 
 const struct env_field *env_field_find(const struct env_record *r, const char *key)
 {
-	for (int i = 0; i < r->n; i++)
-		if (strcmp(r->f[i].key, key) == 0)
-			return &r->f[i];
-	return NULL;
+	int i = place_of(r, key);
+
+	return i < r->n ? &r->f[i] : NULL;
+}
+
+struct env_field *env_field_of(struct env_record *r, const char *key)
+{
+	int i = place_of(r, key);
+
+	return i < r->n ? &r->f[i] : NULL;
 }
 
 const char *env_value(const struct env_field *f)
@@ -63,7 +74,7 @@ const char *env_value(const struct env_field *f)
 
 static void set_str(struct env_record *r, const char *key, const char *s)
 {
-	struct env_field *f = field(r, key);
+	struct env_field *f = env_field_of(r, key);
 
 	if (f && s && *s) {
 		f->known = 1;
@@ -73,7 +84,7 @@ static void set_str(struct env_record *r, const char *key, const char *s)
 
 static void set_num(struct env_record *r, const char *key, long long v)
 {
-	struct env_field *f = field(r, key);
+	struct env_field *f = env_field_of(r, key);
 
 	if (f && v >= 0) {
 		f->known = 1;
@@ -83,7 +94,7 @@ static void set_num(struct env_record *r, const char *key, long long v)
 
 static void set_bool(struct env_record *r, const char *key, int v)
 {
-	struct env_field *f = field(r, key);
+	struct env_field *f = env_field_of(r, key);
 	int yes = strcmp(key, "virtual") == 0;
 
 	if (f && v >= 0) {

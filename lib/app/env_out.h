@@ -59,8 +59,9 @@ void env_mptcp_asked(int asked);
 /* env_last - the record env_print printed last; NULL before. */
 const struct env_record *env_last(void);
 
-/* env_field_find - r's field of key, or NULL. */
+/* env_field_find, env_field_of - r's field of key (to read, to set), or NULL. */
 const struct env_field *env_field_find(const struct env_record *r, const char *key);
+struct env_field *env_field_of(struct env_record *r, const char *key);
 
 /* env_value - the field's value as text and diffs show it ("unknown": null). */
 const char *env_value(const struct env_field *f);

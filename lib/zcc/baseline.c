@@ -19,16 +19,22 @@
 #include "base/parse.h"
 #include "base/safe_text.h"
 
-/* The baseline's variant of name, made when make is set; NULL else. */
-static struct baseline_variant *variant(struct baseline *b, const char *name, int make)
+/* The baseline's variant of name; NULL: none. */
+static struct baseline_variant *find(const struct baseline *b, const char *name)
 {
-	struct baseline_variant *v;
-
 	for (unsigned i = 0; i < b->n; i++)
 		if (strcmp(b->v[i].name, name) == 0)
 			return &b->v[i];
-	if (!make)
-		return NULL;
+	return NULL;
+}
+
+/* The baseline's variant of name, made if it has none. */
+static struct baseline_variant *variant(struct baseline *b, const char *name)
+{
+	struct baseline_variant *v = find(b, name);
+
+	if (v)
+		return v;
 	v = realloc(b->v, (b->n + 1) * sizeof(*b->v));
 	if (!v)
 		error(1, errno, "memory");
@@ -39,36 +45,19 @@ static struct baseline_variant *variant(struct baseline *b, const char *name, in
 	return v;
 }
 
-static double *grow(double *a, size_t cap)
-{
-	a = realloc(a, cap * sizeof(*a));
-	if (!a)
-		error(1, errno, "memory");
-	return a;
-}
-
-/* A round of v from event o's figures; load_pct is a percentage. */
+/* A round of v from event o's figures. */
 static void add_round(struct baseline_variant *v, const struct jsonl_obj *o)
 {
-	double load = jsonl_num(o, "load_pct");
+	struct fig_run r = fig_run_none();
 
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 8;
-		v->own = grow(v->own, v->cap);
-		v->demand = grow(v->demand, v->cap);
-		v->rate = grow(v->rate, v->cap);
-		v->load = grow(v->load, v->cap);
-		v->rx_own = grow(v->rx_own, v->cap);
-		v->rx_demand = grow(v->rx_demand, v->cap);
-		v->rx_load = grow(v->rx_load, v->cap);
-	}
-	v->rx_own[v->n] = jsonl_num(o, "rx_own_us_per_kb");
-	v->rx_demand[v->n] = jsonl_num(o, "rx_service_demand_us_per_kb");
-	v->rx_load[v->n] = jsonl_num(o, "rx_load_pct") / 100;
-	v->own[v->n] = jsonl_num(o, "own_us_per_kb");
-	v->demand[v->n] = jsonl_num(o, "service_demand_us_per_kb");
-	v->rate[v->n] = jsonl_num(o, "kbytes_per_sec");
-	v->load[v->n++] = load / 100;
+	fig_run_json(&r, o, 0);
+	fig_rounds_put(&v->rounds, v->rounds.n, &r);
+}
+
+/* The last round of v, for the events that follow its sent event. */
+static struct fig_run *last_round(struct baseline_variant *v)
+{
+	return &v->rounds.r[v->rounds.n - 1];
 }
 
 /* A usage error about the file: one line, exit 2. */
@@ -124,11 +113,8 @@ static void take_receiver(struct baseline *b, struct reading *rd, const struct j
 	if (method && isfinite(size) && size >= 0)
 		run_record_rx_add(&b->rx, method, (uint64_t)size);
 	rd->last_rx = NULL;
-	if (!v)
-		return;
-	v->rx_own[v->n - 1] = jsonl_num(o, "own_us_per_kb");
-	v->rx_demand[v->n - 1] = jsonl_num(o, "service_demand_us_per_kb");
-	v->rx_load[v->n - 1] = jsonl_num(o, "load_pct") / 100;
+	if (v)
+		fig_run_json(last_round(v), o, 1);
 }
 
 static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj *o,
@@ -150,17 +136,16 @@ static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj 
 		env_record_from_json(&b->settings, o);
 		b->has_settings = 1;
 	} else if (strcmp(event, "round") == 0 && (name = jsonl_str(o, "variant"))) {
-		add_round(variant(&rd->rounds, name, 1), o);
+		add_round(variant(&rd->rounds, name), o);
 	} else if (strcmp(event, "sent") == 0) {
 		rd->last = rd->last_rx = NULL;
 		name = jsonl_str(o, "method");
 		if (!name || (intr && intr->type == JSONL_BOOL && intr->boolean))
 			return;		/* not a whole run */
-		rd->last = rd->last_rx = variant(&rd->sents, name, 1);
+		rd->last = rd->last_rx = variant(&rd->sents, name);
 		add_round(rd->last, o);		/* no load or demand: NAN */
 	} else if (strcmp(event, "cpu") == 0 && rd->last) {
-		rd->last->demand[rd->last->n - 1] = jsonl_num(o, "service_demand_us_per_kb");
-		rd->last->load[rd->last->n - 1] = jsonl_num(o, "load_pct") / 100;
+		fig_run_json(last_round(rd->last), o, 0);
 		rd->last = NULL;
 	} else if (strcmp(event, "receiver") == 0) {
 		take_receiver(b, rd, o);
@@ -245,7 +230,7 @@ void baseline_load(struct baseline *b, const char *path)
 	if (!rd.zcc_lines)
 		refuse(b, "empty: not a zcc -J run");
 	for (unsigned i = 0; i < rd.sents.n; i++)
-		sents += (unsigned)rd.sents.v[i].n;
+		sents += (unsigned)rd.sents.v[i].rounds.n;
 	whole_run(b, &rd, sents);
 	if (rd.rounds.n) {
 		b->v = rd.rounds.v, b->n = rd.rounds.n;
@@ -272,7 +257,7 @@ void baseline_match(const struct baseline *b, const char *const *names, unsigned
 	int same = b->n == n;
 
 	for (unsigned i = 0; same && i < n; i++)
-		same = variant((struct baseline *)b, names[i], 0) != NULL;
+		same = find(b, names[i]) != NULL;
 	if (same)
 		return;
 	their_names = calloc(b->n + 1, sizeof(*their_names));
@@ -289,20 +274,13 @@ void baseline_match(const struct baseline *b, const char *const *names, unsigned
 const struct baseline_variant *baseline_variant_of(const struct baseline *b,
 						   const char *name)
 {
-	return variant((struct baseline *)b, name, 0);
+	return find(b, name);
 }
 
 void baseline_free(struct baseline *b)
 {
-	for (unsigned i = 0; i < b->n; i++) {
-		free(b->v[i].own);
-		free(b->v[i].demand);
-		free(b->v[i].rate);
-		free(b->v[i].load);
-		free(b->v[i].rx_own);
-		free(b->v[i].rx_demand);
-		free(b->v[i].rx_load);
-	}
+	for (unsigned i = 0; i < b->n; i++)
+		fig_rounds_free(&b->v[i].rounds);
 	free(b->v);
 	b->v = NULL;
 	b->n = 0;

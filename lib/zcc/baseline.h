@@ -24,17 +24,15 @@
 #include <stddef.h>
 
 #include "app/env_out.h"
+#include "app/figures.h"
 #include "zcc/send.h"
 
 struct variant;
 
-/* One variant's rounds in the baseline; load and demand NAN unmeasured,
- * the receiver's (rx_) NAN where a round had no report. */
+/* One variant's rounds in the baseline (a figure a round lacks: NAN). */
 struct baseline_variant {
 	char name[64];
-	double *own, *demand, *rate, *load;	/* us/KB, kbytes/sec, 0..1 */
-	double *rx_own, *rx_demand, *rx_load;
-	size_t n, cap;
+	struct fig_rounds rounds;
 };
 
 struct baseline {
@@ -75,12 +73,10 @@ const struct baseline_variant *baseline_variant_of(const struct baseline *b,
 void baseline_print_env(const struct baseline *b, const struct env_record *env,
 			const struct env_record *settings, const struct env_record *rx);
 
-/* This run's rounds of one variant; demand and load NULL or NAN
- * unmeasured, the receiver's (rx_) NULL or NAN where it did not report. */
+/* This run's rounds of one variant: r[0..n). */
 struct baseline_now {
 	const struct variant *v;
-	const double *own, *demand, *rate, *load;
-	const double *rx_own, *rx_demand, *rx_load;
+	const struct fig_run *r;
 	size_t n;
 };
 

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <error.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,44 +105,19 @@ void baseline_print_env(const struct baseline *b, const struct env_record *env,
 	line_end();
 }
 
-static int all_finite(const double *v, size_t n)
+/* The groups of figures (app/figures.h) both runs have of now's variant v. */
+static unsigned both_have(const struct baseline_variant *v, const struct baseline_now *now)
 {
-	for (size_t i = 0; v && i < n; i++)
-		if (!isfinite(v[i]))
-			return 0;
-	return v != NULL && n > 0;
+	return fig_groups(v->rounds.r, v->rounds.n) & fig_groups(now->r, now->n);
 }
 
-/* One side's rounds as the comparison's figures (app/compare.h), so that
- * compare_decider reads them; the caller sets what both sides measured. */
-static struct compare_figs side(const double *rate, const double *load, const double *own,
-				const double *demand, const double *rx_own,
-				const double *rx_load, const double *rx_demand)
+/* Row row's name, method and size: variant v's. */
+static void name_row(struct compare_row *row, const struct variant *v)
 {
-	return (struct compare_figs){ .rate = (double *)rate, .load = (double *)load,
-		.own = (double *)own, .demand = (double *)demand, .rx_own = (double *)rx_own,
-		.rx_load = (double *)rx_load, .rx_demand = (double *)rx_demand };
-}
-
-/* What both runs have of variant now's figures: the sender's load and
- * demand (*measured), the receiver's report (*has_rx), its meter's. */
-static void both_have(const struct baseline_variant *v, const struct baseline_now *now,
-		      int *measured, int *has_rx, int *rx_measured)
-{
-	*measured = all_finite(now->demand, now->n) && all_finite(v->demand, v->n) &&
-		    all_finite(now->load, now->n) && all_finite(v->load, v->n);
-	*has_rx = all_finite(now->rx_own, now->n) && all_finite(v->rx_own, v->n);
-	*rx_measured = *has_rx && all_finite(now->rx_demand, now->n) &&
-		       all_finite(v->rx_demand, v->n) && all_finite(now->rx_load, now->n) &&
-		       all_finite(v->rx_load, v->n);
-}
-
-/* The deciding figure of each of f's n rounds, into out. */
-static void deciders(const struct compare_look *look, const struct compare_figs *f,
-		     size_t n, double *out)
-{
-	for (size_t k = 0; k < n; k++)
-		out[k] = compare_decider(look, f, k);
+	row->name = v->name;
+	row->method = v->method->name;
+	row->size = v->chunk;
+	row->sized = (v->method->flags & TX_CHUNKED) != 0;
 }
 
 void baseline_print_variant(const struct baseline *b, const struct baseline_now *now,
@@ -152,58 +126,50 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	const struct baseline_variant *v = baseline_variant_of(b, now->v->name);
 	struct compare_look look = compare_zcc_look;
 	struct compare_row rows[2] = { { 0 } };
-	struct compare_figs f[2];
 	char name[80], how[160];
-	int measured, has_rx, rx_measured;
+	size_t m;
+	unsigned groups;
+	enum fig_id fig;
 	double *a, *r;
 
 	if (!v)
 		return;
-	both_have(v, now, &measured, &has_rx, &rx_measured);
+	m = v->rounds.n;
+	groups = both_have(v, now);
 	look.decide = decide;
-	f[0] = side(v->rate, v->load, v->own, v->demand, v->rx_own, v->rx_load, v->rx_demand);
-	f[1] = side(now->rate, now->load, now->own, now->demand, now->rx_own, now->rx_load,
-		    now->rx_demand);
 	snprintf(name, sizeof(name), "baseline:%s", v->name);
 	rows[0].name = name;
-	rows[1].name = now->v->name;
-	rows[1].method = now->v->method->name;
-	rows[1].size = now->v->chunk;
-	rows[1].sized = (now->v->method->flags & TX_CHUNKED) != 0;
-	a = calloc(now->n + v->n + 1, sizeof(*a));
-	if (!a) {
+	name_row(&rows[1], now->v);
+	compare_medians(&rows[0], v->rounds.r, m);
+	compare_medians(&rows[1], now->r, now->n);
+	rows[0].groups = rows[1].groups = groups;
+	a = calloc(now->n + m + 1, sizeof(*a));
+	if (!a)
 		error(1, errno, "memory");
-		return;
-	}
 	r = a + now->n;
-	for (int i = 0; i < 2; i++) {
-		f[i].measured = measured, f[i].has_rx = has_rx, f[i].rx_measured = rx_measured;
-		compare_medians(&rows[i], &f[i], i ? now->n : v->n);
-	}
-	deciders(&look, &f[1], now->n, a);
-	deciders(&look, &f[0], v->n, r);
+	fig = compare_deciding(&look, groups);
+	fig_column(now->r, now->n, fig, a);
+	fig_column(v->rounds.r, m, fig, r);
 	rows[1].has_ratio = 1;
-	stats_unpaired(a, now->n, r, v->n, &rows[1].ratio);
-	rows[1].verdict = stats_ratio_verdict(&rows[1].ratio);
+	stats_unpaired(a, now->n, r, m, &rows[1].ratio);
+	compare_verdict(&rows[1], fig, now->n, m);
 	free(a);
 	snprintf(how, sizeof(how), "unpaired: this run's %zu round%s against the "
-		 "baseline's %zu, every pair's ratio", now->n, now->n == 1 ? "" : "s", v->n);
-	compare_table(&look, rows, 2, measured, how);
+		 "baseline's %zu, every pair's ratio", now->n, now->n == 1 ? "" : "s", m);
+	compare_table(&look, rows, 2, how);
 }
 
 enum compare_decide baseline_decided(const struct baseline *b, const struct baseline_now *now,
 				     unsigned n, enum compare_decide decide)
 {
+	unsigned need = decide == COMPARE_RECEIVER ? 1u << FIG_RX :
+		1u << FIG_METERED | 1u << FIG_RX_METERED;
 	const char *lacks = NULL;
 
 	for (unsigned i = 0; decide != COMPARE_SELF && i < n && !lacks; i++) {
 		const struct baseline_variant *v = baseline_variant_of(b, now[i].v->name);
-		int measured, has_rx, rx_measured;
 
-		if (!v)
-			continue;
-		both_have(v, &now[i], &measured, &has_rx, &rx_measured);
-		if (decide == COMPARE_RECEIVER ? !has_rx : !(measured && rx_measured))
+		if (v && (both_have(v, &now[i]) & need) != need)
 			lacks = now[i].v->name;
 	}
 	if (!lacks)
@@ -217,25 +183,14 @@ enum compare_decide baseline_decided(const struct baseline *b, const struct base
 void baseline_report_runs(const struct baseline *b, const struct variant *v,
 			  const struct send_result *rs, unsigned n)
 {
-	const size_t k = n;	/* seven figures a run, k apart */
-	double *f = calloc(7 * k + 1, sizeof(*f));
-	struct baseline_now now = { .v = v, .n = n };
+	struct fig_run *r = calloc(n + 1, sizeof(*r));
 
-	if (!f)
+	if (!r)
 		error(1, errno, "memory");
-	for (size_t i = 0; i < k; i++) {
-		f[i] = rs[i].own;
-		f[k + i] = rs[i].measured ? rs[i].demand : NAN;
-		f[2 * k + i] = rs[i].rate;
-		f[3 * k + i] = rs[i].measured ? rs[i].load : NAN;
-		f[4 * k + i] = rs[i].rx_ok ? rs[i].rx.own : NAN;
-		f[5 * k + i] = rs[i].rx_ok && rs[i].rx.metered ? rs[i].rx.demand : NAN;
-		f[6 * k + i] = rs[i].rx_ok && rs[i].rx.metered ? rs[i].rx.load : NAN;
-	}
-	now.own = f, now.demand = f + k, now.rate = f + 2 * k, now.load = f + 3 * k;
-	now.rx_own = f + 4 * k, now.rx_demand = f + 5 * k, now.rx_load = f + 6 * k;
-	baseline_report(b, &now, 1, COMPARE_SELF);
-	free(f);
+	for (unsigned i = 0; i < n; i++)
+		r[i] = compare_fig_of(&rs[i]);
+	baseline_report(b, &(struct baseline_now){ .v = v, .r = r, .n = n }, 1, COMPARE_SELF);
+	free(r);
 }
 
 void baseline_report(const struct baseline *b, const struct baseline_now *now, unsigned n,

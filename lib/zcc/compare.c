@@ -32,14 +32,23 @@ const struct compare_look compare_zcc_look = {
 	.self = "zcc", .size_key = "chunk_bytes", .size_name = "chunk size",
 };
 
-/* A run's figures as the comparison keeps them, the receiver's beside. */
-static struct compare_fig fig_of(const struct send_result *r)
+struct fig_run compare_fig_of(const struct send_result *r)
 {
-	return (struct compare_fig){ .rate = r->rate, .load = r->load, .demand = r->demand,
-				     .own = r->own, .measured = r->measured,
-				     .has_rx = r->rx_ok, .rx_measured = r->rx_ok && r->rx.metered,
-				     .rx_load = r->rx.load, .rx_demand = r->rx.demand,
-				     .rx_own = r->rx.own };
+	struct fig_run f = fig_run_none();
+
+	f.v[FIG_RATE] = r->rate;
+	f.v[FIG_OWN] = r->own;
+	if (r->measured) {
+		f.v[FIG_LOAD] = r->load;
+		f.v[FIG_DEMAND] = r->demand;
+	}
+	if (r->rx_ok)
+		f.v[FIG_RX_OWN] = r->rx.own;
+	if (r->rx_ok && r->rx.metered) {
+		f.v[FIG_RX_LOAD] = r->rx.load;
+		f.v[FIG_RX_DEMAND] = r->rx.demand;
+	}
+	return f;
 }
 
 /*
@@ -48,9 +57,9 @@ static struct compare_fig fig_of(const struct send_result *r)
  * some round lacks cannot decide. Either is said on one line.
  */
 static enum compare_decide decided(const struct compare_look *look,
-				   const struct compare_figs *figs, unsigned n, int same)
+				   const struct fig_rounds *figs, unsigned n, size_t done, int same)
 {
-	enum compare_decide d = compare_decided(look, figs, n);
+	enum compare_decide d = compare_decided(look, figs, n, done);
 
 	if (look->decide == COMPARE_PATH && same) {
 		error(0, 0, "--decide path: both ends are one machine (one boot id): "
@@ -75,24 +84,19 @@ static void name_rows(const struct variants *vs, struct compare_row *rows)
 
 /* Each variant's rounds against the baseline's (baseline.h). */
 static void against_base(const struct baseline *b, const struct variants *vs,
-			 const struct compare_figs *figs, size_t done, enum compare_decide decide)
+			 const struct fig_rounds *figs, size_t done, enum compare_decide decide)
 {
 	struct baseline_now now[COMPARE_MAX];
 
 	for (unsigned i = 0; i < vs->n; i++)
-		now[i] = (struct baseline_now){ .v = &vs->v[i], .n = done,
-			.own = figs[i].own, .rate = figs[i].rate, .load = figs[i].load,
-			.demand = figs[i].measured ? figs[i].demand : NULL,
-			.rx_own = figs[i].has_rx ? figs[i].rx_own : NULL,
-			.rx_load = figs[i].rx_measured ? figs[i].rx_load : NULL,
-			.rx_demand = figs[i].rx_measured ? figs[i].rx_demand : NULL };
+		now[i] = (struct baseline_now){ .v = &vs->v[i], .r = figs[i].r, .n = done };
 	baseline_report(b, now, vs->n, decide);
 }
 
 /* A comparison under way: the variants the kernel has not refused. */
 struct live {
 	struct variants v;
-	struct compare_figs *figs;	/* in v's order; a dropped one's at the end */
+	struct fig_rounds *figs;	/* in v's order; a dropped one's at the end */
 	struct compare_row rows[COMPARE_MAX];
 	unsigned total;			/* figs made */
 	int same;			/* a receiver's report: one machine */
@@ -106,7 +110,7 @@ struct live {
  */
 static void drop_variant(const struct sender *sd, struct live *l, unsigned i)
 {
-	struct compare_figs f = l->figs[i];
+	struct fig_rounds f = l->figs[i];
 
 	error(0, 0, "-M %s: %s; compared without it", l->v.v[i].name, sd->refusal);
 	for (unsigned k = i; k + 1 < l->total; k++)
@@ -143,7 +147,7 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 	for (unsigned j = 0; j < n; j++) {
 		unsigned i = live_index(l, order[j].name);
 		struct send_result r = run_variant(sd, cfg, &l->v.v[i], cc->loops);
-		struct compare_fig fig;
+		struct fig_run fig;
 
 		if (r.refused) {
 			drop_variant(sd, l, i);
@@ -152,9 +156,9 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 		if (r.interrupted || stop_signal)
 			return 1;
 		compare_rate_short(l->v.v[i].name, &r, cc->rate);
-		fig = fig_of(&r);
+		fig = compare_fig_of(&r);
 		l->same |= r.rx_ok && rx_report_same(&r.rx);
-		compare_keep(&l->figs[i], round, &fig);
+		fig_rounds_put(&l->figs[i], round, &fig);
 		others_tally_add(&l->others, l->v.v[i].name, &r.others);
 		compare_round_line(look, &l->rows[i], round, cc->rounds, j, &fig);
 	}
@@ -164,11 +168,12 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc)
 {
-	struct live l = { .v = *vs, .figs = compare_figs_new(vs->n, cc->rounds),
-			  .total = vs->n };
+	struct live l = { .v = *vs, .figs = calloc(vs->n, sizeof(*l.figs)), .total = vs->n };
 	struct compare_look look = compare_zcc_look;
 	unsigned done = 0;
 
+	if (!l.figs)
+		error(1, errno, "memory");
 	name_rows(vs, l.rows);
 	sd->refusal_ok = 1;
 	for (unsigned round = 0; round < cc->rounds; round++) {
@@ -179,12 +184,11 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
 		look.decide = decided(&(struct compare_look){ .decide = cc->decide }, l.figs,
-				      l.v.n, l.same);
+				      l.v.n, done, l.same);
 		compare_rows(&look, l.rows, l.v.n, l.figs, done);
-		compare_table(&look, l.rows, l.v.n, l.figs[0].measured,
-			      "the median of the rounds' ratios");
+		compare_table(&look, l.rows, l.v.n, "the median of the rounds' ratios");
 		others_tally_line(&l.others, "the service demand");
-		if (l.same && l.figs[0].has_rx)
+		if (l.same && l.rows[0].groups & 1u << FIG_RX)
 			out_text("both ends are one machine (one boot id): the sender's and the "
 				 "receiver's load are one machine's, not to be added\n");
 		if (cc->plot)
@@ -192,7 +196,9 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		if (cc->base)
 			against_base(cc->base, &l.v, l.figs, done, look.decide);
 	}
-	compare_figs_free(l.figs, l.total);
+	for (unsigned i = 0; i < l.total; i++)
+		fig_rounds_free(&l.figs[i]);
+	free(l.figs);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	return 0;

@@ -76,6 +76,10 @@ enum compare_decide compare_decide_arg(const char *arg, int rx_report);
  */
 double compare_rate(const char *opt, const char *arg);
 
+/* compare_fig_of - a run's figures as the comparison keeps them, the
+ * receiver's beside. */
+struct fig_run compare_fig_of(const struct send_result *r);
+
 /*
  * compare_rate_short - with --rate, a run more than 5% short of it is
  * named on one line on stderr (name: the variant, or NULL).

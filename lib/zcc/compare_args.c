@@ -11,11 +11,10 @@
 
 #include "zcc/compare.h"
 #include "app/opt.h"
-#include "app/plot.h"
+#include "app/opt_values.h"
 #include "base/rate.h"
 #include "base/safe_text.h"
 
-#define DEFAULT_CHUNK 65536
 #define MAX_CHUNK (1 << 30)	/* -b: as zcc's single size */
 #define MAX_ITEMS COMPARE_MAX
 
@@ -24,74 +23,34 @@ static const char *tx_name(int i)
 	return tx_methods[i] ? tx_methods[i]->name : NULL;
 }
 
-static const struct tx_method *method_named(const char *name)
+static int chunked(int i)
 {
-	const struct tx_method *m = tx_find(name);
-
-	if (!m)
-		opt_unknown('M', name, "method", tx_name);
-	return m;
-}
-
-static void add(struct variants *vs, const struct tx_method *m, size_t chunk, int sized)
-{
-	struct variant *v;
-	char size[32];
-
-	if (vs->n == COMPARE_MAX)
-		usage_error("-M and -b: more than %d variants", COMPARE_MAX);
-	v = &vs->v[vs->n++];
-	v->method = m;
-	v->chunk = chunk;
-	plot_size_label(size, sizeof(size), (double)chunk);
-	if (sized)
-		snprintf(v->name, sizeof(v->name), "%s/%s", m->name, size);
-	else
-		snprintf(v->name, sizeof(v->name), "%s", m->name);
-}
-
-static char *copy_of(const char *s)
-{
-	char *c = strdup(s);
-
-	if (!c)
-		error(1, errno, "memory");
-	return c;
+	return (tx_methods[i]->flags & TX_CHUNKED) != 0;
 }
 
 void compare_variants(struct variants *vs, const char *methods, const char *chunks)
 {
-	char *mlist = copy_of(methods), *clist = copy_of(chunks ? chunks : "64K");
-	char *mitem[MAX_ITEMS], *citem[MAX_ITEMS];
-	size_t size[MAX_ITEMS] = { 0 };
-	unsigned nm, nc, chunked = 0;
+	static const struct opt_spec mspec = { .opt = 'M', .kind = OPT_NAMES,
+		.what = "method", .name = tx_name };
+	static const struct opt_spec cspec = { .opt = 'b', .kind = OPT_SIZES, .min = 1,
+		.max = MAX_CHUNK };
+	struct opt_value m[MAX_ITEMS], c[MAX_ITEMS];
+	struct opt_pair p[COMPARE_MAX];
+	unsigned nm = opt_values(&mspec, methods, m, MAX_ITEMS);
+	unsigned nc = opt_values(&cspec, chunks ? chunks : "64K", c, MAX_ITEMS);
+	unsigned n = opt_pairs(&mspec, m, nm, &cspec, c, nc, chunked, p, COMPARE_MAX);
+	int sized = 0;
 
-	nm = opt_list('M', mlist, mitem, MAX_ITEMS);
-	nc = opt_list('b', clist, citem, MAX_ITEMS);
-	for (unsigned j = 0; j < nc; j++) {
-		size[j] = chunks ? (size_t)opt_size('b', citem[j], 1, MAX_CHUNK) : DEFAULT_CHUNK;
-		for (unsigned k = 0; k < j; k++)
-			if (size[k] == size[j])
-				usage_error("-b: '%s' and '%s' are one size, %zu bytes", citem[k],
-					    citem[j], size[j]);
-	}
-	vs->n = 0;
+	vs->n = n;
 	vs->by_size = nc > 1;
-	for (unsigned i = 0; i < nm; i++) {
-		const struct tx_method *m = method_named(mitem[i]);
-
-		if (!(m->flags & TX_CHUNKED)) {	/* whole files: one variant */
-			add(vs, m, size[0], 0);
-			continue;
-		}
-		chunked++;
-		for (unsigned j = 0; j < nc; j++)
-			add(vs, m, size[j], nc > 1);
+	for (unsigned i = 0; i < n; i++) {
+		vs->v[i].method = tx_methods[p[i].name->index];
+		vs->v[i].chunk = (size_t)p[i].value->value;
+		snprintf(vs->v[i].name, sizeof(vs->v[i].name), "%s", p[i].label);
+		sized |= p[i].with_value;
 	}
-	if (chunks && !chunked)
+	if (chunks && !sized)
 		usage_error("-b: the %s method sends whole files, not chunks", vs->v[0].method->name);
-	free(mlist);
-	free(clist);
 }
 
 void compare_methods(struct variants *vs, const char *methods, const char *chunks,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "zcc/run_record.h"
+#include "zcc/compare.h"
 #include "app/out.h"
 
 /* The settings record's keys, then the receiver's record's (from "rx_"). */
@@ -57,7 +58,7 @@ static void set(struct env_record *r, const char *key, const char *fmt, ...)
 
 static void set(struct env_record *r, const char *key, const char *fmt, ...)
 {
-	struct env_field *f = (struct env_field *)env_field_find(r, key);
+	struct env_field *f = env_field_of(r, key);
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -119,8 +120,8 @@ void run_record_rx_add(struct env_record *r, const char *method, uint64_t read_b
 	char size[24];
 
 	snprintf(size, sizeof(size), "%" PRIu64, read_bytes);
-	add_sorted((struct env_field *)env_field_find(r, "rx_method"), method, 0);
-	add_sorted((struct env_field *)env_field_find(r, "rx_read_bytes"), size, 1);
+	add_sorted(env_field_of(r, "rx_method"), method, 0);
+	add_sorted(env_field_of(r, "rx_read_bytes"), size, 1);
 }
 
 void run_record_rx(const char *method, uint64_t read_bytes)
@@ -143,9 +144,9 @@ void run_record_arm(const struct variants *vs, const struct send_cfg *c, uint32_
 	run_record_rx_init(&rx_now);
 	for (unsigned i = 0; i < vs->n; i++) {
 		snprintf(size, sizeof(size), "%zu", vs->v[i].chunk);
-		add_item((struct env_field *)env_field_find(&now, "methods"),
+		add_item(env_field_of(&now, "methods"),
 			 vs->v[i].method->name);
-		add_item((struct env_field *)env_field_find(&now, "chunk_bytes"), size);
+		add_item(env_field_of(&now, "chunk_bytes"), size);
 	}
 	set(&now, "streams", "%u", c->streams);
 	set(&now, "rate_bits_per_sec", "%.0f", rate);

@@ -21,8 +21,10 @@
 #include <stdint.h>
 
 #include "app/env_out.h"
-#include "zcc/compare.h"
 #include "zcc/fileset.h"
+#include "zcc/send.h"
+
+struct variants;
 
 /* run_record_init - r with the settings record's keys, all unknown. */
 void run_record_init(struct env_record *r);

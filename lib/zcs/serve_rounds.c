@@ -52,16 +52,17 @@ struct turn {
 #define TURNS 8		/* turns whose processes are still being reaped */
 
 static const struct compare_look zcs_look = {
-	.self = "zcs", .size_key = "read_bytes", .size_name = "read size",
+	.self = "zcs", .size_key = "read_bytes", .size_name = "read size", .open = 1,
 };
 
 static struct {
 	const struct rx_variants *vs;
 	const char *plot;
 	int pipe[2];			/* children write records, the parent reads */
-	struct compare_figs *figs;
+	struct fig_rounds *figs;	/* per variant */
 	struct compare_row rows[COMPARE_MAX];
 	unsigned *counted;		/* per round, its turns counted */
+	size_t counted_cap;
 	size_t complete;		/* rounds complete, from the first */
 	struct turn_plan plan;		/* the turns' places and variants */
 	struct turn turns[TURNS];
@@ -75,18 +76,18 @@ int rounds_on(void)
 	return rs.vs != NULL;
 }
 
-/* Room for rounds up to round (figures and counts). */
+/* Room for the counts of rounds up to round. */
 static void room_for(size_t round)
 {
-	size_t cap = rs.figs[0].cap;
+	size_t cap = rs.counted_cap;
 
 	if (round < cap)
 		return;
-	compare_figs_grow(rs.figs, rs.vs->n, cap);
 	rs.counted = realloc(rs.counted, 2 * cap * sizeof(*rs.counted));
 	if (!rs.counted)
 		error(1, errno, "memory");
 	memset(rs.counted + cap, 0, cap * sizeof(*rs.counted));
+	rs.counted_cap = 2 * cap;
 }
 
 void rounds_open(const struct rx_variants *vs, const char *plot)
@@ -94,9 +95,10 @@ void rounds_open(const struct rx_variants *vs, const char *plot)
 	rs.vs = vs;
 	rs.plot = plot;
 	plan_init(&rs.plan, vs->n);
-	rs.figs = compare_figs_new(vs->n, 16);
+	rs.figs = calloc(vs->n, sizeof(*rs.figs));
 	rs.counted = calloc(16, sizeof(*rs.counted));
-	if (!rs.counted)
+	rs.counted_cap = 16;
+	if (!rs.counted || !rs.figs)
 		error(1, errno, "memory");
 	for (unsigned i = 0; i < vs->n; i++)
 		rs.rows[i] = (struct compare_row){ .name = vs->v[i].name,
@@ -212,12 +214,13 @@ static void take_records(void)
 }
 
 /* A turn's figures: its connections summed over the span they cover. */
-static struct compare_fig turn_fig(const struct turn *t)
+static struct fig_run turn_fig(const struct turn *t)
 {
-	struct compare_fig f = { .measured = 1 };
+	struct fig_run f = fig_run_none();
 	const struct sampler_mark *first = NULL, *last = NULL;
 	uint64_t bytes = 0, start = UINT64_MAX, end = 0, all;
 	double own = 0, secs;
+	int measured = 1;
 
 	for (unsigned i = 0; i < t->n; i++) {
 		const struct serve_result *r = &t->m[i].r;
@@ -226,24 +229,22 @@ static struct compare_fig turn_fig(const struct turn *t)
 		own += r->own_secs;
 		start = r->start_ns < start ? r->start_ns : start;
 		end = r->end_ns > end ? r->end_ns : end;
-		f.measured &= r->metered;
+		measured &= r->metered;
 		if (!first || r->first.secs < first->secs)
 			first = &r->first;
 		if (!last || r->last.secs > last->secs)
 			last = &r->last;
 	}
-	f.rate = kbytes_per_sec(bytes, end > start ? end - start : 0);
-	f.own = cpu_us_per_kb(own, bytes);
-	secs = f.measured ? last->secs - first->secs : 0;
+	f.v[FIG_RATE] = kbytes_per_sec(bytes, end > start ? end - start : 0);
+	f.v[FIG_OWN] = cpu_us_per_kb(own, bytes);
+	secs = measured ? last->secs - first->secs : 0;
 	if (secs > 0) {
 		struct app_load l;
 
 		all = last->counted && first->counted ? last->all_bytes - first->all_bytes : bytes;
 		l = app_load_of((last->load_secs - first->load_secs) / secs, last->ncpus, secs, all);
-		f.load = l.load;
-		f.demand = l.demand;
-	} else {
-		f.measured = 0;
+		f.v[FIG_LOAD] = l.load;
+		f.v[FIG_DEMAND] = l.demand;
 	}
 	return f;
 }
@@ -263,19 +264,12 @@ static const struct others_report *turn_others(const struct turn *t)
 /* The rounds complete from the first: the table over them, and the chart. */
 static void tables(void)
 {
-	int measured = 1;
-
 	while (rs.counted[rs.complete] == rs.vs->n) {
 		size_t done = ++rs.complete;
 
 		room_for(done);
-		for (unsigned i = 0; i < rs.vs->n; i++)
-			measured &= rs.figs[i].measured;
-		for (unsigned i = 0; i < rs.vs->n; i++)
-			rs.figs[i].measured = measured;
 		compare_rows(&zcs_look, rs.rows, rs.vs->n, rs.figs, done);
-		compare_table(&zcs_look, rs.rows, rs.vs->n, measured,
-			      "the median of the rounds' ratios");
+		compare_table(&zcs_look, rs.rows, rs.vs->n, "the median of the rounds' ratios");
 		others_tally_line(&rs.others, "the service demand");
 		if (rs.plot)
 			compare_plot(&zcs_look, rs.plot, rs.rows, rs.figs, rs.vs->n, done,
@@ -287,7 +281,7 @@ static void tables(void)
 static void turn_done(struct turn *t)
 {
 	const struct rx_variant *v = &rs.vs->v[t->variant];
-	struct compare_fig f;
+	struct fig_run f;
 	int whole = t->n > 0;
 
 	for (unsigned i = 0; i < t->n; i++)
@@ -300,7 +294,7 @@ static void turn_done(struct turn *t)
 		return;
 	}
 	f = turn_fig(t);
-	compare_keep(&rs.figs[t->variant], t->at.round, &f);
+	fig_rounds_put(&rs.figs[t->variant], t->at.round, &f);
 	others_tally_add(&rs.others, v->name, turn_others(t));
 	compare_round_line(&zcs_look, &rs.rows[t->variant], t->at.round, 0, t->at.at, &f);
 	rs.counted[t->at.round]++;

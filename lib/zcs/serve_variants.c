@@ -10,21 +10,11 @@
 
 #include "zcs/serve_rounds.h"
 #include "app/opt.h"
-#include "app/plot.h"
+#include "app/opt_values.h"
 
 static const char *rx_name(int i)
 {
 	return rx_methods[i] ? rx_methods[i]->name : NULL;
-}
-
-/* The method called name; else a usage line. */
-static const struct rx_method *method_named(const char *name)
-{
-	const struct rx_method *m = rx_find(name);
-
-	if (!m)
-		opt_unknown('M', name, "method", rx_name);
-	return m;
 }
 
 /*
@@ -42,52 +32,27 @@ static void probe_all(const struct rx_variants *vs)
 				    "compared (%s)", vs->v[i].method->name, err);
 }
 
-static char *copy_of(const char *s)
-{
-	char *c = strdup(s);
-
-	if (!c)
-		error(1, errno, "memory");
-	return c;
-}
-
 void rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
 		     size_t size, size_t max_size)
 {
-	char *mlist = copy_of(methods ? methods : rx_methods[0]->name);
-	char *slist = copy_of(sizes ? sizes : "16K");
-	char *mitem[COMPARE_MAX], *sitem[COMPARE_MAX], label[32];
-	size_t sz[COMPARE_MAX];
-	unsigned nm = opt_list('M', mlist, mitem, COMPARE_MAX);
-	unsigned ns = opt_list('b', slist, sitem, COMPARE_MAX);
+	const struct opt_spec mspec = { .opt = 'M', .kind = OPT_NAMES, .what = "method",
+		.name = rx_name };
+	const struct opt_spec sspec = { .opt = 'b', .kind = OPT_SIZES, .min = 1,
+		.max = (double)max_size };
+	struct opt_value m[COMPARE_MAX], sz[COMPARE_MAX];
+	struct opt_pair p[COMPARE_MAX];
+	char one[32];
+	unsigned nm, ns;
 
-	for (unsigned j = 0; j < ns; j++) {
-		sz[j] = sizes ? (size_t)opt_size('b', sitem[j], 1, (long long)max_size) : size;
-		for (unsigned k = 0; k < j; k++)
-			if (sz[k] == sz[j])
-				usage_error("-b: '%s' and '%s' are one size, %zu bytes", sitem[k],
-					    sitem[j], sz[j]);
-	}
-	if ((size_t)nm * ns > COMPARE_MAX)
-		usage_error("-M and -b: more than %d variants", COMPARE_MAX);
-	vs->n = 0;
+	snprintf(one, sizeof(one), "%zu", size);
+	nm = opt_values(&mspec, methods ? methods : rx_methods[0]->name, m, COMPARE_MAX);
+	ns = opt_values(&sspec, sizes ? sizes : one, sz, COMPARE_MAX);
+	vs->n = opt_pairs(&mspec, m, nm, &sspec, sz, ns, NULL, p, COMPARE_MAX);
 	vs->by_size = ns > 1;
-	for (unsigned i = 0; i < nm; i++) {
-		const struct rx_method *m = method_named(mitem[i]);
-
-		for (unsigned j = 0; j < ns; j++) {
-			struct rx_variant *v = &vs->v[vs->n++];
-
-			v->method = m;
-			v->read_size = sz[j];
-			plot_size_label(label, sizeof(label), (double)sz[j]);
-			if (ns > 1)
-				snprintf(v->name, sizeof(v->name), "%s/%s", m->name, label);
-			else
-				snprintf(v->name, sizeof(v->name), "%s", m->name);
-		}
+	for (unsigned i = 0; i < vs->n; i++) {
+		vs->v[i].method = rx_methods[p[i].name->index];
+		vs->v[i].read_size = (size_t)p[i].value->value;
+		snprintf(vs->v[i].name, sizeof(vs->v[i].name), "%s", p[i].label);
 	}
-	free(mlist);
-	free(slist);
 	probe_all(vs);
 }

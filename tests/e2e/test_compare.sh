@@ -70,8 +70,9 @@ check "the others: ratio, interval, agree, verdict, against the first" "$J" -k a
 check "against sendfile, on zcc's own us/KB without -c" \
 	[ "$(json_get "$TMP/jr" compare against | sort -u) $(json_get "$TMP/jr" compare figure | sort -u)" = "sendfile own_us_per_kb" ]
 v=$(json_get "$TMP/jr" compare verdict | tr '\n' ' ')
-check "verdict words are cheaper, dearer or ~ (got $v)" \
-	sh -c "echo '$v' | grep -Eq '^((cheaper|dearer|~) ){2}\$'"
+check "3 rounds: no verdict word, ~ (got $v)" [ "$v" = "~ ~ " ]
+check "3 rounds: why (got $(json_get "$TMP/jr" compare verdict_why | sort -u))" \
+	[ "$(json_get "$TMP/jr" compare verdict_why | sort -u)" = "3 rounds: 5 needed" ]
 check "3 rounds: the interval covers 75%" \
 	[ "$(json_get "$TMP/jr" compare ratio_conf_pct | sort -u)" = 75.0 ]
 
@@ -86,8 +87,10 @@ check "the table names the reference and the deciding figure" \
 	grep -q "^compare: 2 rounds, each variant against sendfile on zcc's own CPU time" "$TMP/t"
 check "header row" grep -Eq '^variant +kbytes/sec +zcc us/KB +ratio +interval +agree +verdict$' "$TMP/t"
 check "reference row" grep -Eq '^sendfile +[0-9]+ +[0-9.]+ +1 +- +- +\(reference\)$' "$TMP/t"
-check "send's row: ratio, interval, agree, verdict" \
-	grep -Eq '^send +[0-9]+ +[0-9.]+ +[0-9]+\.[0-9]{3} +[0-9.]+\.\.[0-9.]+ +[0-2]/2 +(cheaper|dearer|~)$' "$TMP/t"
+check "send's row: ratio, interval, agree, ~ and why" \
+	grep -Eq '^send +[0-9]+ +[0-9.]+ +[0-9]+\.[0-9]{3} +[0-9.]+\.\.[0-9.]+ +[0-2]/2 +~ \(2 rounds: 5 needed\)$' "$TMP/t"
+check "no cheaper or dearer from 2 rounds" sh -c "! grep -Eq '(cheaper|dearer)\$' '$TMP/t'"
+check "the rule under the table: 90%" grep -q 'covers 90% or more' "$TMP/t"
 
 # -R 5 is the default with variants; -b lists name variants by size; -P works.
 timeout 60 "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" -n 2 -P 2 -M send -b 1K,16K "$TMP/f" >"$TMP/b" 2>"$TMP/berr"
@@ -98,6 +101,8 @@ check "variants send/1K and send/16K" \
 	[ "$(json_get "$TMP/b" compare variant | tr '\n' ' ')" = "send/1K send/16K " ]
 check "chunk sizes 1024 and 16384" \
 	[ "$(json_get "$TMP/b" compare chunk_bytes | tr '\n' ' ')" = "1024 16384 " ]
+check "5 rounds cover 93.75%: the verdict is not held (no verdict_why)" \
+	sh -c "! grep -q verdict_why '$TMP/b'"
 check "-P 2: each run's sent event says 2 streams" \
 	[ "$(json_get "$TMP/b" sent streams | sort -u)" = 2 ]
 

@@ -53,9 +53,9 @@ else
 		if [ "$m" = sendfile ]; then
 			row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +1 +- +- +\(reference\)\$" "$TMP/out")
 		else
-			row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +[0-3]/3 +(cheaper|dearer|~)\$" "$TMP/out")
+			row=$(grep -E "^$m +[0-9]+ +-?[0-9]+\.[0-9] +-?[0-9]+\.[0-9]{3} +-?[0-9]+\.[0-9]{3} +[0-9.]+ +[0-9.]+\.\.[0-9.]+ +[0-3]/3 +~ \(3 rounds: 5 needed\)\$" "$TMP/out")
 		fi
-		check "row '$m' with rate, load, service demand and its verdict" [ -n "$row" ]
+		check "row '$m' with rate, load, service demand and its verdict (3 rounds: ~ and why)" [ -n "$row" ]
 		rate=$(echo "$row" | awk '{ print $2 }')
 		check "'$m' rate above 0 (got '$rate')" [ "${rate:-0}" -gt 0 ]
 	done

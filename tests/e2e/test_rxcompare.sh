@@ -57,23 +57,28 @@ runs() {
 
 # --- a loop of zcc runs drives the rounds -----------------------------------------
 zcs_start -J -M read,discard,splice --plot "$TMP/rx.svg" || { not_ok "zcs started"; finish; }
-runs 6 -n 40
-check "two rounds: 6 round events" \
-	wait_for "$TMP/zcs.out" '"event":"round","time":[0-9.]+,"round":2,"at":3,' 100
-wait_for "$TMP/zcs.out" '"event":"compare".*"rounds":2,' 50
+runs 15 -n 40
+check "five rounds: 15 round events" \
+	wait_for "$TMP/zcs.out" '"event":"round","time":[0-9.]+,"round":5,"at":3,' 100
+wait_for "$TMP/zcs.out" '"event":"compare".*"rounds":5,' 50
 check "valid JSON Lines" "$J" "$TMP/zcs.out"
 check "round events carry their figures" "$J" -E round -k round -k at -k variant \
 	-k method -k read_bytes -k kbytes_per_sec -k own_us_per_kb "$TMP/zcs.out"
-check "a table after each round: 6 compare events" \
-	[ "$(json_get "$TMP/zcs.out" compare variant | wc -l)" -eq 6 ]
+check "a table after each round: 15 compare events" \
+	[ "$(json_get "$TMP/zcs.out" compare variant | wc -l)" -eq 15 ]
 check "compare events carry the verdict's figures" "$J" -E compare -k variant -k rounds \
 	-k kbytes_per_sec_median -k own_us_per_kb_median "$TMP/zcs.out"
-json_get "$TMP/zcs.out" round variant | tr '\n' ' ' >"$TMP/order"
+json_get "$TMP/zcs.out" round variant | head -n 6 | tr '\n' ' ' >"$TMP/order"
 check "the order rotates by round: read discard splice, discard splice read (got $(cat "$TMP/order"))" \
 	[ "$(cat "$TMP/order")" = "read discard splice discard splice read " ]
-grep -o '"verdict":"[^"]*"' "$TMP/zcs.out" | tr '\n' ' ' >"$TMP/verdicts"
+grep '"event":"compare".*"ratio_median"' "$TMP/zcs.out" >"$TMP/rows"
+grep -o '"verdict":"[^"]*"' "$TMP/rows" | tr '\n' ' ' >"$TMP/verdicts"
 check "verdicts for discard and splice after each round ($(cat "$TMP/verdicts"))" \
-	grep -Eq '^("verdict":"(cheaper|dearer|~)" ){4}$' "$TMP/verdicts"
+	grep -Eq '^("verdict":"(cheaper|dearer|~)" ){10}$' "$TMP/verdicts"
+held=$(grep -E '"rounds":[1-4],' "$TMP/rows" | grep -c '"verdict":"~","verdict_why":"[1-4] rounds\{0,1\}: 5 needed"')
+check "rounds 1 to 4: ~ with why, no verdict word (8 rows, got $held)" [ "$held" -eq 8 ]
+check "round 5: a verdict word may stand (no why)" \
+	sh -c "! grep '\"rounds\":5,' '$TMP/rows' | grep -q verdict_why"
 check "the deciding figure is zcs's own us/KB without -c" \
 	[ "$(grep -o '"figure":"[^"]*"' "$TMP/zcs.out" | sort -u)" = '"figure":"own_us_per_kb"' ]
 check "--plot: an SVG after the rounds" grep -q '</svg>' "$TMP/rx.svg"
@@ -93,6 +98,10 @@ check "the broken turn is said and not counted" \
 check "the table after four counted turns" \
 	wait_for "$TMP/zcs.out" "^compare: 1 round, each variant against read/4K on zcs's own CPU time"
 check "its header" grep -Eq '^variant +kbytes/sec +zcs us/KB +ratio +interval +agree +verdict$' "$TMP/zcs.out"
+check "after round 1 the verdicts wait: ~ and why" \
+	grep -Eq '^discard/4K .* ~ \(1 round: 5 needed\)$' "$TMP/zcs.out"
+check "the table says which round it is and that the verdicts wait" \
+	grep -q '^round 1: the verdicts wait for more rounds$' "$TMP/zcs.out"
 check "a row per variant" [ "$(grep -Ec '^(read|discard)/(4K|64K) ' "$TMP/zcs.out")" -eq 4 ]
 check "the round lines name read/64K once: served again" \
 	[ "$(grep -c '^round 1 read/64K:' "$TMP/zcs.out")" -eq 1 ]
@@ -119,7 +128,8 @@ stop_bg "$ZCS_PID"
 check "-c: load and service demand columns" \
 	grep -Eq '^variant +kbytes/sec +load % +demand us/KB +zcs us/KB +ratio' "$TMP/rx.out"
 table=$(sed -n '/^compare: 3 rounds/,$p' "$TMP/rx.out")
-check "a verdict for discard" sh -c 'echo "$1" | grep -Eq "^discard .* (cheaper|dearer|~)\$"' sh "$table"
+check "after 3 rounds no verdict word for discard: ~ and why" \
+	sh -c 'echo "$1" | grep -Eq "^discard .* ~ \(3 rounds: 5 needed\)\$"' sh "$table"
 # zcs's own CPU per KB, each row's: a figure for both. Which is cheaper
 # is a measurement, judged on a quiet machine (make bench), not here
 # beside other tests.

@@ -38,26 +38,40 @@ static void table(const struct baseline *b, const struct baseline_now *now,
 	fclose(tmp);
 }
 
+/* Runs r[0..n): the sender's demand d, the receiver's own and demand. */
+static void runs(struct fig_run *r, size_t n, double d, double rx_own, double rx_demand)
+{
+	for (size_t k = 0; k < n; k++) {
+		r[k] = fig_run_none();
+		r[k].v[FIG_RATE] = 1000;
+		r[k].v[FIG_OWN] = 1;
+		r[k].v[FIG_LOAD] = 0.5;
+		r[k].v[FIG_DEMAND] = d;
+		r[k].v[FIG_RX_OWN] = rx_own;
+		r[k].v[FIG_RX_LOAD] = 0.25;
+		r[k].v[FIG_RX_DEMAND] = rx_demand;
+	}
+}
+
 int main(void)
 {
 	/* The baseline: sender's demand 4, receiver's 2; now: 2 and 4. */
-	double own[3] = { 1, 1, 1 }, rate[3] = { 1000, 1000, 1000 };
-	double load[3] = { 0.5, 0.5, 0.5 }, rx_load[3] = { 0.25, 0.25, 0.25 };
-	double four[3] = { 4, 4, 4 }, two[3] = { 2, 2, 2 }, lack[3] = { 2, NAN, 2 };
-	struct baseline_variant bv = { .name = "send", .own = own, .demand = four,
-		.rate = rate, .load = load, .rx_own = two, .rx_demand = two,
-		.rx_load = rx_load, .n = 3 };
+	struct fig_run then[3], nows[3];
+	struct baseline_variant bv = { .name = "send", .rounds = { .r = then, .n = 3 } };
 	struct baseline b = { .path = "b.json", .v = &bv, .n = 1 };
 	struct variant v = { .method = tx_find("send"), .chunk = 65536, .name = "send" };
-	struct baseline_now now = { .v = &v, .own = own, .demand = two, .rate = rate,
-		.load = load, .rx_own = four, .rx_demand = four, .rx_load = rx_load, .n = 3 };
+	struct baseline_now now = { .v = &v, .r = nows, .n = 3 };
 
+	runs(then, 3, 4, 2, 2);
+	runs(nows, 3, 2, 4, 4);
 	out_init("zcc", 1);
 	CHECK(v.method != NULL, "the send method");
 	table(&b, &now, COMPARE_SELF);
 	CHECK(strstr(got, "\"figure\":\"service_demand_us_per_kb\"") &&
 	      strstr(got, "\"ratio_median\":0.500") && strstr(got, "\"rx_own_us_per_kb_median\":2"),
 	      "the sender's: 2 over 4, the receiver's medians beside");
+	CHECK(strstr(got, "\"verdict\":\"cheaper\"") && !strstr(got, "verdict_why"),
+	      "3 rounds against 3 cover 90%%: a verdict word");
 	table(&b, &now, COMPARE_RECEIVER);
 	CHECK(strstr(got, "\"figure\":\"rx_service_demand_us_per_kb\"") &&
 	      strstr(got, "\"ratio_median\":2.000"), "the receiver's: 4 over 2");
@@ -67,10 +81,14 @@ int main(void)
 	CHECK(baseline_decided(&b, &now, 1, COMPARE_PATH) == COMPARE_PATH &&
 	      baseline_decided(&b, &now, 1, COMPARE_RECEIVER) == COMPARE_RECEIVER,
 	      "both runs have both ends' figures: as asked");
+	now.n = 2;
+	table(&b, &now, COMPARE_SELF);
+	CHECK(strstr(got, "\"verdict\":\"~\"") &&
+	      strstr(got, "\"verdict_why\":\"2 rounds against 3: 3 needed\""),
+	      "2 rounds against 3 cover 80%%: ~ and why (%s)", got);
+	now.n = 3;
 
-	/* b holds bv: each change below is read through it. */
-	// cppcheck-suppress unreadVariable
-	bv.rx_demand = lack;	/* one round of the baseline's unmetered */
+	then[1].v[FIG_RX_DEMAND] = NAN;	/* one round of the baseline's unmetered */
 	CHECK(baseline_decided(&b, &now, 1, COMPARE_PATH) == COMPARE_SELF &&
 	      baseline_decided(&b, &now, 1, COMPARE_RECEIVER) == COMPARE_RECEIVER,
 	      "the baseline's receiver unmetered once: no path, the receiver's own still");
@@ -78,15 +96,13 @@ int main(void)
 	CHECK(strstr(got, "rx_own_us_per_kb_median") &&
 	      !strstr(got, "rx_service_demand_us_per_kb_median"),
 	      "its demand column left out, its own us/KB kept");
-	bv.rx_own = lack;
+	then[1].v[FIG_RX_OWN] = NAN;
 	CHECK(baseline_decided(&b, &now, 1, COMPARE_RECEIVER) == COMPARE_SELF,
 	      "a baseline round without the report: the sender's figure");
 	table(&b, &now, COMPARE_SELF);
 	CHECK(!strstr(got, "rx_"), "no receiver's column in either row");
-	now.rx_own = NULL;
-	// cppcheck-suppress redundantAssignment
-	// cppcheck-suppress unreadVariable
-	bv.rx_own = two;
+	runs(nows, 3, 2, NAN, NAN);
+	then[1].v[FIG_RX_OWN] = 2;
 	CHECK(baseline_decided(&b, &now, 1, COMPARE_SELF) == COMPARE_SELF,
 	      "the sender's asked: the sender's, whatever is missing");
 	return t_exit();
