@@ -199,11 +199,3 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 		}
 	}
 }
-
-/* -t -d: how the stream's loops were spent. */
-void debug_deadline(const char *what, const struct deadline *dl, uint32_t ceiling)
-{
-	fprintf(stderr, "%s: %s-t: %" PRIu64 " files in %" PRIu32 " loops, then %" PRIu32
-		" loops of 0 files\n", program_invocation_short_name, what, dl->files,
-		dl->loops, ceiling - dl->loops);
-}
