@@ -363,15 +363,10 @@ static void result_of(const struct conn *c, int rc, double cpu0, struct serve_re
 		.first = c->first, .last = c->last };
 }
 
-int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
-	  struct serve_result *res)
+/* c, for connection fd from peer read into buf: -d's words, MPTCP or not. */
+static void conn_init(struct conn *c, const struct serve_cfg *sc, int fd, const char *peer,
+		      unsigned char *buf)
 {
-	double cpu0 = cpu_self_secs();
-	struct conn conn = { 0 }, *c = &conn;
-	char err[256];
-	enum end how;
-	int rc;
-
 	c->cfg = sc;
 	c->peer = peer;
 	if (sc->debug)
@@ -389,6 +384,18 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	if (sc->debug && sc->mptcp)
 		fprintf(stderr, "zcs: %s: %s\n", peer, c->mptcp ? "MPTCP" :
 			"plain TCP (the kernel's TCP_IS_MPTCP is not 1)");
+}
+
+int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
+	  struct serve_result *res)
+{
+	double cpu0 = cpu_self_secs();
+	struct conn conn = { 0 }, *c = &conn;
+	char err[256];
+	enum end how;
+	int rc;
+
+	conn_init(c, sc, fd, peer, buf);
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection
 		 * of this kind, but an MPTCP listener's plain TCP ones may pass. */
