@@ -19,7 +19,7 @@ struct files_work {
 	struct file_set set;	/* its own entries: a method maps into them */
 	uint32_t loops;
 	struct deadline dl;	/* -t: its plan */
-	struct rx_report rp;	/* --receiver-report: the line awaited */
+	struct rx_report_wait rp;	/* --receiver-report: the line awaited */
 };
 
 static struct files_work *work_of(const struct conn *c)

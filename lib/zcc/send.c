@@ -149,7 +149,7 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
  * server failed.
  */
-int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
+int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wait *rp,
 		     struct mptcp_look *look, char *err, size_t errlen)
 {
 	const struct send_cfg *cfg = sd->cfg;

@@ -108,7 +108,7 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * (NULL: none) as the last bytes go. 0, -1 when *t->stop cut it short, -2
  * with err when the server failed.
  */
-int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
+int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wait *rp,
 		     struct mptcp_look *look, char *err, size_t errlen);
 
 /*
