@@ -318,7 +318,7 @@ static void ticker(uint64_t tick_ns)
 
 	/* A blocked read() must return to the loop. */
 	if (tick_ns)
-		catch_interrupting(SIGALRM, on_alarm);
+		serve_catch(SIGALRM, on_alarm);
 	it.it_value = it.it_interval;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0 && tick_ns)
 		error(1, errno, "setitimer");

@@ -58,4 +58,11 @@ struct serve_result {
 int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
 	  struct serve_result *res);
 
+/*
+ * serve_catch - fn handles sig (SIGCHLD, SIGALRM) without SA_RESTART, so
+ * that a blocked read or poll returns to the loop that looks
+ * (signal_interrupts). A failure is one line and exit 1.
+ */
+void serve_catch(int sig, void (*fn)(int));
+
 #endif

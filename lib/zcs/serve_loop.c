@@ -159,7 +159,7 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 		error(1, errno, "set the listening socket non-blocking");
 	/* A stop signal or a child's end now wakes poll() as well. */
 	stop_catch(wake);
-	catch_interrupting(SIGCHLD, on_child);
+	serve_catch(SIGCHLD, on_child);
 
 	while (!stop_signal && !broken) {
 		if (poll(pfd, 3, poll_timeout()) < 0) {
@@ -213,4 +213,10 @@ int serve_one(const struct serve_cfg *sc, int listen_fd, unsigned char *buf)
 	if (stop_signal)
 		stop_exit(stop_signal);
 	return rc;
+}
+
+void serve_catch(int sig, void (*fn)(int))
+{
+	if (signal_interrupts(sig, fn, NULL) < 0)
+		error(1, errno, "sigaction");
 }
