@@ -18,22 +18,6 @@ void mptcp_asked(int asked)
 		error(1, 0, "--mptcp: %s", err);
 }
 
-int mptcp_conn_check(int fd, const char *peer)
-{
-	static int said;
-	int on = mptcp_active(fd), e = errno;
-
-	if (on == 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		return on;
-	if (on == 0)
-		error(0, 0, "--mptcp: %s answered as plain TCP: the connection fell "
-		      "back to TCP (the kernel's TCP_IS_MPTCP is 0)", peer);
-	else
-		error(0, e, "--mptcp: the kernel does not say whether the connection "
-		      "to %s is MPTCP (TCP_IS_MPTCP)", peer);
-	return on;
-}
-
 static int same_subflow(const struct mptcp_subflow *a, const struct mptcp_subflow *b)
 {
 	return strcmp(a->local, b->local) == 0 && strcmp(a->remote, b->remote) == 0;

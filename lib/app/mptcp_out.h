@@ -17,14 +17,6 @@
  */
 void mptcp_asked(int asked);
 
-/*
- * mptcp_conn_check - the kernel's word on connection fd to peer, opened
- * with --mptcp: 1 MPTCP, 0 it fell back to plain TCP (one line on stderr,
- * once a process: every connection to one peer falls back alike), -1 the
- * kernel does not say (one line too, once).
- */
-int mptcp_conn_check(int fd, const char *peer);
-
 /* A connection's subflows at one moment, and those seen before that went. */
 struct mptcp_look {
 	int n;				/* -1: the kernel gave none (said why once) */

@@ -97,6 +97,28 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	return 0;
 }
 
+/*
+ * mptcp_check - the kernel's word on connection fd to peer, opened
+ * with --mptcp: 1 MPTCP, 0 it fell back to plain TCP (one line on stderr,
+ * once a process: every connection to one peer falls back alike), -1 the
+ * kernel does not say (one line too, once).
+ */
+static int mptcp_check(int fd, const char *peer)
+{
+	static int said;
+	int on = mptcp_active(fd), e = errno;
+
+	if (on == 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		return on;
+	if (on == 0)
+		error(0, 0, "--mptcp: %s answered as plain TCP: the connection fell "
+		      "back to TCP (the kernel's TCP_IS_MPTCP is 0)", peer);
+	else
+		error(0, e, "--mptcp: the kernel does not say whether the connection "
+		      "to %s is MPTCP (TCP_IS_MPTCP)", peer);
+	return on;
+}
+
 int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *peer,
 		 size_t peerlen, char *err, size_t errlen)
 {
@@ -114,7 +136,7 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 	}
 	snprintf(peer, peerlen, "%s port %u", cfg->host, cfg->port);
 	if (o.mptcp)
-		mptcp_conn_check(sock, peer);
+		mptcp_check(sock, peer);
 	if (cfg->debug) {
 		int sndbuf = 0;
 		socklen_t len = sizeof(sndbuf);
