@@ -31,7 +31,7 @@ static int listed(const struct mptcp_subflow *s, const struct mptcp_subflow *lis
 	return 0;
 }
 
-void mptcp_look(int fd, struct mptcp_look *l)
+void mptcp_subflows_read(int fd, struct mptcp_subflows *l)
 {
 	struct mptcp_subflow now[MPTCP_SUBFLOWS_MAX];
 	char err[256];
@@ -68,7 +68,7 @@ static void debug_one(const char *what, const struct mptcp_subflow *s, const cha
 	fputc('\n', stderr);
 }
 
-void mptcp_debug(const char *what, const struct mptcp_look *l)
+void mptcp_debug(const char *what, const struct mptcp_subflows *l)
 {
 	for (int i = 0; i < l->n; i++)
 		debug_one(what, &l->sf[i], state_of(&l->sf[i]));
@@ -89,9 +89,9 @@ static void json_one(const struct mptcp_subflow *s, const char *state)
 	out_object_end();
 }
 
-void mptcp_json(const void *look)
+void mptcp_json(const void *subflows)
 {
-	const struct mptcp_look *l = look;
+	const struct mptcp_subflows *l = subflows;
 
 	if (l->n < 0)
 		return;

@@ -72,7 +72,7 @@ struct conn {
 	int connected, opened, done, interrupted;
 	int refused;		/* the method, by the kernel (sd->refusal_ok; err says) */
 	int mptcp;		/* --mptcp: the kernel says it is MPTCP */
-	struct mptcp_look subflows;	/* --mptcp: its connection's */
+	struct mptcp_subflows subflows;	/* --mptcp: its connection's */
 	int rc;			/* the run's, then the settling's */
 	uint64_t t0, t_done, t_end;	/* working, work done, closed */
 	struct tcp_figures tcp;

@@ -151,14 +151,14 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 }
 
 void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
-		   struct mptcp_look *look)
+		   struct mptcp_subflows *sf)
 {
 	if (first) {
-		memset(look, 0, sizeof(*look));
+		memset(sf, 0, sizeof(*sf));
 		*mptcp = sd->cfg->sockopts.mptcp && mptcp_active(sock) == 1;
 	}
 	if (*mptcp)
-		mptcp_look(sock, look);
+		mptcp_subflows_read(sock, sf);
 }
 
 #define MPTCP_LOOK_MS 10	/* --mptcp: the subflows' figures at most this stale */
@@ -172,7 +172,7 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * server failed.
  */
 int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wait *rp,
-		     struct mptcp_look *look, char *err, size_t errlen)
+		     struct mptcp_subflows *sf, char *err, size_t errlen)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	const char *peer = t->peer;
@@ -197,8 +197,8 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wai
 		expired = watch_close_wait(start, cfg->stall, suspended_ns() - stopped0,
 					   now_ns(), &timeout);
 		timeout = rx_report_timeout(rp, sock, timeout);
-		if (look) {	/* a subflow can be gone once the server has read all */
-			mptcp_look(sock, look);
+		if (sf) {	/* a subflow can be gone once the server has read all */
+			mptcp_subflows_read(sock, sf);
 			if (timeout < 0 || timeout > MPTCP_LOOK_MS)
 				timeout = MPTCP_LOOK_MS;
 		}

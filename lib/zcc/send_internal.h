@@ -95,21 +95,21 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 
 /*
  * send_subflows - --mptcp: a look at the subflows of connection sock into
- * *look; first: the connection is new (is it MPTCP, the kernel says:
+ * *sf; first: the connection is new (is it MPTCP, the kernel says:
  * *mptcp; no look otherwise).
  */
 void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
-		   struct mptcp_look *look);
+		   struct mptcp_subflows *sf);
 
 /*
  * send_await_close - everything is in the kernel's hands; see it
  * delivered. -T bounds the wait; with --receiver-report, rp gets what the
- * server writes; an MPTCP connection's subflows are looked at into look
+ * server writes; an MPTCP connection's subflows are looked at into sf
  * (NULL: none) as the last bytes go. 0, -1 when *t->stop cut it short, -2
  * with err when the server failed.
  */
 int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wait *rp,
-		     struct mptcp_look *look, char *err, size_t errlen);
+		     struct mptcp_subflows *sf, char *err, size_t errlen);
 
 /*
  * send_mark - the meter's mark, now: a run's figures start here; with -W

@@ -84,7 +84,7 @@ static void look_subflows(struct watcher *w)
 	for (unsigned i = 0; i < w->e->n; i++) {
 		c = &w->e->c[i];
 		if (c->mptcp && __atomic_load_n(&c->sending, __ATOMIC_ACQUIRE))
-			mptcp_look(c->t.sock, &c->subflows);
+			mptcp_subflows_read(c->t.sock, &c->subflows);
 	}
 	pthread_mutex_unlock(&w->e->lock);
 }

@@ -39,7 +39,7 @@ struct conn {
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	int mptcp;			/* the kernel says the connection is MPTCP */
-	struct mptcp_look subflows;	/* and its subflows, at the end */
+	struct mptcp_subflows subflows;	/* and its subflows, at the end */
 	uint64_t where_calls;		/* receive calls at the last where line */
 };
 
@@ -415,7 +415,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticker(watch_tick_ns(&c->watch));
 	how = receive(c);
 	if (c->mptcp)
-		mptcp_look(fd, &c->subflows);
+		mptcp_subflows_read(fd, &c->subflows);
 	c->end = now_ns();
 	total_ended();	/* the stream ended: the client may connect again */
 	rc = verdict(c, how);
