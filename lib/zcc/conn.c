@@ -81,7 +81,7 @@ static void conn_run(struct conn *c)
 	__atomic_store_n(&c->sending, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&e->lock);
 	c->t_done = now_ns();
-	c->done = 1;
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
 }
 
 /*

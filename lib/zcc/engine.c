@@ -306,8 +306,7 @@ static void engine_mptcp(const struct engine *e)
 	e->sd->subflows = e->c[0].subflows;
 }
 
-static struct send_result engine_send(struct sender *sd, const struct conn_ops *ops,
-				      uint32_t loops)
+struct send_result engine_send(struct sender *sd, const struct conn_ops *ops, uint32_t loops)
 {
 	struct engine e;
 	struct send_result r = { 0 };

@@ -59,6 +59,13 @@ struct engine {
 void engine_span_begin(struct engine *e, int sock);
 void engine_span_end(struct engine *e);
 
+/*
+ * engine_send - send_run with the work of ops on each connection: a run
+ * of loops (or -t's time), its lines printed, a failure one line and exit
+ * 1; the work's planned bytes must be what it sent.
+ */
+struct send_result engine_send(struct sender *sd, const struct conn_ops *ops, uint32_t loops);
+
 /* engine_fail - c failed with err: the first failure ends the run. */
 void engine_fail(struct conn *c, const char *err);
 

@@ -106,7 +106,8 @@ static int look_each(struct watcher *w, uint64_t now, uint64_t *due)
 		c = &w->e->c[i];
 		each = &w->each[i];
 		if (!__atomic_load_n(&c->sending, __ATOMIC_ACQUIRE)) {
-			if (each->slot_ns == 0 && !c->done && now + 100000000u < *due)
+			if (each->slot_ns == 0 && !__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) &&
+			    now + 100000000u < *due)
 				*due = now + 100000000u;
 			continue;
 		}
