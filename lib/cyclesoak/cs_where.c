@@ -1,7 +1,5 @@
 /* cyclesoak's -W (cs_where.h): a session and its one span. */
-#include <errno.h>
 #include <error.h>
-#include <stdlib.h>
 
 #include "app/where_out.h"
 #include "app/where_session.h"
@@ -12,15 +10,14 @@ struct cs_where {
 	struct where_span *span;
 };
 
+/* The one a process: cyclesoak opens it once. */
+static struct cs_where one;
+
 struct cs_where *cs_where_open(struct meter *m, int debug, unsigned flags)
 {
-	struct cs_where *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		error(1, errno, "memory");
-	w->ws = where_session_open(m, debug, flags);
-	w->span = where_span_new(w->ws);
-	return w;
+	one.ws = where_session_open(m, debug, flags);
+	one.span = where_span_new(one.ws);
+	return &one;
 }
 
 void cs_where_start(struct cs_where *w)
@@ -51,5 +48,5 @@ void cs_where_close(struct cs_where *w)
 		return;
 	where_span_free(w->span);
 	where_session_close(w->ws);
-	free(w);
+	*w = (struct cs_where){ 0 };
 }

@@ -11,7 +11,7 @@
 
 struct cs_where;
 
-/* cs_where_open - -W over m (debug, flags: as where_session_open's). */
+/* cs_where_open - -W over m (debug, flags: as where_session_open's), once. */
 struct cs_where *cs_where_open(struct meter *m, int debug, unsigned flags);
 
 /* cs_where_start - the span starts now; cs_where_read - it ends, with

@@ -27,18 +27,24 @@ static struct files_work *work_of(const struct conn *c)
 	return c->work;
 }
 
+/* Zeroed memory for n of size, or one line and exit 1. */
+static void *zeroed(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		error(1, errno, "memory");
+	return p;
+}
+
 static void files_init(struct conn *c, uint32_t loops)
 {
 	const struct file_set *files = &c->sd->files;
-	struct files_work *fw = calloc(1, sizeof(*fw));
+	struct files_work *fw = zeroed(1, sizeof(*fw));
 
-	if (!fw)
-		error(1, errno, "memory");
 	fw->loops = loops;
 	fw->set = *files;
-	fw->set.f = calloc(files->n, sizeof(*files->f));
-	if (!fw->set.f)
-		error(1, errno, "memory");
+	fw->set.f = zeroed(files->n, sizeof(*files->f));
 	memcpy(fw->set.f, files->f, files->n * sizeof(*files->f));
 	c->work = fw;
 }

@@ -175,7 +175,7 @@ int main(void)
 	CHECK(r.bytes == PIECE && !r.refused && !r.interrupted && each_once(1, 1),
 	      "one connection: its hooks once each, %llu bytes", (unsigned long long)r.bytes);
 	r = run(&sd, &cfg, 3);
-	CHECK(r.bytes == 6 * PIECE && !r.refused && each_once(3, 1),
+	CHECK(r.bytes == 6ull * PIECE && !r.refused && each_once(3, 1),
 	      "three connections: each one's hooks once, the bytes summed (%llu)",
 	      (unsigned long long)r.bytes);
 	CHECK(calls[1][PLANNED] == 1 && calls[3][PLANNED] == 1 && calls[1][PLAN] == 0,
