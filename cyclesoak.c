@@ -28,8 +28,8 @@
 #include "app/meter_session.h"
 #include "app/others_out.h"
 #include "app/stop_exit.h"
-#include "app/where_out.h"
 #include "app/where_session.h"
+#include "cyclesoak/cs_where.h"
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "base/spawn.h"
@@ -209,7 +209,7 @@ static int do_calibrate(void)
 }
 
 /* -W: where the load went, over the meter's own periods; NULL: no -W. */
-static struct where_span *where;
+static struct cs_where *where;
 /* -d and -- command: other processes over the same periods; else NULL. */
 static struct others_span *others;
 
@@ -228,7 +228,7 @@ static struct meter *open_meter(void)
 	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
 	check_stdout(line_end());
 	if (cfg.where)
-		where = where_meter_span(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
+		where = cs_where_open(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
 	if (cfg.debug || cfg.command)
 		others = others_span_new(m);
 	return m;
@@ -286,7 +286,7 @@ static void print_load(struct meter *m, const struct meter_reading *r,
 		line_nested(free_json, NULL, r);
 	}
 	others_line(o, "the load");
-	where_span_line(where);
+	cs_where_line(where);
 	check_stdout(line_end());
 	if (cfg.debug)
 		meter_note_debug(r);
@@ -303,7 +303,7 @@ static int do_meter(void)
 
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	where_span_begin(where);
+	cs_where_start(where);
 	others_span_begin(others);
 	next = now_ns() + period;
 	for (;;) {
@@ -315,10 +315,10 @@ static int do_meter(void)
 			error(1, 0, "%s", err);
 		if (rc > 0) {
 			no_figure(err);
-			where_span_begin(where);
+			cs_where_start(where);
 			others_span_begin(others);
 		} else {
-			where_span_take(where, r.load);
+			cs_where_read(where, r.load);
 			print_load(m, &r, others_span_take(others, r.ncpus, r.secs));
 			if (cfg.once)
 				break;
@@ -327,7 +327,7 @@ static int do_meter(void)
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
 	}
-	where_span_free(where);
+	cs_where_close(where);
 	others_span_free(others);
 	app_meter_close();
 	return 0;
@@ -403,7 +403,7 @@ static int do_command(void)
 	sigdelset(&stop_set, SIGCHLD);
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	where_span_begin(where);
+	cs_where_start(where);
 	others_span_begin(others);
 	rc = spawn_command(&pid, cfg.command, &start_mask);
 	if (rc) {
@@ -412,7 +412,7 @@ static int do_command(void)
 		return exit_exec_failed(rc);
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);
-	where_span_take(where, load);
+	cs_where_read(where, load);
 	o = others_span_take(others, meter_ncpus(m), secs);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
@@ -424,9 +424,9 @@ static int do_command(void)
 	line_int("status", status, NULL);
 	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
 	others_line(o, "the load");
-	where_span_line(where);
+	cs_where_line(where);
 	check_stdout(line_end());
-	where_span_free(where);
+	cs_where_close(where);
 	others_span_free(others);
 	meter_note_steal(taken);
 	return status;

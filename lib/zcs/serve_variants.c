@@ -32,7 +32,7 @@ static void probe_all(const struct rx_variants *vs)
 				    "compared (%s)", vs->v[i].method->name, err);
 }
 
-void rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
+void serve_rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
 		     size_t size, size_t max_size)
 {
 	const struct opt_spec mspec = { .opt = 'M', .kind = OPT_NAMES, .what = "method",
