@@ -15,6 +15,8 @@ else
 	files=$(find . -path ./build -prune -o \( -name '*.[ch]' -o -name '*.sh' -o -name '*.1' \
 		-o -name Makefile -o -name README.zc -o -name zc.bash \) -type f -print | sed 's#^\./##')
 fi
+# This file and diary.sh hold made-up diaries on purpose: not read.
+files=$(echo "$files" | grep -v -e '^tests/e2e/test_nodiary.sh$' -e '^tests/harness/diary.sh$')
 _hits=$(diary_find $files)
 check "no measured run or commit id outside README.zc's Results ($(echo "$_hits" | head -n 5))" \
 	[ -z "$_hits" ]
