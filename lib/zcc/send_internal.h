@@ -35,6 +35,7 @@ struct stream {
 	int mptcp;		/* -P --mptcp: the kernel says it is MPTCP */
 	struct mptcp_look subflows;	/* -P --mptcp: its connection's */
 	int rc;			/* the send's, then the wait for the close's */
+	int errnum;		/* rc < 0: its errno */
 	uint64_t t0, t_sent, t_end;	/* sending, sent, closed */
 	struct tcp_figures tcp;
 	struct rx_report rp;	/* --receiver-report: the line awaited */

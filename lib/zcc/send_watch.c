@@ -14,6 +14,7 @@
 #include "zcc/send_internal.h"
 #include "base/clock.h"
 #include "base/rate.h"
+#include "wire/net.h"
 
 /* Bytes on the watched connections so far. */
 static uint64_t watched_bytes(const struct watcher *w)
@@ -72,9 +73,29 @@ static void debug_interval(struct watcher *w, uint64_t ns)
 }
 
 /*
+ * The run gives up on stream s's stall: every connection of it is to
+ * close with a reset, so that nothing sent lingers in the kernel after
+ * zcc exits; s is shut down, which fails it (its send returns) and so
+ * ends the run, the others' sockets are shut after.
+ */
+static void give_up(struct watcher *w, struct stream *s, uint64_t moved)
+{
+	w->stalled = 1;
+	w->stalled_idx = s->idx;
+	w->moved = moved;
+	pthread_mutex_lock(&w->g->lock);
+	for (unsigned i = 0; i < w->g->n; i++)
+		if (w->g->s[i].t.sock >= 0)
+			net_reset_on_close(w->g->s[i].t.sock);
+	if (s->t.sock >= 0)
+		shutdown(s->t.sock, SHUT_RDWR);
+	pthread_mutex_unlock(&w->g->lock);
+}
+
+/*
  * -P with -T: each stream that is sending has a stall rule of its own (a
  * straggler must not hide behind the others' bytes). The first that
- * stalls is shut down, which fails it and so ends the run. Returns 1 then.
+ * stalls ends the run (give_up). Returns 1 then.
  */
 static int look_each(struct watcher *w, uint64_t now)
 {
@@ -92,13 +113,7 @@ static int look_each(struct watcher *w, uint64_t now)
 			   &news);
 		if (!news.stalled)
 			continue;
-		w->stalled = 1;
-		w->stalled_idx = s->idx;
-		w->moved = news.moved;
-		pthread_mutex_lock(&w->g->lock);
-		if (s->t.sock >= 0)
-			shutdown(s->t.sock, SHUT_RDWR);	/* the send returns */
-		pthread_mutex_unlock(&w->g->lock);
+		give_up(w, s, news.moved);
 		return 1;
 	}
 	return 0;
@@ -127,10 +142,7 @@ static void *watch_run(void *arg)
 		if (w->sd->mptcp && w->g->n == 1)	/* a subflow that closes is seen gone */
 			mptcp_look(w->g->s[0].t.sock, &w->sd->subflows);
 		if (news.stalled) {	/* one stream's rule */
-			w->stalled = 1;
-			w->stalled_idx = 1;
-			w->moved = news.moved;
-			shutdown(w->g->s[0].t.sock, SHUT_RDWR);	/* the send returns */
+			give_up(w, &w->g->s[0], news.moved);
 			break;
 		}
 		if (w->each && look_each(w, now))

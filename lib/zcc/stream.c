@@ -129,6 +129,7 @@ void stream_send(struct stream *s)
 	__atomic_store_n(&s->sending, 1, __ATOMIC_RELEASE);
 	s->rc = tx_send_stream(cfg->method, &s->t, s->set.f, s->set.n, s->loops,
 			       s->err, sizeof(s->err));
+	s->errnum = s->rc < 0 ? errno : 0;
 	__atomic_store_n(&s->sending, 0, __ATOMIC_RELEASE);
 	s->t_sent = now_ns();
 	s->sent = 1;
@@ -145,9 +146,11 @@ void stream_finish(struct stream *s)
 
 	if (!s->connected)
 		return;
-	if (s->sent && s->rc == 0)
+	if (s->sent && s->rc == 0) {
 		s->rc = send_await_close(g->sd, &s->t, &s->rp, stream_look(s),
 					 s->err, sizeof(s->err));
+		s->errnum = s->rc < 0 ? errno : 0;
+	}
 	if (s->sent && s->rc == 0)	/* --receiver-report */
 		s->rx_ok = rx_report_judge(&s->rp, s->peer, s->t.bytes, &s->rx);
 	if (s->sent && s->rc < 0) {

@@ -111,16 +111,27 @@ static void group_free(struct group *g)
 	pthread_mutex_destroy(&g->lock);
 }
 
-/* The stream that failed, said in one line (-P: "stream N: ..."); exits 1. */
+static void group_sum(const struct group *g, struct send_result *r);
+
+/* The stream that failed, said in one line (-P: "stream N: ..."), after
+ * the sent: line of what went, marked with why, when data went (the two
+ * ends' bytes then compare); exits 1. */
 static void __attribute__((noreturn)) group_failed(const struct group *g,
-						   const struct watcher *w)
+						   const struct watcher *w,
+						   struct send_result *r)
 {
 	const struct stream *s = &g->s[g->failed - 1];
+	int stalled = w->stalled && w->stalled_idx == s->idx;
 	char which[32] = "", why[128];
 
+	if (s->sent) {
+		group_sum(g, r);
+		r->interrupted = stop_signal != 0;
+		report_ended(g->sd, r, s->errnum, stalled);
+	}
 	if (g->n > 1)
 		snprintf(which, sizeof(which), "stream %u: ", s->idx);
-	if (w->stalled && w->stalled_idx == s->idx)
+	if (stalled)
 		error(1, 0, "%s%s: stalled: %s", which, s->peer,
 		      watch_stall_text(why, sizeof(why), w->moved, g->sd->cfg->stall));
 	error(1, 0, "%s%s", which, s->err);
@@ -414,7 +425,7 @@ struct send_result send_run(struct sender *sd, uint32_t loops)
 		return r;
 	}
 	if (g.failed)
-		group_failed(&g, &w);
+		group_failed(&g, &w, &r);
 	group_sum(&g, &r);
 	if (g.n > 1)		/* -P: is any stream MPTCP */
 		sd->mptcp = 0;

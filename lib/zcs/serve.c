@@ -21,6 +21,7 @@
 #include "base/rate.h"
 #include "base/textfile.h"
 #include "meter/meter.h"
+#include "wire/net.h"
 #include "wire/proto.h"
 #include "wire/rxreport.h"
 
@@ -418,6 +419,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticker(0);
 	rx_close(sc->method, &c->rx);
 	where_end(c);
+	if (how == END_STALL)	/* given up: a reset, nothing left queued */
+		net_reset_on_close(fd);
 	close(fd);
 	if (sc->debug && c->mptcp)
 		mptcp_debug(c->prefix, &c->subflows);
