@@ -124,11 +124,10 @@ static void __attribute__((noreturn)) group_failed(const struct group *g,
 	int stalled = w->stalled && w->stalled_idx == s->idx;
 	char which[32] = "", why[128];
 
-	if (s->sent) {
-		group_sum(g, r);
-		r->interrupted = stop_signal != 0;
+	group_sum(g, r);
+	r->interrupted = stop_signal != 0;
+	if (r->bytes > 0)
 		report_ended(g->sd, r, s->errnum, stalled);
-	}
 	if (g->n > 1)
 		snprintf(which, sizeof(which), "stream %u: ", s->idx);
 	if (stalled)
