@@ -40,24 +40,37 @@ sent_then_error() {
 		sed -n '2,$p' "$1" | grep -q '^zcc: '
 }
 
+# zcc_start ZCS_T ZCC_OPTIONS...: zcs -T ZCS_T and zcc -t 60 sending to
+# it, its PID in ZCC_PID, once zcs has read 1 MB.
+zcc_start() {
+	zcs_start -T "$1"
+	shift
+	bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -t 60 "$@" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
+	ZCC_PID=$!
+	within 100 tcp_read "$ZCS_PORT" 1000000
+}
+
+# zcc_end PID TENTHS: zcc (PID) ends by itself within TENTHS (else it is
+# killed); its status in RC, its stdout then stderr in $TMP/both.
+zcc_end() {
+	within "$2" proc_ended "$1"
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+	RC=$?
+	forget_bg "$1"
+	cat "$TMP/out" "$TMP/err" >"$TMP/both"
+}
+
 # --- zcs killed mid-run ---------------------------------------------------------
 # killed WHAT ZCC_OPTIONS...: zcc -t 60 against a zcs killed (SIGTERM, by
 # PID) once it has read 1 MB; zcc's stdout then stderr in $TMP/both.
 killed() {
 	_case=$1
 	shift
-	zcs_start -T 0
-	bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -t 60 "$@" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
-	_zcc=$!
-	within 100 tcp_read "$ZCS_PORT" 1000000
+	zcc_start 0 "$@"
 	kill -TERM "$ZCS_PID"
 	wait "$ZCS_PID" 2>/dev/null
-	within 100 proc_ended "$_zcc"
-	kill -KILL "$_zcc" 2>/dev/null
-	wait "$_zcc"
-	RC=$?
-	forget_bg "$_zcc"
-	cat "$TMP/out" "$TMP/err" >"$TMP/both"
+	zcc_end "$ZCC_PID" 100
 	check "$_case: zcc exits 1 ($RC: $(head -c 400 "$TMP/both"))" [ "$RC" -eq 1 ]
 }
 
@@ -84,19 +97,11 @@ check "-P 2: sent: marked (peer reset), then the stream's error line" \
 stalled() {
 	_case=$1
 	shift
-	zcs_start -T 0
-	bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -t 60 -T 2 "$@" "$TMP/a" >"$TMP/out" 2>"$TMP/err"
-	_zcc=$!
-	within 100 tcp_read "$ZCS_PORT" 1000000
+	zcc_start 0 -T 2 "$@"
 	_kids=$(kids_of "$ZCS_PID")
 	STOPPED="$STOPPED $_kids"
 	for _k in $_kids; do kill -STOP "$_k"; done
-	within 200 proc_ended "$_zcc"
-	kill -KILL "$_zcc" 2>/dev/null
-	wait "$_zcc"
-	RC=$?
-	forget_bg "$_zcc"
-	cat "$TMP/out" "$TMP/err" >"$TMP/both"
+	zcc_end "$ZCC_PID" 200
 	check "$_case: zcc gives up, exit 1 ($RC: $(head -c 400 "$TMP/both"))" [ "$RC" -eq 1 ]
 	check "$_case: sent: marked (stalled), then the stall's line" \
 		eval 'sent_then_error "$TMP/both" stalled && grep -q "stalled: no data moved for 2 s" "$TMP/err"'
@@ -111,22 +116,15 @@ stalled "zcs stopped, zcc -T 2"
 stalled "zcs stopped, zcc -T 2 -P 2" -P 2
 
 # --- zcc stalls: zcs -T 2 closes it ---------------------------------------------
-zcs_start -T 2
-bg "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -t 60 "$TMP/a" >"$TMP/out" 2>"$TMP/err"
-zpid=$!
-STOPPED="$STOPPED $zpid"
-within 100 tcp_read "$ZCS_PORT" 1000000
-kill -STOP "$zpid"
+zcc_start 2
+STOPPED="$STOPPED $ZCC_PID"
+kill -STOP "$ZCC_PID"
 check "zcc stopped: zcs -T 2 closes the connection" \
 	wait_for "$TMP/zcs.err" 'stalled: .*closed after' 100
 check "zcs -T 2: a reset, no socket of the port left while zcc is stopped" \
 	within 50 no_socket "$ZCS_PORT"
-kill -CONT "$zpid"
-within 100 proc_ended "$zpid"
-wait "$zpid"
-RC=$?
-forget_bg "$zpid"
-cat "$TMP/out" "$TMP/err" >"$TMP/both"
+kill -CONT "$ZCC_PID"
+zcc_end "$ZCC_PID" 100
 check "zcc, let go: exit 1, sent: marked (peer reset) first ($RC: $(head -c 300 "$TMP/both"))" \
 	eval '[ "$RC" -eq 1 ] && sent_then_error "$TMP/both" "peer reset"'
 finish
