@@ -51,10 +51,10 @@ static long long link_speed(int sock, const char *name)
 	 * words each follow it): a union sizes the buffer for them and keeps
 	 * the struct last, as C wants of a struct with a flexible array.
 	 */
+	enum { MASK_WORDS = 3 * 127 };
 	union {
 		struct ethtool_link_settings req;
-		__u32 buf[(sizeof(struct ethtool_link_settings) + 3 * 127 * sizeof(__u32))
-			  / sizeof(__u32)];
+		__u32 words[sizeof(struct ethtool_link_settings) / sizeof(__u32) + MASK_WORDS];
 	} ls;
 	struct ethtool_cmd old = { .cmd = ETHTOOL_GSET };
 	__u32 speed;
