@@ -90,7 +90,10 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 	line_end();
 }
 
-/* Why a failure with errnum ended a run, as its sent: line says it. */
+/*
+ * Why a failure with errnum ended a run, as its sent: line says it; NULL
+ * when the peer is not the cause (a file that shrank): no line then.
+ */
 static const char *ended_why(int errnum, int stalled)
 {
 	if (stalled)
@@ -108,13 +111,15 @@ static const char *ended_why(int errnum, int stalled)
 	case EHOSTDOWN:
 		return "peer lost";
 	default:
-		return "failed";
+		return NULL;
 	}
 }
 
 void report_ended(const struct sender *sd, struct send_result *r, int errnum, int stalled)
 {
 	r->ended = ended_why(errnum, stalled);
+	if (!r->ended)
+		return;
 	print_sent(sd, r);
 	fflush(stdout);
 }
