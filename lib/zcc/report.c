@@ -93,10 +93,11 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 /*
  * Why a failure with errnum ended a run, as its sent: line says it; NULL
  * when the peer is not the cause (a file that shrank): no line then.
+ * ETIME: the wait for the server's close ran out (-T).
  */
 static const char *ended_why(int errnum, int stalled)
 {
-	if (stalled)
+	if (stalled || errnum == ETIME)
 		return "stalled";
 	switch (errnum) {
 	case EPIPE:

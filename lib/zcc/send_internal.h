@@ -123,7 +123,8 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * delivered. -T bounds the wait; with --receiver-report, rp gets what the
  * server writes; an MPTCP connection's subflows are looked at into look
  * (NULL: none) as the last bytes go. 0, -1 when *t->stop cut it short, -2
- * with err when the server failed.
+ * with err when the server failed (errno ETIME: -T ran out; the socket
+ * then closes with a reset, lib/wire/net.h).
  */
 int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
 		     struct mptcp_look *look, char *err, size_t errlen);

@@ -258,6 +258,6 @@ for p in zcc zcs cyclesoak; do
 done
 for p in zcc zcs; do
 	check "$p.1 says a stalled connection closes with a reset (SO_LINGER 0)" \
-		page_says "$p" 'stall[^.]*reset \(SO_LINGER 0\)'
+		page_says "$p" '(stall|gives up on)[^.]*reset \(SO_LINGER 0\)'
 done
 finish

@@ -4,7 +4,8 @@
 # line, and exits 1; with -J the sent event says "ended"; -P too. zcs's
 # connection stopped (SIGSTOP) and zcc -T 2: the line is marked (stalled),
 # and zcc's connections close with a reset, so ss shows no socket of the
-# port afterwards (one stream and -P 2). zcc stopped and zcs -T 2: zcs
+# port afterwards (one stream and -P 2); the same when the server holds
+# the connection open after the last byte. zcc stopped and zcs -T 2: zcs
 # closes with a reset, and nothing of the connection is left either.
 . "$ZC_TOP/tests/lib.sh"
 
@@ -114,6 +115,26 @@ stalled() {
 }
 stalled "zcs stopped, zcc -T 2"
 stalled "zcs stopped, zcc -T 2 -P 2" -P 2
+
+# --- a server that never closes: zcc -T 2 gives up waiting ---------------------
+# tests/tools/sink -H reads all, then holds the connection open.
+bg "$ZC_TESTBIN/sink" -H >"$TMP/sink.out" 2>"$TMP/sink.err"
+sink=$!
+if wait_for "$TMP/sink.out" '^listening on port [0-9]+'; then
+	port=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/sink.out")
+	head -c 100000 /dev/urandom >"$TMP/small"
+	timeout 30 "$ZCC" -T 2 -n 1 -s 127.0.0.1 -p "$port" "$TMP/small" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	cat "$TMP/out" "$TMP/err" >"$TMP/both"
+	check "server holding the close, zcc -T 2: exit 1, sent: marked (stalled) first ($RC: $(cat "$TMP/both"))" \
+		eval '[ "$RC" -eq 1 ] && sent_then_error "$TMP/both" stalled &&
+			grep -q "has not closed the connection 2 s after the last byte" "$TMP/err"'
+	check "server holding the close: a reset, no socket of the port left" \
+		within 50 no_socket "$port"
+else
+	not_ok "tests/tools/sink -H listening: $(cat "$TMP/sink.err")"
+fi
+stop_bg "$sink"
 
 # --- zcc stalls: zcs -T 2 closes it ---------------------------------------------
 zcc_start 2
