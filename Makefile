@@ -9,7 +9,8 @@
 #   make demo       a short real measurement over loopback: every method against
 #                   sendfile, in rounds, with verdicts and a chart (zc-demo.svg)
 #   make bench      the full benchmark (PART=name runs one part)
-#   make lint       cppcheck and clang-tidy; groff and mandoc on the manual pages
+#   make lint       cppcheck and clang-tidy; a clang -Werror build (where clang
+#                   is installed); groff and mandoc on the manual pages
 #   make install    PREFIX (default /usr/local) and DESTDIR honoured: the
 #                   programs, their manual pages (man/), the bash completion
 #                   (completion/zc.bash) and README.zc; RUN_RR_SETUID=1
