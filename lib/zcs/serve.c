@@ -302,6 +302,9 @@ static int verdict(struct conn *c, enum end how)
 	case END_STOP:
 		report_done(c, 1);
 		return 1;
+	case END_STALL:		/* given up: its close resets, nothing left queued */
+		net_reset_on_close(c->rx.fd);
+		return 1;
 	default:
 		return 1;	/* said already */
 	}
@@ -423,8 +426,6 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticker(0);
 	rx_close(sc->method, &c->rx);
 	where_end(c);
-	if (how == END_STALL)	/* given up: a reset, nothing left queued */
-		net_reset_on_close(fd);
 	close(fd);
 	if (sc->debug && c->mptcp)
 		mptcp_debug(c->prefix, &c->subflows);
