@@ -9,13 +9,19 @@
 #   make demo       a short real measurement over loopback: every method against
 #                   sendfile, in rounds, with verdicts and a chart (zc-demo.svg)
 #   make bench      the full benchmark (PART=name runs one part)
-#   make lint       cppcheck and clang-tidy; groff and mandoc on the manual pages
+#   make lint       cppcheck and clang-tidy; a clang -Werror build (where clang
+#                   is installed); groff and mandoc on the manual pages
 #   make install    PREFIX (default /usr/local) and DESTDIR honoured: the
 #                   programs, their manual pages (man/), the bash completion
-#                   (completion/zc.bash) and README.zc
+#                   (completion/zc.bash) and README.zc; RUN_RR_SETUID=1
+#                   installs run_rr setuid-root (mode 4755, owner root)
 #   make uninstall  removes exactly what install put there
 
-CC      ?= gcc
+# gcc unless the caller names a compiler: "CC ?= gcc" would not do, as
+# make's own default (cc) already counts as set.
+ifeq ($(origin CC),default)
+CC      = gcc
+endif
 CFLAGS  ?= -O2 -g
 # Always on, whatever CFLAGS the caller passes. -MMD -MP: each compile
 # writes the headers it read to a .d file beside its object, included
@@ -31,9 +37,21 @@ MANDIR  ?= $(PREFIX)/share/man
 # zcc holds all four, the others are links to it.
 COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
-# O: where objects and test binaries go; BIN: where the programs go.
+# O: where objects and test binaries go; BIN: where the programs go. A
+# read-only source tree builds with both outside it (O=/tmp/b BIN=/tmp/b/bin).
 O   ?= build
 BIN ?= .
+# 1: make install makes run_rr setuid-root (README.zc, For packagers).
+RUN_RR_SETUID ?= 0
+
+# A goal that builds needs O and BIN writable: a read-only tree built in
+# place stops here, in one line, before anything is compiled.
+NO_BUILD_GOALS = clean lint uninstall check-threads
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_BUILD_GOALS),$(MAKECMDGOALS)),all),)
+ifneq ($(shell mkdir -p $(O) $(BIN) 2>/dev/null && [ -w $(O) ] && [ -w $(BIN) ] && echo ok),ok)
+$(error cannot write O=$(O) or BIN=$(BIN) (a read-only tree?): build out of tree with make O=DIR BIN=DIR)
+endif
+endif
 
 PROGS    = zcc zcs cyclesoak run_rr
 LIB_SRC  = $(wildcard lib/*/*.c)
@@ -56,7 +74,7 @@ SHIM_SRC = $(wildcard tests/tools/shim_*.c)
 SHIM_SO  = $(SHIM_SRC:tests/tools/%.c=$(O)/tests/%.so)
 OBJS     = $(LIB_OBJ) $(PROGS:%=$(O)/obj/%.o) $(TEST_SRC:%.c=$(O)/obj/%.o)
 
-.PHONY: all check check-plain check-san check-threads tests demo bench lint install uninstall clean
+.PHONY: FORCE all check check-plain check-san check-threads tests demo bench lint install uninstall clean
 
 # "make clean all" (clean beside other goals): clean first, then the other
 # goals in a second make, so that -j never builds into a tree being removed.
@@ -74,10 +92,20 @@ PROG_OUT = $(if $(filter .,$(BIN)),$(PROGS),$(PROGS:%=$(BIN)/%))
 
 all: $(PROG_OUT)
 
+# $(O)/flags: the compiler and flags $(O)'s files are built with, rewritten
+# only when they change; everything built depends on it, so a new CC,
+# CFLAGS, CPPFLAGS or LDFLAGS rebuilds all, and the same ones nothing.
+FLAGS_NOW = $(CC) | $(CPPFLAGS) | $(CFLAGS) | $(LDFLAGS) | $(LDLIBS)
+$(O)/flags: FORCE
+	@printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' | cmp -s - $@ || \
+		printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' >$@
+
+FORCE:
+
 # Every object, from lib/, the programs or tests/, is built the same way,
 # into $(O)/obj/ beside its source's path (test binaries stay alone in
 # $(O)/tests, where the runner looks for them).
-$(O)/obj/%.o: %.c
+$(O)/obj/%.o: %.c $(O)/flags
 	@mkdir -p $(@D)
 	$(CC) $(ZC_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -90,25 +118,25 @@ $(O)/libzc.a: $(LIB_OBJ)
 
 LINK = $(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libzc.a $(LDLIBS) $(ZC_LDLIBS)
 
-$(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: $(O)/obj/%.o $(O)/libzc.a
+$(PROG_OUT): $(if $(filter .,$(BIN)),,$(BIN)/)%: $(O)/obj/%.o $(O)/libzc.a $(O)/flags
+	@mkdir -p $(@D)
 	$(LINK)
 
-$(UNIT_BIN): $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libzc.a | $(O)/tests
+$(UNIT_BIN): $(O)/tests/%: $(O)/obj/tests/unit/%.o $(O)/libzc.a $(O)/flags
+	@mkdir -p $(@D)
 	$(LINK)
 
-$(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a | $(O)/tests
+$(TOOL_BIN): $(O)/tests/%: $(O)/obj/tests/tools/%.o $(O)/libzc.a $(O)/flags
+	@mkdir -p $(@D)
 	$(LINK)
 
 # Shims are built without the sanitizers: they are preloaded into programs
 # that may not carry ASan's runtime first. So the caller's CFLAGS are
 # passed, less any -fsanitize=.
 SHIM_CFLAGS = $(filter-out -fsanitize=% -fno-sanitize%,$(CFLAGS))
-$(O)/tests/shim_%.so: tests/tools/shim_%.c | $(O)/tests
-	@mkdir -p $(O)/obj/tests/tools
+$(O)/tests/shim_%.so: tests/tools/shim_%.c $(O)/flags
+	@mkdir -p $(O)/obj/tests/tools $(@D)
 	$(CC) $(ZC_CFLAGS) -MF $(O)/obj/tests/tools/shim_$*.d $(CPPFLAGS) $(SHIM_CFLAGS) -fPIC -shared -o $@ $< -ldl
-
-$(O)/tests:
-	mkdir -p $@
 
 -include $(OBJS:.o=.d) $(SHIM_SRC:%.c=$(O)/obj/%.d)
 
@@ -154,6 +182,7 @@ lint:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
 	install -m 755 $(PROG_OUT) $(DESTDIR)$(BINDIR)
+	$(if $(filter 1,$(RUN_RR_SETUID)),install -m 4755 -o root -g root $(filter %run_rr,$(PROG_OUT)) $(DESTDIR)$(BINDIR))
 	install -m 644 README.zc $(DESTDIR)$(DOCDIR)
 	install -m 644 $(PROGS:%=man/%.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 completion/zc.bash $(DESTDIR)$(COMPDIR)/zcc

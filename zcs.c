@@ -107,7 +107,7 @@ static const struct optab options[] = {
 	{ 'B', "cpu", "CPU", "run on that CPU only" },
 	{ 'd', "debug", NULL,
 	  "debug output on stderr: connections, headers, zero-copy counts; rate "
-	  "lines and -W's lines name the peer; -dd: every file" },
+	  "lines and -W's lines name the peer; -dd: every loop, -ddd: every file" },
 	{ 'c', "cpu-load", NULL,
 	  "meter this machine's CPU load (cyclesoak's way): every rate and done "
 	  "line gains \", load PCT% of NCPUS CPUs, USPERKB us/KB\" (CPU time of "

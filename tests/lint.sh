@@ -1,7 +1,9 @@
 #!/bin/sh
 # make lint: cppcheck and clang-tidy over every C file of the tree (the
-# programs, lib/ and tests/), groff -ww and mandoc -T lint over the manual
-# pages (man/); exits 1 if any of them finds anything.
+# programs, lib/ and tests/), the whole tree built once with clang and
+# -Werror (where clang is installed; else a skip line), groff -ww and
+# mandoc -T lint over the manual pages (man/); exits 1 if any of them
+# finds anything.
 #
 # Needs the Debian packages cppcheck, clang-tidy, groff and mandoc. Suppressions are few
 # and each is justified where it is made: the tree-wide ones below and in
@@ -90,6 +92,21 @@ if [ "$tidy_fail" -gt 0 ] && [ "$tidy_n" -eq 0 ]; then
 	tidy_n=$tidy_fail
 fi
 
+# ---- clang ----
+# The Makefile's own warnings (-Wall -Wextra) as errors, out of tree.
+if command -v clang >/dev/null; then
+	env -u MAKEFLAGS -u MAKELEVEL make -s -k -j"$(nproc 2>/dev/null || echo 2)" O="$tmp/clang" BIN="$tmp/clang/bin" \
+		CC=clang CFLAGS="-O2 -Werror" all tests >"$tmp/clang.out" 2>&1
+	clang_rc=$?
+	clang_n=$(grep -c ': error: ' "$tmp/clang.out")
+	cat "$tmp/clang.out"
+	[ "$clang_rc" -ne 0 ] && [ "$clang_n" -eq 0 ] && clang_n=1
+	clang_said="clang -Werror $clang_n finding(s);"
+else
+	echo "skip - clang -Werror: no clang (Debian package clang)"
+	clang_n=0 clang_said="clang skipped;"
+fi
+
 # ---- the manual pages ----
 # groff -ww: every warning; -z: no output but the warnings. mandoc -T lint
 # reports style as well as errors; its every line is a finding.
@@ -102,5 +119,5 @@ man_n=$(wc -l <"$tmp/man")
 cat "$tmp/man"
 
 echo "lint: cppcheck $cppcheck_n finding(s), clang-tidy $tidy_n finding(s) in $# files;" \
-	"groff and mandoc $man_n finding(s) in $(echo "$pages" | wc -w) manual pages"
-[ "$cppcheck_n" -eq 0 ] && [ "$tidy_n" -eq 0 ] && [ "$man_n" -eq 0 ]
+	"$clang_said groff and mandoc $man_n finding(s) in $(echo "$pages" | wc -w) manual pages"
+[ "$cppcheck_n" -eq 0 ] && [ "$tidy_n" -eq 0 ] && [ "$clang_n" -eq 0 ] && [ "$man_n" -eq 0 ]

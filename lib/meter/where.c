@@ -195,6 +195,12 @@ void where_compute(const struct where_snap *a, const struct where_snap *b,
 		sum += r->class_pct[k];
 	}
 	r->load_pct = 100 * load;
+	/*
+	 * Not clamped at 0: the meter's load and /proc/stat's classes (whole
+	 * hundredths of a second, each rounded down, each tick charged whole)
+	 * measure the same busy time apart, so a share a little below 0 is
+	 * their resolution, and one far below it says they disagree.
+	 */
 	r->unattributed_pct = r->load_pct - sum;
 	/* CPUs that ticked at all: offline ones have no line, or no ticks. */
 	for (i = 0; i < b->ncpus; i++)

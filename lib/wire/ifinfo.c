@@ -46,9 +46,15 @@ static int ethtool(int sock, const char *name, void *cmd)
  */
 static long long link_speed(int sock, const char *name)
 {
-	struct {
+	/*
+	 * The request ends in a flexible array (three masks of up to 127
+	 * words each follow it): a union sizes the buffer for them and keeps
+	 * the struct last, as C wants of a struct with a flexible array.
+	 */
+	enum { MASK_WORDS = 3 * 127 };
+	union {
 		struct ethtool_link_settings req;
-		__u32 masks[3 * 127];
+		__u32 words[sizeof(struct ethtool_link_settings) / sizeof(__u32) + MASK_WORDS];
 	} ls;
 	struct ethtool_cmd old = { .cmd = ETHTOOL_GSET };
 	__u32 speed;

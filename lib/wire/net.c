@@ -334,6 +334,13 @@ void net_addr_name(const struct sockaddr *sa, socklen_t salen, char *buf, size_t
 	snprintf(buf, len, "%s port %s", h, serv);
 }
 
+void net_reset_on_close(int fd)
+{
+	struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+}
+
 void net_peer_name(int fd, char *buf, size_t len)
 {
 	struct sockaddr_storage ss;

@@ -59,6 +59,13 @@ int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen);
 /* Set TCP_CORK on fd and check that it stuck. */
 int net_set_cork(int fd, char *err, size_t errlen);
 
+/*
+ * net_reset_on_close - for a connection given up on (a stall): SO_LINGER
+ * {1, 0}, so that the close of fd resets it and the kernel drops at once
+ * what it still holds to send, instead of trying on after the exit.
+ */
+void net_reset_on_close(int fd);
+
 /* Printable "address port" of the peer of fd. */
 void net_peer_name(int fd, char *buf, size_t len);
 

@@ -140,7 +140,8 @@ static void take(struct baseline *b, struct reading *rd, const struct jsonl_obj 
 	} else if (strcmp(event, "sent") == 0) {
 		rd->last = rd->last_rx = NULL;
 		name = jsonl_str(o, "method");
-		if (!name || (intr && intr->type == JSONL_BOOL && intr->boolean))
+		if (!name || (intr && intr->type == JSONL_BOOL && intr->boolean) ||
+		    jsonl_get(o, "ended"))
 			return;		/* not a whole run */
 		rd->last = rd->last_rx = variant(&rd->sents, name);
 		add_round(rd->last, o);		/* no load or demand: NAN */

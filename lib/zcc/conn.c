@@ -77,6 +77,7 @@ static void conn_run(struct conn *c)
 	c->t0 = now_ns();
 	__atomic_store_n(&c->sending, 1, __ATOMIC_RELEASE);
 	c->rc = c->ops->run(c, c->err, sizeof(c->err));
+	c->errnum = c->rc < 0 ? errno : 0;
 	pthread_mutex_lock(&e->lock);	/* the watcher's last look is over */
 	__atomic_store_n(&c->sending, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&e->lock);
@@ -95,8 +96,10 @@ static void conn_finish(struct conn *c)
 
 	if (!c->connected)
 		return;
-	if (c->done && c->rc == 0)
+	if (c->done && c->rc == 0) {
 		c->rc = c->ops->settle(c, c->err, sizeof(c->err));
+		c->errnum = c->rc < 0 ? errno : 0;
+	}
 	if (c->done && c->rc < 0) {
 		snprintf(err, sizeof(err), "%s", c->err);
 		engine_fail(c, err);

@@ -74,6 +74,7 @@ struct conn {
 	int mptcp;		/* --mptcp: the kernel says it is MPTCP */
 	struct mptcp_subflows subflows;	/* --mptcp: its connection's */
 	int rc;			/* the run's, then the settling's */
+	int errnum;		/* rc < 0: its errno */
 	uint64_t t0, t_done, t_end;	/* working, work done, closed */
 	struct tcp_figures tcp;
 	int rx_ok;		/* rx holds the peer's report */

@@ -65,16 +65,28 @@ static void engine_free(struct engine *e)
 	pthread_mutex_destroy(&e->lock);
 }
 
-/* The connection that failed, said in one line (several: "stream N: ..."); exits 1. */
+static void engine_sum(const struct engine *e, struct send_result *r);
+
+/*
+ * The connection that failed, said in one line (several: "stream N:
+ * ..."), after the sent: line of what went, marked with why, when data
+ * went and the peer was the cause (the two ends' bytes then compare);
+ * exits 1.
+ */
 static void __attribute__((noreturn)) engine_failed(const struct engine *e)
 {
 	const struct conn *c = &e->c[e->failed - 1];
 	const struct watcher *w = e->w;
+	int stalled = w->stalled && w->stalled_idx == c->idx;
 	char which[32] = "", why[128];
 
+	engine_sum(e, e->r);
+	e->r->interrupted = stop_signal != 0;
+	if (e->r->bytes > 0)
+		report_ended(e->sd, e->r, c->errnum, stalled);
 	if (e->named)
 		snprintf(which, sizeof(which), "stream %u: ", c->idx);
-	if (w->stalled && w->stalled_idx == c->idx)
+	if (stalled)
 		error(1, 0, "%s%s: stalled: %s", which, c->peer,
 		      watch_stall_text(why, sizeof(why), w->moved, e->sd->cfg->stall));
 	error(1, 0, "%s%s", which, c->err);

@@ -41,6 +41,8 @@ static void print_sent(const struct sender *sd, const struct send_result *r)
 	line_num("kbytes_per_sec", kbytes_per_sec(r->bytes, r->ns), 0, ", %.0f kbytes/sec");
 	line_str("method", sd->cfg->method->name, NULL);
 	line_bool("interrupted", r->interrupted, " (interrupted)");
+	if (r->ended)
+		line_str("ended", r->ended, " (%s)");
 	/* After the 2001 fields, so that a line of theirs still parses. */
 	line_num("stopped_seconds", (double)r->stopped_ns / 1e9, 3,
 		 r->stopped_ns >= 50000000u ? " (%.1f s stopped)" : NULL);
@@ -88,6 +90,41 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 	if (sd->where)
 		where_line(where_span_report(sd->run));
 	line_end();
+}
+
+/*
+ * Why a failure with errnum ended a run, as its sent: line says it; NULL
+ * when the peer is not the cause (a file that shrank): no line then.
+ * ETIME: the wait for the server's close ran out (-T).
+ */
+static const char *ended_why(int errnum, int stalled)
+{
+	if (stalled || errnum == ETIME)
+		return "stalled";
+	switch (errnum) {
+	case EPIPE:
+	case ECONNRESET:
+	case ECONNABORTED:
+		return "peer reset";
+	case ETIMEDOUT:
+	case ENOTCONN:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ENETDOWN:
+	case EHOSTDOWN:
+		return "peer lost";
+	default:
+		return NULL;
+	}
+}
+
+void report_ended(const struct sender *sd, struct send_result *r, int errnum, int stalled)
+{
+	r->ended = ended_why(errnum, stalled);
+	if (!r->ended)
+		return;
+	print_sent(sd, r);
+	fflush(stdout);
 }
 
 void report_result(const struct sender *sd, const struct send_result *r)

@@ -18,6 +18,14 @@
 void report_result(const struct sender *sd, const struct send_result *r);
 
 /*
+ * report_ended - a failure (errnum: its errno; stalled: -T gave up) ended
+ * the run once data went: when the peer was the cause, its sent: line
+ * alone, marked with why ("(peer reset)", "(peer lost)", "(stalled)";
+ * -J: the key "ended"), before the caller's error line.
+ */
+void report_ended(const struct sender *sd, struct send_result *r, int errnum, int stalled);
+
+/*
  * report_summary - -R: the median, least and most of the n runs' rates
  * (and loads and service demands, when measured). A failed stdout is
  * exit 1.

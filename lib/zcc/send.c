@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/rate.h"
+#include "wire/net.h"
 #include "wire/proto.h"
 
 void send_open(struct sender *sd, const char *const *names, int n_names,
@@ -222,6 +223,8 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wai
 		if (expired) {
 			snprintf(err, errlen, "%s: has not closed the connection %g s after "
 				 "the last byte (-T)", peer, cfg->stall);
+			net_reset_on_close(sock);	/* nothing of it lingers */
+			errno = ETIME;
 			return -2;
 		}
 	}

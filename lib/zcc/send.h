@@ -47,6 +47,7 @@ struct send_result {
 	uint64_t stopped_ns;	/* zcc itself was stopped (lib/zcc/suspended.h) */
 	double rate;		/* kbytes/sec */
 	int interrupted;
+	const char *ended;	/* a failure ended it: why, in a word or two */
 	int refused;		/* the kernel refused the method (sender.refusal) */
 	uint64_t zc_sends, zc_copied;	/* zero-copy methods */
 	struct tcp_figures tcp;	/* TCP_INFO at the end (-P: summed, rtt the mean) */

@@ -14,6 +14,7 @@
 #include "zcc/send_internal.h"
 #include "base/clock.h"
 #include "base/rate.h"
+#include "wire/net.h"
 
 /* Bytes on the watched connections so far. */
 static uint64_t watched_bytes(const struct watcher *w)
@@ -90,9 +91,29 @@ static void look_subflows(struct watcher *w)
 }
 
 /*
+ * The run gives up on connection c's stall: every connection of it is to
+ * close with a reset, so that nothing sent lingers in the kernel after
+ * zcc exits; c is shut down, which fails it (its work returns) and so
+ * ends the run, the others' sockets are shut after.
+ */
+static void give_up(struct watcher *w, struct conn *c, uint64_t moved)
+{
+	w->stalled = 1;
+	w->stalled_idx = c->idx;
+	w->moved = moved;
+	pthread_mutex_lock(&w->e->lock);
+	for (unsigned i = 0; i < w->e->n; i++)
+		if (w->e->c[i].t.sock >= 0)
+			net_reset_on_close(w->e->c[i].t.sock);
+	if (c->t.sock >= 0)
+		shutdown(c->t.sock, SHUT_RDWR);
+	pthread_mutex_unlock(&w->e->lock);
+}
+
+/*
  * -T: each connection that is working has a stall rule of its own (a
  * straggler must not hide behind the others' bytes). The first that
- * stalls is shut down, which fails it and so ends the run. Returns 1
+ * stalls ends the run (give_up). Returns 1
  * then; else when the next look is due into *due (a connection not yet
  * working is looked for every 0.1 s).
  */
@@ -119,13 +140,7 @@ static int look_each(struct watcher *w, uint64_t now, uint64_t *due)
 			*due = watch_due(each);
 		if (!news.stalled)
 			continue;
-		w->stalled = 1;
-		w->stalled_idx = c->idx;
-		w->moved = news.moved;
-		pthread_mutex_lock(&w->e->lock);
-		if (c->t.sock >= 0)
-			shutdown(c->t.sock, SHUT_RDWR);	/* the work returns */
-		pthread_mutex_unlock(&w->e->lock);
+		give_up(w, c, news.moved);
 		return 1;
 	}
 	return 0;

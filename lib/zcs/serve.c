@@ -22,6 +22,7 @@
 #include "base/rate.h"
 #include "base/textfile.h"
 #include "meter/meter.h"
+#include "wire/net.h"
 #include "wire/proto.h"
 #include "wire/rxreport.h"
 
@@ -51,6 +52,10 @@ enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
 
 static volatile sig_atomic_t ticks;	/* SIGALRMs so far */
 
+/*
+ * -d: a connection's loop count; -dd: a line per loop, -ddd per file too
+ * (thousands a second on a fast link: -d stays readable at any speed).
+ */
 static void debug_header(const struct proto_rx *p, enum proto_state what,
 			 uint32_t value)
 {
@@ -58,10 +63,10 @@ static void debug_header(const struct proto_rx *p, enum proto_state what,
 
 	if (what == PROTO_N_LOOPS)
 		fprintf(stderr, "zcs: %s: %u loops\n", c->peer, value);
-	else if (what == PROTO_N_FILES)
+	else if (what == PROTO_N_FILES && c->cfg->debug > 1)
 		fprintf(stderr, "zcs: %s: loop %u of %u: %u files\n", c->peer,
 			p->loop + 1, p->n_loops, value);
-	else if (c->cfg->debug > 1)
+	else if (what != PROTO_N_FILES && c->cfg->debug > 2)
 		fprintf(stderr, "zcs: %s: loop %u, file %u of %u: %u bytes\n", c->peer,
 			p->loop + 1, p->file + 1, p->n_files, value);
 }
@@ -305,6 +310,9 @@ static int verdict(struct conn *c, enum end how)
 		return 0;
 	case END_STOP:
 		report_done(c, 1);
+		return 1;
+	case END_STALL:		/* given up: its close resets, nothing left queued */
+		net_reset_on_close(c->rx.fd);
 		return 1;
 	default:
 		return 1;	/* said already */

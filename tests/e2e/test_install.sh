@@ -4,7 +4,8 @@
 # (share/man/man1) and the bash completion (share/bash-completion/
 # completions: zcc, the others links to it) installed, nothing written
 # outside DESTDIR; uninstall removes exactly those files and the doc
-# directory when it is left empty, and nothing else. The programs are
+# directory when it is left empty, and nothing else; RUN_RR_SETUID=1 makes
+# run_rr setuid-root (mode 4755, owner root). The programs are
 # already built by the time tests run, so this only copies.
 . "$ZC_TOP/tests/lib.sh"
 plain_only "make install and uninstall"
@@ -51,6 +52,8 @@ else
 fi
 "$dest/opt/zc/bin/zcs" -h >"$TMP/out" 2>&1
 check "the installed zcs runs (-h)" grep -q '^usage: zcs' "$TMP/out"
+check "run_rr installed mode 755 unless asked for setuid" \
+	[ "$(stat -c %a "$dest/opt/zc/bin/run_rr" 2>/dev/null)" = 755 ]
 
 # Others' files beside ours: uninstall must leave them.
 echo mine >"$dest/opt/zc/bin/other-tool"
@@ -91,5 +94,17 @@ make -s -C "$ZC_TOP" install DESTDIR="$dest" BINDIR=/usr/bin >/dev/null 2>&1
 check "BINDIR overrides PREFIX's bin" [ -x "$dest/usr/bin/zcc" ]
 make -s -C "$ZC_TOP" uninstall DESTDIR="$dest" BINDIR=/usr/bin >/dev/null 2>&1
 check "uninstall with the same BINDIR removes them" [ ! -e "$dest/usr/bin/zcc" ]
+
+if [ "$(id -u)" -eq 0 ]; then
+	make -s -C "$ZC_TOP" install DESTDIR="$dest" PREFIX=/opt/zc RUN_RR_SETUID=1 >"$TMP/out" 2>&1
+	check "RUN_RR_SETUID=1: run_rr setuid-root, mode 4755 ($(stat -c '%a %U' "$dest/opt/zc/bin/run_rr" 2>&1))" \
+		[ "$(stat -c '%a %U' "$dest/opt/zc/bin/run_rr" 2>&1)" = "4755 root" ]
+	check "RUN_RR_SETUID=1: the other programs stay mode 755" \
+		[ "$(stat -c %a "$dest/opt/zc/bin/zcc" "$dest/opt/zc/bin/zcs" "$dest/opt/zc/bin/cyclesoak" | sort -u)" = 755 ]
+	make -s -C "$ZC_TOP" uninstall DESTDIR="$dest" PREFIX=/opt/zc >/dev/null 2>&1
+	check "uninstall removes the setuid run_rr" [ ! -e "$dest/opt/zc/bin/run_rr" ]
+else
+	skip "make install RUN_RR_SETUID=1: needs root, to make run_rr root's"
+fi
 
 finish

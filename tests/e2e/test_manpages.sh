@@ -246,4 +246,18 @@ refused_as "cyclesoak --cpus (no value)" "cyclesoak: --cpus: needs a value" cycl
 refused_as "run_rr --priorty (misspelt)" "run_rr: --priorty: unknown option" run_rr --priorty 1 true
 refused_as "zcc --port= (empty)" "zcc: --port: '': empty value" zcc -s 0 --port= "$TMP/file"
 
+# What a reader met in the output and the pages did not explain: -W's
+# unattributed share below 0, a stall's close with a reset.
+# page_says PAGE TEXT: the page, its lines joined, holds TEXT (grep -E).
+page_says() {
+	tr '\n' ' ' <"$ZC_TOP/man/$1.1" | grep -Eq "$2"
+}
+for p in zcc zcs cyclesoak; do
+	check "$p.1 says -W's unattributed share can be negative, and why" \
+		page_says "$p" 'unattributed[^.]*share[^.]*(can be|be slightly) *negative'
+done
+for p in zcc zcs; do
+	check "$p.1 says a stalled connection closes with a reset (SO_LINGER 0)" \
+		page_says "$p" '(stall|gives up on)[^.]*reset \(SO_LINGER 0\)'
+done
 finish

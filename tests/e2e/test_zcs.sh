@@ -462,14 +462,32 @@ case_flood
 
 # --- -d: what each connection announced ---------------------------------
 
-zcs_start -dd
+zcs_start -ddd
 send f2,3,7
-check "-dd: the stream is still received whole" wait_for "$TMP/zcs.out" '^done: 78 bytes'
-expect "-dd: the peer, the loop count, each loop's file count and each length" \
+check "-ddd: the stream is still received whole" wait_for "$TMP/zcs.out" '^done: 78 bytes'
+expect "-ddd: the peer, the loop count, each loop's file count and each length" \
 	'grep -q "^zcs: 127.0.0.1 port [0-9]*: connected$" "$TMP/zcs.err" &&
 	grep -q ": 2 loops$" "$TMP/zcs.err" &&
 	[ "$(grep -c ": loop [12] of 2: 3 files$" "$TMP/zcs.err")" -eq 2 ] &&
 	[ "$(grep -c ": loop [12], file [123] of 3: 7 bytes$" "$TMP/zcs.err")" -eq 6 ]'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+
+# -d at speed: a few lines a connection, however many loops; -dd a line a loop.
+zcs_start -d
+send f3000,1,10
+check "-d: 3000 loops received whole" wait_for "$TMP/zcs.out" '^done: '
+within 50 has_line "$TMP/zcs.err" ': closed$'
+expect "-d: 3000 loops, a bounded few lines ($(grep -c '' "$TMP/zcs.err"))" \
+	'[ "$(grep -c "" "$TMP/zcs.err")" -le 6 ] && grep -q ": 3000 loops$" "$TMP/zcs.err"'
+kill "$ZCS_PID"
+wait "$ZCS_PID" 2>/dev/null
+zcs_start -dd
+send f3,1,10
+check "-dd: received whole" wait_for "$TMP/zcs.out" '^done: '
+expect "-dd: a line per loop, none per file" \
+	'[ "$(grep -c ": loop [123] of 3: 1 files$" "$TMP/zcs.err")" -eq 3 ] &&
+	! grep -q ", file " "$TMP/zcs.err"'
 kill "$ZCS_PID"
 wait "$ZCS_PID" 2>/dev/null
 

@@ -197,16 +197,16 @@ meter_needs_calibration() {
 # CALIB_FILE for next time.
 calib_ready() {
 	if ! meter_needs_calibration; then
-		echo "meter: run time (a virtual machine): no calibration needed"
+		say "meter: run time (a virtual machine): no calibration needed"
 		return 0
 	fi
 	_cf=${CALIB_FILE:-$ZC_TOP/counts_per_sec}
 	if [ -z "${CALIB_FRESH:-}" ] && [ -s "$_cf" ]; then
 		cp "$_cf" "$WORK/counts_per_sec" || die "cannot copy $_cf"
-		echo "using the calibration in $_cf (delete it to recalibrate)"
+		say "using the calibration in $_cf (delete it to recalibrate)"
 		return 0
 	fi
-	echo "calibrating the CPU meter (zcc -C): this needs an idle machine, a few seconds..."
+	say "calibrating the CPU meter (zcc -C): this needs an idle machine, a few seconds..."
 	if ! run_fg in_work "$ZC_BIN/zcc" -C >"$WORK/calib.out" 2>"$WORK/calib.err"; then
 		cat "$WORK/calib.err" >&2
 		die "calibration failed"
@@ -217,8 +217,8 @@ calib_ready() {
 	[ "${CALIB_KEEP:-yes}" = yes ] || return 0
 	if grep -q warning "$WORK/calib.err"; then
 		# A calibration taken on a busy machine would spoil every later run.
-		echo "  not saved: the next run calibrates again"
+		say "  not saved: the next run calibrates again"
 	elif cp "$WORK/counts_per_sec" "$_cf.tmp$$" && mv "$_cf.tmp$$" "$_cf"; then
-		echo "  saved as $_cf for next time (delete it to recalibrate)"
+		say "  saved as $_cf for next time (delete it to recalibrate)"
 	fi
 }

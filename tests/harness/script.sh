@@ -17,7 +17,7 @@ cleanup() {
 	# A second signal must not cut cleanup short: timeout(1) sends its
 	# SIGTERM to the script and then to the script's whole group, so the
 	# script may get it twice (seen: killed with its processes left over).
-	trap '' INT TERM HUP
+	trap '' INT TERM HUP PIPE
 	trap - EXIT
 	together_stop
 	if [ "$HARNESS_GRACE" -gt 0 ]; then
@@ -33,6 +33,15 @@ trap cleanup EXIT
 # script's own stderr for its message (and is closed for every child).
 exec 9>&2
 trap 'echo >&9; echo "interrupted: cleaning up" >&9; exit 130' INT TERM HUP
+# The reader of stdout gone (make demo | head -1): end, cleaning up, with
+# the status SIGPIPE itself gives. Where SIGPIPE was ignored before the
+# script began (no trap can catch it then), say's failed write does it.
+trap 'exit 141' PIPE
+
+# say TEXT...: a line on stdout; a write that fails ends the script.
+say() {
+	printf '%s\n' "$*" 2>/dev/null || exit 141
+}
 
 # on_cleanup FUNCTION: run FUNCTION too when the script ends.
 on_cleanup() {

@@ -206,7 +206,7 @@ show_cmd() {
 	done
 	[ $_nf -eq 1 ] && _show="$_show ${_dir#"$WORK"/}/... (1 file)"
 	[ $_nf -gt 1 ] && _show="$_show ${_dir#"$WORK"/}/... ($_nf files)"
-	echo "  \$${_show}"
+	say "  \$${_show}"
 }
 
 # in_work COMMAND...: run COMMAND in $WORK, where ./counts_per_sec is.

@@ -911,7 +911,7 @@ static int asks_help(char **argv)
 static void judge_json(long n, char **argv, const struct result *r)
 {
 	char out[PATH_MAX], why[PATH_MAX], msg[512];
-	int status;
+	int status = 0;	/* error(1, ...) never returns; clang cannot tell */
 	pid_t pid;
 
 	if (!cfg_jsoncheck || !has_letter(argv, "J") || asks_help(argv) || !r->out[0] ||
