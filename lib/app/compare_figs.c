@@ -14,6 +14,7 @@
 
 #include "app/compare.h"
 #include "base/stats_unpaired.h"
+#include "base/plural.h"
 
 double compare_median(const double *v, size_t n)
 {
@@ -112,10 +113,10 @@ void compare_verdict(struct compare_row *row, enum fig_id fig, size_t rounds, si
 	row->verdict = STATS_UNRESOLVED;
 	if (base)
 		snprintf(row->why, sizeof(row->why), "%zu round%s against %zu: %zu needed",
-			 rounds, rounds == 1 ? "" : "s", base, unpaired_needed(base));
+			 rounds, plural_s(rounds), base, unpaired_needed(base));
 	else
 		snprintf(row->why, sizeof(row->why), "%zu round%s: %zu needed", rounds,
-			 rounds == 1 ? "" : "s", paired_needed());
+			 plural_s(rounds), paired_needed());
 }
 
 void compare_rows(const struct compare_look *look, struct compare_row *rows, unsigned n,

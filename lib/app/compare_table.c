@@ -12,6 +12,7 @@
 
 #include "app/compare.h"
 #include "app/out.h"
+#include "base/plural.h"
 
 const char *compare_word(enum stats_verdict v)
 {
@@ -80,7 +81,7 @@ static void head(const struct compare_look *look, const struct compare_row *rows
 	compare_figure(look, groups, fig, sizeof(fig));
 	out_text("\ncompare: ");
 	if (rows[0].rounds == rows[n - 1].rounds)	/* else how says */
-		out_text("%zu round%s, ", rows[0].rounds, rows[0].rounds == 1 ? "" : "s");
+		out_text("%zu round%s, ", rows[0].rounds, plural_s(rows[0].rounds));
 	out_text("each variant against %s on %s, %s\n", rows[0].name, fig, how);
 	out_text("%-16s", "variant");
 	for (int c = 0; c < ncol; c++) {

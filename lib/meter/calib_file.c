@@ -15,6 +15,7 @@
 #include "base/io.h"
 #include "base/safe_text.h"
 #include "meter/calib_file.h"
+#include "base/plural.h"
 
 /* What calib_save writes is under 100 bytes; a file this long is not ours. */
 #define FILE_MAX 256
@@ -275,7 +276,7 @@ int calib_for(const char *path, int ncpus, struct calib *c, char *warn,
 		return -1;
 	if (c->ncpus && c->ncpus != ncpus) {
 		err_fill(err, errlen, 0, "%s was calibrated with %d CPU%s, this run "
-			 "has %d", path, c->ncpus, c->ncpus == 1 ? "" : "s", ncpus);
+			 "has %d", path, c->ncpus, plural_s(c->ncpus), ncpus);
 		errno = ERANGE;
 		return -1;
 	}

@@ -19,6 +19,7 @@
 #include "meter/meter.h"
 #include "meter/meter_internal.h"
 #include "meter/soak.h"
+#include "base/plural.h"
 
 /* Is cpu among the n ascending CPUs of list? */
 static int holds(const int *list, int n, int cpu)
@@ -58,10 +59,10 @@ int meter_cpus_pick(const struct meter_cfg *cfg, struct meter_cpus *c,
 	memcpy(c->cpu, allowed, (size_t)c->n * sizeof(int));
 	cpu_list_text(c->cpu, c->n, c->list, sizeof(c->list));
 	if (c->n == c->online)
-		snprintf(c->text, sizeof(c->text), "%d CPU%s", c->n, c->n == 1 ? "" : "s");
+		snprintf(c->text, sizeof(c->text), "%d CPU%s", c->n, plural_s(c->n));
 	else if (c->n < n)		/* fewer asked for than the mask holds */
 		snprintf(c->text, sizeof(c->text), "%d of %d CPUs (CPU%s %s of cpuset %s)",
-			 c->n, c->online, c->n == 1 ? "" : "s", c->list, mask);
+			 c->n, c->online, plural_s(c->n), c->list, mask);
 	else
 		snprintf(c->text, sizeof(c->text), "%d of %d CPUs (cpuset: %s)",
 			 c->n, c->online, c->list);

@@ -8,6 +8,7 @@
 #include "meter/cgroup.h"
 #include "meter/meter.h"
 #include "meter/meter_internal.h"
+#include "base/plural.h"
 
 /*
  * The group's CPU quota, where it is less than the CPUs covered: the
@@ -23,7 +24,7 @@ void meter_find_quota(struct meter *m)
 	}
 	snprintf(m->quota_text, sizeof(m->quota_text), "CPU quota %.2f of %d CPU%s "
 		 "(%s): the soakers measure within it",
-		 m->quota.cpus, m->ncpus, m->ncpus == 1 ? "" : "s", m->quota.text);
+		 m->quota.cpus, m->ncpus, plural_s(m->ncpus), m->quota.text);
 }
 
 /* cpu.stat's counters under a quota, for the throttling of a period. */

@@ -18,6 +18,7 @@
 #include "base/jsonl.h"
 #include "base/parse.h"
 #include "base/safe_text.h"
+#include "base/plural.h"
 
 /* The baseline's variant of name; NULL: none. */
 static struct baseline_variant *find(const struct baseline *b, const char *name)
@@ -189,7 +190,7 @@ static void whole_run(const struct baseline *b, const struct reading *rd, unsign
 		refuse(b, "cut short: its rounds have no table after them");
 	if (!rd->rounds.n && !rd->summaries && (want > 1 || sents > 1))
 		refuse(b, "cut short: %u whole run%s of %lld and no summary line after them",
-		       sents, sents == 1 ? "" : "s", want > 1 ? want : (long long)sents);
+		       sents, plural_s(sents), want > 1 ? want : (long long)sents);
 }
 
 static FILE *open_path(const struct baseline *b)

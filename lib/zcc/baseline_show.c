@@ -14,6 +14,7 @@
 #include "zcc/run_record.h"
 #include "app/out.h"
 #include "base/stats_unpaired.h"
+#include "base/plural.h"
 
 /* What the changed: line has found so far. */
 struct diff {
@@ -155,7 +156,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	compare_verdict(&rows[1], fig, now->n, m);
 	free(a);
 	snprintf(how, sizeof(how), "unpaired: this run's %zu round%s against the "
-		 "baseline's %zu, every pair's ratio", now->n, now->n == 1 ? "" : "s", m);
+		 "baseline's %zu, every pair's ratio", now->n, plural_s(now->n), m);
 	compare_table(&look, rows, 2, how);
 }
 

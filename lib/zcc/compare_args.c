@@ -132,14 +132,14 @@ void compare_rate_short(const char *name, const struct send_result *r, double ra
 void compare_usable(struct variants *vs)
 {
 	char why[512];
-	unsigned kept = 0, n = vs->n;
+	unsigned kept = 0, asked = vs->n;
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < asked; i++) {
 		if (tx_usable(vs->v[i].method, vs->v[i].chunk, why, sizeof(why)) == 0) {
 			vs->v[kept++] = vs->v[i];
 			continue;
 		}
-		if (n == 1)
+		if (asked == 1)
 			error(1, 0, "%s", why);
 		fprintf(stderr, "%s: left out: %s\n", program_invocation_short_name, why);
 	}

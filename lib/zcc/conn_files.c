@@ -13,6 +13,7 @@
 
 #include "zcc/send_internal.h"
 #include "wire/proto.h"
+#include "base/plural.h"
 
 /* A connection's own part of a stream. */
 struct files_work {
@@ -130,7 +131,7 @@ static void files_plan(const struct conn *c, unsigned n, int named)
 		fprintf(stderr, "%s: %s%s, %" PRIu32 " file%s of %" PRIu64 " bytes in all, %"
 			PRIu32 " loop%s, %" PRIu64 " bytes %s\n", program_invocation_short_name,
 			conns, cfg->method->name, f->n, files, f->bytes, loops,
-			loops == 1 ? "" : "s", proto_stream_bytes(loops, f->n, f->bytes),
+			plural_s(loops), proto_stream_bytes(loops, f->n, f->bytes),
 			named ? "on each" : "on the connection");
 }
 

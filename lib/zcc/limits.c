@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "zcc/limits.h"
+#include "base/plural.h"
 
 /* "unlimited" or the number, for a message. */
 static const char *shown_limit(rlim_t v, char *buf, size_t len)
@@ -78,7 +79,7 @@ static void check_files(unsigned long n_files, unsigned streams)
 	error(1, 0, "%lu file%s and %u stream%s need about %lu open files (zcc keeps "
 	      "every file open, and a socket and a pipe per stream); the limit is %s "
 	      "(RLIMIT_NOFILE, hard limit %s): raise it with ulimit -n",
-	      n_files, n_files == 1 ? "" : "s", streams, streams == 1 ? "" : "s", need,
+	      n_files, plural_s(n_files), streams, plural_s(streams), need,
 	      shown_limit(rl.rlim_cur, a, sizeof(a)), shown_limit(rl.rlim_max, b, sizeof(b)));
 }
 
@@ -97,7 +98,7 @@ static void check_threads(unsigned streams)
 		return;
 	error(1, 0, "%u streams need %u threads beside the %lu task%s this user runs "
 	      "now; the limit is %s (RLIMIT_NPROC): raise it with ulimit -u",
-	      streams, streams + 1, have, have == 1 ? "" : "s", shown_limit(rl.rlim_cur, a, sizeof(a)));
+	      streams, streams + 1, have, plural_s(have), shown_limit(rl.rlim_cur, a, sizeof(a)));
 }
 
 void limits_check(unsigned long n_files, unsigned streams)
