@@ -304,7 +304,7 @@ static int do_meter(void)
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	cs_where_start(where);
-	others_span_begin(others);
+	others_span_start(others);
 	next = now_ns() + period;
 	for (;;) {
 		sig = signal_wait_until(&stop_set, next);
@@ -316,10 +316,10 @@ static int do_meter(void)
 		if (rc > 0) {
 			no_figure(err);
 			cs_where_start(where);
-			others_span_begin(others);
+			others_span_start(others);
 		} else {
 			cs_where_read(where, r.load);
-			print_load(m, &r, others_span_take(others, r.ncpus, r.secs));
+			print_load(m, &r, others_span_read(others, r.ncpus, r.secs));
 			if (cfg.once)
 				break;
 		}
@@ -404,7 +404,7 @@ static int do_command(void)
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	cs_where_start(where);
-	others_span_begin(others);
+	others_span_start(others);
 	rc = spawn_command(&pid, cfg.command, &start_mask);
 	if (rc) {
 		app_meter_close();
@@ -413,7 +413,7 @@ static int do_command(void)
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);
 	cs_where_read(where, load);
-	o = others_span_take(others, meter_ncpus(m), secs);
+	o = others_span_read(others, meter_ncpus(m), secs);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");

@@ -46,7 +46,7 @@ static struct others_snap *snap(void)
 	return others_take("/proc", err, sizeof(err));
 }
 
-void others_span_begin(struct others_span *s)
+void others_span_start(struct others_span *s)
 {
 	if (!s)
 		return;
@@ -54,7 +54,7 @@ void others_span_begin(struct others_span *s)
 	s->start = snap();
 }
 
-const struct others_report *others_span_take(struct others_span *s, double cpus,
+const struct others_report *others_span_read(struct others_span *s, double cpus,
 					     double secs)
 {
 	struct others_snap *end;

@@ -20,16 +20,16 @@ struct others_span;
 struct others_span *others_span_new(const struct meter *m);
 void others_span_free(struct others_span *s);
 
-/* others_span_begin - the period starts now. Safe on NULL. */
-void others_span_begin(struct others_span *s);
+/* others_span_start - the period starts now. Safe on NULL. */
+void others_span_start(struct others_span *s);
 
 /*
- * others_span_take - the period ends now, over cpus x secs (the meter's
+ * others_span_read - the period ends now, over cpus x secs (the meter's
  * reading of it); the end is the next period's start. The report (not
  * valid when /proc could not be read, or s is NULL) lives until the next
  * take.
  */
-const struct others_report *others_span_take(struct others_span *s, double cpus,
+const struct others_report *others_span_read(struct others_span *s, double cpus,
 					     double secs);
 
 /*

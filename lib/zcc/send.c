@@ -62,7 +62,7 @@ void send_mark(struct sender *sd, int sock)
 	char err[512];
 
 	/* Before the mark: reading /proc is not the run's load. */
-	others_span_begin(sd->others);
+	others_span_start(sd->others);
 	if (sd->meter && meter_mark(sd->meter, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
 	if (!sd->where)
@@ -97,7 +97,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->meter = meter_method_name(meter_method(sd->meter));
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
-	r->others = *others_span_take(sd->others, mr.ncpus, mr.secs);
+	r->others = *others_span_read(sd->others, mr.ncpus, mr.secs);
 	if (sd->where && !where_span_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
 		error(1, 0, "%s", err);
 	return 0;

@@ -187,7 +187,7 @@ static void report_done(struct conn *c, int interrupted)
 	struct app_load l = sample(c, bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
 	const struct others_report *o = !l.valid ? NULL :
-		others_span_take(c->others, l.ncpus, c->last.secs - c->first.secs);
+		others_span_read(c->others, l.ncpus, c->last.secs - c->first.secs);
 
 	if (o)
 		c->others_done = *o;
@@ -387,7 +387,7 @@ static void meter_start(struct conn *c)
 		return;
 	c->last = c->first;
 	c->others = others_span_new(c->cfg->meter);
-	others_span_begin(c->others);
+	others_span_start(c->others);
 }
 
 /* c, for connection fd from peer read into buf: -d's words, MPTCP or not. */
