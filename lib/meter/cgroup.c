@@ -255,3 +255,33 @@ int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *
 	fclose(f);
 	return seen == 3 ? 0 : -1;
 }
+
+int cgroup_usage_ns(const struct cgroup_quota *q, uint64_t *ns)
+{
+	char path[PATH_MAX], line[256];
+	const char *p;
+	size_t dir = strlen(q->stat) - strlen("cpu.stat");
+	long long v;
+	FILE *f;
+	int found = -1;
+
+	if (!q->cpus || !(f = fopen(q->stat, "re")))
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		p = line + strlen("usage_usec");
+		if (strncmp(line, "usage_usec ", 11) == 0 && number(&p, &v) == 0 && v >= 0) {
+			*ns = (uint64_t)v * 1000;
+			found = 0;
+		}
+	}
+	fclose(f);
+	if (found == 0)
+		return 0;
+	/* v1: the cpuacct controller beside cpu, as most systems mount it. */
+	snprintf(path, sizeof(path), "%.*scpuacct.usage", (int)dir, q->stat);
+	v = textfile_num(path);
+	if (v < 0)
+		return -1;
+	*ns = (uint64_t)v;
+	return 0;
+}

@@ -41,4 +41,11 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
  */
 int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *throttled);
 
+/*
+ * cgroup_usage_ns - the CPU time the quota's group (and every group below
+ * it) has used, ns: v2 cpu.stat's usage_usec, else v1 cpuacct.usage in
+ * the same directory. -1 when neither can be read.
+ */
+int cgroup_usage_ns(const struct cgroup_quota *q, uint64_t *ns);
+
 #endif

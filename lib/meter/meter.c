@@ -83,13 +83,16 @@ int meter_machine_is_virtual(void)
 static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_t errlen)
 {
 	const char *path = cfg->calib_path ? cfg->calib_path : CALIB_DEFAULT_PATH;
-	int is_vm = cfg->method == METER_DEFAULT && meter_machine_is_virtual();
+	int is_vm = cfg->method == METER_DEFAULT && cfg->dflt == METER_DEFAULT &&
+		    meter_machine_is_virtual();
 	struct calib c;
 	char cerr[256], warn[160];
 
 	if (calib_for(path, m->ncpus, &c, warn, sizeof(warn), cerr, sizeof(cerr)) == 0)
 		m->loops_per_sec = c.loops_per_sec;
 	m->method = cfg->method;
+	if (m->method == METER_DEFAULT)
+		m->method = cfg->dflt;
 	if (m->method == METER_DEFAULT)
 		m->method = is_vm ? METER_RUNTIME : METER_COUNTS;
 	if (m->method == METER_COUNTS && !m->loops_per_sec) {
@@ -137,6 +140,7 @@ static void free_arrays(struct meter *m)
 	free(m->r_counts);
 	free(m->r_run);
 	free(m->r_cpu);
+	meter_kernel_close(m);
 	free(m);
 }
 
@@ -159,16 +163,20 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 	}
 	m->ncpus = m->cpus.n;
 	scfg.cpus = m->cpus.cpu;
-	meter_find_quota(m);
 	if (alloc_arrays(m) < 0) {
 		err_fill(err, errlen, errno, "meter");
 		goto fail;
 	}
 	if (choose(m, cfg, err, errlen) < 0)
 		goto fail;
+	meter_find_quota(m);
+	if (m->method == METER_KERNEL && meter_kernel_open(m, err, errlen) < 0)
+		goto fail;
 	m->lock_fd = meter_lock_take(err, errlen);
 	if (m->lock_fd < 0)
 		goto fail;
+	if (m->method == METER_KERNEL)	/* no soakers: nothing to settle */
+		goto mark;
 	m->soak = soak_start_cfg(m->ncpus, &scfg, err, errlen);
 	if (!m->soak)
 		goto fail;
@@ -176,6 +184,7 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 		err_fill(err, errlen, errno, "meter start");
 		goto fail;
 	}
+mark:
 	if (meter_mark(m, err, errlen) == 0)
 		return m;
 fail:
@@ -197,7 +206,8 @@ const char *meter_warning(const struct meter *m)
 
 const char *meter_method_name(enum meter_method method)
 {
-	return method == METER_COUNTS ? "loop counts" : "run time";
+	return method == METER_COUNTS ? "loop counts"
+	     : method == METER_KERNEL ? "kernel idle time" : "run time";
 }
 
 int meter_ncpus(const struct meter *m)
@@ -224,7 +234,7 @@ int meter_soakers(const struct meter *m, int *pids, int max)
 {
 	int i;
 
-	for (i = 0; i < m->ncpus && i < max; i++)
+	for (i = 0; m->soak && i < m->ncpus && i < max; i++)
 		pids[i] = soak_pid(m->soak, i);
 	return i;
 }
@@ -257,6 +267,8 @@ static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t
 
 int meter_mark(struct meter *m, char *err, size_t errlen)
 {
+	if (m->method == METER_KERNEL)
+		return meter_kernel_mark(m, err, errlen);
 	m->t0 = now_ns();
 	meter_throttle_mark(m, &m->periods0, &m->throttled0);
 	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, err, errlen);
@@ -296,6 +308,8 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	uint64_t t1 = now_ns();
 	int i, n = 0, rc;
 
+	if (m->method == METER_KERNEL)
+		return meter_kernel_sample(m, r, err, errlen);
 	memset(r, 0, sizeof(*r));
 	/*
 	 * CPUs first: a soaker another copy of this meter (zcs's connection

@@ -1,5 +1,6 @@
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +33,66 @@ int proc_machine_ticks(uint64_t *busy, uint64_t *total)
 		return -1;
 	*busy = v[0] + v[2] + v[5] + v[6] + v[7];
 	*total = *busy + v[1] + v[3] + v[4];
+	return 0;
+}
+
+/* The next unsigned number after p (spaces skipped) into *v; its end. */
+static const char *number_at(const char *p, uint64_t *v)
+{
+	char *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	errno = 0;
+	*v = strtoull(p, &end, 10);
+	return errno ? NULL : end;
+}
+
+int proc_stat_cpus(const char *text, uint64_t (*tick)[PROC_STAT_COLS], int max)
+{
+	const char *p, *q;
+	uint64_t cpu, v[PROC_STAT_COLS];
+	int k, n = 0;
+
+	memset(tick, 0, (size_t)max * sizeof(*tick));
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		/* "cpuN user nice system idle iowait irq softirq steal ..." */
+		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
+			continue;
+		q = number_at(p + 3, &cpu);
+		for (k = 0; q && k < PROC_STAT_COLS; k++)
+			q = number_at(q, &v[k]);
+		if (!q)
+			return -1;
+		if (cpu >= (uint64_t)max)
+			continue;
+		memcpy(tick[cpu], v, sizeof(v));
+		if ((int)cpu + 1 > n)
+			n = (int)cpu + 1;
+	}
+	return n;
+}
+
+int proc_stat_head(char *buf, size_t len)
+{
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t n = 0;
+	char *end;
+
+	if (fd < 0)
+		return -1;
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[got] = '\0';
+	end = strrchr(buf, '\n');
+	if (end)
+		end[1] = '\0';
 	return 0;
 }
 

@@ -28,28 +28,7 @@ static const char *next_line(const char *p)
 
 int where_parse_stat(const char *text, struct where_snap *s)
 {
-	const char *p, *q;
-	uint64_t cpu, v;
-	int k;
-
-	s->ncpus = 0;
-	memset(s->tick, 0, sizeof(s->tick));
-	for (p = text; p && *p; p = next_line(p)) {
-		/* "cpuN user nice system idle iowait irq softirq steal ..." */
-		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
-			continue;
-		q = number(p + 3, &cpu);
-		if (!q || cpu >= WHERE_MAX_CPUS)
-			return -1;
-		for (k = 0; k < WHERE_T_COLS; k++) {
-			q = number(q, &v);
-			if (!q)
-				return -1;
-			s->tick[cpu][k] = v;
-		}
-		if ((int)cpu + 1 > s->ncpus)
-			s->ncpus = (int)cpu + 1;
-	}
+	s->ncpus = proc_stat_cpus(text, s->tick, WHERE_MAX_CPUS);
 	return s->ncpus > 0 ? 0 : -1;
 }
 
