@@ -108,7 +108,8 @@ int meter_kernel_open(struct meter *m, char *err, size_t errlen)
 	if (m->quota.cpus > 0 && cgroup_usage_ns(&m->quota, &m->usage0) < 0)
 		return err_fill(err, errlen, 0, "kernel idle time: a CPU quota binds (%s) "
 				"but the group's usage (cpu.stat usage_usec, cpuacct.usage) "
-				"cannot be read; -r measures within the quota", m->quota.text);
+				"cannot be read; the soakers' run time measures within the quota",
+				m->quota.text);
 	return 0;
 }
 
