@@ -19,6 +19,10 @@ struct cgroup_quota {
 	long long period_us;
 	char text[PATH_MAX + 96]; /* "cpu.max 50000 100000 in /sys/fs/cgroup/x" */
 	char stat[PATH_MAX];	/* that group's cpu.stat (nr_periods, nr_throttled) */
+	char group[PATH_MAX];	/* that group's path in its hierarchy: "/box" */
+	int v1;			/* found in a v1 hierarchy */
+	char acct[PATH_MAX];	/* v1: the same group's cpuacct.usage where the
+				   cpuacct controller is mounted; "" none */
 };
 
 /*
@@ -44,7 +48,8 @@ int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *
 /*
  * cgroup_usage_ns - the CPU time the quota's group (and every group below
  * it) has used, ns: v2 cpu.stat's usage_usec, else v1 cpuacct.usage in
- * the same directory. -1 when neither can be read.
+ * the same directory or in the group of the same path under cpuacct's own
+ * mount. -1 when none can be read.
  */
 int cgroup_usage_ns(const struct cgroup_quota *q, uint64_t *ns);
 
