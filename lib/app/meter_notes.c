@@ -76,6 +76,19 @@ void meter_note_steal(double taken)
 		     "steal (-d and -J show it every period)", 100 * taken);
 }
 
+void meter_note_presence(const struct meter_reading *r)
+{
+	static int said;
+	double slowed = meter_presence(r);
+
+	if (slowed > PRESENCE_MARK && !said++)
+		warn("meter_presence", 100 * slowed, "the meter's presence slowed this run "
+		     "by about %.0f%%: its soakers were put back on their CPUs %.0f times "
+		     "a second per CPU, each time a program that blocked had taken the "
+		     "CPU from one and given it back (-K meters without soakers)",
+		     100 * slowed, r->soaker_switches / r->secs / r->ncpus);
+}
+
 void meter_note_warnings(const struct meter *m, const struct meter_reading *r, int debug)
 {
 	static int apart, said_apart, said_fast;
@@ -83,6 +96,7 @@ void meter_note_warnings(const struct meter *m, const struct meter_reading *r, i
 	int far;
 
 	meter_note_steal(r->unseen_steal);
+	meter_note_presence(r);
 	if (isnan(r->load_counts) || isnan(r->load_runtime))
 		return;
 	far = fabs(r->load_counts - r->load_runtime) > 0.05;

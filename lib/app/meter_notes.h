@@ -21,6 +21,10 @@ void meter_note_debug(const struct meter_reading *r);
  */
 void meter_note_warnings(const struct meter *m, const struct meter_reading *r, int debug);
 
+/* meter_note_presence - the soakers' cost to the run (meter_presence),
+ * warned of once when over PRESENCE_MARK. */
+void meter_note_presence(const struct meter_reading *r);
+
 /* meter_note_steal - the host's unseen share of the CPUs, taken (a
  * fraction), warned of once when over STEAL_MARK. */
 void meter_note_steal(double taken);

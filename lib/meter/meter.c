@@ -50,6 +50,13 @@ double meter_span_load(const struct meter_span *s)
 	return s->secs > 0 ? s->load_secs / s->secs : 0;
 }
 
+double meter_presence(const struct meter_reading *r)
+{
+	if (!(r->soaker_switches > 0) || r->secs <= 0 || r->ncpus <= 0)
+		return 0;
+	return r->soaker_switches / r->secs / r->ncpus * PRESENCE_PAIR_US * 1e-6;
+}
+
 double meter_cpus_load(const struct meter_reading *r)
 {
 	return r->ncpus > 0 && r->cpus > 0 ? r->load * r->cpus / r->ncpus : r->load;
@@ -117,12 +124,15 @@ static int alloc_arrays(struct meter *m)
 	m->cpu_runtime = calloc(n, sizeof(*m->cpu_runtime));
 	m->cpu_free = calloc(n, sizeof(*m->cpu_free));
 	m->gap0 = calloc(n, sizeof(*m->gap0));
+	m->slices0 = calloc(n, sizeof(*m->slices0));
+	m->slices = calloc(n, sizeof(*m->slices));
 	m->gap = calloc(n, sizeof(*m->gap));
 	m->r_counts = calloc(n, sizeof(*m->r_counts));
 	m->r_run = calloc(n, sizeof(*m->r_run));
 	m->r_cpu = calloc(n, sizeof(*m->r_cpu));
 	return m->counts0 && m->counts && m->run0 && m->run && m->cpu_counts &&
-	       m->cpu_runtime && m->cpu_free && m->gap0 && m->gap && m->r_counts &&
+	       m->cpu_runtime && m->cpu_free && m->gap0 && m->gap && m->slices0 &&
+	       m->slices && m->r_counts &&
 	       m->r_run && m->r_cpu ? 0 : -1;
 }
 
@@ -137,6 +147,8 @@ static void free_arrays(struct meter *m)
 	free(m->cpu_free);
 	free(m->gap0);
 	free(m->gap);
+	free(m->slices0);
+	free(m->slices);
 	free(m->r_counts);
 	free(m->r_run);
 	free(m->r_cpu);
@@ -239,9 +251,10 @@ int meter_soakers(const struct meter *m, int *pids, int max)
 	return i;
 }
 
-/* Each soaker's loop count, run time less system time and gaps, now. */
+/* Each soaker's loop count, run time less system time, gaps and times on
+ * its CPU, now. */
 static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t *run,
-			uint64_t *gap, char *err, size_t errlen)
+			uint64_t *gap, uint64_t *slices, char *err, size_t errlen)
 {
 	uint64_t run_ns, sys_ns;
 	int i;
@@ -261,6 +274,8 @@ static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t
 		 * is the interrupts and softirqs that ran on its time.
 		 */
 		run[i] = (int64_t)run_ns - (int64_t)sys_ns;
+		if (proc_task_slices(soak_pid(m->soak, i), &slices[i]) < 0)
+			slices[i] = 0;
 	}
 	return 0;
 }
@@ -271,19 +286,22 @@ int meter_mark(struct meter *m, char *err, size_t errlen)
 		return meter_kernel_mark(m, err, errlen);
 	m->t0 = now_ns();
 	meter_throttle_mark(m, &m->periods0, &m->throttled0);
-	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, err, errlen);
+	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, m->slices0, err, errlen);
 }
 
 /* What every soaker gained since the mark, into counts, run and gap; mark. */
 static int gained(struct meter *m, uint64_t now, char *err, size_t errlen)
 {
-	uint64_t c, g;
+	uint64_t c, g, sl;
 	int64_t run;
 	int i;
 
-	if (read_soakers(m, now, m->counts, m->run, m->gap, err, errlen) < 0)
+	if (read_soakers(m, now, m->counts, m->run, m->gap, m->slices, err, errlen) < 0)
 		return -1;
 	for (i = 0; i < m->ncpus; i++) {
+		sl = m->slices[i];
+		m->slices[i] = sl > m->slices0[i] ? sl - m->slices0[i] : 0;
+		m->slices0[i] = sl;
 		c = m->counts[i];
 		run = m->run[i];
 		g = m->gap[i];
@@ -331,6 +349,7 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 		m->r_counts[n] = m->counts[i];
 		m->r_run[n] = m->run[i];
 		m->r_cpu[n] = i;
+		r->soaker_switches += (double)m->slices[i];
 		n++;
 	}
 	if (n == 0)

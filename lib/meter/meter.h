@@ -115,6 +115,9 @@ struct meter_reading {
 				   not run (a host that took it without the
 				   kernel counting steal), share of cpus;
 				   NAN without soakers */
+	double soaker_switches;	/* times the scheduler put a soaker on its
+				   CPU, all soakers (meter_presence); NAN
+				   without soakers */
 	const double *cpu_load;	/* ncpus entries, by the meter's method */
 	const double *cpu_free;	/* ncpus entries: 1 - cpu_load */
 	const double *cpu_load_counts;	/* ncpus entries, each method */
@@ -198,6 +201,24 @@ struct meter_span {
 };
 void meter_span_add(struct meter_span *s, const struct meter_reading *r);
 double meter_span_load(const struct meter_span *s);
+
+/*
+ * meter_presence - about what share of a run's time the soakers' presence
+ * cost it, from r's soaker switches: a soaker is put back on its CPU each
+ * time a program that blocked there wakes, takes the CPU, and blocks
+ * again, two switches between address spaces an idle CPU does not make.
+ * Each such return is charged PRESENCE_PAIR_US, the run's CPUs evenly:
+ * switches / secs / ncpus x PRESENCE_PAIR_US. 0 without soakers.
+ * A share over PRESENCE_MARK is worth saying (lib/app/meter_notes.h).
+ *
+ * PRESENCE_PAIR_US is the slow-down make bench PART=perturb measures per
+ * switch into a soaker (its "per switch" line) on a hypervisor that
+ * charges for each switch; bare metal pays less, so the figure errs on
+ * the side of saying so.
+ */
+#define PRESENCE_PAIR_US 20.0
+#define PRESENCE_MARK 0.03
+double meter_presence(const struct meter_reading *r);
 
 /*
  * service_demand_us_per_kb - CPU time of the whole machine per KiB moved, in

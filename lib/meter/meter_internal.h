@@ -30,6 +30,7 @@ struct meter {
 	uint64_t *counts0, *counts;	/* at the mark, gained since */
 	int64_t *run0, *run;
 	uint64_t *gap0, *gap;
+	uint64_t *slices0, *slices;	/* each soaker's times on its CPU */
 	/* the reading: the soakers whose CPU is online, packed */
 	uint64_t *r_counts;
 	int64_t *r_run;

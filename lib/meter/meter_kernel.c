@@ -183,7 +183,7 @@ int meter_kernel_sample(struct meter *m, struct meter_reading *r, char *err, siz
 		r->cpus = n * m->quota.cpus / m->ncpus;
 		r->load = quota_share;
 	}
-	r->load_counts = r->load_runtime = r->unseen_steal = NAN;
+	r->load_counts = r->load_runtime = r->unseen_steal = r->soaker_switches = NAN;
 	r->cpu = m->r_cpu;
 	r->cpu_load = m->cpu_kernel;
 	for (i = 0; i < n; i++)

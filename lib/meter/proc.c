@@ -159,6 +159,24 @@ int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_
 	return 0;
 }
 
+int proc_task_slices(pid_t pid, uint64_t *slices)
+{
+	char path[64], line[256], *p = line, *end;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (textfile_line(path, line, sizeof(line)) < 0)
+		return -1;
+	/* "RUN_NS WAIT_NS TIMESLICES" */
+	for (k = 0; k < 2 && p; k++)
+		p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+	if (!p)
+		return -1;
+	errno = 0;
+	*slices = strtoull(p, &end, 10);
+	return end == p || errno ? -1 : 0;
+}
+
 int proc_task_state(pid_t pid, char *state, int *wait_status)
 {
 	char path[64], line[1024];

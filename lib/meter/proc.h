@@ -59,6 +59,12 @@ int proc_parse_stime(const char *stat, unsigned long long *ticks);
 int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_t errlen);
 
 /*
+ * proc_task_slices - how many times the scheduler has put pid on a CPU
+ * (/proc/PID/schedstat's third figure). -1 when the kernel does not say.
+ */
+int proc_task_slices(pid_t pid, uint64_t *slices);
+
+/*
  * proc_task_state - the state letter of /proc/PID/stat ('R', 'S', 'T' for
  * stopped, 'Z' for a zombie...) and, for a process that has ended, its
  * wait status (field 52, Linux 3.5 and up; else 0). 0 when pid is gone

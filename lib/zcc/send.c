@@ -92,6 +92,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->meter = meter_method_name(meter_method(sd->meter));
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
+	r->soaker_switches = mr.soaker_switches / mr.secs / mr.ncpus;
 	if (sd->where && !where_span_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
 		error(1, 0, "%s", err);
 	return 0;

@@ -51,6 +51,7 @@ struct send_result {
 	struct tcp_figures tcp;	/* TCP_INFO at the end (-P: summed, rtt the mean) */
 	int measured;		/* -c: the cpu figures below are set */
 	double load, demand, own;
+	double soaker_switches;	/* a second per CPU (meter_presence); NAN: none */
 	int ncpus;
 	const char *meter;	/* the meter's method */
 	int rx_ok;		/* --receiver-report: rx holds the receiver's */

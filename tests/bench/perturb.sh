@@ -16,7 +16,10 @@
 # unmetered run's, the machine's busy CPU time over that run by /proc/stat
 # (user, system, irq, softirq, steal: no nice work) per KB sent. Targets
 # on the default: the rate's interval inside 0.97-1.03, the demand's median
-# ratio within 5%.
+# ratio within 5%. And for the soakers (-r), the slow-down per switch into
+# a soaker (zcc's soaker_switches_per_sec): (unmetered rate / metered rate
+# - 1) / switches a second per CPU, the cost meter_presence's rule charges
+# (lib/meter/meter.h, PRESENCE_PAIR_US).
 
 PERTURB_REPS=${ZC_BENCH_PERTURB_REPS:-5}
 PERTURB_SECS=2
@@ -47,8 +50,9 @@ pt_busy_ticks() {
 }
 
 # pt_round CASE METHODS ZCC-ARGS...: one round, each of METHODS ("none",
-# "-K", "-r", "-L") in the order given; appends "RATE DEMAND BUSY-DEMAND"
-# to $WORK/pt.CASE.METHOD (DEMAND: the meter's, or - unmetered).
+# "-K", "-r", "-L") in the order given; appends "RATE DEMAND BUSY-DEMAND
+# SWITCHES" to $WORK/pt.CASE.METHOD (DEMAND: the meter's, or - unmetered;
+# SWITCHES: into the soakers, a second per CPU, or -).
 pt_round() {
 	_c=$1 _ms=$2
 	shift 2
@@ -61,7 +65,9 @@ pt_round() {
 		_b1=$(pt_busy_ticks)
 		need "$SENT_RATE" "$SENT_BYTES"
 		_bd=$(calc "($_b1 - $_b0) / $(getconf CLK_TCK) * 1e6 / ($SENT_BYTES / 1024)")
-		echo "$SENT_RATE ${CPU_SD:--} $_bd" >>"$WORK/pt.$_c.${_m#-}"
+		_sw=$(json_get "$WORK/pt.zcc" cpu soaker_switches_per_sec | tail -n 1)
+		case $_sw in '' | null) _sw=- ;; esac
+		echo "$SENT_RATE ${CPU_SD:--} $_bd $_sw" >>"$WORK/pt.$_c.${_m#-}"
 		CPU_SD=
 	done
 }
@@ -98,8 +104,8 @@ pt_rows() {
 		[ "$_m" = none ] && continue
 		_k=${_m#-}
 		paste -d' ' "$WORK/pt.$1.$_k" "$WORK/pt.$1.none" >"$WORK/pt.pair"
-		ratio_of "$WORK/pt.pair" pr_ -k 1,4
-		columns "$WORK/pt.pair" 2 6 >"$WORK/pt.dpair"
+		ratio_of "$WORK/pt.pair" pr_ -k 1,5
+		columns "$WORK/pt.pair" 2 7 >"$WORK/pt.dpair"
 		ratio_of "$WORK/pt.dpair" pd_
 		stat_of "$WORK/pt.$1.$_k" pm_ -k 2
 		# shellcheck disable=SC2154
@@ -109,12 +115,27 @@ pt_rows() {
 		csv perturb "$1$_m" rate_ratio_lo "$pr_lo" x
 		csv perturb "$1$_m" rate_ratio_hi "$pr_hi" x
 		csv perturb "$1$_m" demand_ratio "$pd_median" x
+		[ "$_m" = -r ] && pt_per_switch "$1" "$2"
 		[ "$_m" = -K ] || continue
 		if [ "$pr_lo" != nan ] && is_true "$pr_lo >= 0.97 && $pr_hi <= 1.03"; then _met=1; else _met=0; fi
 		verdict $_met "the default meter beside $2: the rate $(printf '%.3f' "$pr_median")x unmetered [$(printf '%.3f-%.3f' "$pr_lo" "$pr_hi")] (target the interval inside 0.97-1.03)"
 		if is_true "$pd_median >= 0.95 && $pd_median <= 1.05"; then _met=1; else _met=0; fi
 		verdict $_met "the default meter beside $2: its demand $(printf '%.3f' "$pd_median")x the unmetered run's by /proc/stat (target within 5%)"
 	done
+}
+
+# pt_per_switch CASE WHAT: -r's slow-down per switch into a soaker, us, the
+# median over the rounds (rounds with too few switches to say left out).
+pt_per_switch() {
+	: >"$WORK/pt.sw"
+	while read -r _mr _ _ _sw _ur _; do
+		[ "$_sw" = - ] || is_true "$_sw < 100" || calc "($_ur / $_mr - 1) / $_sw * 1e6" >>"$WORK/pt.sw"
+	done <"$WORK/pt.pair"
+	[ -s "$WORK/pt.sw" ] || return 0
+	stat_of "$WORK/pt.sw" ps_
+	# shellcheck disable=SC2154
+	printf '  %-22s %-6s per switch into a soaker: %.1f us slower (median of %d rounds)\n' "$2" -r "$ps_median" "$ps_n"
+	csv perturb "$1-r" us_per_switch "$ps_median" us
 }
 
 part_perturb() {

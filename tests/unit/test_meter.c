@@ -109,6 +109,25 @@ static void test_kernel(void)
 	CHECK(proc_stat_cpus("cpu0 1 2 3\n", a, 3) < 0, "a short cpuN line: refused");
 }
 
+/* The soakers' presence: switches into them charged PRESENCE_PAIR_US each. */
+static void test_presence(void)
+{
+	struct meter_reading r = { .secs = 2, .ncpus = 2 };
+	double busy = PRESENCE_MARK / (PRESENCE_PAIR_US * 1e-6);	/* a second per CPU */
+
+	r.soaker_switches = 2 * 2 * busy;
+	CHECK(near(meter_presence(&r), PRESENCE_MARK), "%.0f switches a second per CPU "
+	      "cost the mark: %.4f", busy, meter_presence(&r));
+	r.soaker_switches = 2 * 2 * busy / 2;
+	CHECK(meter_presence(&r) < PRESENCE_MARK, "half as many: under it (%.4f)",
+	      meter_presence(&r));
+	r.soaker_switches = NAN;
+	CHECK(meter_presence(&r) == 0, "no soakers (kernel idle time): no cost");
+	r.soaker_switches = 1000;
+	r.secs = 0;
+	CHECK(meter_presence(&r) == 0, "an empty reading: no cost");
+}
+
 static void test_service_demand(void)
 {
 	/* 50% of 2 CPUs for 2 s = 2 CPU s over 1024 KiB: 1953.125 us/KB. */
@@ -352,6 +371,7 @@ int main(void)
 	}
 	test_arithmetic();
 	test_kernel();
+	test_presence();
 	test_service_demand();
 	test_machine(dir);
 	test_lock();
