@@ -36,8 +36,7 @@ int proc_machine_ticks(uint64_t *busy, uint64_t *total)
 	return 0;
 }
 
-/* The next unsigned number after p (spaces skipped) into *v; its end. */
-static const char *number_at(const char *p, uint64_t *v)
+const char *proc_number(const char *p, uint64_t *v)
 {
 	char *end;
 
@@ -61,9 +60,9 @@ int proc_stat_cpus(const char *text, uint64_t (*tick)[PROC_STAT_COLS], int max)
 		/* "cpuN user nice system idle iowait irq softirq steal ..." */
 		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
 			continue;
-		q = number_at(p + 3, &cpu);
+		q = proc_number(p + 3, &cpu);
 		for (k = 0; q && k < PROC_STAT_COLS; k++)
-			q = number_at(q, &v[k]);
+			q = proc_number(q, &v[k]);
 		if (!q)
 			return -1;
 		if (cpu >= (uint64_t)max)

@@ -18,6 +18,10 @@
  */
 int proc_machine_ticks(uint64_t *busy, uint64_t *total);
 
+/* proc_number - the next unsigned number after p (spaces and tabs skipped)
+ * into *v; where it ends, or NULL when there is none. */
+const char *proc_number(const char *p, uint64_t *v);
+
 /* /proc/stat's columns of a cpuN line that zc reads: user nice system idle
  * iowait irq softirq steal (guest time is inside user and nice). */
 #define PROC_STAT_COLS 8

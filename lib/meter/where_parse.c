@@ -6,20 +6,6 @@
 #include "meter/proc.h"
 #include "meter/where_internal.h"
 
-/* The next unsigned number after p (spaces skipped) into *v; its end. */
-static const char *number(const char *p, uint64_t *v)
-{
-	char *end;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p < '0' || *p > '9')
-		return NULL;
-	errno = 0;
-	*v = strtoull(p, &end, 10);
-	return errno ? NULL : end;
-}
-
 static const char *next_line(const char *p)
 {
 	p = strchr(p, '\n');
@@ -62,7 +48,7 @@ int where_parse_interrupts(const char *text, struct where_snap *s)
 		q += strspn(q, "0123456789");
 		if (*q++ != ':')
 			continue;
-		for (i = 0; i < ncols && (q = number(q, &v)); i++)
+		for (i = 0; i < ncols && (q = proc_number(q, &v)); i++)
 			s->intr += v;
 	}
 	return 0;
@@ -100,7 +86,7 @@ int where_parse_softirqs(const char *text, struct where_snap *s)
 			continue;
 		q += 7;
 		for (i = 0; i < ncols; i++) {
-			q = number(q, &v);
+			q = proc_number(q, &v);
 			if (!q)
 				return -1;
 			row[col_cpu[i]] = v;
@@ -127,7 +113,7 @@ int where_parse_netdev(const char *text, struct where_snap *s)
 		if (!len || len >= IF_NAMESIZE || s->nifs == WHERE_MAX_IFS)
 			continue;
 		for (q = colon + 1, k = 0; k < 10 && q; k++)
-			q = number(q, &v[k]);
+			q = proc_number(q, &v[k]);
 		if (!q)
 			return -1;
 		memcpy(s->ifs[s->nifs].name, p, len);
@@ -144,10 +130,10 @@ int where_parse_task(const char *line, uint64_t *utime, int *cpu)
 	const char *p = proc_stat_field(line, 14);
 	uint64_t c;
 
-	if (!p || !number(p, utime))
+	if (!p || !proc_number(p, utime))
 		return -1;
 	p = proc_stat_field(line, 39);
-	if (!p || !number(p, &c) || c >= WHERE_MAX_CPUS)
+	if (!p || !proc_number(p, &c) || c >= WHERE_MAX_CPUS)
 		return -1;
 	*cpu = (int)c;
 	return 0;
