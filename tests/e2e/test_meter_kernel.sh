@@ -49,7 +49,7 @@ if zcc_metered -t 1 "$TMP/f"; then
 	check "zcc -c: the cpu event's meter is kernel idle time" \
 		eval '[ "$("$JC" -E cpu -g meter "$TMP/zcc.out")" = "kernel idle time" ]'
 	check "zcc -c: no meter warning by default ($(cat "$TMP/zcc.err"))" \
-		eval '! grep -q "\"event\":\"warning\"" "$TMP/zcc.out"
+		eval '! grep -q "\"event\":\"warning\"" "$TMP/zcc.out"'
 else
 	not_ok "zcc -c: $(cat "$TMP/zcc.err")"
 fi
