@@ -13,8 +13,9 @@
 #
 # Per method: the rate's ratio metered/unmetered over the rounds (zcstat
 # -r: median and its interval), and the meter's service demand against the
-# unmetered run's, the machine's busy CPU time over that run by /proc/stat
-# (user, system, irq, softirq, steal: no nice work) per KB sent. Targets
+# unmetered run's: the machine's busy share over zcc's life by /proc/stat
+# (user, system, irq, softirq, steal: no nice work) x the CPUs x the
+# transfer's seconds, per KiB sent, as the meter's demand is made. Targets
 # on the default: the rate's interval inside 0.97-1.03, the demand's median
 # ratio within 5%. And for the soakers (-r), the slow-down per switch into
 # a soaker (zcc's soaker_switches_per_sec): (unmetered rate / metered rate
@@ -44,11 +45,6 @@ pt_veth() {
 		ip -n $PT_NS_TX link set lo up && ip -n $PT_NS_RX link set lo up; } 2>"$WORK/pt.ns.err"
 }
 
-# pt_busy_ticks: the machine's busy jiffies (cpu_ticks's OTHERS) now.
-pt_busy_ticks() {
-	cpu_ticks | cut -d' ' -f1
-}
-
 # pt_round CASE METHODS ZCC-ARGS...: one round, each of METHODS ("none",
 # "-K", "-r", "-L") in the order given; appends "RATE DEMAND BUSY-DEMAND
 # SWITCHES" to $WORK/pt.CASE.METHOD (DEMAND: the meter's, or - unmetered;
@@ -59,12 +55,14 @@ pt_round() {
 	for _m in $_ms; do
 		_mf=
 		[ "$_m" = none ] || _mf="-c $_m"
-		_b0=$(pt_busy_ticks)
+		_b0=$(cpu_ticks)
 		# shellcheck disable=SC2086
 		run_zcc "$WORK/pt.zcc" $_mf -t $PERTURB_SECS "$@" || die "zcc $_mf $* failed"
-		_b1=$(pt_busy_ticks)
-		need "$SENT_RATE" "$SENT_BYTES"
-		_bd=$(calc "($_b1 - $_b0) / $(getconf CLK_TCK) * 1e6 / ($SENT_BYTES / 1024)")
+		_bs=$(cpu_share "$_b0" "$(cpu_ticks)")
+		need "$SENT_RATE" "$SENT_BYTES" "$SENT_SECS" "$_bs"
+		# The machine's busy share over zcc's life, times the CPUs and
+		# the transfer's seconds, per KiB: as the meter's demand is made.
+		_bd=$(calc "$_bs / 100 * $(getconf _NPROCESSORS_ONLN) * $SENT_SECS * 1e6 / ($SENT_BYTES / 1024)")
 		_sw=$(json_get "$WORK/pt.zcc" cpu soaker_switches_per_sec | tail -n 1)
 		case $_sw in '' | null) _sw=- ;; esac
 		echo "$SENT_RATE ${CPU_SD:--} $_bd $_sw" >>"$WORK/pt.$_c.${_m#-}"
@@ -145,7 +143,7 @@ part_perturb() {
 	section "perturb: the meter's presence, zcc -c by each method ($PT_METHODS) against none, $PERTURB_REPS paired rounds of $PERTURB_SECS s"
 	big_files
 	echo "  per method: the rate's ratio metered/unmetered, median [interval]; the meter's us/KB; its ratio"
-	echo "  to the unmetered run's us/KB (the machine's busy CPU time by /proc/stat), median [interval]"
+	echo "  to the unmetered run's us/KB (the machine's busy share by /proc/stat), median [interval]"
 	printf '  %-22s %-6s %26s %12s %26s\n' case method "rate ratio [interval]" "us/KB" "demand ratio [interval]"
 	for _tm in sendfile send; do
 		pt_case "lo-$_tm-pinned" "loopback $_tm -B" "" "" "-B 1" -- \
