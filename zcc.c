@@ -302,9 +302,7 @@ static void parse_args(int argc, char **argv)
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'f': cfg.meter.calib_path = optarg; break;
-		case 'r':
-		case 'L':
-		case 'K':
+		case 'r': case 'L': case 'K':
 			if (app_method_opt(opt, &cfg.meter.method) < 0)
 				usage_error(APP_METHOD_OPPOSITE);
 			break;
