@@ -106,7 +106,8 @@ static void test_quota(void)
 	/* cpuacct mounted apart: the usage of the group of the same path. */
 	find("2:cpuacct:/zc\n1:cpu:/zc\n", "31 30 0:28 / %s/cpu rw - cgroup cgroup rw,cpu\n"
 	     "32 30 0:29 / %s/acct rw - cgroup cgroup rw,cpuacct\n", &q);
-	unlink(strcat(strcpy(want, top), "/cpu/zc/cpuacct.usage"));
+	snprintf(want, sizeof(want), "%s/cpu/zc/cpuacct.usage", top);
+	unlink(want);
 	put("acct/zc/cpuacct.usage", "987\n");
 	CHECK(cgroup_usage_ns(&q, &usage) == 0 && usage == 987,
 	      "v1 cpuacct mounted apart: %llu ns", (unsigned long long)usage);
