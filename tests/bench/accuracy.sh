@@ -81,6 +81,7 @@ acc_level() {
 # command, or - when it does not say.
 acc_taken() {
 	_t=$(json_get "$1" command unseen_steal_pct | tail -n 1)
+	[ "$_t" = null ] && _t=	# -K runs no soakers: it cannot tell
 	echo "${_t:--}"
 }
 
