@@ -53,8 +53,15 @@ if zcc_metered -t 1 "$TMP/f"; then
 else
 	not_ok "zcc -c: $(cat "$TMP/zcc.err")"
 fi
-zcc_metered -r -t 1 "$TMP/f" &&
+check "zcc -c: no soaker switches to count (null)" \
+	eval '[ "$("$JC" -E cpu -g soaker_switches_per_sec "$TMP/zcc.out")" = null ]'
+if zcc_metered -r -t 1 "$TMP/f"; then
 	check "zcc -c -r: run time" eval '[ "$("$JC" -E cpu -g meter "$TMP/zcc.out")" = "run time" ]'
+	# The meter's presence: how often the soakers were put back on their
+	# CPUs, the figure meter_presence's rule charges.
+	sw=$("$JC" -E cpu -g soaker_switches_per_sec "$TMP/zcc.out")
+	check "zcc -c -r: soaker_switches_per_sec a number ($sw)" eval 'echo "$sw" | grep -Eq "^[0-9]+$"'
+fi
 
 # The soakers' calibrated rate far below the machine's: loop counts read far
 # below zero, and apart from run time over the whole reading of over 5 s.
