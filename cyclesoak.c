@@ -84,7 +84,11 @@ static const struct optab options[] = {
 	{ 'L', "loop-counts", NULL,
 	  "loop counts: lost soaker loops against the calibration (-C); sees cache "
 	  "and memory interference, wrong when the CPUs' speed moves (a busy "
-	  "virtual machine host)\n"
+	  "virtual machine host)" },
+	{ 'K', "kernel-time", NULL,
+	  "kernel idle time: each CPU's idle time from /proc/stat, no soakers, so "
+	  "a program that blocks is not slowed; blind to steal the kernel does "
+	  "not count, cache and memory interference and a busy hyperthread sibling\n"
 	  "default: run time on a virtual machine, loop counts on bare metal" },
 	{ 'W', "where", NULL,
 	  "where the CPU went, every period: the load by class (where:), each "
@@ -107,7 +111,7 @@ static struct optab_parser parser;
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: cyclesoak [-1BCdhJLnrW] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
+"usage: cyclesoak [-1BCdhJKLnrW] [-N nr_cpus] [-p secs | -m msecs] [-f file] [-- command ...]\n"
 "\n");
 	optab_help(f, options);
 	fprintf(f,
@@ -151,6 +155,7 @@ static void parse_args(int argc, char **argv)
 		case 'n': cfg.meter.policy = SOAK_NICE19; break;
 		case 'r':
 		case 'L':
+		case 'K':
 			if (app_method_opt(opt, &cfg.meter.method) < 0)
 				usage_error(APP_METHOD_OPPOSITE);
 			break;
@@ -180,7 +185,7 @@ static void check_args(void)
 	if (cfg.calibrate && cfg.command)
 		usage_error("-C calibrates; it does not run a command");
 	if (cfg.calibrate && cfg.meter.method != METER_DEFAULT)
-		usage_error("-C calibrates the loop counts; -r and -L choose how to measure");
+		usage_error("-C calibrates the loop counts; -r, -L and -K choose how to measure");
 	if (cfg.calibrate && cfg.where)
 		usage_error("-W says where a load went; -C measures none");
 	if (cfg.calibrate && cfg.once)
@@ -223,10 +228,7 @@ static struct meter *open_meter(void)
 	if (stop_signal)
 		stop_exit(stop_signal);
 	app_using(meter_cpus(m));
-	line_begin("method");
-	line_str("meter", meter_method_name(meter_method(m)), NULL);
-	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
-	check_stdout(line_end());
+	app_method_line(m, cfg.meter.method);
 	if (cfg.where)
 		where = cs_where_open(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
 	if (cfg.debug || cfg.command)

@@ -71,7 +71,7 @@ struct settings {
 static struct settings cfg = {
 	.send = { .port = 2222, .stall = 60, .chunk = 65536, .streams = 1 },
 	.loops = 1, .runs = 1, .cpu = -1,
-	.meter = { .calib_path = CALIB_DEFAULT_PATH },
+	.meter = { .calib_path = CALIB_DEFAULT_PATH, .dflt = METER_KERNEL },
 };
 
 static struct sender sender = { .cfg = &cfg.send };	/* files, -c's meter */
@@ -133,9 +133,9 @@ static const struct optab options[] = {
 	  "byte (default 60; 0: wait for ever); time zcc itself was stopped does "
 	  "not count" },
 	{ 'c', "cpu-load", NULL,
-	  "measure the system's CPU load during the transfer (cyclesoak's meter: "
-	  "run time on a virtual machine, loop counts against a calibration on "
-	  "bare metal) and print a second line\n"
+	  "measure the system's CPU load during the transfer (by default the "
+	  "kernel's idle time of the CPUs zcc may use, -K; -r or -L: cyclesoak's "
+	  "soakers) and print a method line and a second line\n"
 	  "  cpu: load PCT% of NCPUS CPUs,\n"
 	  "       service demand USPERKB us/KB,\n"
 	  "       zcc itself USPERKB us/KB\n"
@@ -155,6 +155,7 @@ static const struct optab options[] = {
 	  "run: one line names it, the others are closed" },
 	{ 'r', "run-time", NULL, "with -c: the run-time meter, whatever the machine" },
 	{ 'L', "loop-counts", NULL, "with -c: the loop-count meter, whatever the machine" },
+	{ 'K', "kernel-time", NULL, "with -c: the kernel's idle time, no soakers (the default)" },
 	{ 'C', "calibrate", NULL,
 	  "calibrate the loop counts on an idle machine, exactly as cyclesoak -C "
 	  "(a noisy machine is refused, the old file kept)" },
@@ -212,7 +213,7 @@ static struct optab_parser parser;
 static void usage(FILE *f, int status)
 {
 	fprintf(f,
-"usage: zcc [-cCdDhJkLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
+"usage: zcc [-cCdDhJkKLrSWw] [-b size] [-B cpu] [-f file] [-i size] [-I secs]\n"
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
 "           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
@@ -296,8 +297,7 @@ static void parse_args(int argc, char **argv)
 		case 'W': cfg.where = 1; break;
 		case 'C': cfg.calibrate = 1; break;
 		case 'f': cfg.meter.calib_path = optarg; break;
-		case 'r':
-		case 'L':
+		case 'r': case 'L': case 'K':
 			if (app_method_opt(opt, &cfg.meter.method) < 0)
 				usage_error(APP_METHOD_OPPOSITE);
 			break;
@@ -332,7 +332,7 @@ static void check_calibrate(void)
 static void check_args(void)
 {
 	if (cfg.calibrate && cfg.meter.method != METER_DEFAULT)
-		usage_error("-C calibrates the loop counts; -r and -L choose how -c measures");
+		usage_error("-C calibrates the loop counts; -r, -L and -K choose how -c measures");
 	if (cfg.calibrate && cfg.measure)
 		usage_error("-C calibrates and exits; -c measures a transfer");
 	if (!cfg.measure && cfg.where)
@@ -345,8 +345,7 @@ static void check_args(void)
 		if (!cfg.measure && optab_given(&parser, *o))
 			usage_error("-%c is for the meter: give -c (or -C)", *o);
 	if (!cfg.measure && cfg.meter.method != METER_DEFAULT)
-		usage_error("-%c chooses how -c measures: give -c",
-			    cfg.meter.method == METER_RUNTIME ? 'r' : 'L');
+		usage_error("-%c chooses how -c measures: give -c", app_method_letter(cfg.meter.method));
 	if (!cfg.send.host)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.send.host)

@@ -61,6 +61,7 @@ static struct settings cfg = {
 	.cpu = -1,
 	.port = 2222,
 	.max_conns = 256,
+	.meter.dflt = METER_KERNEL,
 	.conn = {
 		.read_size = 16384,
 		.period = 5,
@@ -121,8 +122,9 @@ static const struct optab options[] = {
 	  "root or perf_event_paranoid <= 0)" },
 	{ 'r', "run-time", NULL, "with -c: the run-time method" },
 	{ 'L', "loop-counts", NULL,
-	  "with -c: the loop-count method (default: run time on a virtual "
-	  "machine, loop counts on bare metal)" },
+	  "with -c: the loop-count method" },
+	{ 'K', "kernel-time", NULL,
+	  "with -c: the kernel's idle time, no soakers (the default)" },
 	{ 'f', "calibration-file", "FILE",
 	  "with -c: the calibration file (default ./" CALIB_DEFAULT_PATH ")" },
 	{ 'N', "cpus", "CPUS", "with -c: soakers for that many CPUs (default: the online CPUs)" },
@@ -149,7 +151,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 {
 	int i;
 
-	fprintf(f, "usage: zcs [-1cdhJLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
+	fprintf(f, "usage: zcs [-1cdhJKLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs] [--plot FILE]\n"
 		"           [--mptcp]\n"
@@ -211,8 +213,7 @@ static void check_args(void)
 	if (cfg.measure)
 		return;
 	if (cfg.meter.method != METER_DEFAULT)
-		usage_error("-%c chooses how -c measures: give -c",
-			    cfg.meter.method == METER_RUNTIME ? 'r' : 'L');
+		usage_error("-%c chooses how -c measures: give -c", app_method_letter(cfg.meter.method));
 	if (cfg.meter.calib_path)
 		usage_error("-f names -c's calibration file: give -c");
 	if (cfg.meter.ncpus)
@@ -246,6 +247,7 @@ static void parse_args(int argc, char **argv)
 		case 'f': cfg.meter.calib_path = optarg; break;
 		case 'L':
 		case 'r':
+		case 'K':
 			if (app_method_opt(c, &cfg.meter.method) < 0)
 				usage_error(APP_METHOD_OPPOSITE);
 			break;
@@ -288,7 +290,7 @@ static void open_meter(void)
 {
 	if (!cfg.measure)
 		return;
-	cfg.conn.meter = app_meter_open(&cfg.meter, cfg.conn.debug);
+	cfg.conn.meter = app_meter_start(&cfg.meter, cfg.conn.debug);
 	serve_sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : kill_connections);
 	if (cfg.where)
 		cfg.conn.where = where_session_open(cfg.conn.meter, cfg.conn.debug,

@@ -14,17 +14,17 @@
 _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-w --write -b --chunk-size -k --cork -i --recv-buffer -o --send-buffer
 	-B --cpu -D --so-debug -d --debug -I --interval -R --repeat
-	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts
+	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts -K --kernel-time
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
 	--rate --plot --baseline --files-from --receiver-report --decide --mptcp -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
-	-r --run-time -L --loop-counts -f --calibration-file -N --cpus -J --json
+	-r --run-time -L --loop-counts -K --kernel-time -f --calibration-file -N --cpus -J --json
 	--plot --mptcp -h --help --version'
 _zc_opts_cyclesoak='-C --calibrate -f --calibration-file -N --cpus -p --period
 	-m --period-ms -B --per-cpu -1 --once -n --nice -r --run-time
-	-L --loop-counts -W --where -d --debug -J --json -h --help --version'
+	-L --loop-counts -K --kernel-time -W --where -d --debug -J --json -h --help --version'
 _zc_opts_run_rr='-p --priority -l --rt-limit -h --help --version'
 
 _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method

@@ -10,8 +10,9 @@
 # demand (cheaper, dearer, or ~ when the rounds do not agree enough to
 # say; a verdict word needs 5 rounds, so the quick run's 3 print ~ and
 # why), and the chart of it as an SVG file (--plot).
-# On a virtual machine the meter's default method is run time, which needs
-# no calibration file; elsewhere the user's counts_per_sec is used, or made.
+# zcc -c's meter is the kernel's idle time, which needs no calibration file
+# (a zcc without it: run time on a virtual machine, needing none either;
+# elsewhere the user's counts_per_sec is used, or made).
 #
 # ZC_DEMO_QUICK=1: a few small files and short runs, for tests/e2e/test_demo.sh;
 # a calibration, where one is needed, is then ZC_DEMO_CALIB (made there when

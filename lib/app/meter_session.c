@@ -7,6 +7,7 @@
 
 #include "app/opt.h"
 #include "app/out.h"
+#include "app/meter_notes.h"
 #include "app/meter_session.h"
 #include "app/stop_exit.h"
 #include "base/cpu.h"
@@ -27,7 +28,8 @@ void app_meter_close(void)
 
 int app_method_opt(int opt, enum meter_method *m)
 {
-	enum meter_method want = opt == 'r' ? METER_RUNTIME : METER_COUNTS;
+	enum meter_method want = opt == 'r' ? METER_RUNTIME
+			       : opt == 'K' ? METER_KERNEL : METER_COUNTS;
 
 	if (*m != METER_DEFAULT && *m != want)
 		return -1;
@@ -35,15 +37,55 @@ int app_method_opt(int opt, enum meter_method *m)
 	return 0;
 }
 
-/* METER_DEFAULT picks run time on a virtual machine only (meter.h). */
+int app_method_letter(enum meter_method m)
+{
+	return m == METER_RUNTIME ? 'r' : m == METER_KERNEL ? 'K' : 'L';
+}
+
+/*
+ * METER_DEFAULT is kernel idle time where the program says so (zcc, zcs),
+ * else run time on a virtual machine and loop counts on bare metal.
+ */
 const char *app_meter_why(const struct meter *m, enum meter_method asked)
 {
-	int counts = meter_method(m) == METER_COUNTS;
+	enum meter_method got = meter_method(m);
 
 	if (asked != METER_DEFAULT)
-		return counts ? "loop counts (-L)" : "run time (-r)";
-	return counts ? "loop counts (bare metal; -r for run time)"
-		      : "run time (virtual machine; -L for loop counts)";
+		return got == METER_COUNTS ? "loop counts (-L)"
+		     : got == METER_KERNEL ? "kernel idle time (-K)" : "run time (-r)";
+	if (got == METER_KERNEL)
+		return "kernel idle time (the default: no soakers, so the run is "
+		       "not slowed; blind to steal the kernel does not count, cache "
+		       "and memory slow-downs and a busy hyperthread sibling: -r or "
+		       "-L for those)";
+	return got == METER_COUNTS ? "loop counts (bare metal; -r for run time)"
+				   : "run time (virtual machine; -L for loop counts)";
+}
+
+void app_method_line(const struct meter *m, enum meter_method asked)
+{
+	line_begin("method");
+	line_str("meter", meter_method_name(meter_method(m)), NULL);
+	line_str("why", app_meter_why(m, asked), "method: %s");
+	if (line_end() < 0 || out_failed())
+		exit(1);	/* the at-exit check says why */
+}
+
+struct meter *app_meter_start(const struct meter_cfg *cfg, int debug)
+{
+	struct meter *m = app_meter_open(cfg, debug);
+
+	app_method_line(m, cfg->method);
+	return m;
+}
+
+int app_meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t errlen)
+{
+	int rc = meter_sample(m, r, err, errlen);
+
+	if (rc == 0)
+		meter_note_warnings(m, r, 0);
+	return rc;
 }
 
 /*

@@ -24,19 +24,41 @@
 struct meter *app_meter_open(const struct meter_cfg *cfg, int debug);
 
 /*
- * app_method_opt - the method option opt ('r': run time, 'L': loop counts)
- * into *m: -1 (a usage error for the caller, APP_METHOD_OPPOSITE says
- * why) when *m holds the other one already.
+ * app_meter_start - app_meter_open, then the method line (app_method_line):
+ * zcc's and zcs's -c.
+ */
+struct meter *app_meter_start(const struct meter_cfg *cfg, int debug);
+
+/*
+ * app_method_opt - the method option opt ('r': run time, 'L': loop counts,
+ * 'K': kernel idle time) into *m: -1 (a usage error for the caller,
+ * APP_METHOD_OPPOSITE says why) when *m holds another one already.
+ * app_method_letter - the option of method m ('r', 'L', 'K').
  */
 int app_method_opt(int opt, enum meter_method *m);
-#define APP_METHOD_OPPOSITE "-r and -L choose opposite methods: give one"
+int app_method_letter(enum meter_method m);
+#define APP_METHOD_OPPOSITE "-r, -L and -K each choose a method: give one"
 
 /*
  * app_meter_why - the meter's method and why, for a person: "run time
  * (-r)" when asked is METER_RUNTIME, "run time (virtual machine; -L for
- * loop counts)" when the meter picked it (asked: METER_DEFAULT).
+ * loop counts)" when the meter picked it (asked: METER_DEFAULT), and for
+ * kernel idle time picked by default what it cannot see.
  */
 const char *app_meter_why(const struct meter *m, enum meter_method asked);
+
+/*
+ * app_method_line - "method: WHY" (app_meter_why), or the method event
+ * with -J (meter: meter_method_name, why).
+ */
+void app_method_line(const struct meter *m, enum meter_method asked);
+
+/*
+ * app_meter_sample - meter_sample, and on a figure the warnings it calls
+ * for (lib/app/meter_notes.h), each said once a process: what zcc and zcs
+ * sample through.
+ */
+int app_meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t errlen);
 
 /* app_meter_close - close the meter now (the run is over). Safe twice. */
 void app_meter_close(void);

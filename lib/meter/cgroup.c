@@ -55,8 +55,8 @@ static int group_path(const char *proc_cgroup, int v2, char *path, size_t len)
  * opts ... - fstype source superopts"), and the mount's own root, so a
  * group path maps to a directory. -1 when it is not mounted.
  */
-static int mount_of(const char *mountinfo, int v2, char *point, size_t len,
-		    char *root, size_t rootlen)
+static int mount_of(const char *mountinfo, int v2, const char *ctl, char *point,
+		    size_t len, char *root, size_t rootlen)
 {
 	char line[PATH_MAX * 2 + 256], *f[6], *dash, *save, *fstype, *super;
 	FILE *fp = fopen(mountinfo, "re");
@@ -75,7 +75,7 @@ static int mount_of(const char *mountinfo, int v2, char *point, size_t len,
 		if (!fstype || !super)
 			continue;
 		if (v2 ? strcmp(fstype, "cgroup2") != 0
-		       : strcmp(fstype, "cgroup") != 0 || !has_word(super, "cpu"))
+		       : strcmp(fstype, "cgroup") != 0 || !has_word(super, ctl))
 			continue;
 		f[0] = strtok_r(line, " ", &save);
 		for (i = 1; i < 6 && f[i - 1]; i++)
@@ -191,6 +191,8 @@ static int tightest(const char *point, const char *dir_in, int v2, struct cgroup
 			memcpy(q->text, text, sizeof(text));
 			snprintf(q->stat, sizeof(q->stat), "%.*s/cpu.stat",
 				 (int)(sizeof(q->stat) - 10), dir);
+			snprintf(q->group, sizeof(q->group), "%s", dir + top);
+			q->v1 = !v2;
 		}
 		slash = strrchr(dir, '/');
 		if (strlen(dir) <= top || !slash || slash < dir + top)
@@ -211,7 +213,7 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
 	for (v2 = 0; v2 <= 1; v2++) {
 		if (group_path(proc_cgroup ? proc_cgroup : "/proc/self/cgroup", v2,
 			       grp, sizeof(grp)) < 0 ||
-		    mount_of(mountinfo ? mountinfo : "/proc/self/mountinfo", v2,
+		    mount_of(mountinfo ? mountinfo : "/proc/self/mountinfo", v2, "cpu",
 			     point, sizeof(point), root, sizeof(root)) < 0)
 			continue;
 		/* A mount of a subtree (a container's view) shows its root as "/". */
@@ -227,6 +229,12 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
 		if (tightest(point, dir, v2, q) < 0)
 			rc = -1;
 	}
+	/* v1's usage is cpuacct's, which may be mounted apart from cpu. */
+	if (q->cpus > 0 && q->v1 &&
+	    mount_of(mountinfo ? mountinfo : "/proc/self/mountinfo", 0, "cpuacct",
+		     point, sizeof(point), root, sizeof(root)) == 0)
+		snprintf(q->acct, sizeof(q->acct), "%.*s%.*s/cpuacct.usage",
+			 PATH_MAX / 2, point, PATH_MAX / 2 - 20, q->group);
 	return looked ? rc : -1;
 }
 
@@ -254,4 +262,36 @@ int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *
 	}
 	fclose(f);
 	return seen == 3 ? 0 : -1;
+}
+
+int cgroup_usage_ns(const struct cgroup_quota *q, uint64_t *ns)
+{
+	char path[PATH_MAX], line[256];
+	const char *p;
+	size_t dir = strlen(q->stat) - strlen("cpu.stat");
+	long long v;
+	FILE *f;
+	int found = -1;
+
+	if (!q->cpus || !(f = fopen(q->stat, "re")))
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		p = line + strlen("usage_usec");
+		if (strncmp(line, "usage_usec ", 11) == 0 && number(&p, &v) == 0 && v >= 0) {
+			*ns = (uint64_t)v * 1000;
+			found = 0;
+		}
+	}
+	fclose(f);
+	if (found == 0)
+		return 0;
+	/* v1: the cpuacct controller beside cpu, or mounted apart. */
+	snprintf(path, sizeof(path), "%.*scpuacct.usage", (int)dir, q->stat);
+	v = textfile_num(path);
+	if (v < 0 && *q->acct)
+		v = textfile_num(q->acct);
+	if (v < 0)
+		return -1;
+	*ns = (uint64_t)v;
+	return 0;
 }

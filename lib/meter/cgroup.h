@@ -19,6 +19,10 @@ struct cgroup_quota {
 	long long period_us;
 	char text[PATH_MAX + 96]; /* "cpu.max 50000 100000 in /sys/fs/cgroup/x" */
 	char stat[PATH_MAX];	/* that group's cpu.stat (nr_periods, nr_throttled) */
+	char group[PATH_MAX];	/* that group's path in its hierarchy: "/box" */
+	int v1;			/* found in a v1 hierarchy */
+	char acct[PATH_MAX];	/* v1: the same group's cpuacct.usage where the
+				   cpuacct controller is mounted; "" none */
 };
 
 /*
@@ -40,5 +44,13 @@ int cgroup_quota_find(const char *proc_cgroup, const char *mountinfo,
  * in force and periods in which it throttled the group. -1 when unreadable.
  */
 int cgroup_throttled(const struct cgroup_quota *q, uint64_t *periods, uint64_t *throttled);
+
+/*
+ * cgroup_usage_ns - the CPU time the quota's group (and every group below
+ * it) has used, ns: v2 cpu.stat's usage_usec, else v1 cpuacct.usage in
+ * the same directory or in the group of the same path under cpuacct's own
+ * mount. -1 when none can be read.
+ */
+int cgroup_usage_ns(const struct cgroup_quota *q, uint64_t *ns);
 
 #endif

@@ -50,6 +50,13 @@ double meter_span_load(const struct meter_span *s)
 	return s->secs > 0 ? s->load_secs / s->secs : 0;
 }
 
+double meter_presence(const struct meter_reading *r)
+{
+	if (!(r->soaker_switches > 0) || r->secs <= 0 || r->ncpus <= 0)
+		return 0;
+	return r->soaker_switches / r->secs / r->ncpus * PRESENCE_PAIR_US * 1e-6;
+}
+
 double meter_cpus_load(const struct meter_reading *r)
 {
 	return r->ncpus > 0 && r->cpus > 0 ? r->load * r->cpus / r->ncpus : r->load;
@@ -83,13 +90,16 @@ int meter_machine_is_virtual(void)
 static int choose(struct meter *m, const struct meter_cfg *cfg, char *err, size_t errlen)
 {
 	const char *path = cfg->calib_path ? cfg->calib_path : CALIB_DEFAULT_PATH;
-	int is_vm = cfg->method == METER_DEFAULT && meter_machine_is_virtual();
+	int is_vm = cfg->method == METER_DEFAULT && cfg->dflt == METER_DEFAULT &&
+		    meter_machine_is_virtual();
 	struct calib c;
 	char cerr[256], warn[160];
 
 	if (calib_for(path, m->ncpus, &c, warn, sizeof(warn), cerr, sizeof(cerr)) == 0)
 		m->loops_per_sec = c.loops_per_sec;
 	m->method = cfg->method;
+	if (m->method == METER_DEFAULT)
+		m->method = cfg->dflt;
 	if (m->method == METER_DEFAULT)
 		m->method = is_vm ? METER_RUNTIME : METER_COUNTS;
 	if (m->method == METER_COUNTS && !m->loops_per_sec) {
@@ -114,12 +124,15 @@ static int alloc_arrays(struct meter *m)
 	m->cpu_runtime = calloc(n, sizeof(*m->cpu_runtime));
 	m->cpu_free = calloc(n, sizeof(*m->cpu_free));
 	m->gap0 = calloc(n, sizeof(*m->gap0));
+	m->slices0 = calloc(n, sizeof(*m->slices0));
+	m->slices = calloc(n, sizeof(*m->slices));
 	m->gap = calloc(n, sizeof(*m->gap));
 	m->r_counts = calloc(n, sizeof(*m->r_counts));
 	m->r_run = calloc(n, sizeof(*m->r_run));
 	m->r_cpu = calloc(n, sizeof(*m->r_cpu));
 	return m->counts0 && m->counts && m->run0 && m->run && m->cpu_counts &&
-	       m->cpu_runtime && m->cpu_free && m->gap0 && m->gap && m->r_counts &&
+	       m->cpu_runtime && m->cpu_free && m->gap0 && m->gap && m->slices0 &&
+	       m->slices && m->r_counts &&
 	       m->r_run && m->r_cpu ? 0 : -1;
 }
 
@@ -134,9 +147,12 @@ static void free_arrays(struct meter *m)
 	free(m->cpu_free);
 	free(m->gap0);
 	free(m->gap);
+	free(m->slices0);
+	free(m->slices);
 	free(m->r_counts);
 	free(m->r_run);
 	free(m->r_cpu);
+	meter_kernel_close(m);
 	free(m);
 }
 
@@ -159,16 +175,20 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 	}
 	m->ncpus = m->cpus.n;
 	scfg.cpus = m->cpus.cpu;
-	meter_find_quota(m);
 	if (alloc_arrays(m) < 0) {
 		err_fill(err, errlen, errno, "meter");
 		goto fail;
 	}
 	if (choose(m, cfg, err, errlen) < 0)
 		goto fail;
+	meter_find_quota(m);
+	if (m->method == METER_KERNEL && meter_kernel_open(m, err, errlen) < 0)
+		goto fail;
 	m->lock_fd = meter_lock_take(err, errlen);
 	if (m->lock_fd < 0)
 		goto fail;
+	if (m->method == METER_KERNEL)	/* no soakers: nothing to settle */
+		goto mark;
 	m->soak = soak_start_cfg(m->ncpus, &scfg, err, errlen);
 	if (!m->soak)
 		goto fail;
@@ -176,6 +196,7 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen)
 		err_fill(err, errlen, errno, "meter start");
 		goto fail;
 	}
+mark:
 	if (meter_mark(m, err, errlen) == 0)
 		return m;
 fail:
@@ -197,7 +218,8 @@ const char *meter_warning(const struct meter *m)
 
 const char *meter_method_name(enum meter_method method)
 {
-	return method == METER_COUNTS ? "loop counts" : "run time";
+	return method == METER_COUNTS ? "loop counts"
+	     : method == METER_KERNEL ? "kernel idle time" : "run time";
 }
 
 int meter_ncpus(const struct meter *m)
@@ -224,14 +246,15 @@ int meter_soakers(const struct meter *m, int *pids, int max)
 {
 	int i;
 
-	for (i = 0; i < m->ncpus && i < max; i++)
+	for (i = 0; m->soak && i < m->ncpus && i < max; i++)
 		pids[i] = soak_pid(m->soak, i);
 	return i;
 }
 
-/* Each soaker's loop count, run time less system time and gaps, now. */
+/* Each soaker's loop count, run time less system time, gaps and times on
+ * its CPU, now. */
 static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t *run,
-			uint64_t *gap, char *err, size_t errlen)
+			uint64_t *gap, uint64_t *slices, char *err, size_t errlen)
 {
 	uint64_t run_ns, sys_ns;
 	int i;
@@ -251,27 +274,34 @@ static int read_soakers(struct meter *m, uint64_t now, uint64_t *counts, int64_t
 		 * is the interrupts and softirqs that ran on its time.
 		 */
 		run[i] = (int64_t)run_ns - (int64_t)sys_ns;
+		if (proc_task_slices(soak_pid(m->soak, i), &slices[i]) < 0)
+			slices[i] = 0;
 	}
 	return 0;
 }
 
 int meter_mark(struct meter *m, char *err, size_t errlen)
 {
+	if (m->method == METER_KERNEL)
+		return meter_kernel_mark(m, err, errlen);
 	m->t0 = now_ns();
 	meter_throttle_mark(m, &m->periods0, &m->throttled0);
-	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, err, errlen);
+	return read_soakers(m, m->t0, m->counts0, m->run0, m->gap0, m->slices0, err, errlen);
 }
 
 /* What every soaker gained since the mark, into counts, run and gap; mark. */
 static int gained(struct meter *m, uint64_t now, char *err, size_t errlen)
 {
-	uint64_t c, g;
+	uint64_t c, g, sl;
 	int64_t run;
 	int i;
 
-	if (read_soakers(m, now, m->counts, m->run, m->gap, err, errlen) < 0)
+	if (read_soakers(m, now, m->counts, m->run, m->gap, m->slices, err, errlen) < 0)
 		return -1;
 	for (i = 0; i < m->ncpus; i++) {
+		sl = m->slices[i];
+		m->slices[i] = sl > m->slices0[i] ? sl - m->slices0[i] : 0;
+		m->slices0[i] = sl;
 		c = m->counts[i];
 		run = m->run[i];
 		g = m->gap[i];
@@ -296,6 +326,8 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 	uint64_t t1 = now_ns();
 	int i, n = 0, rc;
 
+	if (m->method == METER_KERNEL)
+		return meter_kernel_sample(m, r, err, errlen);
 	memset(r, 0, sizeof(*r));
 	/*
 	 * CPUs first: a soaker another copy of this meter (zcs's connection
@@ -317,6 +349,7 @@ int meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t err
 		m->r_counts[n] = m->counts[i];
 		m->r_run[n] = m->run[i];
 		m->r_cpu[n] = i;
+		r->soaker_switches += (double)m->slices[i];
 		n++;
 	}
 	if (n == 0)

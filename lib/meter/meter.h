@@ -15,8 +15,22 @@
  *     it. No calibration; immune to a host that slows the VM; blind to
  *     interference that slows a soaker without taking its CPU.
  *
- * METER_DEFAULT picks run time on a virtual machine ("hypervisor" among the
- * CPU flags) and loop counts on bare metal. Only one meter may run on a
+ * And one that runs no soakers at all:
+ *
+ *   kernel idle time (METER_KERNEL): each CPU's idle and iowait time from
+ *     /proc/stat (exact where the kernel stamps each entry to and exit from
+ *     idle), the rest of the CPU time being load, the hypervisor's steal
+ *     included; under a CPU quota, the group's own usage as a share of
+ *     it. Changes nothing it measures: a soaker beside a program that blocks
+ *     takes the CPU each time the program waits and hands it back each
+ *     time it wakes, switches an idle CPU does not make and a hypervisor
+ *     may charge dearly for. Blind to what only a soaker feels: time the
+ *     host took without the kernel counting it as steal, cache and memory
+ *     slow-downs, a busy hyperthread sibling.
+ *
+ * METER_DEFAULT picks cfg->dflt where that is set (zcc and zcs: kernel idle
+ * time), else run time on a virtual machine ("hypervisor" among the CPU
+ * flags) and loop counts on bare metal. Only one meter may run on a
  * machine at a time (lib/meter/lock.h says why): opening a second one
  * fails, naming the first's PID. All the arithmetic (load, per-CPU load,
  * free share, service demand) lives in lib/meter/meter.c and nowhere else.
@@ -37,14 +51,18 @@
 #include "meter/soak.h"
 
 enum meter_method {
-	METER_DEFAULT,		/* by machine: run time on a VM, else loop counts */
+	METER_DEFAULT,		/* cfg->dflt, else by machine: run time on a VM,
+				   else loop counts */
 	METER_RUNTIME,
 	METER_COUNTS,
+	METER_KERNEL,
 };
 
 struct meter_cfg {
 	int ncpus;			/* soakers; 0: the online CPUs */
 	enum meter_method method;	/* as asked */
+	enum meter_method dflt;		/* what METER_DEFAULT means; METER_DEFAULT:
+					   by machine */
 	const char *calib_path;		/* NULL: CALIB_DEFAULT_PATH */
 	enum soak_policy policy;	/* default SOAK_NICE19 */
 	int bind;			/* soaker i on CPU i */
@@ -83,8 +101,9 @@ int meter_cpus_pick(const struct meter_cfg *cfg, struct meter_cpus *c,
 struct meter_reading {
 	double secs;		/* wall time covered */
 	double load;		/* by the meter's method */
-	double load_counts;	/* loop counts; NAN without a calibration */
-	double load_runtime;	/* run time */
+	double load_counts;	/* loop counts; NAN without a calibration or
+				   soakers */
+	double load_runtime;	/* run time; NAN without soakers */
 	int ncpus;		/* CPUs covered: less than meter_ncpus while
 				   one of them is offline */
 	double cpus;		/* what they can give, in CPUs: ncpus, or the
@@ -94,7 +113,11 @@ struct meter_reading {
 	long long throttled;	/* those throttled, in this reading; else -1 */
 	double unseen_steal;	/* time the soakers were charged for but did
 				   not run (a host that took it without the
-				   kernel counting steal), share of cpus */
+				   kernel counting steal), share of cpus;
+				   NAN without soakers */
+	double soaker_switches;	/* times the scheduler put a soaker on its
+				   CPU, all soakers (meter_presence); NAN
+				   without soakers */
 	const double *cpu_load;	/* ncpus entries, by the meter's method */
 	const double *cpu_free;	/* ncpus entries: 1 - cpu_load */
 	const double *cpu_load_counts;	/* ncpus entries, each method */
@@ -114,7 +137,8 @@ struct meter *meter_open(const struct meter_cfg *cfg, char *err, size_t errlen);
 
 /* The method in use: the one asked for, or METER_DEFAULT's pick. */
 enum meter_method meter_method(const struct meter *m);
-/* The method's name in every program's output: "run time" or "loop counts". */
+/* The method's name in every program's output: "run time", "loop counts"
+ * or "kernel idle time". */
 const char *meter_method_name(enum meter_method method);
 int meter_ncpus(const struct meter *m);
 /* The CPUs the soakers cover, and what the using line says of them. */
@@ -130,7 +154,8 @@ const char *meter_quota_text(const struct meter *m);
  * does not say its CPU count), for the program to print; "" when none. */
 const char *meter_warning(const struct meter *m);
 
-/* The soakers' PIDs, at most max of them, into pids; how many (where.h). */
+/* The soakers' PIDs, at most max of them, into pids; how many (where.h):
+ * 0 for kernel idle time. */
 int meter_soakers(const struct meter *m, int *pids, int max);
 
 /*
@@ -176,6 +201,24 @@ struct meter_span {
 };
 void meter_span_add(struct meter_span *s, const struct meter_reading *r);
 double meter_span_load(const struct meter_span *s);
+
+/*
+ * meter_presence - about what share of a run's time the soakers' presence
+ * cost it, from r's soaker switches: a soaker is put back on its CPU each
+ * time a program that blocked there wakes, takes the CPU, and blocks
+ * again, two switches between address spaces an idle CPU does not make.
+ * Each such return is charged PRESENCE_PAIR_US, the run's CPUs evenly:
+ * switches / secs / ncpus x PRESENCE_PAIR_US. 0 without soakers.
+ * A share over PRESENCE_MARK is worth saying (lib/app/meter_notes.h).
+ *
+ * PRESENCE_PAIR_US is the slow-down make bench PART=perturb measures per
+ * switch into a soaker (its "per switch" line) on a hypervisor that
+ * charges for each switch; bare metal pays less, so the figure errs on
+ * the side of saying so.
+ */
+#define PRESENCE_PAIR_US 20.0
+#define PRESENCE_MARK 0.03
+double meter_presence(const struct meter_reading *r);
 
 /*
  * service_demand_us_per_kb - CPU time of the whole machine per KiB moved, in

@@ -14,6 +14,7 @@
  * The group's CPU quota, where it is less than the CPUs covered: the
  * soakers are then throttled, not idle, whenever the group has used it up,
  * so each may have quota / ncpus of a CPU, and a load is a share of that.
+ * Kernel idle time reads the group's usage against the quota instead.
  */
 void meter_find_quota(struct meter *m)
 {
@@ -23,8 +24,9 @@ void meter_find_quota(struct meter *m)
 		return;
 	}
 	snprintf(m->quota_text, sizeof(m->quota_text), "CPU quota %.2f of %d CPU%s "
-		 "(%s): the soakers measure within it",
-		 m->quota.cpus, m->ncpus, plural_s(m->ncpus), m->quota.text);
+		 "(%s): %s", m->quota.cpus, m->ncpus, plural_s(m->ncpus), m->quota.text,
+		 m->method == METER_KERNEL ? "the load is the group's own usage as a "
+		 "share of it" : "the soakers measure within it");
 }
 
 /* cpu.stat's counters under a quota, for the throttling of a period. */

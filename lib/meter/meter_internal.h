@@ -11,6 +11,7 @@
 
 #include "meter/cgroup.h"
 #include "meter/meter.h"
+#include "meter/proc.h"
 
 struct meter {
 	struct soak *soak;
@@ -29,11 +30,20 @@ struct meter {
 	uint64_t *counts0, *counts;	/* at the mark, gained since */
 	int64_t *run0, *run;
 	uint64_t *gap0, *gap;
+	uint64_t *slices0, *slices;	/* each soaker's times on its CPU */
 	/* the reading: the soakers whose CPU is online, packed */
 	uint64_t *r_counts;
 	int64_t *r_run;
 	int *r_cpu;
 	double *cpu_counts, *cpu_runtime, *cpu_free;
+	/* kernel idle time: /proc/stat's rows of CPUs 0..tick_max-1 at the
+	 * mark and now, the text read, the group's usage at the mark */
+	int tick_max;
+	uint64_t (*tick0)[PROC_STAT_COLS], (*tick)[PROC_STAT_COLS];
+	char *stat_text;
+	size_t stat_len;
+	uint64_t usage0;
+	double *cpu_kernel;
 };
 
 /*
@@ -78,5 +88,33 @@ struct meter_delta {
  */
 void meter_compute(const struct meter_delta *d, double *load_counts,
 		   double *load_runtime, double *cpu_counts, double *cpu_runtime);
+
+/*
+ * lib/meter/meter_kernel.c: kernel idle time.
+ * meter_kernel_compute - the load of each of the n CPUs cpu[] between two
+ * /proc/stat samples a and b (rows by CPU number): 1 - (idle + iowait
+ * gained) / (every column gained), the hypervisor's steal being load, 0
+ * where no tick was counted yet. A CPU without a row in either sample
+ * (offline) is left out. Packed into load[] with its CPU in which[]; returns how many,
+ * their mean in *mean (NAN when none).
+ * meter_kernel_moves - the CPUs of cpu[] that went offline or came back
+ * between a and b, said in note ("CPU 1 went offline"); how many.
+ */
+int meter_kernel_compute(const uint64_t (*a)[PROC_STAT_COLS],
+			 const uint64_t (*b)[PROC_STAT_COLS], const int *cpu, int n,
+			 double *load, int *which, double *mean);
+int meter_kernel_moves(const uint64_t (*a)[PROC_STAT_COLS],
+		       const uint64_t (*b)[PROC_STAT_COLS], const int *cpu, int n,
+		       char *note, size_t len);
+
+/*
+ * meter_kernel_open - the buffers kernel idle time needs, and under a quota
+ * the group's usage; -1 with err filled. meter_kernel_mark and
+ * meter_kernel_sample: meter_mark's and meter_sample's work for it.
+ */
+int meter_kernel_open(struct meter *m, char *err, size_t errlen);
+void meter_kernel_close(struct meter *m);
+int meter_kernel_mark(struct meter *m, char *err, size_t errlen);
+int meter_kernel_sample(struct meter *m, struct meter_reading *r, char *err, size_t errlen);
 
 #endif

@@ -1,5 +1,6 @@
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +33,65 @@ int proc_machine_ticks(uint64_t *busy, uint64_t *total)
 		return -1;
 	*busy = v[0] + v[2] + v[5] + v[6] + v[7];
 	*total = *busy + v[1] + v[3] + v[4];
+	return 0;
+}
+
+const char *proc_number(const char *p, uint64_t *v)
+{
+	char *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	errno = 0;
+	*v = strtoull(p, &end, 10);
+	return errno ? NULL : end;
+}
+
+int proc_stat_cpus(const char *text, uint64_t (*tick)[PROC_STAT_COLS], int max)
+{
+	const char *p, *q;
+	uint64_t cpu, v[PROC_STAT_COLS];
+	int k, n = 0;
+
+	memset(tick, 0, (size_t)max * sizeof(*tick));
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		/* "cpuN user nice system idle iowait irq softirq steal ..." */
+		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
+			continue;
+		q = proc_number(p + 3, &cpu);
+		for (k = 0; q && k < PROC_STAT_COLS; k++)
+			q = proc_number(q, &v[k]);
+		if (!q)
+			return -1;
+		if (cpu >= (uint64_t)max)
+			continue;
+		memcpy(tick[cpu], v, sizeof(v));
+		if ((int)cpu + 1 > n)
+			n = (int)cpu + 1;
+	}
+	return n;
+}
+
+int proc_stat_head(char *buf, size_t len)
+{
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+	ssize_t n = 0;
+	char *end;
+
+	if (fd < 0)
+		return -1;
+	while (got + 1 < len && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[got] = '\0';
+	end = strrchr(buf, '\n');
+	if (end)
+		end[1] = '\0';
 	return 0;
 }
 
@@ -96,6 +156,24 @@ int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_
 	*run_ns = run;
 	*sys_ns = stime * (1000000000ull / (unsigned long long)hz);
 	return 0;
+}
+
+int proc_task_slices(pid_t pid, uint64_t *slices)
+{
+	char path[64], line[256], *p = line, *end;
+	int k;
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	if (textfile_line(path, line, sizeof(line)) < 0)
+		return -1;
+	/* "RUN_NS WAIT_NS TIMESLICES" */
+	for (k = 0; k < 2 && p; k++)
+		p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+	if (!p)
+		return -1;
+	errno = 0;
+	*slices = strtoull(p, &end, 10);
+	return end == p || errno ? -1 : 0;
 }
 
 int proc_task_state(pid_t pid, char *state, int *wait_status)

@@ -18,6 +18,29 @@
  */
 int proc_machine_ticks(uint64_t *busy, uint64_t *total);
 
+/* proc_number - the next unsigned number after p (spaces and tabs skipped)
+ * into *v; where it ends, or NULL when there is none. */
+const char *proc_number(const char *p, uint64_t *v);
+
+/* /proc/stat's columns of a cpuN line that zc reads: user nice system idle
+ * iowait irq softirq steal (guest time is inside user and nice). */
+#define PROC_STAT_COLS 8
+
+/*
+ * proc_stat_cpus - the cpuN lines of text (a /proc/stat) into tick[N] for
+ * every N under max, the rows of CPUs without a line zeroed (an offline CPU
+ * has none; an online one never has all its columns 0). The highest such N
+ * + 1 (0: none); -1 when a cpuN line lacks a column.
+ */
+int proc_stat_cpus(const char *text, uint64_t (*tick)[PROC_STAT_COLS], int max);
+
+/*
+ * proc_stat_head - /proc/stat from its start into buf, ended after its last
+ * whole line (the cpu lines come first: a buffer of about 100 bytes a CPU
+ * holds them). -1 with errno when it cannot be read.
+ */
+int proc_stat_head(char *buf, size_t len);
+
 /*
  * proc_stat_field - where field number `field` (counted from 1, as in
  * proc(5); 3 and up) starts in a /proc/PID/stat line, whatever the process
@@ -38,6 +61,12 @@ int proc_parse_stime(const char *stat, unsigned long long *ticks);
  * count). -1 with err filled when the kernel does not say or pid is gone.
  */
 int proc_task_ns(pid_t pid, uint64_t *run_ns, uint64_t *sys_ns, char *err, size_t errlen);
+
+/*
+ * proc_task_slices - how many times the scheduler has put pid on a CPU
+ * (/proc/PID/schedstat's third figure). -1 when the kernel does not say.
+ */
+int proc_task_slices(pid_t pid, uint64_t *slices);
 
 /*
  * proc_task_state - the state letter of /proc/PID/stat ('R', 'S', 'T' for

@@ -6,20 +6,6 @@
 #include "meter/proc.h"
 #include "meter/where_internal.h"
 
-/* The next unsigned number after p (spaces skipped) into *v; its end. */
-static const char *number(const char *p, uint64_t *v)
-{
-	char *end;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p < '0' || *p > '9')
-		return NULL;
-	errno = 0;
-	*v = strtoull(p, &end, 10);
-	return errno ? NULL : end;
-}
-
 static const char *next_line(const char *p)
 {
 	p = strchr(p, '\n');
@@ -28,28 +14,7 @@ static const char *next_line(const char *p)
 
 int where_parse_stat(const char *text, struct where_snap *s)
 {
-	const char *p, *q;
-	uint64_t cpu, v;
-	int k;
-
-	s->ncpus = 0;
-	memset(s->tick, 0, sizeof(s->tick));
-	for (p = text; p && *p; p = next_line(p)) {
-		/* "cpuN user nice system idle iowait irq softirq steal ..." */
-		if (strncmp(p, "cpu", 3) != 0 || p[3] < '0' || p[3] > '9')
-			continue;
-		q = number(p + 3, &cpu);
-		if (!q || cpu >= WHERE_MAX_CPUS)
-			return -1;
-		for (k = 0; k < WHERE_T_COLS; k++) {
-			q = number(q, &v);
-			if (!q)
-				return -1;
-			s->tick[cpu][k] = v;
-		}
-		if ((int)cpu + 1 > s->ncpus)
-			s->ncpus = (int)cpu + 1;
-	}
+	s->ncpus = proc_stat_cpus(text, s->tick, WHERE_MAX_CPUS);
 	return s->ncpus > 0 ? 0 : -1;
 }
 
@@ -83,7 +48,7 @@ int where_parse_interrupts(const char *text, struct where_snap *s)
 		q += strspn(q, "0123456789");
 		if (*q++ != ':')
 			continue;
-		for (i = 0; i < ncols && (q = number(q, &v)); i++)
+		for (i = 0; i < ncols && (q = proc_number(q, &v)); i++)
 			s->intr += v;
 	}
 	return 0;
@@ -121,7 +86,7 @@ int where_parse_softirqs(const char *text, struct where_snap *s)
 			continue;
 		q += 7;
 		for (i = 0; i < ncols; i++) {
-			q = number(q, &v);
+			q = proc_number(q, &v);
 			if (!q)
 				return -1;
 			row[col_cpu[i]] = v;
@@ -148,7 +113,7 @@ int where_parse_netdev(const char *text, struct where_snap *s)
 		if (!len || len >= IF_NAMESIZE || s->nifs == WHERE_MAX_IFS)
 			continue;
 		for (q = colon + 1, k = 0; k < 10 && q; k++)
-			q = number(q, &v[k]);
+			q = proc_number(q, &v[k]);
 		if (!q)
 			return -1;
 		memcpy(s->ifs[s->nifs].name, p, len);
@@ -165,10 +130,10 @@ int where_parse_task(const char *line, uint64_t *utime, int *cpu)
 	const char *p = proc_stat_field(line, 14);
 	uint64_t c;
 
-	if (!p || !number(p, utime))
+	if (!p || !proc_number(p, utime))
 		return -1;
 	p = proc_stat_field(line, 39);
-	if (!p || !number(p, &c) || c >= WHERE_MAX_CPUS)
+	if (!p || !proc_number(p, &c) || c >= WHERE_MAX_CPUS)
 		return -1;
 	*cpu = (int)c;
 	return 0;

@@ -86,6 +86,7 @@ static void print_cpu(const struct sender *sd, const struct send_result *r)
 	line_num("service_demand_us_per_kb", r->demand, 3, ", service demand %.3f us/KB");
 	line_num("own_us_per_kb", r->own, 3, ", zcc itself %.3f us/KB");
 	line_str("meter", r->meter, NULL);
+	line_num("soaker_switches_per_sec", r->soaker_switches, 0, NULL);
 	others_line(&r->others, "the service demand");
 	if (sd->where)
 		where_line(where_span_report(sd->run));

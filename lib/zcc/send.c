@@ -40,7 +40,7 @@ void send_open(struct sender *sd, const char *const *names, int n_names,
 	fileset_open(&sd->files, names, n_names, cfg->debug);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	if (meter)
-		send_meter(sd, app_meter_open(meter, cfg->debug), where);
+		send_meter(sd, app_meter_start(meter, cfg->debug), where);
 	if (cpu >= 0 && cpu_bind(cpu) < 0)
 		error(1, errno, "bind to CPU %d", cpu);
 }
@@ -89,7 +89,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 
 	if (!sd->meter)
 		return 0;
-	if (meter_sample(sd->meter, &mr, err, errlen) != 0)
+	if (app_meter_sample(sd->meter, &mr, err, errlen) != 0)
 		return -1;	/* 1: a CPU came or went, no figure either */
 	r->measured = 1;
 	r->ncpus = mr.ncpus;
@@ -98,6 +98,7 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	r->demand = service_demand_us_per_kb(r->load, mr.ncpus, mr.secs, r->bytes);
 	r->own = cpu_us_per_kb(own_secs, r->bytes);
 	r->others = *others_span_read(sd->others, mr.ncpus, mr.secs);
+	r->soaker_switches = mr.soaker_switches / mr.secs / mr.ncpus;
 	if (sd->where && !where_span_read(sd->run, r->load, r->bytes, r->calls, err, errlen))
 		error(1, 0, "%s", err);
 	return 0;

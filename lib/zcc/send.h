@@ -53,6 +53,7 @@ struct send_result {
 	struct tcp_figures tcp;	/* TCP_INFO at the end (-P: summed, rtt the mean) */
 	int measured;		/* -c: the cpu figures below are set */
 	double load, demand, own;
+	double soaker_switches;	/* a second per CPU (meter_presence); NAN: none */
 	int ncpus;
 	const char *meter;	/* the meter's method */
 	struct others_report others;	/* other processes' share, same period */

@@ -52,7 +52,7 @@ static void sample(void)
 	uint64_t s = ledger->seq, all;
 	double load_secs, secs;
 
-	if (meter_sample(meter, &r, err, sizeof(err)) != 0)
+	if (app_meter_sample(meter, &r, err, sizeof(err)) != 0)
 		fail(err);	/* 1: a CPU came or went, no figure either */
 	all = count_all ? count_all() : 0;
 	load_secs = ledger->load_secs + meter_cpus_load(&r) * r.secs;

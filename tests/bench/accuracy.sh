@@ -1,27 +1,29 @@
 # make bench PART=accuracy: the meter against a load that knows its own
 # CPU use exactly, each method of cyclesoak separately. Sourced by run.sh.
 #
-# tests/tools/loadgen runs at 0, 25, 50 and 75% of the machine and prints its own
-# CPU share (CLOCK_PROCESS_CPUTIME_ID, the scheduler's exact run time); the
-# truth is that plus the background (other work, from /proc/stat): the
-# median of ACC_BG_SAMPLES idle seconds, half just before the reading and
-# half just after, printed with their spread, since one tick-sampled
-# second of /proc/stat is noisier than the meter it would judge. Each level is measured by `cyclesoak -r` (run
-# time), `cyclesoak -L` (loop counts against a calibration) and plain
-# `cyclesoak` (the method it picks for this machine), over two fresh
-# calibrations; the default ACC_DEFAULT_ROUNDS times at each level (the
-# levels in turn within a round). Target: the default's worst error within
-# 1.5 points, each level of each calibration judged on the median of its
-# readings: one wild second of a shared host (one reading points off
-# while the rest agree) moves a row, not the verdict. Every reading is printed.
+# tests/tools/loadgen runs at 0, 25, 50 and 75% of the machine and prints
+# its own CPU share (CLOCK_PROCESS_CPUTIME_ID, the scheduler's exact run
+# time); the truth is that plus the background (other work, from
+# /proc/stat): the median of ACC_BG_SAMPLES idle seconds, half just before
+# the reading and half just after, printed with their spread, since one
+# tick-sampled second of /proc/stat is noisier than the meter it would
+# judge. Each level is measured by `cyclesoak -r` (run time), `cyclesoak
+# -L` (loop counts against a calibration), `cyclesoak -K` (kernel idle
+# time, zcc's and zcs's default) and plain `cyclesoak` (the method it picks
+# for this machine), over two fresh calibrations; the two defaults
+# ACC_DEFAULT_ROUNDS times at each level (the levels in turn within a
+# round). Target: each default's worst error within 1.5 points, each level
+# of each calibration judged on the median of its readings: one wild
+# second of a shared host (one reading points off while the rest agree)
+# moves a row, not the verdict. Every reading is printed.
 #
-# Then the meter where benchmarks run today (acc_today): under taskset -c 1
-# at 0 and 50% of that CPU against /proc/stat's CPU 1 over the same
-# period, in a cgroup with a quota of half a CPU at 25% of a CPU (half the
-# quota) against the group's own usage, both within 3 points; and each
-# half second across a CPU taken offline and brought back. Every reading
-# prints the host's unseen share ("taken"), which the figure counts as
-# idle.
+# Then the meter where benchmarks run today (acc_today), by -r and by -K:
+# under taskset -c 1 at 0 and 50% of that CPU against /proc/stat's CPU 1
+# over the same period, in a cgroup with a quota of half a CPU at 25% of a
+# CPU (half the quota) against the group's own usage (for -K the group's
+# usage is itself the truth), both within 3 points; and each half second
+# across a CPU taken offline and brought back. Every reading prints the
+# host's unseen share ("taken"), which the soakers' figure counts as idle.
 #
 # Then -W (where the CPU went): its own cost, paired rounds of an idle
 # `cyclesoak -r` with and without -W at the default period, the difference
@@ -79,6 +81,7 @@ acc_level() {
 # command, or - when it does not say.
 acc_taken() {
 	_t=$(json_get "$1" command unseen_steal_pct | tail -n 1)
+	[ "$_t" = null ] && _t=	# -K runs no soakers: it cannot tell
 	echo "${_t:--}"
 }
 
@@ -93,7 +96,7 @@ acc_count_over() {
 }
 
 part_accuracy() {
-	acc_methods="-r -L default"
+	acc_methods="-r -L -K default"
 	section "accuracy: cyclesoak ($acc_methods) against loadgen's exact CPU use, 2 fresh calibrations"
 	echo "  truth = loadgen's own CPU share + the background: the median of $ACC_BG_SAMPLES idle seconds"
 	echo "  around the reading (half before, half after), +- half their range; the default"
@@ -112,12 +115,14 @@ part_accuracy() {
 		printf '  %-8s %6s %9s %14s %8s %10s %9s %8s\n' method level loadgen% background% truth% reading% error taken%
 		for m in $acc_methods; do
 			_ar=1 _an=1
-			[ "$m" = default ] && _an=$ACC_DEFAULT_ROUNDS
+			# -K: zcc's and zcs's default, held to the default's target.
+			case $m in default | -K) _an=$ACC_DEFAULT_ROUNDS ;; esac
 			while [ $_ar -le $_an ]; do
 				for pct in $ACC_LEVELS; do
 					case $m in
 					-r) acc_level "$m" "$pct" -r ;;
 					-L) [ -n "$cal_f" ] && acc_level "$m" "$pct" -L $cal_f ;;
+					-K) acc_level "$m" "$pct" -K ;;
 					default) acc_level "$m" "$pct" $cal_f ;;
 					esac
 				done
@@ -172,29 +177,30 @@ acc_summary() {
 		csv accuracy "$m" median_abs_error "$e_median" points
 		csv accuracy "$m" idle_worst "$i_max" points
 		cat "$WORK/c.csv" >>"$OUT/accuracy.csv"
-		if [ "$m" = default ]; then
-			acc_default_verdict "$worst" "$i_max"
-		fi
+		case $m in
+		default) acc_default_verdict default "cyclesoak's default method" "$worst" "$i_max" ;;
+		-K) acc_default_verdict -K "kernel idle time (zcc's and zcs's default)" "$worst" "$i_max" ;;
+		esac
 	done
 	plot accuracy.svg accuracy.csv -p -i -t "cyclesoak's reading against the truth ($(uname -r))" \
 		-x "truth: loadgen's own CPU + background (% of the machine)" -y "cyclesoak's reading (% of the machine)"
 }
 
-# acc_default_verdict WORST-SINGLE IDLE-WORST: the target on the default
-# method, each level of each calibration judged on the median error of its
-# ACC_DEFAULT_ROUNDS readings; the worst of those medians must be within
-# 1.5 points.
+# acc_default_verdict METHOD WHAT WORST-SINGLE IDLE-WORST: the target on a
+# default method (cyclesoak's; -K, zcc's and zcs's), each level of each
+# calibration judged on the median error of its ACC_DEFAULT_ROUNDS
+# readings; the worst of those medians must be within 1.5 points.
 acc_default_verdict() {
-	# "CALIBRATION.LEVEL ERROR" of each default reading: the medians per key.
+	# "CALIBRATION.LEVEL ERROR" of each reading: the medians per key.
 	while read -r _m _pct _ _ _ _ _err _ _cal _; do
-		[ "$_m" = default ] && echo "$_cal.$_pct $_err"
+		[ "$_m" = "$1" ] && echo "$_cal.$_pct $_err"
 	done <"$WORK/acc.rows" | group_medians >"$WORK/c"
 	_dw=$(acc_worst "$WORK/c" signed)
 	need "$_dw"
 	if is_true "$_dw <= 1.5 && $_dw >= -1.5"; then _met=1; else _met=0; fi
-	verdict $_met "the meter's default method: worst error $(printf '%+.2f' "$_dw") points over 0-75% and 2 calibrations, each level's median of $ACC_DEFAULT_ROUNDS readings (target within 1.5; worst single reading $(printf '%+.2f' "$1"), idle worst $(printf '%.2f' "$2"))"
-	csv accuracy default worst_median_error "$_dw" points
-	csv accuracy default target_met $_met bool
+	verdict $_met "$2: worst error $(printf '%+.2f' "$_dw") points over 0-75% and 2 calibrations, each level's median of $ACC_DEFAULT_ROUNDS readings (target within 1.5; worst single reading $(printf '%+.2f' "$3"), idle worst $(printf '%.2f' "$4"))"
+	csv accuracy "$1" worst_median_error "$_dw" points
+	csv accuracy "$1" target_met $_met bool
 }
 
 # acc_worst FILE abs|signed|max: of the figures in field 2 of FILE ("KEY
@@ -421,7 +427,7 @@ acc_today_row() {
 	while :; do
 		start_bg "$@" "$ZC_TESTBIN/loadgen" -n 1 -l "$_pct" -t $((ACC_SECS + 2)) >"$WORK/acc.lg"
 		_lgp=$!
-		start_bg "$@" "$ZC_BIN/cyclesoak" -r -J -m $((ACC_SECS * 1000)) >"$WORK/acc.out" 2>"$WORK/acc.err"
+		start_bg "$@" "$ZC_BIN/cyclesoak" "$ACC_M" -J -m $((ACC_SECS * 1000)) >"$WORK/acc.out" 2>"$WORK/acc.err"
 		_csp=$!
 		wait_for "$WORK/acc.out" '"event":"method"' 50 && break
 		stop_bg "$_csp"
@@ -441,6 +447,10 @@ acc_today_row() {
 	_taken=$(json_get "$WORK/acc.out" load unseen_steal_pct | head -n 1)
 	if [ "$_kind" = cpu ]; then
 		_truth=$(acc_cpus_share "$_t0" "$_t1")
+	elif [ "$ACC_M" = -K ]; then
+		# No soakers: the truth is the group's own usage over the period.
+		need "$_u0" "$_u1"
+		_truth=$(calc "100 * ($_u1 - $_u0) / 1e9 / ($_arg * ($_w1 - $_w0))")
 	else
 		need "$_u0" "$_u1" "$_l0" "$_l1"
 		# The soakers' CPU = the group's - loadgen's, both over the same
@@ -453,7 +463,7 @@ acc_today_row() {
 	need "$_read" "$_truth"
 	_err=$(calc "$_read - $_truth")
 	echo "$_w $_pct $_truth $_read $_err ${_taken:--}" >>"$WORK/acc.today"
-	printf '  %-26s %5s%% %8.2f %9.2f %+8.2f %8s\n' "$_w" "$_pct" "$_truth" "$_read" "$_err" "${_taken:--}"
+	printf '  %-26s %5s%% %8.2f %9.2f %+8.2f %8s\n' "$ACC_M $_w" "$_pct" "$_truth" "$_read" "$_err" "${_taken:--}"
 }
 
 acc_today() {
@@ -467,18 +477,24 @@ acc_today() {
 	echo "  busy share of CPU 1 over the same period; under the quota, the share of what it allows that"
 	echo "  the soakers did not get by the group's own usage (cpuacct.usage or cpu.stat) less loadgen's"
 	echo "  CPU time; taken: the host's unseen share (unseen_steal_pct)"
+	echo "  (cyclesoak -r, and -K: kernel idle time, zcc's and zcs's default; under the quota"
+	echo "  -K's truth is the group's own usage as a share of the quota)"
 	printf '  %-26s %6s %8s %9s %8s %8s\n' case level truth% reading% error taken%
-	for pct in 0 50; do
-		acc_today_row taskset-c1 "$pct" "cpu 1" taskset -c 1
+	for ACC_M in -r -K; do
+		for pct in 0 50; do
+			acc_today_row taskset-c1 "$pct" "cpu 1" taskset -c 1
+		done
+		acc_today_quota
 	done
-	acc_today_quota
 	while read -r _ _ _ _ _err _; do echo "${_err#-}"; done <"$WORK/acc.today" >"$WORK/c"
 	stat_of "$WORK/c" td_
 	# shellcheck disable=SC2154
 	if is_true "$td_max <= 3"; then _met=1; else _met=0; fi
 	verdict $_met "the meter under taskset and a quota: worst error $(printf '%.2f' "$td_max") points over $(wc -l <"$WORK/acc.today") readings (target within 3)"
 	csv accuracy today worst_error "$td_max" points
-	acc_today_hotplug
+	for ACC_M in -r -K; do
+		acc_today_hotplug
+	done
 }
 
 # acc_mount TYPE [OPTION]: where the first file system of TYPE is mounted
@@ -536,6 +552,7 @@ acc_today_quota() {
 	acc_today_row "quota-0.5-$_kind" 25 "quota 0.5" \
 		sh -c 'for g in $0; do echo $$ >"$g/cgroup.procs" || exit 1; done; exec "$@"' "$_g $_a"
 	echo "    (the group was throttled in $(($(acc_stat_key "$_g/cpu.stat" nr_throttled) - _th0)) of its periods)"
+	acc_quota_drop	# the next method makes its own
 }
 
 acc_quota_drop() {
@@ -578,12 +595,12 @@ acc_today_hotplug() {
 		return 0
 	fi
 	on_cleanup acc_cpu_back
-	show "cyclesoak -r -J -m 500 & loadgen -n 1 -l 50 -t 6 &   CPU $_last offline at 2 s, back at 4 s"
+	show "cyclesoak $ACC_M -J -m 500 & loadgen -n 1 -l 50 -t 6 &   CPU $_last offline at 2 s, back at 4 s"
 	: >"$WORK/acc.stat"
 	start_bg acc_sampler >"$WORK/acc.stat"
 	_sampler=$!
 	run_metered "$WORK/acc.err" "$ZC_BIN/cyclesoak" -r -1 -m 10 >/dev/null
-	start_bg "$ZC_BIN/cyclesoak" -r -J -m 500 >"$WORK/acc.hp" 2>"$WORK/acc.err"
+	start_bg "$ZC_BIN/cyclesoak" "$ACC_M" -J -m 500 >"$WORK/acc.hp" 2>"$WORK/acc.err"
 	_cs=$!
 	start_bg "$ZC_TESTBIN/loadgen" -n 1 -l 50 -t 6 >/dev/null
 	_lg=$!

@@ -2,7 +2,7 @@
 # make bench [PART=name]: the benchmark that shows what a byte sent costs
 # the CPU, beside the 2001 figures.
 #
-#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|scale|link]...
+#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|perturb|scale|link]...
 #
 # Each part is one file next to this one, sourced here, and a thin script
 # over the programs' own output (their -J); the statistics
@@ -17,7 +17,8 @@
 # Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
 # runs per method, default 3), ZC_BENCH_PEER_REPS (paired rounds in peers,
 # default 5), ZC_BENCH_LINK_REPS (rounds per rate in link, default 5, at
-# least 2), ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"),
+# least 2), ZC_BENCH_PERTURB_REPS (paired rounds in perturb, default 5),
+# ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"),
 # ZC_BENCH_LOOPBACK_SECS (the length of a loopback run, default 2; the
 # tests' short run takes 0.5), ZC_BIN and ZC_TESTBIN as for the tests.
 ZC_TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,7 +26,7 @@ BENCH_DIR=$ZC_TOP/tests/bench
 HARNESS_GRACE=10
 . "$ZC_TOP/tests/lib.sh"
 
-ALL_PARTS="loopback sweep peers accuracy scale link"
+ALL_PARTS="loopback sweep peers accuracy perturb scale link"
 OUT=${ZC_BENCH_OUT:-$ZC_TOP/build/bench}
 REPS=${ZC_BENCH_REPS:-3}
 PEER_REPS=${ZC_BENCH_PEER_REPS:-5}
@@ -244,6 +245,7 @@ estimate() {
 	sweep) echo 60 ;;
 	peers) if command -v iperf3 >/dev/null 2>&1; then echo $(((PEER_REPS * 2 + 2) * 13 * 3 + (PEER_REPS * 2) * 16 + 60)); else echo 1; fi ;;
 	accuracy) echo 480 ;;
+	perturb) echo $((6 * ${ZC_BENCH_PERTURB_REPS:-5} * 4 * 4)) ;;
 	scale) echo 200 ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac

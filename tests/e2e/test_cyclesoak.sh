@@ -252,7 +252,8 @@ for sig in INT TERM HUP KILL; do
 done
 killed TERM "cyclesoak -- command" '^started' "$cs" -f "$cal" -- sh -c 'echo started; exec sleep infinity'
 
-# zcc -c mid-transfer: zcc finds ./counts_per_sec, so run it in $TMP.
+# zcc -c -r (soakers; the default has none) mid-transfer: zcc finds
+# ./counts_per_sec, so run it in $TMP.
 if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep -q -- '-c'; then
 	cp "$cal" "$TMP/counts_per_sec"
 	head -c 4000000 /dev/zero >"$TMP/data"
@@ -260,7 +261,7 @@ if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep 
 		zcs_start || { not_ok "zcs starts"; break; }
 		# -d makes zcc name its meter once the soakers run.
 		(cd "$TMP" && killed $sig "zcc -c" 'zcc: meter: ' \
-			"$ZC_BIN/zcc" -c -d -s 127.0.0.1 -p "$ZCS_PORT" -n 100000 "$TMP/data")
+			"$ZC_BIN/zcc" -c -r -d -s 127.0.0.1 -p "$ZCS_PORT" -n 100000 "$TMP/data")
 		kill "$ZCS_PID" 2>/dev/null
 		wait "$ZCS_PID" 2>/dev/null
 	done
@@ -269,7 +270,7 @@ if [ -x "$ZC_BIN/zcc" ] && [ -x "$ZC_BIN/zcs" ] && "$ZC_BIN/zcc" -h 2>&1 | grep 
 	# none to adopt.
 	: >"$TMP/sr"
 	(cd "$TMP" && "$ZC_TESTBIN/subreaper" -o "$TMP/sr" -t 1000 \
-		"$ZC_BIN/zcc" -c -d -s 127.0.0.1 -p 1 "$TMP/data") >"$TMP/sr.out" 2>&1
+		"$ZC_BIN/zcc" -c -r -d -s 127.0.0.1 -p 1 "$TMP/data") >"$TMP/sr.out" 2>&1
 	rc=$?
 	if grep -q 'another meter is running' "$TMP/sr.out"; then
 		skip "zcc -c, connection refused: $(grep -m 1 'another meter' "$TMP/sr.out")"

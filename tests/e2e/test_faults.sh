@@ -193,9 +193,9 @@ fi
 meter_slot
 if "$ZC_BIN/zcc" -h 2>/dev/null | grep -q '^ *-c[ ,]'; then
 	zcs_start || { not_ok "zcs starts for zcc -c"; finish; }
-	reaped zcc "$ZC_BIN/zcc" -c -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" \
+	reaped zcc "$ZC_BIN/zcc" -c -r -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 "$BIG" \
 		>"$TMP/zcc.out" 2>"$TMP/zcc.err"
-	interrupt "Ctrl-C of zcc -c" zcc "$NCPUS"
+	interrupt "Ctrl-C of zcc -c -r" zcc "$NCPUS"
 	kill "$ZCS_PID"
 	wait "$ZCS_PID" 2>/dev/null
 else

@@ -286,8 +286,8 @@ else
 	forget_bg "$ZCS_PID"
 	kill -CONT "$soaker" 2>/dev/null
 	stop_bg "$zpid"
-	check "zcs -c, -P 3, soaker $soaker stopped: exit 1 ($rc), one line: $(grep -c soaker "$TMP/zcs.err")" \
-		[ "$rc.$(grep -c soaker "$TMP/zcs.err")" = 1.1 ]
+	check "zcs -c, -P 3, soaker $soaker stopped: exit 1 ($rc), one line: $(grep -c "soaker for CPU" "$TMP/zcs.err")" \
+		[ "$rc.$(grep -c "soaker for CPU" "$TMP/zcs.err")" = 1.1 ]
 fi
 meter_slot_free
 

@@ -79,7 +79,7 @@ if [ "$rc" -eq 0 ]; then
 	timed_check "-c: a soaker killed with no connection: zcs exits 1 ($rc) within 2 periods" \
 		'[ "$rc" -eq 1 ] && [ "$TIMED_MS" -le $((2500 + SLACK_MS)) ]'
 	expect "-c: with one line naming the soaker ($(tail -n 1 "$TMP/zcs.err"))" \
-		'[ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] && grep -q "PID $soaker.*SIGKILL" "$TMP/zcs.err"'
+		'[ "$(grep -c "soaker for CPU" "$TMP/zcs.err")" -eq 1 ] && grep -q "PID $soaker.*SIGKILL" "$TMP/zcs.err"'
 elif grep -q 'another meter is running' "$TMP/zcs.err"; then
 	skip "-c: another meter held the machine for a minute"
 else
@@ -99,7 +99,7 @@ if [ "$rc" -eq 0 ]; then
 	rc=$?
 	kill -CONT "$soaker" 2>/dev/null
 	expect "-c: a soaker stopped while serving: zcs exits 1 ($rc), one line ($(grep soaker "$TMP/zcs.err"))" \
-		'[ "$rc" -eq 1 ] && [ "$(grep -c "soaker" "$TMP/zcs.err")" -eq 1 ] &&
+		'[ "$rc" -eq 1 ] && [ "$(grep -c "soaker for CPU" "$TMP/zcs.err")" -eq 1 ] &&
 		grep -q "PID $soaker.*stopped" "$TMP/zcs.err"'
 	check "-c: no figure printed after it" [ -z "$(grep '"event":"done"' "$TMP/zcs.out")" ]
 elif grep -q 'another meter is running' "$TMP/zcs.err"; then

@@ -184,10 +184,10 @@ is_vm() {
 }
 
 # meter_needs_calibration: zcc -c will read ./counts_per_sec: a zcc whose
-# meter has no run-time method (-r), or a machine where the default is the
-# loop counts (not a virtual machine).
+# meter has neither kernel idle time (-K, its default) nor run time (-r),
+# or whose default is the loop counts (not a virtual machine).
 meter_needs_calibration() {
-	! zcc_has -r || ! is_vm
+	! zcc_has -K && { ! zcc_has -r || ! is_vm; }
 }
 
 # calib_ready: make sure $WORK/counts_per_sec exists when the meter needs
@@ -196,7 +196,10 @@ meter_needs_calibration() {
 # otherwise calibrate now and, unless CALIB_KEEP=no, save the result as
 # CALIB_FILE for next time.
 calib_ready() {
-	if ! meter_needs_calibration; then
+	if zcc_has -K; then
+		say "meter: kernel idle time (zcc -c's default): no calibration needed"
+		return 0
+	elif ! meter_needs_calibration; then
 		say "meter: run time (a virtual machine): no calibration needed"
 		return 0
 	fi

@@ -82,7 +82,7 @@ static void test_quota(void)
 	const char *v1both = "31 30 0:28 / %s/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
 			     "32 30 0:29 /ctr %s/mem rw - cgroup cgroup rw,memory\n";
 	struct cgroup_quota q;
-	uint64_t periods = 0, throttled = 0;
+	uint64_t periods = 0, throttled = 0, usage = 0;
 	char want[512];
 	int rc;
 
@@ -98,6 +98,19 @@ static void test_quota(void)
 	CHECK(rc == 0 && periods == 46 && throttled == 45,
 	      "v1 cpu.stat: %llu of %llu periods throttled",
 	      (unsigned long long)throttled, (unsigned long long)periods);
+	CHECK(cgroup_usage_ns(&q, &usage) < 0, "v1 without cpuacct.usage: no usage");
+	put("cpu/zc/cpuacct.usage", "123456789\n");
+	CHECK(cgroup_usage_ns(&q, &usage) == 0 && usage == 123456789,
+	      "v1 cpuacct.usage beside cpu.stat: %llu ns", (unsigned long long)usage);
+
+	/* cpuacct mounted apart: the usage of the group of the same path. */
+	find("2:cpuacct:/zc\n1:cpu:/zc\n", "31 30 0:28 / %s/cpu rw - cgroup cgroup rw,cpu\n"
+	     "32 30 0:29 / %s/acct rw - cgroup cgroup rw,cpuacct\n", &q);
+	snprintf(want, sizeof(want), "%s/cpu/zc/cpuacct.usage", top);
+	unlink(want);
+	put("acct/zc/cpuacct.usage", "987\n");
+	CHECK(cgroup_usage_ns(&q, &usage) == 0 && usage == 987,
+	      "v1 cpuacct mounted apart: %llu ns", (unsigned long long)usage);
 
 	/* A parent's tighter quota limits the child. */
 	put("cpu/zc/in/cpu.cfs_quota_us", "-1\n");
@@ -124,6 +137,8 @@ static void test_quota(void)
 	rc = cgroup_throttled(&q, &periods, &throttled);
 	CHECK(rc == 0 && periods == 5 && throttled == 2, "v2 cpu.stat: %llu of %llu",
 	      (unsigned long long)throttled, (unsigned long long)periods);
+	CHECK(cgroup_usage_ns(&q, &usage) == 0 && usage == 10000,
+	      "v2 cpu.stat usage_usec 10: %llu ns", (unsigned long long)usage);
 	put("v2/open/cpu.max", "max 100000\n");
 	find("0::/open\n", v2, &q);
 	CHECK(q.cpus == 0, "v2 'max': no quota (%.2f)", q.cpus);

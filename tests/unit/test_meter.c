@@ -61,6 +61,73 @@ static void test_arithmetic(void)
 	CHECK(near(cr[0], 1.002), "run time below zero reads over 100%%: %.4f", cr[0]);
 }
 
+/*
+ * Kernel idle time on made-up /proc/stat text: CPU 0 half idle, CPU 1 a
+ * quarter idle and a quarter iowait with steal, CPU 2 outside the set.
+ */
+static void test_kernel(void)
+{
+	static const char a_text[] =
+		"cpu  1 2 3 4 5 6 7 8 0 0\n"
+		"cpu0 100 0 0 1000 0 0 0 0 0 0\n"
+		"cpu1 100 0 0 1000 50 0 0 10 0 0\n"
+		"cpu2 5 5 5 5 5 5 5 5 0 0\n"
+		"intr 1 2 3\n";
+	static const char b_text[] =
+		"cpu  1 2 3 4 5 6 7 8 0 0\n"
+		"cpu0 130 10 5 1050 0 3 2 0 0 0\n"
+		"cpu1 120 5 0 1025 75 5 0 30 9 0\n"
+		"cpu2 500 5 5 5 5 5 5 5 0 0\n";
+	static const char c_text[] = "cpu  1 2 3\ncpu1 150 5 0 1045 95 5 0 40 0 0\n";
+	uint64_t a[3][PROC_STAT_COLS], b[3][PROC_STAT_COLS], c[3][PROC_STAT_COLS];
+	int cpus[2] = { 0, 1 }, which[2], n;
+	double load[2], mean;
+	char note[128];
+
+	CHECK(proc_stat_cpus(a_text, a, 3) == 3 && proc_stat_cpus(b_text, b, 3) == 3 &&
+	      a[1][4] == 50 && b[1][7] == 30, "/proc/stat's cpuN lines parsed");
+	n = meter_kernel_compute(a, b, cpus, 2, load, which, &mean);
+	/* CPU 0: 100 ticks, 50 idle; CPU 1: 100 ticks, 25 idle + 25 iowait,
+	 * the 20 of steal load. */
+	CHECK(n == 2 && which[0] == 0 && which[1] == 1 && near(load[0], 0.5) &&
+	      near(load[1], 0.5) && near(mean, 0.5),
+	      "kernel idle time: CPU loads %.3f %.3f, mean %.3f (want 0.5 each)",
+	      load[0], load[1], mean);
+	CHECK(meter_kernel_moves(a, b, cpus, 2, note, sizeof(note)) == 0 && !*note,
+	      "no CPU came or went");
+	/* CPU 0 offline in c: no line. */
+	CHECK(proc_stat_cpus(c_text, c, 3) == 2 && c[0][0] == 0, "a CPU without a line: zeroed");
+	CHECK(meter_kernel_moves(b, c, cpus, 2, note, sizeof(note)) == 1 &&
+	      strcmp(note, "CPU 0 went offline") == 0, "offline noticed: '%s'", note);
+	CHECK(meter_kernel_moves(c, b, cpus, 2, note, sizeof(note)) == 1 &&
+	      strcmp(note, "CPU 0 came back online") == 0, "back online noticed: '%s'", note);
+	n = meter_kernel_compute(b, c, cpus, 2, load, which, &mean);
+	CHECK(n == 1 && which[0] == 1 && near(load[0], 0.5),
+	      "the online CPU alone: %d CPUs, CPU %d at %.3f", n, which[0], load[0]);
+	n = meter_kernel_compute(b, b, cpus, 2, load, which, &mean);
+	CHECK(n == 2 && load[0] == 0 && load[1] == 0, "under a tick: no load seen");
+	CHECK(proc_stat_cpus("cpu0 1 2 3\n", a, 3) < 0, "a short cpuN line: refused");
+}
+
+/* The soakers' presence: switches into them charged PRESENCE_PAIR_US each. */
+static void test_presence(void)
+{
+	struct meter_reading r = { .secs = 2, .ncpus = 2 };
+	double busy = PRESENCE_MARK / (PRESENCE_PAIR_US * 1e-6);	/* a second per CPU */
+
+	r.soaker_switches = 2 * 2 * busy;
+	CHECK(near(meter_presence(&r), PRESENCE_MARK), "%.0f switches a second per CPU "
+	      "cost the mark: %.4f", busy, meter_presence(&r));
+	r.soaker_switches = 2 * 2 * busy / 2;
+	CHECK(meter_presence(&r) < PRESENCE_MARK, "half as many: under it (%.4f)",
+	      meter_presence(&r));
+	r.soaker_switches = NAN;
+	CHECK(meter_presence(&r) == 0, "no soakers (kernel idle time): no cost");
+	r.soaker_switches = 1000;
+	r.secs = 0;
+	CHECK(meter_presence(&r) == 0, "an empty reading: no cost");
+}
+
 static void test_service_demand(void)
 {
 	/* 50% of 2 CPUs for 2 s = 2 CPU s over 1024 KiB: 1953.125 us/KB. */
@@ -303,6 +370,8 @@ int main(void)
 		return 1;
 	}
 	test_arithmetic();
+	test_kernel();
+	test_presence();
 	test_service_demand();
 	test_machine(dir);
 	test_lock();
