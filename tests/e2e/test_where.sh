@@ -263,8 +263,8 @@ run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -c -W -I 0.3 -s 127.0.0.1 -p "$ZCS_PORT
 rc=$?
 check "zcc -c -W -I: exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "zcc -c -W: where: (with us/KB) after cpu:, then cpus:, net: on lo" \
-	sh -c "grep -A3 '^cpu: load' '$TMP/zcc.out' | grep -q '^where: .*; us/KB: user ' &&
-		grep -A3 '^cpu: load' '$TMP/zcc.out' | grep -q '^net: .*; lo rx '"
+	sh -c "grep -A4 '^cpu: load' '$TMP/zcc.out' | grep -v '^others: ' | sed -n 2,4p >'$TMP/after' &&
+		grep -q '^where: .*; us/KB: user ' '$TMP/after' && grep -q '^net: .*; lo rx ' '$TMP/after'"
 check "zcc -c -W: net: gives us/packet and bytes/call: $(grep '^net:' "$TMP/zcc.out" | tail -n 1)" \
 	sh -c "grep '^net:' '$TMP/zcc.out' | tail -n 1 | grep -Eq '; [0-9.]+ us/packet, [0-9]+ bytes/call'"
 if grep -q '^kernel:' "$TMP/zcc.out"; then
