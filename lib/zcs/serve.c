@@ -34,7 +34,7 @@ struct conn {
 	uint64_t start, end;		/* now_ns at the first and last byte's moment */
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
-	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
+	struct serve_sampler_mark first, last;	/* -c: ledger at start, at last line */
 	struct app_load done_load;	/* -c: the done line's figures */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
@@ -137,7 +137,7 @@ static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 		return l;
 	if (whole)
 		c->last = c->first;
-	l = sampler_since(&c->last, &bytes);	/* every connection's bytes */
+	l = serve_sampler_since(&c->last, &bytes);	/* every connection's bytes */
 	if (l.valid && c->cfg->where)
 		where_read(c, l.load, bytes, whole);
 	return l;
@@ -253,7 +253,7 @@ static enum end receive(struct conn *c)
 
 	for (;;) {
 		n = rx_step(c->cfg->method, &c->rx, &c->p, err, sizeof(err));
-		total_count(c->p.bytes);
+		serve_total_count(c->p.bytes);
 		if (n == 0)
 			return END_EOF;
 		if (n < 0 && errno != EINTR) {
@@ -406,7 +406,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		close(fd);
 		return 1;
 	}
-	if (sc->meter && sampler_read(&c->first) == 0)
+	if (sc->meter && serve_sampler_read(&c->first) == 0)
 		c->last = c->first;
 	where_start(c);
 	c->start = now_ns();
@@ -417,7 +417,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	if (c->mptcp)
 		mptcp_subflows_read(fd, &c->subflows);
 	c->end = now_ns();
-	total_ended();	/* the stream ended: the client may connect again */
+	serve_total_ended();	/* the stream ended: the client may connect again */
 	rc = verdict(c, how);
 	if (rc == 0)
 		send_report(c, cpu_self_secs() - cpu0);

@@ -43,7 +43,7 @@ struct serve_result {
 	double own_secs;		/* this process's CPU time receiving it */
 	int whole;			/* a complete, well-formed stream */
 	int metered;			/* -c: first and last hold the ledger */
-	struct sampler_mark first, last;	/* the meter's ledger at start and end */
+	struct serve_sampler_mark first, last;	/* the meter's ledger at start and end */
 };
 
 /*
