@@ -4,9 +4,8 @@
  * report the rate and, with -c, what the transfer cost the machine's CPUs.
  *
  * The wire protocol is lib/wire/proto.h's: u32 n_loops, then per loop u32
- * n_files, then per file u32 length and the data. How each method makes
- * the header words ride with the data is the method's business
- * (lib/wire/tx_sendfile.c, tx_basic.c, tx_zc.c, ...), never zcc's.
+ * n_files, then per file u32 length and the data. How the header words
+ * ride with the data is each method's business (lib/wire/tx_*.c), never zcc's.
  *
  * The program reads as its usage does: the options into one struct of
  * settings, checked at the door, then prepared; calibrate (-C) or send runs
@@ -337,8 +336,10 @@ static void check_args(void)
 		usage_error("-C calibrates and exits; -c measures a transfer");
 	if (!cfg.measure && cfg.where)
 		usage_error("-W says where -c's load went: give -c");
-	if (cfg.calibrate)
-		return check_calibrate();
+	if (cfg.calibrate) {
+		check_calibrate();
+		return;
+	}
 	for (const char *o = "fN"; *o; o++)
 		if (!cfg.measure && optab_given(&parser, *o))
 			usage_error("-%c is for the meter: give -c (or -C)", *o);
