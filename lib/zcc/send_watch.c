@@ -83,7 +83,7 @@ static void look_subflows(struct watcher *w)
 	pthread_mutex_lock(&w->e->lock);
 	for (unsigned i = 0; i < w->e->n; i++) {
 		c = &w->e->c[i];
-		if (c->mptcp && __atomic_load_n(&c->sending, __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&c->sending, __ATOMIC_ACQUIRE) && c->mptcp)
 			mptcp_subflows_read(c->t.sock, &c->subflows);
 	}
 	pthread_mutex_unlock(&w->e->lock);
