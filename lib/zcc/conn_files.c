@@ -108,7 +108,7 @@ static void files_plan(const struct conn *c, unsigned n, int named)
 {
 	const struct send_cfg *cfg = c->sd->cfg;
 	const struct file_set *f = &c->sd->files;
-	const char *files = f->n == 1 ? "" : "s";
+	const char *files = f->n != 1 ? "s" : "";
 	uint32_t loops = work_of(c)->loops;
 	char conns[32] = "", most[48] = "";
 

@@ -106,17 +106,17 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 static int mptcp_check(int fd, const char *peer)
 {
 	static int said;
-	int on = mptcp_active(fd), e = errno;
+	int active = mptcp_active(fd), e = errno;
 
-	if (on == 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		return on;
-	if (on == 0)
+	if (active == 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		return active;
+	if (active == 0)
 		error(0, 0, "--mptcp: %s answered as plain TCP: the connection fell "
 		      "back to TCP (the kernel's TCP_IS_MPTCP is 0)", peer);
 	else
 		error(0, e, "--mptcp: the kernel does not say whether the connection "
 		      "to %s is MPTCP (TCP_IS_MPTCP)", peer);
-	return on;
+	return active;
 }
 
 int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *peer,
