@@ -27,8 +27,8 @@
 #include "app/meter_notes.h"
 #include "app/meter_session.h"
 #include "app/stop_exit.h"
-#include "app/where_out.h"
 #include "app/where_session.h"
+#include "cyclesoak/cs_where.h"
 #include "base/clock.h"
 #include "base/cpu.h"
 #include "base/spawn.h"
@@ -207,7 +207,7 @@ static int do_calibrate(void)
 }
 
 /* -W: where the load went, over the meter's own periods; NULL: no -W. */
-static struct where_span *where;
+static struct cs_where *where;
 
 /* The meter, its method line, and with -W where over it. */
 static struct meter *open_meter(void)
@@ -224,7 +224,7 @@ static struct meter *open_meter(void)
 	line_str("why", app_meter_why(m, cfg.meter.method), "method: %s");
 	check_stdout(line_end());
 	if (cfg.where)
-		where = where_meter_span(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
+		where = cs_where_open(m, cfg.debug, WHERE_SESSION_EVERY_NETNS);
 	return m;
 }
 
@@ -278,7 +278,7 @@ static void print_load(struct meter *m, const struct meter_reading *r)
 			line_text(" %.1f%%(%d)", 100 * r->cpu_free[i], r->cpu[i]);
 		line_nested(free_json, NULL, r);
 	}
-	where_span_line(where);
+	cs_where_line(where);
 	check_stdout(line_end());
 	if (cfg.debug)
 		meter_note_debug(r);
@@ -295,7 +295,7 @@ static int do_meter(void)
 
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	where_span_begin(where);
+	cs_where_start(where);
 	next = now_ns() + period;
 	for (;;) {
 		sig = signal_wait_until(&stop_set, next);
@@ -306,9 +306,9 @@ static int do_meter(void)
 			error(1, 0, "%s", err);
 		if (rc > 0) {
 			no_figure(err);
-			where_span_begin(where);
+			cs_where_start(where);
 		} else {
-			where_span_take(where, r.load);
+			cs_where_read(where, r.load);
 			print_load(m, &r);
 			if (cfg.once)
 				break;
@@ -317,7 +317,7 @@ static int do_meter(void)
 		if (next < now_ns())		/* we were stopped; do not catch up */
 			next = now_ns() + period;
 	}
-	where_span_free(where);
+	cs_where_close(where);
 	app_meter_close();
 	return 0;
 }
@@ -391,7 +391,7 @@ static int do_command(void)
 	sigdelset(&stop_set, SIGCHLD);
 	if (meter_mark(m, err, sizeof(err)) < 0)
 		error(1, 0, "%s", err);
-	where_span_begin(where);
+	cs_where_start(where);
 	rc = spawn_command(&pid, cfg.command, &start_mask);
 	if (rc) {
 		app_meter_close();
@@ -399,7 +399,7 @@ static int do_command(void)
 		return exit_exec_failed(rc);
 	}
 	status = wait_command(m, pid, &load, &secs, &taken);
-	where_span_take(where, load);
+	cs_where_read(where, load);
 	app_meter_close();
 	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 	line_begin("command");
@@ -409,9 +409,9 @@ static int do_command(void)
 	line_num("seconds", secs, 3, NULL);
 	line_int("status", status, NULL);
 	line_num("unseen_steal_pct", 100 * taken, 1, NULL);
-	where_span_line(where);
+	cs_where_line(where);
 	check_stdout(line_end());
-	where_span_free(where);
+	cs_where_close(where);
 	meter_note_steal(taken);
 	return status;
 }

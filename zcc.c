@@ -4,15 +4,12 @@
  * report the rate and, with -c, what the transfer cost the machine's CPUs.
  *
  * The wire protocol is lib/wire/proto.h's: u32 n_loops, then per loop u32
- * n_files, then per file u32 length and the data. How each method makes
- * the header words ride with the data is the method's business
- * (lib/wire/tx_sendfile.c, tx_basic.c, tx_zc.c, ...), never zcc's.
+ * n_files, then per file u32 length and the data. How the header words
+ * ride with the data is each method's business (lib/wire/tx_*.c), never zcc's.
  *
  * The program reads as its usage does: the options into one struct of
- * settings, checked against each other at the door, then one verb per
- * mode: calibrate (-C), or send runs (-R runs, each of -n loops or -t secs).
- * How a run is sent, watched, measured and printed is zcc's engine, lib/zcc
- * (send.h; deadline.h for -t, report.h for the lines).
+ * settings, checked at the door, then prepared; calibrate (-C) or send runs
+ * (-R, each of -n loops or -t secs) by zcc's engine, lib/zcc (send.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -77,11 +74,8 @@ static struct settings cfg = {
 	.meter = { .calib_path = CALIB_DEFAULT_PATH },
 };
 
-/* The sending, from cfg.send: the files and, with -c, the meter. */
-static struct sender sender = { .cfg = &cfg.send };
-
-/* --baseline: the earlier run, read before this one starts. */
-static struct baseline earlier;
+static struct sender sender = { .cfg = &cfg.send };	/* files, -c's meter */
+static struct baseline earlier;	/* --baseline: read before this run starts */
 
 /* ---- the command line ------------------------------------------------------ */
 
@@ -317,7 +311,23 @@ static void parse_args(int argc, char **argv)
 		cfg.names[cfg.n_names++] = argv[optind++];
 }
 
-/* What makes no sense together is refused before anything is done. */
+/* -C: a transfer's option would mean nothing. */
+static void check_calibrate(void)
+{
+	for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
+		if (optab_given(&parser, *o))
+			usage_error("-C calibrates and exits: -%c is for a transfer", *o);
+	if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp)
+		usage_error("-C calibrates and exits: --%s is for a transfer",
+			    cfg.rate > 0 ? "rate" : cfg.plot ? "plot" : "mptcp");
+	if (cfg.n_names || cfg.files_from)
+		usage_error("-C calibrates and exits: it sends no files");
+	if (cfg.baseline)
+		usage_error("-C calibrates and exits: --baseline is for a transfer");
+}
+
+/* What makes no sense together is refused before anything is done (only
+ * -M's and -b's lists are made, into cfg.variants: their count is checked). */
 static void check_args(void)
 {
 	if (cfg.calibrate && cfg.meter.method != METER_DEFAULT)
@@ -327,17 +337,7 @@ static void check_args(void)
 	if (!cfg.measure && cfg.where)
 		usage_error("-W says where -c's load went: give -c");
 	if (cfg.calibrate) {
-		/* -C only calibrates: a transfer's option would mean nothing. */
-		for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
-			if (optab_given(&parser, *o))
-				usage_error("-C calibrates and exits: -%c is for a transfer", *o);
-		if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp)
-			usage_error("-C calibrates and exits: --%s is for a transfer",
-				    cfg.rate > 0 ? "rate" : cfg.plot ? "plot" : "mptcp");
-		if (cfg.n_names || cfg.files_from)
-			usage_error("-C calibrates and exits: it sends no files");
-		if (cfg.baseline)
-			usage_error("-C calibrates and exits: --baseline is for a transfer");
+		check_calibrate();
 		return;
 	}
 	for (const char *o = "fN"; *o; o++)
@@ -360,19 +360,25 @@ static void check_args(void)
 		compare_decide_arg(cfg.decide, cfg.send.rx_report);
 	if (cfg.plot && !*cfg.plot)
 		usage_error("--plot '': an empty file name");
-	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
-		cfg.runs = DEFAULT_ROUNDS;
 	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
 		usage_error("-n and -t: give a number of loops or a time, not both");
 	if (cfg.baseline && cfg.files_from && !strcmp(cfg.baseline, "-") &&
 	    !strcmp(cfg.files_from, "-"))
 		usage_error("--baseline - and --files-from -: one standard input for one of them");
-	if (cfg.files_from)
-		fileset_names_from(cfg.files_from, &cfg.names, &cfg.n_names);
-	else if (cfg.n_names == 0)
+	if (!cfg.files_from && cfg.n_names == 0)
 		usage_error("no files given (-h for help)");
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
+}
+
+/* A transfer's settings from the checked options: --files-from read, what the
+ * kernel refuses left out, the baseline loaded (one that cannot compare: refused). */
+static void prepare_args(void)
+{
+	if (cfg.variants.n > 1 && !optab_given(&parser, 'R'))
+		cfg.runs = DEFAULT_ROUNDS;
+	if (cfg.files_from)
+		fileset_names_from(cfg.files_from, &cfg.names, &cfg.n_names);
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
 	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
@@ -380,7 +386,7 @@ static void check_args(void)
 	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
 	cfg.send.method = cfg.variants.v[0].method;
 	cfg.send.chunk = cfg.variants.v[0].chunk;
-	if (cfg.baseline) {	/* a file that cannot be compared is refused now */
+	if (cfg.baseline) {
 		baseline_load(&earlier, cfg.baseline);
 		const char *names[COMPARE_MAX];
 
@@ -391,12 +397,6 @@ static void check_args(void)
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
-
-/* -C: the same calibration, file, lines and refusal as cyclesoak -C. */
-static int calibrate(void)
-{
-	return app_calibrate(&cfg.meter, 0);
-}
 
 /* The runs (-R), each of the loops of -n or the time of -t, then -R's summary. */
 static int send_runs(void)
@@ -440,9 +440,11 @@ int main(int argc, char **argv)
 {
 	parse_args(argc, argv);
 	check_args();
+	if (!cfg.calibrate)
+		prepare_args();
 	out_init("zcc", cfg.json);
 	stop_catch(NULL);	/* Ctrl-C, SIGTERM, SIGHUP: a blocked send returns */
-	if (cfg.calibrate)
-		return calibrate();
+	if (cfg.calibrate)	/* the calibration, file, lines and refusal of cyclesoak -C */
+		return app_calibrate(&cfg.meter, 0);
 	return send_runs();
 }

@@ -180,7 +180,7 @@ static void check_variants(void)
 	struct rx_variants *vs = &cfg.variants;
 	char note[256];
 
-	rounds_variants(vs, cfg.methods, cfg.sizes, cfg.conn.read_size, MAX_READ_SIZE);
+	serve_rounds_variants(vs, cfg.methods, cfg.sizes, cfg.conn.read_size, MAX_READ_SIZE);
 	for (unsigned i = 0; i < vs->n; i++) {
 		rx_advise(vs->v[i].method, vs->v[i].read_size, note, sizeof(note));
 		if (note[0])	/* smaller reads than asked: said, never silent */
@@ -273,7 +273,7 @@ static void parse_args(int argc, char **argv)
  * whole, so every connection's process is killed. */
 static void kill_connections(void)
 {
-	conns_stop(SIGKILL);
+	serve_conns_stop(SIGKILL);
 }
 
 /*
@@ -287,7 +287,7 @@ static void open_meter(void)
 	if (!cfg.measure)
 		return;
 	cfg.conn.meter = app_meter_open(&cfg.meter, cfg.conn.debug);
-	sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : kill_connections);
+	serve_sampler_open(cfg.conn.meter, cfg.conn.alone ? NULL : kill_connections);
 	if (cfg.where)
 		cfg.conn.where = where_session_open(cfg.conn.meter, cfg.conn.debug,
 					       WHERE_SESSION_PAUSED);
@@ -335,7 +335,7 @@ int main(int argc, char **argv)
 		error(1, errno, "allocate a %zu byte read buffer", cfg.conn.read_size);
 	fd = listen_here();
 	if (cfg.variants.n > 1)
-		rounds_open(&cfg.variants, cfg.plot);
+		serve_rounds_open(&cfg.variants, cfg.plot);
 	if (cfg.conn.alone)
 		return serve_one(&cfg.conn, fd, buf);
 	serve_forever(&cfg.conn, fd, cfg.max_conns, buf);

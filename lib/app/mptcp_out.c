@@ -18,22 +18,6 @@ void mptcp_asked(int asked)
 		error(1, 0, "--mptcp: %s", err);
 }
 
-int mptcp_conn_check(int fd, const char *peer)
-{
-	static int said;
-	int on = mptcp_active(fd), e = errno;
-
-	if (on == 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		return on;
-	if (on == 0)
-		error(0, 0, "--mptcp: %s answered as plain TCP: the connection fell "
-		      "back to TCP (the kernel's TCP_IS_MPTCP is 0)", peer);
-	else
-		error(0, e, "--mptcp: the kernel does not say whether the connection "
-		      "to %s is MPTCP (TCP_IS_MPTCP)", peer);
-	return on;
-}
-
 static int same_subflow(const struct mptcp_subflow *a, const struct mptcp_subflow *b)
 {
 	return strcmp(a->local, b->local) == 0 && strcmp(a->remote, b->remote) == 0;
@@ -47,7 +31,7 @@ static int listed(const struct mptcp_subflow *s, const struct mptcp_subflow *lis
 	return 0;
 }
 
-void mptcp_look(int fd, struct mptcp_look *l)
+void mptcp_subflows_read(int fd, struct mptcp_subflows *l)
 {
 	struct mptcp_subflow now[MPTCP_SUBFLOWS_MAX];
 	char err[256];
@@ -84,7 +68,7 @@ static void debug_one(const char *what, const struct mptcp_subflow *s, const cha
 	fputc('\n', stderr);
 }
 
-void mptcp_debug(const char *what, const struct mptcp_look *l)
+void mptcp_debug(const char *what, const struct mptcp_subflows *l)
 {
 	for (int i = 0; i < l->n; i++)
 		debug_one(what, &l->sf[i], state_of(&l->sf[i]));
@@ -105,9 +89,9 @@ static void json_one(const struct mptcp_subflow *s, const char *state)
 	out_object_end();
 }
 
-void mptcp_json(const void *look)
+void mptcp_json(const void *subflows)
 {
-	const struct mptcp_look *l = look;
+	const struct mptcp_subflows *l = subflows;
 
 	if (l->n < 0)
 		return;

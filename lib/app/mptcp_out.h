@@ -17,33 +17,26 @@
  */
 void mptcp_asked(int asked);
 
-/*
- * mptcp_conn_check - the kernel's word on connection fd to peer, opened
- * with --mptcp: 1 MPTCP, 0 it fell back to plain TCP (one line on stderr,
- * once a process: every connection to one peer falls back alike), -1 the
- * kernel does not say (one line too, once).
- */
-int mptcp_conn_check(int fd, const char *peer);
-
 /* A connection's subflows at one moment, and those seen before that went. */
-struct mptcp_look {
+struct mptcp_subflows {
 	int n;				/* -1: the kernel gave none (said why once) */
 	struct mptcp_subflow sf[MPTCP_SUBFLOWS_MAX];
-	int n_gone;			/* seen by an earlier look, now gone */
+	int n_gone;			/* seen by an earlier read, now gone */
 	struct mptcp_subflow gone[MPTCP_SUBFLOWS_MAX];
 };
 
 /*
- * mptcp_look - the subflows of MPTCP socket fd now into l; a subflow an
- * earlier look at l listed and this one does not is kept in l->gone.
+ * mptcp_subflows_read - the subflows of MPTCP socket fd now into l; a
+ * subflow an earlier read of l listed and this one does not is kept in
+ * l->gone.
  */
-void mptcp_look(int fd, struct mptcp_look *l);
+void mptcp_subflows_read(int fd, struct mptcp_subflows *l);
 
 /* mptcp_debug - -d: a line per subflow on stderr, each after what. */
-void mptcp_debug(const char *what, const struct mptcp_look *l);
+void mptcp_debug(const char *what, const struct mptcp_subflows *l);
 
 /* mptcp_json - the "subflows" list of the JSON line being made (a struct
- * mptcp_look *, for line_nested). */
-void mptcp_json(const void *look);
+ * mptcp_subflows *, for line_nested). */
+void mptcp_json(const void *subflows);
 
 #endif

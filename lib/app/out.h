@@ -4,15 +4,9 @@
  * and "time" (Unix seconds, fractional) and then the figures as numbers,
  * their units in the keys ("bytes", "seconds", "kbytes_per_sec",
  * "load_pct", "service_demand_us_per_kb"). Diagnostics stay text on stderr.
- *
- *	if (out_json()) {
- *		out_begin("done");
- *		out_u64("bytes", bytes);
- *		out_num("seconds", secs, 3);
- *		out_end();
- *	} else {
- *		out_text("done: %" PRIu64 " bytes in %.3f s\n", bytes, secs);
- *	}
+ * A program describes each line once with line_* (below), which makes the
+ * text or the JSON from it; out_* are the pieces line_* writes with, for
+ * the few places that build one form alone (a nested array, a table).
  *
  * stdout is line buffered; a line that cannot be written (a full disk, a
  * closed pipe) makes out_end / out_text return -1 with errno set, and

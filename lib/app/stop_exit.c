@@ -1,5 +1,3 @@
-#include <errno.h>
-#include <error.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +11,6 @@ void stop_cleanup(void (*fn)(void))
 {
 	cleanup_fn = fn;
 	atexit(fn);
-}
-
-void catch_interrupting(int sig, void (*fn)(int))
-{
-	if (signal_interrupts(sig, fn, NULL) < 0)
-		error(1, errno, "sigaction");
 }
 
 void stop_exit(int sig)

@@ -20,13 +20,6 @@
  */
 void stop_cleanup(void (*fn)(void));
 
-/*
- * catch_interrupting - fn handles sig (SIGCHLD, SIGALRM) without
- * SA_RESTART, so that a blocked read or poll returns to the loop that
- * looks (signal_interrupts). A failure is one line and exit 1.
- */
-void catch_interrupting(int sig, void (*fn)(int));
-
 /* stop_exit - run the clean-up, flush stdout, die of sig. */
 void stop_exit(int sig) __attribute__((noreturn));
 

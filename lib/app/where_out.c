@@ -11,7 +11,7 @@
  * -0.0 (unattributed is the meter's load less the classes', and the two
  * agree to within rounding as often as not).
  */
-static double shown(double v, int decimals)
+static double zero_unsigned(double v, int decimals)
 {
 	return fabs(v) < 0.5 * pow(10, -decimals) ? 0.0 : v;
 }
@@ -36,7 +36,7 @@ static void print_classes(const struct where_report *r, const char *prefix)
 				      k ? "," : "", where_class_name[k], r->class_pct[k]);
 	if (!isnan(r->unattributed_pct))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, ", unattributed %.1f%%",
-				      shown(r->unattributed_pct, 1));
+				      zero_unsigned(r->unattributed_pct, 1));
 	n += (size_t)snprintf(line + n, sizeof(line) - n, " of the machine");
 	if (!isnan(r->class_us_per_kb[0])) {
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "; us/KB:");
@@ -46,7 +46,7 @@ static void print_classes(const struct where_report *r, const char *prefix)
 					      r->class_us_per_kb[k]);
 		if (!isnan(r->unattributed_us_per_kb) && n < sizeof(line))
 			snprintf(line + n, sizeof(line) - n, ", unattributed %.3f",
-				 shown(r->unattributed_us_per_kb, 3));
+				 zero_unsigned(r->unattributed_us_per_kb, 3));
 	}
 	out_text("%s\n", line);
 }
@@ -179,17 +179,13 @@ static void json_machine_kinds(const struct where_report *r)
 	out_array_end();
 }
 
-void where_print_prefixed(const struct where_report *r, const char *prefix)
+/* The report as text lines, each starting with prefix. */
+static void print_prefixed(const struct where_report *r, const char *prefix)
 {
 	print_classes(r, prefix);
 	print_cpus(r, prefix);
 	print_net(r, prefix);
 	print_kinds(r, prefix);
-}
-
-void where_print(const struct where_report *r)
-{
-	where_print_prefixed(r, "");
 }
 
 static void json_classes(const char *key, const double *v, double unattributed, int decimals)
@@ -199,11 +195,12 @@ static void json_classes(const char *key, const double *v, double unattributed, 
 	out_object(key);
 	for (k = 0; k < WHERE_CLASSES; k++)
 		out_num(where_class_name[k], v[k], decimals);
-	out_num("unattributed", shown(unattributed, decimals), decimals);
+	out_num("unattributed", zero_unsigned(unattributed, decimals), decimals);
 	out_object_end();
 }
 
-void where_json(const struct where_report *r)
+/* The report's keys in the JSON object being built. */
+static void json_keys(const struct where_report *r)
 {
 	int i, k;
 
@@ -256,7 +253,7 @@ void where_json(const struct where_report *r)
 
 static void nested_json(const void *r)
 {
-	where_json(r);
+	json_keys(r);
 }
 
 /* The report and prefix of the line being described: one line at a time. */
@@ -268,7 +265,7 @@ static struct {
 static void nested_text(const void *arg)
 {
 	(void)arg;
-	where_print_prefixed(nested.r, nested.prefix);
+	print_prefixed(nested.r, nested.prefix);
 }
 
 void where_line_prefixed(const struct where_report *r, const char *prefix)

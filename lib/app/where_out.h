@@ -8,14 +8,6 @@
 #include "meter/where.h"
 
 /*
- * where_print - the report as text lines ("where:", "cpus:", "net:",
- * "kernel:", us/KB in where: when bytes were given), or in JSON mode its keys
- * into the JSON object being built (between out_begin and out_end).
- */
-void where_print(const struct where_report *r);
-void where_json(const struct where_report *r);
-
-/*
  * where_show_other - with on (debug), the kernel lines gain "other:", the
  * symbols that fell into other with their shares (JSON: kernel_other).
  */
@@ -24,16 +16,16 @@ void where_show_other(int on);
 /*
  * where_line - the report as part of the line being described (app/out.h
  * line_begin .. line_end): its keys inside the object in JSON mode, its text
- * lines after the line's own.
+ * lines ("where:", "cpus:", "net:", "kernel:", us/KB in where: when bytes
+ * were given) after the line's own.
  */
 void where_line(const struct where_report *r);
 
 /*
- * where_print_prefixed, where_line_prefixed - the same, each text line
- * starting with prefix (zcs: "PEER: ", as its rate lines do), so that
- * the lines of connections served at once are told apart.
+ * where_line_prefixed - the same, each text line starting with prefix
+ * (zcs: "PEER: ", as its rate lines do), so that the lines of
+ * connections served at once are told apart.
  */
-void where_print_prefixed(const struct where_report *r, const char *prefix);
 void where_line_prefixed(const struct where_report *r, const char *prefix);
 
 #endif

@@ -18,7 +18,6 @@ struct where_span {
 	struct where_session *ws;
 	struct where_snap *start, *now;	/* now: the next read's, swapped in */
 	struct where_report rep;
-	int owns_ws;			/* where_meter_span's: freed with it */
 };
 
 /* Zeroed memory for -W, or one line and exit 1. */
@@ -88,8 +87,6 @@ void where_span_free(struct where_span *s)
 {
 	if (!s)
 		return;
-	if (s->owns_ws)
-		where_session_close(s->ws);
 	free(s->start);
 	free(s->now);
 	free(s);
@@ -123,34 +120,4 @@ const struct where_report *where_span_read(struct where_span *s, double load,
 const struct where_report *where_span_report(const struct where_span *s)
 {
 	return &s->rep;
-}
-
-struct where_span *where_meter_span(struct meter *m, int debug, unsigned flags)
-{
-	struct where_span *s = where_span_new(where_session_open(m, debug, flags));
-
-	s->owns_ws = 1;
-	return s;
-}
-
-void where_span_begin(struct where_span *s)
-{
-	char err[512];
-
-	if (s && where_span_start(s, err, sizeof(err)) < 0)
-		error(1, 0, "%s", err);
-}
-
-void where_span_take(struct where_span *s, double load)
-{
-	char err[512];
-
-	if (s && !where_span_read(s, load, 0, 0, err, sizeof(err)))
-		error(1, 0, "%s", err);
-}
-
-void where_span_line(const struct where_span *s)
-{
-	if (s)
-		where_line(&s->rep);
 }

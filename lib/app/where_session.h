@@ -72,20 +72,6 @@ const struct where_report *where_span_read(struct where_span *s, double load,
 					   uint64_t bytes, uint64_t calls, char *err,
 					   size_t errlen);
 
-/*
- * where_meter_span - -W over a meter's own periods, as cyclesoak runs it:
- * a session over m (debug, flags: as where_session_open's) and one span
- * of it, which owns it (where_span_free closes it too).
- * where_span_begin - where_span_start; where_span_take - where_span_read
- * of load with no bytes; where_span_line - the report as part of the line
- * being described (where_line). They do nothing on NULL (no -W); a
- * failure is one line and exit 1.
- */
-struct where_span *where_meter_span(struct meter *m, int debug, unsigned flags);
-void where_span_begin(struct where_span *s);
-void where_span_take(struct where_span *s, double load);
-void where_span_line(const struct where_span *s);
-
 /* where_span_report - the report of s's last read (all zero before one). */
 const struct where_report *where_span_report(const struct where_span *s);
 

@@ -55,7 +55,8 @@ static size_t shown_len(const unsigned char *p, size_t left, int bs, size_t limi
 	return total;
 }
 
-static const char *shown(const char *s, int bs, char *buf, size_t len)
+/* s made safe into buf, unit by unit (bs: as unit's), cut with "..." to fit. */
+static const char *made_safe(const char *s, int bs, char *buf, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "(null)");
 	size_t left = strlen((const char *)p), n = 0, k, used;
@@ -82,10 +83,10 @@ static const char *shown(const char *s, int bs, char *buf, size_t len)
 
 const char *safe_text(const char *s, char *buf, size_t len)
 {
-	return shown(s, 1, buf, len);
+	return made_safe(s, 1, buf, len);
 }
 
 const char *safe_line(const char *s, char *buf, size_t len)
 {
-	return shown(s, 0, buf, len);
+	return made_safe(s, 0, buf, len);
 }

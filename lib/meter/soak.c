@@ -158,13 +158,6 @@ fail:
 	return NULL;
 }
 
-struct soak *soak_start(int ncpus, int bind, char *err, size_t errlen)
-{
-	struct soak_cfg cfg = { .bind = bind };
-
-	return soak_start_cfg(ncpus, &cfg, err, errlen);
-}
-
 int soak_count(const struct soak *s)
 {
 	return s->n;

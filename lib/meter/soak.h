@@ -32,20 +32,16 @@ struct soak_cfg {
 };
 
 /*
- * soak_start - fork ncpus soakers (nice 19, SCHED_IDLE), soaker i pinned to
- * CPU i when bind, else to the i-th CPU this process may run on (round
+ * soak_start_cfg - fork ncpus soakers (nice 19, SCHED_IDLE), soaker i pinned to
+ * CPU i when cfg->bind, else to the i-th CPU this process may run on (round
  * robin past the last), and return once every one is counting. Each dies
  * with its parent, however the parent dies (PR_SET_PDEATHSIG fires when the
  * forking *thread* ends, so
  * call this from the thread that lives longest). NULL with err filled on
  * failure (nothing left running).
  */
-struct soak *soak_start(int ncpus, int bind, char *err, size_t errlen);
 struct soak *soak_start_cfg(int ncpus, const struct soak_cfg *cfg,
 			    char *err, size_t errlen);
-
-/* Number of soakers. */
-int soak_count(const struct soak *s);
 
 /* Process id of soaker i, for the curious and for tests. */
 int soak_pid(const struct soak *s, int i);
@@ -53,7 +49,7 @@ int soak_pid(const struct soak *s, int i);
 /* The CPU soaker i is pinned to; -1: none. */
 int soak_cpu(const struct soak *s, int i);
 
-/* Current counter of each soaker into counts[soak_count(s)]. */
+/* Current counter of each soaker into counts[n], n the soakers started. */
 void soak_read(const struct soak *s, uint64_t *counts);
 
 /* Sum of all counters. */
@@ -70,7 +66,7 @@ int soak_check(const struct soak *s, char *err, size_t errlen);
 /*
  * soak_gaps - the time each soaker spent away from its loop, in stretches
  * over SOAK_GAP_NS (preempted, or the hypervisor ran something else), into
- * gap_ns[soak_count(s)]: nanoseconds from its start to now (now_ns()).
+ * gap_ns[] (one per soaker): nanoseconds from its start to now (now_ns()).
  *
  * SOAK_GAP_NS sits well above the short stretches a virtual machine loses
  * all the time: exits and the host's own interrupts, tens of microseconds

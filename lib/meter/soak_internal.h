@@ -40,7 +40,8 @@ void soak_own_autogroup(void);
  */
 void soak_lift(pid_t pid);
 
-/* Where soaker i's counter lives, to check the layout. */
+/* The tests' looks: the number of soakers, where soaker i's counter lives. */
+int soak_count(const struct soak *s);
 const volatile uint64_t *soak_counter(const struct soak *s, int i);
 
 #endif

@@ -105,7 +105,6 @@ void where_syms_free(struct where_syms *t);
 size_t where_syms_find(struct where_syms *t, uint64_t ip);
 /* Symbol i (< t->n), its kind and role known. */
 const struct where_sym *where_sym_at(struct where_syms *t, size_t i);
-enum where_kind where_syms_kind(struct where_syms *t, uint64_t ip);
 
 /* Kernel frames a sample keeps: enough for the deepest walk seen (7 frames
  * on Linux 6.18: an irq-enable thunk, an unlock, the softirq run at a

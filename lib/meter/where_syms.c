@@ -149,13 +149,6 @@ const struct where_sym *where_sym_at(struct where_syms *t, size_t i)
 	return s;
 }
 
-enum where_kind where_syms_kind(struct where_syms *t, uint64_t ip)
-{
-	size_t i = where_syms_find(t, ip);
-
-	return i < t->n ? (enum where_kind)where_sym_at(t, i)->kind : WHERE_KOTHER;
-}
-
 const char *where_sym_name(struct where_syms *t, size_t sym)
 {
 	if (sym == WHERE_SYM_CUT)

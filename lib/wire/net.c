@@ -140,6 +140,28 @@ static int connect_within(int fd, const struct sockaddr *sa, socklen_t len,
 	return fcntl(fd, F_SETFL, flags);
 }
 
+/*
+ * No address of host port took the connection: why, into err (errno: the
+ * last one's error); -1. scope_name: every address was a link-local one
+ * without a scope (its name); bounded: the options of a bounded connect.
+ */
+static int connect_failed(const char *host, unsigned port, const char *scope_name,
+			  const struct net_opts *bounded, char *err, size_t errlen)
+{
+	char what[NI_MAXHOST + 32];
+	int e = errno;
+
+	snprintf(what, sizeof(what), "connect to %s port %u", host, port);
+	if (scope_name)
+		return addr_needs_scope(what, scope_name, err, errlen);
+	if (e == ETIMEDOUT && bounded)
+		return err_fill(err, errlen, 0, "%s: no answer within %g s%s%s%s", what,
+				bounded->connect_secs, bounded->connect_limit ? " (" : "",
+				bounded->connect_limit ? bounded->connect_limit : "",
+				bounded->connect_limit ? ")" : "");
+	return err_fill(err, errlen, e, "%s", what);
+}
+
 int net_connect(const char *host, unsigned port, const struct net_opts *o,
 		char *err, size_t errlen)
 {
@@ -185,20 +207,9 @@ int net_connect(const char *host, unsigned port, const struct net_opts *o,
 			break;	/* stopped: no other address either */
 	}
 	freeaddrinfo(res);
-	if (fd < 0 && unscoped && !tried) {
-		char what[NI_MAXHOST + 32];
-
-		snprintf(what, sizeof(what), "connect to %s port %u", host, port);
-		return addr_needs_scope(what, name, err, errlen);
-	}
-	if (fd < 0 && errno == ETIMEDOUT && deadline)
-		return err_fill(err, errlen, 0, "connect to %s port %u: no answer within "
-				"%g s%s%s%s", host, port, o->connect_secs,
-				o->connect_limit ? " (" : "",
-				o->connect_limit ? o->connect_limit : "",
-				o->connect_limit ? ")" : "");
 	if (fd < 0)
-		return err_fill(err, errlen, errno, "connect to %s port %u", host, port);
+		return connect_failed(host, port, unscoped && !tried ? name : NULL,
+				      deadline ? o : NULL, err, errlen);
 	return fd;
 }
 

@@ -126,6 +126,65 @@ void report_interval(uint64_t bytes, uint64_t ns, const struct tcp_figures *tcp,
 	fflush(stdout);
 }
 
+/* One connection's rate, kbytes/sec, over its own time. */
+static double conn_rate(const struct conn *c)
+{
+	return kbytes_per_sec(c->t.bytes, c->t_end - c->t0);
+}
+
+/* -d: a line per connection, and how far apart the slowest and fastest are. */
+static void debug_conns(const struct engine *e)
+{
+	const struct conn *c, *slow = &e->c[0], *fast = &e->c[0];
+	char what[32];
+
+	for (unsigned i = 0; i < e->n; i++) {
+		c = &e->c[i];
+		fprintf(stderr, "%s: stream %u: %" PRIu64 " bytes in %.3f s, %.0f kbytes/sec%s\n",
+			program_invocation_short_name, c->idx, c->t.bytes,
+			(double)(c->t_end - c->t0) / 1e9, conn_rate(c),
+			c->interrupted ? " (interrupted)" : "");
+		if (conn_rate(c) < conn_rate(slow))
+			slow = c;
+		if (conn_rate(c) > conn_rate(fast))
+			fast = c;
+		snprintf(what, sizeof(what), "stream %u: ", c->idx);
+		if (e->sd->cfg->debug > 1) {
+			report_tcp(what, &c->tcp);
+			c->ops->debug(c, what);
+		}
+		if (c->mptcp)
+			mptcp_debug(what, &c->subflows);
+	}
+	fprintf(stderr, "%s: streams: slowest/fastest %.3f (stream %u, stream %u)\n",
+		program_invocation_short_name,
+		conn_rate(fast) > 0 ? conn_rate(slow) / conn_rate(fast) : 0,
+		slow->idx, fast->idx);
+}
+
+void report_conns(const struct engine *e)
+{
+	const struct conn *c;
+
+	for (unsigned i = 0; i < e->n; i++) {	/* -J: an event each, no text line */
+		c = &e->c[i];
+		line_begin("stream");
+		line_int("stream", c->idx, NULL);
+		line_u64("bytes", c->t.bytes, NULL);
+		line_num("seconds", (double)(c->t_end - c->t0) / 1e9, 3, NULL);
+		line_num("kbytes_per_sec", conn_rate(c), 0, NULL);
+		line_bool("interrupted", c->interrupted, NULL);
+		report_tcp_keys(&c->tcp);
+		if (e->sd->cfg->sockopts.mptcp)	/* the kernel's word on its connection */
+			line_bool("mptcp", c->mptcp, NULL);
+		if (c->mptcp)
+			line_nested(mptcp_json, NULL, &c->subflows);
+		line_end();
+	}
+	if (e->sd->cfg->debug)
+		debug_conns(e);
+}
+
 /* The figures of a run that the summary takes the median, least and most of. */
 enum figure { FIG_RATE, FIG_LOAD, FIG_DEMAND, FIG_RX_OWN, FIG_RX_LOAD, FIG_RX_DEMAND };
 

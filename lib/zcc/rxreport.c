@@ -20,14 +20,14 @@
 
 #define LOOK_MS 100	/* how often the wait looks at delivery */
 
-void rx_report_start(struct rx_report *rp, int asked)
+void rx_report_start(struct rx_report_wait *rp, int asked)
 {
 	rp->asked = asked;
 	rp->reset = 0;
 	rxreport_reader_init(&rp->rd, RX_REPORT_BOUND_NS);
 }
 
-int rx_report_timeout(struct rx_report *rp, int sock, int timeout)
+int rx_report_timeout(struct rx_report_wait *rp, int sock, int timeout)
 {
 	uint64_t now = now_ns();
 	int outq = -1, due;
@@ -43,7 +43,7 @@ int rx_report_timeout(struct rx_report *rp, int sock, int timeout)
 	return timeout < 0 || due < timeout ? due : timeout;
 }
 
-ssize_t rx_report_read(struct rx_report *rp, int sock, char *buf, size_t len)
+ssize_t rx_report_read(struct rx_report_wait *rp, int sock, char *buf, size_t len)
 {
 	ssize_t n = read(sock, buf, len);
 
@@ -61,7 +61,7 @@ ssize_t rx_report_read(struct rx_report *rp, int sock, char *buf, size_t len)
 /* Said once in the program's life, whichever stream finds it first. */
 static int none_said;
 
-int rx_report_judge(struct rx_report *rp, const char *peer, uint64_t sent,
+int rx_report_judge(struct rx_report_wait *rp, const char *peer, uint64_t sent,
 		    struct rxreport *out)
 {
 	const char *me = program_invocation_short_name;

@@ -16,32 +16,32 @@
 #define RX_REPORT_BOUND_NS 2000000000ull
 
 /* One connection's report as it is awaited. */
-struct rx_report {
+struct rx_report_wait {
 	int asked;			/* --receiver-report */
 	int reset;			/* a reset came once the line had begun */
 	struct rxreport_reader rd;
 };
 
 /* rx_report_start - before the wait; asked: the option was given. */
-void rx_report_start(struct rx_report *rp, int asked);
+void rx_report_start(struct rx_report_wait *rp, int asked);
 
 /* rx_report_timeout - poll()'s timeout in the wait (ms, -1: none), made
  * short enough to see the data delivered and the bound pass. */
-int rx_report_timeout(struct rx_report *rp, int sock, int timeout);
+int rx_report_timeout(struct rx_report_wait *rp, int sock, int timeout);
 
 /*
  * rx_report_read - read() from sock into buf, as the wait does, feeding
  * the report; a reset once the line has begun is 0 (the end: zcs writes
  * only after a whole stream), said by rx_report_judge.
  */
-ssize_t rx_report_read(struct rx_report *rp, int sock, char *buf, size_t len);
+ssize_t rx_report_read(struct rx_report_wait *rp, int sock, char *buf, size_t len);
 
 /*
  * rx_report_judge - after the wait (sent: the bytes zcc sent): the report
  * into *out and 1; else 0, and what was wrong is one line on stderr
  * naming peer (no report at all: said once in the program's life).
  */
-int rx_report_judge(struct rx_report *rp, const char *peer, uint64_t sent,
+int rx_report_judge(struct rx_report_wait *rp, const char *peer, uint64_t sent,
 		    struct rxreport *out);
 
 /*

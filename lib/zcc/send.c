@@ -97,6 +97,28 @@ int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 	return 0;
 }
 
+/*
+ * mptcp_check - the kernel's word on connection fd to peer, opened
+ * with --mptcp: 1 MPTCP, 0 it fell back to plain TCP (one line on stderr,
+ * once a process: every connection to one peer falls back alike), -1 the
+ * kernel does not say (one line too, once).
+ */
+static int mptcp_check(int fd, const char *peer)
+{
+	static int said;
+	int active = mptcp_active(fd), e = errno;
+
+	if (active == 1 || __atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		return active;
+	if (active == 0)
+		error(0, 0, "--mptcp: %s answered as plain TCP: the connection fell "
+		      "back to TCP (the kernel's TCP_IS_MPTCP is 0)", peer);
+	else
+		error(0, e, "--mptcp: the kernel does not say whether the connection "
+		      "to %s is MPTCP (TCP_IS_MPTCP)", peer);
+	return active;
+}
+
 int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *peer,
 		 size_t peerlen, char *err, size_t errlen)
 {
@@ -114,7 +136,7 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 	}
 	snprintf(peer, peerlen, "%s port %u", cfg->host, cfg->port);
 	if (o.mptcp)
-		mptcp_conn_check(sock, peer);
+		mptcp_check(sock, peer);
 	if (cfg->debug) {
 		int sndbuf = 0;
 		socklen_t len = sizeof(sndbuf);
@@ -129,14 +151,14 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 }
 
 void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
-		   struct mptcp_look *look)
+		   struct mptcp_subflows *sf)
 {
 	if (first) {
-		memset(look, 0, sizeof(*look));
+		memset(sf, 0, sizeof(*sf));
 		*mptcp = sd->cfg->sockopts.mptcp && mptcp_active(sock) == 1;
 	}
 	if (*mptcp)
-		mptcp_look(sock, look);
+		mptcp_subflows_read(sock, sf);
 }
 
 #define MPTCP_LOOK_MS 10	/* --mptcp: the subflows' figures at most this stale */
@@ -149,8 +171,8 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
  * send). Returns 0, -1 when *t->stop cut it short, -2 with err when the
  * server failed.
  */
-int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
-		     struct mptcp_look *look, char *err, size_t errlen)
+int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wait *rp,
+		     struct mptcp_subflows *sf, char *err, size_t errlen)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	const char *peer = t->peer;
@@ -175,8 +197,8 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 		expired = watch_close_wait(start, cfg->stall, suspended_ns() - stopped0,
 					   now_ns(), &timeout);
 		timeout = rx_report_timeout(rp, sock, timeout);
-		if (look) {	/* a subflow can be gone once the server has read all */
-			mptcp_look(sock, look);
+		if (sf) {	/* a subflow can be gone once the server has read all */
+			mptcp_subflows_read(sock, sf);
 			if (timeout < 0 || timeout > MPTCP_LOOK_MS)
 				timeout = MPTCP_LOOK_MS;
 		}
@@ -198,12 +220,4 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp
 			return -2;
 		}
 	}
-}
-
-/* -t -d: how the stream's loops were spent. */
-void debug_deadline(const char *what, const struct deadline *dl, uint32_t ceiling)
-{
-	fprintf(stderr, "%s: %s-t: %" PRIu64 " files in %" PRIu32 " loops, then %" PRIu32
-		" loops of 0 files\n", program_invocation_short_name, what, dl->files,
-		dl->loops, ceiling - dl->loops);
 }

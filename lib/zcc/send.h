@@ -68,7 +68,7 @@ struct sender {
 	int env_due;			/* the env record waits for a connection */
 	int mptcp;			/* --mptcp, and the kernel says the run's
 					 * connection (-P: any) is MPTCP */
-	struct mptcp_look subflows;	/* --mptcp: the run's connection's */
+	struct mptcp_subflows subflows;	/* --mptcp: the run's connection's */
 	int refusal_ok;			/* a refused method ends the run, not zcc */
 	char refusal[512];		/* and why */
 };

@@ -1,7 +1,7 @@
 /*
- * What the parts of a send share and a program never sees: a stream
- * (lib/zcc/stream.c) and the group of them that is a run
- * (lib/zcc/streams.c), the watcher of -I and -T (lib/zcc/send_watch.c),
+ * What the parts of a send share and a program never sees: a connection
+ * (lib/zcc/conn.h) and the engine that runs N >= 1 of them
+ * (lib/zcc/engine.c), the watcher of -I and -T (lib/zcc/send_watch.c),
  * the connection and meter steps (lib/zcc/send.c), the lines only they
  * print (lib/zcc/report.c).
  */
@@ -11,82 +11,73 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include "zcc/conn.h"
 #include "zcc/deadline.h"
 #include "zcc/send.h"
 #include "app/watch.h"
 
-struct group;
-
-/* One stream of a run: its own connection, method state and files. */
-struct stream {
-	unsigned idx;		/* 1..N, as messages name it */
-	int cpu;		/* -B list: its CPU; -1: as the process */
-	struct group *g;
-	struct tx t;		/* t.sock: -1 until connected and after close */
-	volatile sig_atomic_t *cancel;	/* set: a connect gives up */
-	struct file_set set;	/* its own entries: a method maps into them */
-	char peer[300];
-	char err[512];
-	int sending;		/* the -T watch of the stream runs */
-	uint32_t loops;
-	struct deadline dl;	/* -t: its plan */
-	int connected, opened, sent, interrupted;
-	int refused;		/* the method, by the kernel (sd->refusal_ok; err says) */
-	int mptcp;		/* -P --mptcp: the kernel says it is MPTCP */
-	struct mptcp_look subflows;	/* -P --mptcp: its connection's */
-	int rc;			/* the send's, then the wait for the close's */
-	uint64_t t0, t_sent, t_end;	/* sending, sent, closed */
-	struct tcp_figures tcp;
-	struct rx_report rp;	/* --receiver-report: the line awaited */
-	int rx_ok;		/* rx holds the receiver's report */
-	struct rxreport rx;
-	pthread_t thread;
-};
-
-/* The streams of one run. lock guards every t.sock against its close. */
-struct group {
+/*
+ * The connections of one run. lock guards every t.sock against its close.
+ * One connection's figures cover its work alone (the meter, the watch and
+ * the seconds begin once it is open and end when its work is done: its
+ * thread calls engine_span_begin and _end); N's span from before the
+ * first connect to the last close.
+ */
+struct engine {
 	struct sender *sd;
-	struct stream *s;
+	const struct conn_ops *ops;
+	struct conn *c;
 	unsigned n;
-	int stop;			/* a signal or a failure: the streams end */
-	uint64_t end;			/* -t: every stream's deadline, now_ns() */
+	int span_each;			/* the one connection spans the figures */
+	int named;			/* several: messages name the connection */
+	int stop;			/* a signal or a failure: the connections end */
+	uint64_t end;			/* -t: every connection's deadline, now_ns() */
 	/*
-	 * -P: every stream's t.stop, never set: a stream thread has every
-	 * signal blocked, so no send of its returns EINTR; the main thread
-	 * ends them by shutting their sockets instead, and no flag is shared
-	 * unlocked. One stream runs in the main thread: its t.stop is
-	 * stop_signal.
+	 * Every connection's t.stop, never set: a connection's thread has
+	 * every signal blocked, so no system call of its returns EINTR; the
+	 * main thread ends them by shutting their sockets instead, and no
+	 * flag is shared unlocked.
 	 */
-	volatile sig_atomic_t never;
-	volatile sig_atomic_t cancel;	/* -P: set with stop, a connect gives up */
+	volatile sig_atomic_t stop_never;
+	volatile sig_atomic_t cancel;	/* set with stop: a connect gives up */
 	unsigned running;		/* threads not yet done */
-	unsigned failed;		/* the first stream that failed, or 0 */
+	unsigned failed;		/* the first connection that failed, or 0 */
+	struct watcher *w;
+	double own0;			/* this process's CPU time at the span's start */
+	int mrc;			/* the meter's reading: -1 when it had none (merr) */
+	struct send_result *r;
+	char merr[512];
 	pthread_mutex_t lock;
-	pthread_cond_t wake;		/* a stream is done or failed */
+	pthread_cond_t wake;		/* a connection is done or failed */
 };
 
 /*
- * stream_start - bind s's thread to its CPU, connect, open the method, and
- * with -t plan the loops; -1 when that failed (the failure or the stop
- * recorded). stream_send - the whole stream. stream_finish - the one place
- * a connection ends: wait for the server's close after a whole send, take
- * TCP_INFO, close; a failure ends the run (g->failed). stream_thread -
- * the three in a thread of -P.
+ * engine_span_begin - the span of the figures begins: the env record,
+ * -d's plan, the meter's mark, the watch (sock: the one connection's, -1:
+ * none yet). engine_span_end - it ends: the watch stopped, the meter read.
  */
-int stream_start(struct stream *s);
-void stream_send(struct stream *s);
-void stream_finish(struct stream *s);
-void *stream_thread(void *arg);
+void engine_span_begin(struct engine *e, int sock);
+void engine_span_end(struct engine *e);
+
+/*
+ * engine_send - send_run with the work of ops on each connection: a run
+ * of loops (or -t's time), its lines printed, a failure one line and exit
+ * 1; the work's planned bytes must be what it sent.
+ */
+struct send_result engine_send(struct sender *sd, const struct conn_ops *ops, uint32_t loops);
+
+/* engine_fail - c failed with err: the first failure ends the run. */
+void engine_fail(struct conn *c, const char *err);
 
 /* The watcher: interval lines (-I) and the stall limit (-T), a thread. */
 struct watcher {
 	struct sender *sd;
-	struct group *g;	/* the streams it watches */
-	struct watch watch;	/* lib/app/watch.h: lines due; one stream's stall rule */
-	struct watch *each;	/* -P with -T: one stall rule per stream */
-	uint64_t *last;		/* -P -I -d: each stream's bytes at the last line */
+	struct engine *e;	/* the connections it watches */
+	struct watch watch;	/* lib/app/watch.h: the lines of their sum */
+	struct watch *each;	/* -T: one stall rule per connection */
+	uint64_t *last;		/* -P -I -d: each one's bytes at the last line */
 	int running, done, stalled;
-	unsigned stalled_idx;	/* the stream that stalled */
+	unsigned stalled_idx;	/* the connection that stalled */
 	uint64_t moved;		/* in the -T window, when it stalled */
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -94,11 +85,11 @@ struct watcher {
 };
 
 /*
- * watch_start - watch the streams of g in a thread of its own with every
+ * watch_start - watch the connections of e in a thread of its own with every
  * signal blocked (they are the main thread's); nothing to do without -I
  * and -T. watch_stop - end it and free what it made.
  */
-void watch_start(struct watcher *w, struct sender *sd, struct group *g);
+void watch_start(struct watcher *w, struct sender *sd, struct engine *e);
 void watch_stop(struct watcher *w);
 
 /*
@@ -111,21 +102,21 @@ int send_connect(const struct sender *sd, volatile sig_atomic_t *cancel, char *p
 
 /*
  * send_subflows - --mptcp: a look at the subflows of connection sock into
- * *look; first: the connection is new (is it MPTCP, the kernel says:
- * *mptcp; no look otherwise). One stream's go to sd, -P's to each stream.
+ * *sf; first: the connection is new (is it MPTCP, the kernel says:
+ * *mptcp; no look otherwise).
  */
 void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
-		   struct mptcp_look *look);
+		   struct mptcp_subflows *sf);
 
 /*
  * send_await_close - everything is in the kernel's hands; see it
  * delivered. -T bounds the wait; with --receiver-report, rp gets what the
- * server writes; an MPTCP connection's subflows are looked at into look
+ * server writes; an MPTCP connection's subflows are looked at into sf
  * (NULL: none) as the last bytes go. 0, -1 when *t->stop cut it short, -2
  * with err when the server failed.
  */
-int send_await_close(const struct sender *sd, struct tx *t, struct rx_report *rp,
-		     struct mptcp_look *look, char *err, size_t errlen);
+int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wait *rp,
+		     struct mptcp_subflows *sf, char *err, size_t errlen);
 
 /*
  * send_mark - the meter's mark, now: a run's figures start here; with -W
@@ -144,9 +135,12 @@ double send_cpu_secs(void);
 int send_meter_read(struct sender *sd, struct send_result *r, double own_secs,
 		    char *err, size_t errlen);
 
-/* debug_deadline - -t -d: the files and loops a stream of ceiling loops
- * sent, after what on stderr. */
-void debug_deadline(const char *what, const struct deadline *dl, uint32_t ceiling);
+/*
+ * report_conns - several connections: -J's stream event for each (no
+ * text line), and with -d a line for each and how far apart the slowest
+ * and fastest are.
+ */
+void report_conns(const struct engine *e);
 
 /* report_tcp - -d: TCP's own account, "tcp: ..." after what on stderr. */
 void report_tcp(const char *what, const struct tcp_figures *tcp);

@@ -20,8 +20,8 @@ static uint64_t watched_bytes(const struct watcher *w)
 {
 	uint64_t sum = 0;
 
-	for (unsigned i = 0; i < w->g->n; i++)
-		sum += __atomic_load_n(&w->g->s[i].t.bytes, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < w->e->n; i++)
+		sum += __atomic_load_n(&w->e->c[i].t.bytes, __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -32,14 +32,14 @@ static void watched_tcp(const struct watcher *w, struct tcp_figures *sum)
 	unsigned n = 0;
 
 	*sum = (struct tcp_figures){ 0 };
-	pthread_mutex_lock(&w->g->lock);
-	for (unsigned i = 0; i < w->g->n; i++) {
-		if (w->g->s[i].t.sock >= 0 && tcpinfo_read(w->g->s[i].t.sock, &one) == 0) {
+	pthread_mutex_lock(&w->e->lock);
+	for (unsigned i = 0; i < w->e->n; i++) {
+		if (w->e->c[i].t.sock >= 0 && tcpinfo_read(w->e->c[i].t.sock, &one) == 0) {
 			tcpinfo_add(sum, &one);
 			n++;
 		}
 	}
-	pthread_mutex_unlock(&w->g->lock);
+	pthread_mutex_unlock(&w->e->lock);
 	tcpinfo_mean(sum, n);
 }
 
@@ -57,48 +57,75 @@ static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns)
 	report_interval(bytes, ns, &tcp, span ? where_span_report(span) : NULL);
 }
 
-/* -P -I -d: each stream's rate over the interval just printed. */
+/* -P -I -d: each connection's rate over the interval just printed. */
 static void debug_interval(struct watcher *w, uint64_t ns)
 {
 	uint64_t b;
 
-	for (unsigned i = 0; i < w->g->n; i++) {
-		b = __atomic_load_n(&w->g->s[i].t.bytes, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < w->e->n; i++) {
+		b = __atomic_load_n(&w->e->c[i].t.bytes, __ATOMIC_RELAXED);
 		fprintf(stderr, "%s: stream %u: %.0f kbytes/sec\n",
-			program_invocation_short_name, w->g->s[i].idx,
+			program_invocation_short_name, w->e->c[i].idx,
 			kbytes_per_sec(b - w->last[i], ns));
 		w->last[i] = b;
 	}
 }
 
 /*
- * -P with -T: each stream that is sending has a stall rule of its own (a
- * straggler must not hide behind the others' bytes). The first that
- * stalls is shut down, which fails it and so ends the run. Returns 1 then.
+ * --mptcp: a look at the subflows of each connection while it works, so
+ * that one that closes is seen gone (under the lock: its thread takes the
+ * last look itself once its work is done).
  */
-static int look_each(struct watcher *w, uint64_t now)
+static void look_subflows(struct watcher *w)
+{
+	struct conn *c;
+
+	pthread_mutex_lock(&w->e->lock);
+	for (unsigned i = 0; i < w->e->n; i++) {
+		c = &w->e->c[i];
+		if (__atomic_load_n(&c->sending, __ATOMIC_ACQUIRE) && c->mptcp)
+			mptcp_subflows_read(c->t.sock, &c->subflows);
+	}
+	pthread_mutex_unlock(&w->e->lock);
+}
+
+/*
+ * -T: each connection that is working has a stall rule of its own (a
+ * straggler must not hide behind the others' bytes). The first that
+ * stalls is shut down, which fails it and so ends the run. Returns 1
+ * then; else when the next look is due into *due (a connection not yet
+ * working is looked for every 0.1 s).
+ */
+static int look_each(struct watcher *w, uint64_t now, uint64_t *due)
 {
 	struct watch_news news;
-	struct stream *s;
+	struct watch *each;
+	struct conn *c;
 
-	for (unsigned i = 0; i < w->g->n; i++) {
-		s = &w->g->s[i];
-		if (!__atomic_load_n(&s->sending, __ATOMIC_ACQUIRE))
+	for (unsigned i = 0; i < w->e->n; i++) {
+		c = &w->e->c[i];
+		each = &w->each[i];
+		if (!__atomic_load_n(&c->sending, __ATOMIC_ACQUIRE)) {
+			if (each->slot_ns == 0 && !__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) &&
+			    now + 100000000u < *due)
+				*due = now + 100000000u;
 			continue;
-		if (w->each[i].slot_ns == 0)	/* its first look */
-			watch_init(&w->each[i], 0, w->sd->cfg->stall, now,
-				   __atomic_load_n(&s->t.bytes, __ATOMIC_RELAXED));
-		watch_look(&w->each[i], now, __atomic_load_n(&s->t.bytes, __ATOMIC_RELAXED),
-			   &news);
+		}
+		if (each->slot_ns == 0)	/* its first look */
+			watch_init(each, 0, w->sd->cfg->stall, now,
+				   __atomic_load_n(&c->t.bytes, __ATOMIC_RELAXED));
+		watch_look(each, now, __atomic_load_n(&c->t.bytes, __ATOMIC_RELAXED), &news);
+		if (watch_due(each) < *due)
+			*due = watch_due(each);
 		if (!news.stalled)
 			continue;
 		w->stalled = 1;
-		w->stalled_idx = s->idx;
+		w->stalled_idx = c->idx;
 		w->moved = news.moved;
-		pthread_mutex_lock(&w->g->lock);
-		if (s->t.sock >= 0)
-			shutdown(s->t.sock, SHUT_RDWR);	/* the send returns */
-		pthread_mutex_unlock(&w->g->lock);
+		pthread_mutex_lock(&w->e->lock);
+		if (c->t.sock >= 0)
+			shutdown(c->t.sock, SHUT_RDWR);	/* the work returns */
+		pthread_mutex_unlock(&w->e->lock);
 		return 1;
 	}
 	return 0;
@@ -124,20 +151,13 @@ static void *watch_run(void *arg)
 			print_interval(w, news.line_bytes, news.line_ns);
 		if (news.line && w->last)
 			debug_interval(w, news.line_ns);
-		if (w->sd->mptcp && w->g->n == 1)	/* a subflow that closes is seen gone */
-			mptcp_look(w->g->s[0].t.sock, &w->sd->subflows);
-		if (news.stalled) {	/* one stream's rule */
-			w->stalled = 1;
-			w->stalled_idx = 1;
-			w->moved = news.moved;
-			shutdown(w->g->s[0].t.sock, SHUT_RDWR);	/* the send returns */
-			break;
-		}
-		if (w->each && look_each(w, now))
-			break;
+		if (w->sd->cfg->sockopts.mptcp)
+			look_subflows(w);
 		due = watch_due(&w->watch);
-		if (w->each && now + 100000000u < due)
-			due = now + 100000000u;	/* the streams' rules: 0.1 s is enough */
+		if (w->each && look_each(w, now, &due))
+			break;
+		if (w->sd->cfg->sockopts.mptcp && now + 100000000u < due)
+			due = now + 100000000u;	/* the subflows: 0.1 s is enough */
 		ts = ns_timespec(due);
 		pthread_cond_timedwait(&w->wake, &w->lock, &ts);
 	}
@@ -145,26 +165,25 @@ static void *watch_run(void *arg)
 	return NULL;
 }
 
-void watch_start(struct watcher *w, struct sender *sd, struct group *g)
+void watch_start(struct watcher *w, struct sender *sd, struct engine *e)
 {
 	const struct send_cfg *cfg = sd->cfg;
 	double interval = cfg->interval;
-	int many = g->n > 1;
 	sigset_t all, old;
-	int e;
+	int err;
 
-	*w = (struct watcher){ .sd = sd, .g = g };
+	*w = (struct watcher){ .sd = sd, .e = e };
 	if (interval == 0 && cfg->stall == 0)
 		return;
-	/* One stream: one rule for lines and stall; -P: lines of the sum. */
-	watch_init(&w->watch, interval, many ? 0 : cfg->stall, now_ns(), 0);
-	if (many && cfg->stall > 0) {
-		w->each = calloc(g->n, sizeof(*w->each));
+	/* The lines are of the sum; the stall rules each connection's. */
+	watch_init(&w->watch, interval, 0, now_ns(), 0);
+	if (cfg->stall > 0) {
+		w->each = calloc(e->n, sizeof(*w->each));
 		if (!w->each)
 			error(1, errno, "memory");
 	}
-	if (many && interval > 0 && cfg->debug) {
-		w->last = calloc(g->n, sizeof(*w->last));
+	if (e->named && interval > 0 && cfg->debug) {
+		w->last = calloc(e->n, sizeof(*w->last));
 		if (!w->last)
 			error(1, errno, "memory");
 	}
@@ -172,10 +191,10 @@ void watch_start(struct watcher *w, struct sender *sd, struct group *g)
 	clock_cond_init(&w->wake);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	e = pthread_create(&w->thread, NULL, watch_run, w);
+	err = pthread_create(&w->thread, NULL, watch_run, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e)
-		error(1, e, "a thread for -I / -T");
+	if (err)
+		error(1, err, "a thread for -I / -T");
 	w->running = 1;
 }
 

@@ -34,12 +34,12 @@ struct conn {
 	uint64_t start, end;		/* now_ns at the first and last byte's moment */
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
-	struct sampler_mark first, last;	/* -c: the ledger at its start, its last line */
+	struct serve_sampler_mark first, last;	/* -c: ledger at start, at last line */
 	struct app_load done_load;	/* -c: the done line's figures */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */
 	const struct where_report *where_rep;	/* -W: the last line's */
 	int mptcp;			/* the kernel says the connection is MPTCP */
-	struct mptcp_look subflows;	/* and its subflows, at the end */
+	struct mptcp_subflows subflows;	/* and its subflows, at the end */
 	uint64_t where_calls;		/* receive calls at the last where line */
 };
 
@@ -137,7 +137,7 @@ static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 		return l;
 	if (whole)
 		c->last = c->first;
-	l = sampler_since(&c->last, &bytes);	/* every connection's bytes */
+	l = serve_sampler_since(&c->last, &bytes);	/* every connection's bytes */
 	if (l.valid && c->cfg->where)
 		where_read(c, l.load, bytes, whole);
 	return l;
@@ -253,7 +253,7 @@ static enum end receive(struct conn *c)
 
 	for (;;) {
 		n = rx_step(c->cfg->method, &c->rx, &c->p, err, sizeof(err));
-		total_count(c->p.bytes);
+		serve_total_count(c->p.bytes);
 		if (n == 0)
 			return END_EOF;
 		if (n < 0 && errno != EINTR) {
@@ -318,7 +318,7 @@ static void ticker(uint64_t tick_ns)
 
 	/* A blocked read() must return to the loop. */
 	if (tick_ns)
-		catch_interrupting(SIGALRM, on_alarm);
+		serve_catch(SIGALRM, on_alarm);
 	it.it_value = it.it_interval;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0 && tick_ns)
 		error(1, errno, "setitimer");
@@ -363,15 +363,10 @@ static void result_of(const struct conn *c, int rc, double cpu0, struct serve_re
 		.first = c->first, .last = c->last };
 }
 
-int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
-	  struct serve_result *res)
+/* c, for connection fd from peer read into buf: -d's words, MPTCP or not. */
+static void conn_init(struct conn *c, const struct serve_cfg *sc, int fd, const char *peer,
+		      unsigned char *buf)
 {
-	double cpu0 = cpu_self_secs();
-	struct conn conn = { 0 }, *c = &conn;
-	char err[256];
-	enum end how;
-	int rc;
-
 	c->cfg = sc;
 	c->peer = peer;
 	if (sc->debug)
@@ -389,6 +384,18 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	if (sc->debug && sc->mptcp)
 		fprintf(stderr, "zcs: %s: %s\n", peer, c->mptcp ? "MPTCP" :
 			"plain TCP (the kernel's TCP_IS_MPTCP is not 1)");
+}
+
+int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
+	  struct serve_result *res)
+{
+	double cpu0 = cpu_self_secs();
+	struct conn conn = { 0 }, *c = &conn;
+	char err[256];
+	enum end how;
+	int rc;
+
+	conn_init(c, sc, fd, peer, buf);
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection
 		 * of this kind, but an MPTCP listener's plain TCP ones may pass. */
@@ -399,7 +406,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		close(fd);
 		return 1;
 	}
-	if (sc->meter && sampler_read(&c->first) == 0)
+	if (sc->meter && serve_sampler_read(&c->first) == 0)
 		c->last = c->first;
 	where_start(c);
 	c->start = now_ns();
@@ -408,9 +415,9 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	ticker(watch_tick_ns(&c->watch));
 	how = receive(c);
 	if (c->mptcp)
-		mptcp_look(fd, &c->subflows);
+		mptcp_subflows_read(fd, &c->subflows);
 	c->end = now_ns();
-	total_ended();	/* the stream ended: the client may connect again */
+	serve_total_ended();	/* the stream ended: the client may connect again */
 	rc = verdict(c, how);
 	if (rc == 0)
 		send_report(c, cpu_self_secs() - cpu0);

@@ -43,7 +43,7 @@ struct serve_result {
 	double own_secs;		/* this process's CPU time receiving it */
 	int whole;			/* a complete, well-formed stream */
 	int metered;			/* -c: first and last hold the ledger */
-	struct sampler_mark first, last;	/* the meter's ledger at start and end */
+	struct serve_sampler_mark first, last;	/* the meter's ledger at start and end */
 };
 
 /*
@@ -57,5 +57,12 @@ struct serve_result {
  */
 int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *buf,
 	  struct serve_result *res);
+
+/*
+ * serve_catch - fn handles sig (SIGCHLD, SIGALRM) without SA_RESTART, so
+ * that a blocked read or poll returns to the loop that looks
+ * (signal_interrupts). A failure is one line and exit 1.
+ */
+void serve_catch(int sig, void (*fn)(int));
 
 #endif

@@ -20,7 +20,7 @@ static unsigned *kid_slot;	/* each one's slot of the total */
 static unsigned live, max_conns;
 static void (*on_ended)(pid_t pid);
 
-void conns_open(unsigned max, void (*ended)(pid_t pid))
+void serve_conns_open(unsigned max, void (*ended)(pid_t pid))
 {
 	max_conns = max;
 	on_ended = ended;
@@ -30,7 +30,7 @@ void conns_open(unsigned max, void (*ended)(pid_t pid))
 		error(1, errno, "allocate the child table");
 }
 
-void conns_close(void)
+void serve_conns_close(void)
 {
 	free(kids);
 	free(kid_slot);
@@ -38,7 +38,7 @@ void conns_close(void)
 	kid_slot = NULL;
 }
 
-unsigned conns_live(void)
+unsigned serve_conns_live(void)
 {
 	return live;
 }
@@ -73,7 +73,7 @@ static void refused(const char *peer)
 		snprintf(refused_peer, sizeof(refused_peer), "%s", peer);
 }
 
-int conns_refused_due_ms(void)
+int serve_conns_refused_due_ms(void)
 {
 	unsigned others;
 	int ms = line_limit_due(&refusals, now_ns(), &others);
@@ -110,24 +110,24 @@ static void become_child(pid_t parent, unsigned slot, void (*in_child)(void))
 	kids = NULL;
 	kid_slot = NULL;
 	live = 0;
-	total_child(slot);
+	serve_total_child(slot);
 	if (in_child)
 		in_child();
 	mask_parent_signals(SIG_UNBLOCK);
 }
 
-pid_t conns_spawn(const char *peer, void (*in_child)(void))
+pid_t serve_conns_spawn(const char *peer, void (*in_child)(void))
 {
 	pid_t parent = getpid(), pid;
 	unsigned slot;
 
-	conns_reap();	/* a child may have ended since we last looked */
+	serve_conns_reap();	/* a child may have ended since we last looked */
 	if (live >= max_conns) {
 		refused(peer);
 		errno = EBUSY;
 		return -1;
 	}
-	slot = total_take();
+	slot = serve_total_take();
 	fflush(stdout);
 	mask_parent_signals(SIG_BLOCK);
 	pid = fork();
@@ -138,7 +138,7 @@ pid_t conns_spawn(const char *peer, void (*in_child)(void))
 	mask_parent_signals(SIG_UNBLOCK);
 	if (pid < 0) {
 		error(0, errno, "%s: fork", peer);
-		total_forget(slot);
+		serve_total_forget(slot);
 		return -1;
 	}
 	kid_slot[live] = slot;
@@ -146,7 +146,7 @@ pid_t conns_spawn(const char *peer, void (*in_child)(void))
 	return pid;
 }
 
-int conns_reap(void)
+int serve_conns_reap(void)
 {
 	int status, broken = 0;
 	unsigned i = 0;
@@ -159,7 +159,7 @@ int conns_reap(void)
 		}
 		if (WIFEXITED(status) && WEXITSTATUS(status) == SERVE_GIVE_UP)
 			broken = 1;
-		total_release(kid_slot[i]);
+		serve_total_release(kid_slot[i]);
 		if (on_ended)
 			on_ended(kids[i]);
 		live--;
@@ -169,9 +169,9 @@ int conns_reap(void)
 	return broken;
 }
 
-void conns_stop(int sig)
+void serve_conns_stop(int sig)
 {
-	struct pollfd asked = { .fd = sampler_fd(), .events = POLLIN };
+	struct pollfd asked = { .fd = serve_sampler_fd(), .events = POLLIN };
 	unsigned i;
 	pid_t pid;
 
@@ -184,7 +184,7 @@ void conns_stop(int sig)
 			continue;
 		}
 		/* Their last lines may wait for a reading of the meter. */
-		sampler_answer();
+		serve_sampler_answer();
 		poll(&asked, 1, 10);
 	}
 }

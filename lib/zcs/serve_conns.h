@@ -14,34 +14,34 @@
 /* "address port N", the longest IPv6 address and port */
 #define CONN_PEER_LEN 80
 
-/* conns_open - a table for max connections (their total's slots opened
+/* serve_conns_open - a table for max connections (their total's slots opened
  * already); ended (or NULL) is told of each child reaped. A failure is
  * one line and exit 1. */
-void conns_open(unsigned max, void (*ended)(pid_t pid));
-void conns_close(void);
+void serve_conns_open(unsigned max, void (*ended)(pid_t pid));
+void serve_conns_close(void);
 
-/* conns_live - how many children serve now. */
-unsigned conns_live(void);
+/* serve_conns_live - how many children serve now. */
+unsigned serve_conns_live(void);
 
 /*
- * conns_spawn - fork a child for a new connection from peer, or refuse it
+ * serve_conns_spawn - fork a child for a new connection from peer, or refuse it
  * when -m are served already (-1, errno EBUSY, the line said). In the
  * child: it dies with the parent, the parent's tables are gone, in_child
  * has run (the parent's descriptors closed) and the parent's signals are
  * taken again; it returns 0. In the parent: the pid, or -1 (fork failed).
  */
-pid_t conns_spawn(const char *peer, void (*in_child)(void));
+pid_t serve_conns_spawn(const char *peer, void (*in_child)(void));
 
-/* conns_reap - reap the children that ended. Returns 1 if one gave up
+/* serve_conns_reap - reap the children that ended. Returns 1 if one gave up
  * (lib/zcs/serve.h SERVE_GIVE_UP), so the server must too. */
-int conns_reap(void);
+int serve_conns_reap(void);
 
-/* conns_refused_due_ms - poll()'s timeout for a refusal line not yet
+/* serve_conns_refused_due_ms - poll()'s timeout for a refusal line not yet
  * shown: -1 none (a due one is shown now). */
-int conns_refused_due_ms(void);
+int serve_conns_refused_due_ms(void);
 
-/* conns_stop - pass sig to every child and wait for them all, answering
+/* serve_conns_stop - pass sig to every child and wait for them all, answering
  * their requests for the meter's readings (lib/zcs/serve_sampler.h) meanwhile. */
-void conns_stop(int sig);
+void serve_conns_stop(int sig);
 
 #endif

@@ -62,7 +62,7 @@ static void forget_parent(void)
 	close(wake_pipe[0]);
 	close(wake_pipe[1]);
 	wake_pipe[0] = wake_pipe[1] = -1;
-	sampler_child();
+	serve_sampler_child();
 }
 
 /*
@@ -101,23 +101,23 @@ static void accept_one(unsigned char *buf)
 		return;
 	}
 	conn_env(fd);
-	if (rounds_on()) {	/* the variant of this sender's turn */
-		const struct rx_variant *v = rounds_pick(peer);
+	if (serve_rounds_on()) {	/* the variant of this sender's turn */
+		const struct rx_variant *v = serve_rounds_pick(peer);
 
 		sc.method = v->method;
 		sc.read_size = v->read_size;
 	}
-	pid = conns_spawn(peer, forget_parent);
+	pid = serve_conns_spawn(peer, forget_parent);
 	if (pid == 0) {
 		rc = serve(&sc, fd, peer, buf, &res);
-		if (rounds_on())
-			rounds_result(&res);
+		if (serve_rounds_on())
+			serve_rounds_result(&res);
 		if (stop_signal)
 			stop_exit(stop_signal);
 		exit(rc);
 	}
-	if (rounds_on())
-		rounds_spawned(pid);
+	if (serve_rounds_on())
+		serve_rounds_spawned(pid);
 	close(fd);
 }
 
@@ -128,7 +128,7 @@ static void accept_one(unsigned char *buf)
  */
 static int poll_timeout(void)
 {
-	int ms = conns_refused_due_ms(), due = total_due_ms(conns_live());
+	int ms = serve_conns_refused_due_ms(), due = serve_total_due_ms(serve_conns_live());
 
 	if (cfg->meter && (ms < 0 || ms > (int)(cfg->period * 1000)))
 		ms = (int)(cfg->period * 1000);
@@ -143,15 +143,15 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 	struct pollfd pfd[3] = {
 		{ .fd = listen_fd, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
-		{ .fd = sampler_fd(), .events = POLLIN },
+		{ .fd = serve_sampler_fd(), .events = POLLIN },
 	};
 	char drain[64];
 	int broken = 0;
 
 	cfg = sc;
 	listen_sock = listen_fd;
-	conns_open(max_conns, rounds_on() ? rounds_ended : NULL);
-	total_open(max_conns, sc->period, sc->meter != NULL);
+	serve_conns_open(max_conns, serve_rounds_on() ? serve_rounds_ended : NULL);
+	serve_total_open(max_conns, sc->period, sc->meter != NULL);
 	if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		error(1, errno, "pipe");
 	pfd[1].fd = wake_pipe[0];
@@ -159,7 +159,7 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 		error(1, errno, "set the listening socket non-blocking");
 	/* A stop signal or a child's end now wakes poll() as well. */
 	stop_catch(wake);
-	catch_interrupting(SIGCHLD, on_child);
+	serve_catch(SIGCHLD, on_child);
 
 	while (!stop_signal && !broken) {
 		if (poll(pfd, 3, poll_timeout()) < 0) {
@@ -169,18 +169,18 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 		}
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
-		sampler_answer();
-		broken = conns_reap();
+		serve_sampler_answer();
+		broken = serve_conns_reap();
 		if (!broken && !stop_signal)
-			total_tick();
+			serve_total_tick();
 		if (!stop_signal && !broken && (pfd[0].revents & POLLIN))
 			accept_one(buf);
 	}
 	close(listen_sock);
 	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
-	conns_stop(broken ? SIGKILL : stop_signal);
-	conns_close();
-	total_close();
+	serve_conns_stop(broken ? SIGKILL : stop_signal);
+	serve_conns_close();
+	serve_total_close();
 	free(buf);
 	if (broken)
 		exit(1);	/* the child said why */
@@ -213,4 +213,10 @@ int serve_one(const struct serve_cfg *sc, int listen_fd, unsigned char *buf)
 	if (stop_signal)
 		stop_exit(stop_signal);
 	return rc;
+}
+
+void serve_catch(int sig, void (*fn)(int))
+{
+	if (signal_interrupts(sig, fn, NULL) < 0)
+		error(1, errno, "sigaction");
 }

@@ -68,7 +68,7 @@ static struct {
 	struct turn *joining;		/* picked, its process not yet made */
 } rs = { .pipe = { -1, -1 } };
 
-int rounds_on(void)
+int serve_rounds_on(void)
 {
 	return rs.vs != NULL;
 }
@@ -87,7 +87,7 @@ static void room_for(size_t round)
 	memset(rs.counted + cap, 0, cap * sizeof(*rs.counted));
 }
 
-void rounds_open(const struct rx_variants *vs, const char *plot)
+void serve_rounds_open(const struct rx_variants *vs, const char *plot)
 {
 	rs.vs = vs;
 	rs.plot = plot;
@@ -133,10 +133,10 @@ static struct turn *new_turn(const char *host)
 	return t;
 }
 
-const struct rx_variant *rounds_pick(const char *peer)
+const struct rx_variant *serve_rounds_pick(const char *peer)
 {
 	char host[CONN_PEER_LEN];
-	int same, flowing = total_streaming() > 0;
+	int same, flowing = serve_total_streaming() > 0;
 
 	host_of(peer, host, sizeof(host));
 	same = rs.open && strcmp(host, rs.open->host) == 0;
@@ -154,7 +154,7 @@ const struct rx_variant *rounds_pick(const char *peer)
 
 static void maybe_done(struct turn *t);
 
-void rounds_spawned(pid_t pid)
+void serve_rounds_spawned(pid_t pid)
 {
 	struct turn *t = rs.joining;
 
@@ -174,7 +174,7 @@ void rounds_spawned(pid_t pid)
 	t->m[t->n++] = (struct member){ .pid = pid, .live = 1 };
 }
 
-void rounds_result(const struct serve_result *r)
+void serve_rounds_result(const struct serve_result *r)
 {
 	struct record rec = { .pid = getpid(), .r = *r };
 
@@ -213,7 +213,7 @@ static void take_records(void)
 static struct compare_fig turn_fig(const struct turn *t)
 {
 	struct compare_fig f = { .measured = 1 };
-	const struct sampler_mark *first = NULL, *last = NULL;
+	const struct serve_sampler_mark *first = NULL, *last = NULL;
 	uint64_t bytes = 0, start = UINT64_MAX, end = 0, all;
 	double own = 0, secs;
 
@@ -305,7 +305,7 @@ static void maybe_done(struct turn *t)
 	t->used = 0;
 }
 
-void rounds_ended(pid_t pid)
+void serve_rounds_ended(pid_t pid)
 {
 	struct member *m;
 	struct turn *t;

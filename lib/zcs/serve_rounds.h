@@ -33,34 +33,34 @@ struct rx_variants {
 };
 
 /*
- * rounds_variants - every combination of methods (-M's value, a comma
+ * serve_rounds_variants - every combination of methods (-M's value, a comma
  * list; NULL: read) and read sizes (-b's, a comma list; NULL: size), into
  * vs. An empty item, a repeat, an unknown method, one the kernel refuses,
  * a bad size or more than COMPARE_MAX variants: one usage line, exit 2.
  */
-void rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
+void serve_rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
 		     size_t size, size_t max_size);
 
-/* rounds_open - compare vs (two or more), drawing to plot (or NULL). */
-void rounds_open(const struct rx_variants *vs, const char *plot);
+/* serve_rounds_open - compare vs (two or more), drawing to plot (or NULL). */
+void serve_rounds_open(const struct rx_variants *vs, const char *plot);
 
-/* rounds_on - is a comparison running? */
-int rounds_on(void);
+/* serve_rounds_on - is a comparison running? */
+int serve_rounds_on(void);
 
 /*
- * rounds_pick - the variant for a connection from peer ("ADDR port N"),
+ * serve_rounds_pick - the variant for a connection from peer ("ADDR port N"),
  * before its process is forked: the open turn's when peer's host has it,
  * else the next turn's (a connection from another host while a turn is
- * open is served with it but not counted). rounds_spawned: its process
+ * open is served with it but not counted). serve_rounds_spawned: its process
  * (-1: none was made).
  */
-const struct rx_variant *rounds_pick(const char *peer);
-void rounds_spawned(pid_t pid);
+const struct rx_variant *serve_rounds_pick(const char *peer);
+void serve_rounds_spawned(pid_t pid);
 
-/* rounds_result - child: its connection's figures, to the parent. */
-void rounds_result(const struct serve_result *r);
+/* serve_rounds_result - child: its connection's figures, to the parent. */
+void serve_rounds_result(const struct serve_result *r);
 
-/* rounds_ended - the process pid was reaped: its turn may be complete. */
-void rounds_ended(pid_t pid);
+/* serve_rounds_ended - the process pid was reaped: its turn may be complete. */
+void serve_rounds_ended(pid_t pid);
 
 #endif

@@ -22,7 +22,7 @@ struct ledger {
 	uint32_t readings;
 	double load_secs, secs;
 	int ncpus;
-	int counted;		/* all_bytes is kept (sampler_count) */
+	int counted;		/* all_bytes is kept (serve_sampler_count) */
 	uint64_t all_bytes;	/* received by every connection, at the reading */
 };
 
@@ -71,7 +71,7 @@ static void sample(void)
 	syscall(SYS_futex, &ledger->readings, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-void sampler_open(struct meter *m, void (*on_fail)(void))
+void serve_sampler_open(struct meter *m, void (*on_fail)(void))
 {
 	char err[512];
 
@@ -89,7 +89,7 @@ void sampler_open(struct meter *m, void (*on_fail)(void))
 		fail(err);
 }
 
-void sampler_count(uint64_t (*all_bytes)(void))
+void serve_sampler_count(uint64_t (*all_bytes)(void))
 {
 	if (!ledger || child)
 		return;
@@ -98,12 +98,12 @@ void sampler_count(uint64_t (*all_bytes)(void))
 	__atomic_store_n(&ledger->counted, 1, __ATOMIC_RELEASE);
 }
 
-int sampler_fd(void)
+int serve_sampler_fd(void)
 {
 	return child ? -1 : req_pipe[0];
 }
 
-void sampler_child(void)
+void serve_sampler_child(void)
 {
 	if (!ledger)
 		return;
@@ -112,7 +112,7 @@ void sampler_child(void)
 	req_pipe[0] = -1;
 }
 
-void sampler_answer(void)
+void serve_sampler_answer(void)
 {
 	char drain[64];
 	uint64_t asked;
@@ -128,7 +128,7 @@ void sampler_answer(void)
 	sample();
 }
 
-static void read_ledger(struct sampler_mark *mk)
+static void read_ledger(struct serve_sampler_mark *mk)
 {
 	uint64_t s1, s2;
 
@@ -171,7 +171,7 @@ static int ask(void)
 	}
 }
 
-int sampler_read(struct sampler_mark *mk)
+int serve_sampler_read(struct serve_sampler_mark *mk)
 {
 	if (child && ask() < 0)
 		return -1;
@@ -181,13 +181,13 @@ int sampler_read(struct sampler_mark *mk)
 	return 0;
 }
 
-struct app_load sampler_since(struct sampler_mark *mk, uint64_t *bytes)
+struct app_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *bytes)
 {
 	struct app_load l = { 0 };
-	struct sampler_mark now;
+	struct serve_sampler_mark now;
 	double secs;
 
-	if (sampler_read(&now) < 0)
+	if (serve_sampler_read(&now) < 0)
 		return l;
 	secs = now.secs - mk->secs;
 	if (now.counted && mk->counted)

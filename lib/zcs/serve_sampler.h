@@ -10,7 +10,7 @@
  * soaker that died is seen and said in one place.
  *
  * The ledger also keeps, at each reading, the bytes every connection had
- * received (sampler_count): the machine's CPU over a stretch is divided
+ * received (serve_sampler_count): the machine's CPU over a stretch is divided
  * by all the bytes received in it, so connections that overlap do not
  * each charge the whole machine to their own bytes.
  */
@@ -23,7 +23,7 @@
 #include "meter/meter.h"
 
 /* Where the ledger stood at one reading. */
-struct sampler_mark {
+struct serve_sampler_mark {
 	double load_secs;	/* the sum of load x seconds */
 	double secs;
 	int ncpus;
@@ -32,45 +32,45 @@ struct sampler_mark {
 };
 
 /*
- * sampler_open - sample m from this process (the meter's opener), from
+ * serve_sampler_open - sample m from this process (the meter's opener), from
  * now. on_fail: what ends the program once the failure is said (zcs's
  * parent stops its children first); NULL: exit 1. A failure to set up is
  * one line and exit 1.
  */
-void sampler_open(struct meter *m, void (*on_fail)(void));
+void serve_sampler_open(struct meter *m, void (*on_fail)(void));
 
 /*
- * sampler_count - in the sampler's process: all_bytes says what every
+ * serve_sampler_count - in the sampler's process: all_bytes says what every
  * connection has received so far (monotonic), read at each reading.
  */
-void sampler_count(uint64_t (*all_bytes)(void));
+void serve_sampler_count(uint64_t (*all_bytes)(void));
 
-/* sampler_fd - the pipe's end the sampler's process polls for requests;
- * -1 before sampler_open. */
-int sampler_fd(void);
+/* serve_sampler_fd - the pipe's end the sampler's process polls for requests;
+ * -1 before serve_sampler_open. */
+int serve_sampler_fd(void);
 
-/* sampler_child - in a connection's process, after the fork: ask, never
+/* serve_sampler_child - in a connection's process, after the fork: ask, never
  * sample. */
-void sampler_child(void);
+void serve_sampler_child(void);
 
-/* sampler_answer - in the sampler's process: a reading, if a connection's
+/* serve_sampler_answer - in the sampler's process: a reading, if a connection's
  * process asked for one since the last. */
-void sampler_answer(void);
+void serve_sampler_answer(void);
 
 /*
- * sampler_read - a fresh reading's mark into *mk (one taken here or asked
+ * serve_sampler_read - a fresh reading's mark into *mk (one taken here or asked
  * for). 0, or -1 when nothing answers (the sampler's process is gone).
- * A meter that fails is said, and the program ends (sampler_open).
+ * A meter that fails is said, and the program ends (serve_sampler_open).
  */
-int sampler_read(struct sampler_mark *mk);
+int serve_sampler_read(struct serve_sampler_mark *mk);
 
 /*
- * sampler_since - the load from *mk to a fresh reading, per KB of *bytes;
- * where every connection's bytes are counted (sampler_count), *bytes
+ * serve_sampler_since - the load from *mk to a fresh reading, per KB of *bytes;
+ * where every connection's bytes are counted (serve_sampler_count), *bytes
  * becomes what all of them received in that time, the figure's bytes.
  * *mk moves to the new reading. Not valid when nothing answered or no
  * time passed.
  */
-struct app_load sampler_since(struct sampler_mark *mk, uint64_t *bytes);
+struct app_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *bytes);
 
 #endif

@@ -22,7 +22,7 @@ static unsigned char *slot_used;	/* parent: a live child has it */
 static struct count_slot *my_count;	/* child: its slot */
 static uint64_t retired;		/* parent: bytes of the children reaped */
 
-static struct sampler_mark period_mark;	/* -c: the ledger as the period began */
+static struct serve_sampler_mark period_mark;	/* -c: the ledger as the period began */
 static int metered;
 
 static struct {
@@ -44,7 +44,7 @@ static uint64_t all_received(void)
 	return sum;
 }
 
-void total_open(unsigned max_conns, double period_s, int with_meter)
+void serve_total_open(unsigned max_conns, double period_s, int with_meter)
 {
 	nslots = max_conns;
 	counts = mmap(NULL, nslots * sizeof(*counts), PROT_READ | PROT_WRITE,
@@ -57,15 +57,15 @@ void total_open(unsigned max_conns, double period_s, int with_meter)
 		error(1, errno, "allocate the child table");
 	metered = with_meter;
 	if (metered) {
-		sampler_count(all_received);
-		sampler_read(&period_mark);
+		serve_sampler_count(all_received);
+		serve_sampler_read(&period_mark);
 	}
 	period.step = (uint64_t)(period_s * 1e9);
 	period.start = now_ns();
 	period.next = period.start + period.step;
 }
 
-void total_close(void)
+void serve_total_close(void)
 {
 	free(count_seen);
 	free(slot_used);
@@ -84,12 +84,12 @@ static unsigned active_slots(void)
 	return n;
 }
 
-unsigned total_streaming(void)
+unsigned serve_total_streaming(void)
 {
 	return active_slots();
 }
 
-unsigned total_take(void)
+unsigned serve_total_take(void)
 {
 	unsigned i = 0;
 
@@ -104,7 +104,7 @@ unsigned total_take(void)
 	return i;
 }
 
-void total_release(unsigned slot)
+void serve_total_release(unsigned slot)
 {
 	uint64_t now = __atomic_load_n(&counts[slot].bytes, __ATOMIC_RELAXED);
 
@@ -116,24 +116,24 @@ void total_release(unsigned slot)
 	slot_used[slot] = 0;
 }
 
-void total_forget(unsigned slot)
+void serve_total_forget(unsigned slot)
 {
 	slot_used[slot] = 0;
 }
 
-void total_child(unsigned slot)
+void serve_total_child(unsigned slot)
 {
-	total_close();
+	serve_total_close();
 	my_count = &counts[slot];
 }
 
-void total_count(uint64_t bytes)
+void serve_total_count(uint64_t bytes)
 {
 	if (my_count)
 		__atomic_store_n(&my_count->bytes, bytes, __ATOMIC_RELAXED);
 }
 
-void total_ended(void)
+void serve_total_ended(void)
 {
 	if (my_count)
 		__atomic_store_n(&my_count->active, 0, __ATOMIC_RELAXED);
@@ -183,7 +183,7 @@ static void report(uint64_t now)
 
 	look(&bytes, &movers);
 	if (metered)
-		l = sampler_since(&period_mark, &(uint64_t){ bytes });
+		l = serve_sampler_since(&period_mark, &(uint64_t){ bytes });
 	period.start = now;
 	period.bytes = 0;
 	period.movers = 0;
@@ -192,7 +192,7 @@ static void report(uint64_t now)
 		print_total(bytes, ns, movers, &l);
 }
 
-void total_tick(void)
+void serve_total_tick(void)
 {
 	uint64_t now = now_ns();
 
@@ -204,7 +204,7 @@ void total_tick(void)
 		period.next = now + period.step;
 }
 
-int total_due_ms(unsigned serving)
+int serve_total_due_ms(unsigned serving)
 {
 	uint64_t now = now_ns();
 

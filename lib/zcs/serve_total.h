@@ -15,39 +15,39 @@
 
 #include <stdint.h>
 
-/* total_open - slots for max_conns connections, a period of period_s from
+/* serve_total_open - slots for max_conns connections, a period of period_s from
  * now; with_meter: the load over it from lib/zcs/serve_sampler.h. A failure is
  * one line and exit 1. */
-void total_open(unsigned max_conns, double period_s, int with_meter);
+void serve_total_open(unsigned max_conns, double period_s, int with_meter);
 
-/* total_take - a free slot for a new connection, its count at 0. */
-unsigned total_take(void);
+/* serve_total_take - a free slot for a new connection, its count at 0. */
+unsigned serve_total_take(void);
 
-/* total_release - the process of slot is gone: what it moved since the
- * last look counts in this period. total_forget: it never started. */
-void total_release(unsigned slot);
-void total_forget(unsigned slot);
+/* serve_total_release - the process of slot is gone: what it moved since the
+ * last look counts in this period. serve_total_forget: it never started. */
+void serve_total_release(unsigned slot);
+void serve_total_forget(unsigned slot);
 
-/* total_child - in a connection's process: count into slot from now on;
+/* serve_total_child - in a connection's process: count into slot from now on;
  * the parent's tables are freed. */
-void total_child(unsigned slot);
+void serve_total_child(unsigned slot);
 
-/* total_count - child: the bytes received so far; total_ended: the stream
+/* serve_total_count - child: the bytes received so far; serve_total_ended: the stream
  * has ended. Nothing outside a connection's process. */
-void total_count(uint64_t bytes);
-void total_ended(void);
+void serve_total_count(uint64_t bytes);
+void serve_total_ended(void);
 
-/* total_streaming - how many live connections' streams have not ended. */
-unsigned total_streaming(void);
+/* serve_total_streaming - how many live connections' streams have not ended. */
+unsigned serve_total_streaming(void);
 
-/* total_tick - a total line when a period has ended. */
-void total_tick(void);
+/* serve_total_tick - a total line when a period has ended. */
+void serve_total_tick(void);
 
-/* total_due_ms - milliseconds until the next period ends (0: now), -1 when
+/* serve_total_due_ms - milliseconds until the next period ends (0: now), -1 when
  * no line can be due (no connection served nor ended in this period). */
-int total_due_ms(unsigned serving);
+int serve_total_due_ms(unsigned serving);
 
-/* total_close - free the parent's tables. */
-void total_close(void);
+/* serve_total_close - free the parent's tables. */
+void serve_total_close(void);
 
 #endif

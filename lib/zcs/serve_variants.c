@@ -51,7 +51,7 @@ static char *copy_of(const char *s)
 	return c;
 }
 
-void rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
+void serve_rounds_variants(struct rx_variants *vs, const char *methods, const char *sizes,
 		     size_t size, size_t max_size)
 {
 	char *mlist = copy_of(methods ? methods : rx_methods[0]->name);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# lib/ depends downward only (programs -> their engines lib/zcc, lib/zcs ->
-# app -> meter, wire -> base; neither engine includes the other), and
+# lib/ depends downward only (programs -> their engines lib/zcc, lib/zcs,
+# lib/cyclesoak -> app -> meter, wire -> base; no engine includes another), and
 # below lib/app a helper hands its failure back as a message: it does not
 # exit, print to stderr or name a program's option in that message. Read
 # from the sources, so that a new file that breaks the rule fails here.
@@ -46,8 +46,9 @@ options() {
 }
 
 lib=$ZC_TOP/lib
-for higher in 'base zcc|zcs|app|meter|wire' 'wire zcc|zcs|app|meter' \
-	'meter zcc|zcs|app|wire' 'app zcc|zcs' 'zcc zcs' 'zcs zcc'; do
+for higher in 'base zcc|zcs|cyclesoak|app|meter|wire' 'wire zcc|zcs|cyclesoak|app|meter' \
+	'meter zcc|zcs|cyclesoak|app|wire' 'app zcc|zcs|cyclesoak' 'zcc zcs|cyclesoak' \
+	'zcs zcc|cyclesoak' 'cyclesoak zcc|zcs'; do
 	set -- $higher
 	_hits=$(includes "$lib" "$1" "$2")
 	check "lib/$1 includes nothing from $2 (${_hits:-none})" [ -z "$_hits" ]

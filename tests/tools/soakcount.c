@@ -20,6 +20,7 @@
 #include "base/clock.h"
 #include "meter/proc.h"
 #include "meter/soak.h"
+#include "meter/soak_internal.h"
 
 /* Each soaker's run time less its system time (the interrupts in it). */
 static void read_runtime(const struct soak *s, uint64_t *ns)

@@ -21,6 +21,14 @@
 #include "meter/soak_internal.h"
 #include "unit/t.h"
 
+/* ncpus soakers, each on CPU i when bind, else as soak_start_cfg spreads them. */
+static struct soak *soak_start(int ncpus, int bind, char *err, size_t errlen)
+{
+	struct soak_cfg cfg = { .bind = bind };
+
+	return soak_start_cfg(ncpus, &cfg, err, errlen);
+}
+
 static int alive(pid_t pid)
 {
 	return kill(pid, 0) == 0;

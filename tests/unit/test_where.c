@@ -18,6 +18,14 @@
 #include "t.h"
 #include "tools/chainfile.h"
 
+/* The kind of the symbol holding ip (other: none). */
+static enum where_kind where_syms_kind(struct where_syms *t, uint64_t ip)
+{
+	size_t i = where_syms_find(t, ip);
+
+	return i < t->n ? (enum where_kind)where_sym_at(t, i)->kind : WHERE_KOTHER;
+}
+
 static struct where_snap a, b;
 static struct where_report r;
 
