@@ -11,6 +11,7 @@
 #include "app/mptcp_out.h"
 #include "app/out.h"
 #include "zcs/serve.h"
+#include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/meter_session.h"
@@ -395,6 +396,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	enum end how;
 	int rc;
 
+	if (serve_rr_sniff(sc, fd))	/* a request/response client */
+		return serve_rr(sc, fd, peer, res);
 	conn_init(c, sc, fd, peer, buf);
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection
