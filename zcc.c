@@ -25,6 +25,7 @@
 #include "app/optab.h"
 #include "app/out.h"
 #include "zcc/report.h"
+#include "zcc/rr_args.h"
 #include "zcc/run_record.h"
 #include "zcc/send.h"
 #include "app/meter_session.h"
@@ -34,6 +35,7 @@
 #include "meter/calib_file.h"
 #include "meter/meter.h"
 #include "wire/net.h"
+#include "wire/rr_proto.h"
 #include "wire/tx.h"
 
 #define MAX_RUNS 10000		/* -R */
@@ -42,7 +44,7 @@
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
 enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT,
-       OPT_DECIDE, OPT_MPTCP };	/* long options only */
+       OPT_DECIDE, OPT_MPTCP, OPT_RR, OPT_RESPONSE, OPT_GAP, OPT_BUDGET };	/* long only */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -66,12 +68,13 @@ struct settings {
 	const char *baseline;		/* --baseline */
 	const char *files_from;		/* --files-from */
 	int compared;			/* -M or -b gave a list: a comparison */
+	struct rr_cfg rr;		/* --rr, --response, --gap, --budget; -b -n */
 };
 
 static struct settings cfg = {
 	.send = { .port = 2222, .stall = 60, .chunk = 65536, .streams = 1 },
 	.loops = 1, .runs = 1, .cpu = -1,
-	.meter = { .calib_path = CALIB_DEFAULT_PATH },
+	.meter = { .calib_path = CALIB_DEFAULT_PATH }, .rr = { .budget_ns = UINT64_MAX },
 };
 
 static struct sender sender = { .cfg = &cfg.send };	/* files, -c's meter */
@@ -188,6 +191,12 @@ static const struct optab options[] = {
 	{ OPT_MPTCP, "mptcp", NULL,
 	  "Multipath TCP (IPPROTO_MPTCP): a fall-back to TCP is one line, from the "
 	  "kernel; -d and -J show each subflow; net.mptcp.enabled 0 is exit 1" },
+	{ OPT_RR, "rr", NULL, "request/response with zcs instead of files (zcc(1)): requests "
+	  "of -b bytes (default 1), closed loop; -n counts requests; prints rr: and latency:" },
+	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" },
+	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) "
+	  "whatever the answers; latency from when each was due, and from its send" },
+	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" },
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -303,6 +312,10 @@ static void parse_args(int argc, char **argv)
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case OPT_BASELINE: cfg.baseline = optarg; break;
 		case OPT_MPTCP: cfg.send.sockopts.mptcp = 1; break;
+		case OPT_RR: cfg.rr.on = 1; break;
+		case OPT_RESPONSE: cfg.rr.resp_bytes = (uint32_t)opt_size(opt, optarg, 1, RR_MSG_MAX); break;
+		case OPT_GAP: cfg.rr.gap_ns = rr_time_arg("--gap", optarg, 1000, 1000000000000); break;
+		case OPT_BUDGET: cfg.rr.budget_ns = rr_time_arg("--budget", optarg, 1, UINT64_MAX / 2); break;
 		case 'h': usage(stdout, 0); break;
 		default: opt_refused(opt);
 		}
@@ -350,7 +363,19 @@ static void check_args(void)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.send.host)
 		usage_error("-s '': an empty host name");
-	compare_methods(&cfg.variants, cfg.method_name, cfg.chunks, cfg.copy_path,
+	if (cfg.rr.on) {	/* request/response: lib/zcc/rr_args.c */
+		rr_check_args(&parser, &cfg.rr, &(struct rr_given){ cfg.n_names, !!cfg.files_from,
+			cfg.method_name, cfg.chunks, cfg.rate > 0 ? "rate" : cfg.plot ? "plot" :
+			cfg.baseline ? "baseline" : cfg.decide ? "decide" : cfg.send.rx_report ?
+			"receiver-report" : NULL });
+		cfg.rr.msgs = optab_given(&parser, 'n') ? cfg.loops : 0;
+		if (!cfg.rr.msgs && cfg.send.secs == 0)
+			cfg.send.secs = RR_DEFAULT_SECS;
+	} else {
+		rr_check_unused(&cfg.rr);
+	}
+	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,
+			cfg.rr.on ? NULL : cfg.chunks, cfg.copy_path,
 			cfg.use_write);
 	if (cfg.plot && cfg.variants.n < 2)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
@@ -365,7 +390,7 @@ static void check_args(void)
 	if (cfg.baseline && cfg.files_from && !strcmp(cfg.baseline, "-") &&
 	    !strcmp(cfg.files_from, "-"))
 		usage_error("--baseline - and --files-from -: one standard input for one of them");
-	if (!cfg.files_from && cfg.n_names == 0)
+	if (!cfg.files_from && cfg.n_names == 0 && !cfg.rr.on)
 		usage_error("no files given (-h for help)");
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
@@ -408,7 +433,8 @@ static int send_runs(void)
 	if (!rs)
 		error(1, errno, "memory");
 	mptcp_asked(cfg.send.sockopts.mptcp);	/* before any file is opened */
-	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
+	rr_cfg_set(&cfg.rr);
+	send_open(&sender, cfg.rr.on ? NULL : cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
 		  cfg.where, cfg.cpu);
 	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);
 	if (cfg.compared) {
@@ -420,7 +446,7 @@ static int send_runs(void)
 			.base = cfg.baseline ? &earlier : NULL });
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
-		rs[i] = send_run(&sender, loops);
+		rs[i] = cfg.rr.on ? rr_send_run(&sender) : send_run(&sender, loops);
 		if (rs[i].interrupted)
 			break;
 		compare_rate_short(NULL, &rs[i], cfg.rate);

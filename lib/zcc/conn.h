@@ -53,6 +53,8 @@ struct conn_ops {
 	void (*debug)(const struct conn *c, const char *what);
 	/* free - what init made */
 	void (*free)(struct conn *c);
+	/* report - the run's lines, when the work has its own (NULL: sent:) */
+	void (*report)(const struct engine *e, const struct send_result *r);
 };
 
 /* One connection of a run: its socket, counters and the work's state. */

@@ -76,7 +76,7 @@ struct sender {
 /*
  * send_open - ready sd for its runs: the machine's env record read early
  * (the first run prints it), the open-file and thread limits checked
- * for n_names files and the streams, the files opened, with meter (-c;
+ * for n_names files and the streams, the files opened (names NULL: none), with meter (-c;
  * NULL: none) the meter opened and with where -W over it, then with cpu
  * >= 0 this process bound to it (-B). A refusal is one line and exit 1.
  */
