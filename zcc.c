@@ -1,15 +1,10 @@
 /*
- * zcc - the client: stream a set of files to zcs, n times over (or for
- * about -t seconds), by one of the transmit methods of lib/wire/tx.h, then
- * report the rate and, with -c, what the transfer cost the machine's CPUs.
- *
- * The wire protocol is lib/wire/proto.h's: u32 n_loops, then per loop u32
- * n_files, then per file u32 length and the data. How the header words
- * ride with the data is each method's business (lib/wire/tx_*.c), never zcc's.
- *
- * The program reads as its usage does: the options into one struct of
- * settings, checked at the door, then prepared; calibrate (-C) or send runs
- * (-R, each of -n loops or -t secs) by zcc's engine, lib/zcc (send.h).
+ * zcc - the client: stream a set of files to zcs (lib/wire/proto.h), n
+ * times over or for -t seconds, by a transmit method of lib/wire/tx.h, or
+ * with --rr time requests and answers (lib/zcc/rr.h); report the rate and,
+ * with -c, what it cost the machine's CPUs. It reads as its usage does:
+ * the options into one struct of settings, checked at the door, then
+ * calibrate (-C) or the runs (-R) by zcc's engine, lib/zcc (send.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -35,7 +30,6 @@
 #include "meter/calib_file.h"
 #include "meter/meter.h"
 #include "wire/net.h"
-#include "wire/rr_proto.h"
 #include "wire/tx.h"
 
 #define MAX_RUNS 10000		/* -R */
@@ -44,7 +38,7 @@
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
 enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT,
-       OPT_DECIDE, OPT_MPTCP, OPT_RR, OPT_RESPONSE, OPT_GAP, OPT_BUDGET };	/* long only */
+       OPT_DECIDE, OPT_MPTCP };	/* long options only (and lib/zcc/rr_args.h's) */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -191,12 +185,7 @@ static const struct optab options[] = {
 	{ OPT_MPTCP, "mptcp", NULL,
 	  "Multipath TCP (IPPROTO_MPTCP): a fall-back to TCP is one line, from the "
 	  "kernel; -d and -J show each subflow; net.mptcp.enabled 0 is exit 1" },
-	{ OPT_RR, "rr", NULL, "request/response with zcs instead of files (zcc(1)): requests "
-	  "of -b bytes (default 1), closed loop; -n counts requests; prints rr: and latency:" },
-	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" },
-	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) "
-	  "whatever the answers; latency from when each was due, and from its send" },
-	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" },
+	RR_OPTAB,	/* --rr, --response, --gap, --budget: lib/zcc/rr_args.h */
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -214,8 +203,7 @@ static const struct optab options[] = {
 	{ 0, NULL, NULL, NULL },
 };
 
-/* Made from options[] by main. */
-static struct optab_parser parser;
+static struct optab_parser parser;	/* made from options[] by parse_args */
 
 static void usage(FILE *f, int status)
 {
@@ -225,6 +213,7 @@ static void usage(FILE *f, int status)
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
 "           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
 "           [--mptcp] -s server file...\n"
+"       zcc --rr [-b size] [--response size] [--gap time] [--budget time] ...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -312,12 +301,10 @@ static void parse_args(int argc, char **argv)
 		case 'N': cfg.meter.ncpus = (int)opt_num(opt, optarg, 1, cpu_max() + 1); break;
 		case OPT_BASELINE: cfg.baseline = optarg; break;
 		case OPT_MPTCP: cfg.send.sockopts.mptcp = 1; break;
-		case OPT_RR: cfg.rr.on = 1; break;
-		case OPT_RESPONSE: cfg.rr.resp_bytes = (uint32_t)opt_size(opt, optarg, 1, RR_MSG_MAX); break;
-		case OPT_GAP: cfg.rr.gap_ns = rr_time_arg("--gap", optarg, 1000, 1000000000000); break;
-		case OPT_BUDGET: cfg.rr.budget_ns = rr_time_arg("--budget", optarg, 1, UINT64_MAX / 2); break;
 		case 'h': usage(stdout, 0); break;
-		default: opt_refused(opt);
+		default:
+			if (rr_opt(opt, optarg, &cfg.rr) < 0)
+				opt_refused(opt);
 		}
 	}
 	while (optind < argc)	/* after "--" */
@@ -330,13 +317,12 @@ static void check_calibrate(void)
 	for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
 		if (optab_given(&parser, *o))
 			usage_error("-C calibrates and exits: -%c is for a transfer", *o);
-	if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp)
-		usage_error("-C calibrates and exits: --%s is for a transfer",
-			    cfg.rate > 0 ? "rate" : cfg.plot ? "plot" : "mptcp");
+	if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp || cfg.baseline || cfg.rr.on)
+		usage_error("-C calibrates and exits: --%s is for a transfer", cfg.rate > 0 ? "rate" :
+			    cfg.plot ? "plot" : cfg.baseline ? "baseline" : cfg.rr.on ? "rr" : "mptcp");
 	if (cfg.n_names || cfg.files_from)
 		usage_error("-C calibrates and exits: it sends no files");
-	if (cfg.baseline)
-		usage_error("-C calibrates and exits: --baseline is for a transfer");
+	rr_check_unused(&cfg.rr);
 }
 
 /* What makes no sense together is refused before anything is done (only
@@ -363,17 +349,12 @@ static void check_args(void)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.send.host)
 		usage_error("-s '': an empty host name");
-	if (cfg.rr.on) {	/* request/response: lib/zcc/rr_args.c */
-		rr_check_args(&parser, &cfg.rr, &(struct rr_given){ cfg.n_names, !!cfg.files_from,
-			cfg.method_name, cfg.chunks, cfg.rate > 0 ? "rate" : cfg.plot ? "plot" :
-			cfg.baseline ? "baseline" : cfg.decide ? "decide" : cfg.send.rx_report ?
-			"receiver-report" : NULL });
-		cfg.rr.msgs = optab_given(&parser, 'n') ? cfg.loops : 0;
-		if (!cfg.rr.msgs && cfg.send.secs == 0)
-			cfg.send.secs = RR_DEFAULT_SECS;
-	} else {
+	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
+		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
+			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', OPT_RATE, OPT_PLOT,
+			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 } }, &cfg.rr, &cfg.send);
+	else
 		rr_check_unused(&cfg.rr);
-	}
 	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,
 			cfg.rr.on ? NULL : cfg.chunks, cfg.copy_path,
 			cfg.use_write);
@@ -411,14 +392,8 @@ static void prepare_args(void)
 	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
 	cfg.send.method = cfg.variants.v[0].method;
 	cfg.send.chunk = cfg.variants.v[0].chunk;
-	if (cfg.baseline) {
-		baseline_load(&earlier, cfg.baseline);
-		const char *names[COMPARE_MAX];
-
-		for (unsigned i = 0; i < cfg.variants.n; i++)
-			names[i] = cfg.variants.v[i].name;
-		baseline_match(&earlier, names, cfg.variants.n);
-	}
+	if (cfg.baseline)
+		baseline_load_variants(&earlier, cfg.baseline, &cfg.variants);
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -427,7 +402,6 @@ static void prepare_args(void)
 static int send_runs(void)
 {
 	struct send_result *rs = calloc(cfg.runs, sizeof(*rs));
-	uint32_t loops = cfg.loops;
 	unsigned i;
 
 	if (!rs)
@@ -446,7 +420,7 @@ static int send_runs(void)
 			.base = cfg.baseline ? &earlier : NULL });
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
-		rs[i] = cfg.rr.on ? rr_send_run(&sender) : send_run(&sender, loops);
+		rs[i] = cfg.rr.on ? rr_send_run(&sender) : send_run(&sender, cfg.loops);
 		if (rs[i].interrupted)
 			break;
 		compare_rate_short(NULL, &rs[i], cfg.rate);

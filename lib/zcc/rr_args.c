@@ -11,27 +11,43 @@
 #include "zcc/rr_args.h"
 #include "wire/rr_proto.h"
 
-/* The options of stream mode that --rr has no use for. */
-static const char stream_only[] = "SwkR";
-
-void rr_check_args(const struct optab_parser *p, struct rr_cfg *rc, const struct rr_given *g)
+void rr_check_args(const struct optab_parser *p, const struct optab *rows,
+		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc)
 {
-	for (const char *o = stream_only; *o; o++)
-		if (optab_given(p, *o))
-			usage_error("--rr: -%c is for streaming files", *o);
-	if (g->n_names || g->files_from)
+	const struct optab *o;
+
+	for (const int *k = g->stream_only; *k; k++) {
+		if (!optab_given(p, *k) || !(o = optab_find(rows, *k)))
+			continue;
+		if (*k < 256)
+			usage_error("--rr: -%c is for streaming files", *k);
+		usage_error("--rr: --%s is for streaming files", o->name);
+	}
+	if (g->n_names)
 		usage_error("--rr sends requests, not files: give no file names");
 	if (g->method && strcmp(g->method, "send") && strcmp(g->method, "write"))
-		usage_error("--rr -M %s: a message is sent by send (write is the same call "
-			    "here); the file methods have no file to send", g->method);
+		usage_error("--rr -M %s: messages go by send (or write, the same here); the "
+			    "file methods have no file to send", g->method);
 	if (g->chunks && strchr(g->chunks, ','))
-		usage_error("--rr -b %s: one request size (lists are not compared in --rr yet)",
-			    g->chunks);
-	if (g->other)
-		usage_error("--rr: --%s is for streaming files", g->other);
+		usage_error("--rr -b %s: one request size (--rr compares no lists yet)", g->chunks);
 	rc->req_bytes = g->chunks ? (uint32_t)opt_size('b', g->chunks, 1, RR_MSG_MAX) : 1;
 	if (!rc->resp_bytes)
 		rc->resp_bytes = rc->req_bytes;
+	rc->msgs = optab_given(p, 'n') ? g->loops : 0;
+	if (!rc->msgs && sc->secs == 0)
+		sc->secs = RR_DEFAULT_SECS;
+}
+
+int rr_opt(int opt, const char *arg, struct rr_cfg *rc)
+{
+	switch (opt) {
+	case OPT_RR: rc->on = 1; break;
+	case OPT_RESPONSE: rc->resp_bytes = (uint32_t)opt_size(opt, arg, 1, RR_MSG_MAX); break;
+	case OPT_GAP: rc->gap_ns = rr_time_arg("--gap", arg, 1000, 1000000000000u); break;
+	case OPT_BUDGET: rc->budget_ns = rr_time_arg("--budget", arg, 1, UINT64_MAX / 2); break;
+	default: return -1;
+	}
+	return 0;
 }
 
 void rr_check_unused(const struct rr_cfg *rc)
