@@ -298,7 +298,7 @@ static void schedule_figures(struct rr_work *w)
 	w->f.pauses = w->pace.pauses;
 	w->f.pause_max = w->pace.pause_max;
 	w->f.cannot_keep = w->pace.cannot_keep;
-	w->f.due_count = w->pace.sent;
+	w->f.due_count = pace_due_count(&w->pace, now_ns());
 }
 
 static int run_open(struct conn *c, char *err, size_t errlen)

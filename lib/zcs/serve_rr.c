@@ -9,6 +9,8 @@
 #include <error.h>
 #include <inttypes.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -210,6 +212,17 @@ static void bound_reads(const struct rr_conn *r)
 		setsockopt(r->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
+/*
+ * Every answer goes at once: Nagle would hold one while the last is
+ * unacknowledged, until the next request carries the ACK (a whole gap).
+ */
+static void no_delay(const struct rr_conn *r)
+{
+	int one = 1;
+
+	setsockopt(r->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
 int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_result *res)
 {
 	struct rr_conn r = { .cfg = sc, .fd = fd, .peer = peer, .cpu0 = cpu_self_secs() };
@@ -218,6 +231,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 	if (sc->debug)
 		error(0, 0, "%s: request/response", peer);
 	bound_reads(&r);
+	no_delay(&r);
 	if (take_hello(&r) == 0 && buffers(&r) == 0) {
 		r.metered = sc->meter && serve_sampler_read(&r.first) == 0;
 		r.start = now_ns();

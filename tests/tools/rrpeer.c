@@ -1,0 +1,93 @@
+/*
+ * rrpeer - a bad request/response server for zcc --rr: it acknowledges
+ * the hello (unless noack) and then misbehaves as asked, on its first
+ * connection, then exits.
+ *
+ *   rrpeer MODE      MODE: noack  reads the hello, never writes a byte
+ *                          never  acknowledges, reads requests, never answers
+ *                          short  answers the first request with half its
+ *                                 answer, then closes
+ *                          long   answers every request with one byte more
+ *                                 (stamped: its length says so too)
+ *
+ * Prints "listening on port N" (kernel-chosen port) and "hello" once the
+ * hello is in, each flushed at once.
+ */
+#include <errno.h>
+#include <error.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "wire/net.h"
+#include "wire/rr_io.h"
+
+/* Answer the requests of h on fd, each answer extra bytes long (short: half, once). */
+static void answer(int fd, const struct rr_hello *h, int extra, int half)
+{
+	size_t len = h->resp_bytes + (size_t)extra, got;
+	unsigned char *req = malloc(h->req_bytes), *resp = calloc(1, len);
+	struct rr_expect want = { h->run, h->flow, h->req_bytes, RR_REQUEST };
+	struct rr_msg m;
+
+	if (!req || !resp)
+		error(1, errno, "memory");
+	while (rr_read(fd, req, h->req_bytes, &got, NULL) == 0) {
+		if (rr_timed(h->req_bytes, h->resp_bytes) &&
+		    rr_msg_decode(req, h->req_bytes, &want, &m) == RR_OK) {
+			m.kind = RR_RESPONSE;
+			m.length = (uint32_t)len;
+			rr_msg_encode(resp, &m);
+		}
+		if (rr_write(fd, resp, half ? len / 2 : len) < 0 || half)
+			break;
+	}
+	free(req);
+	free(resp);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned char buf[RR_HELLO_LEN];
+	struct net_opts o = { 0 };
+	struct rr_hello h;
+	struct rr_ack a = { .max_bytes = RR_MSG_MAX };
+	const char *mode = argc > 1 ? argv[1] : "";
+	unsigned port;
+	char err[256];
+	size_t got;
+	int lfd, fd;
+
+	lfd = net_listen("127.0.0.1", 0, &o, &port, err, sizeof(err));
+	if (lfd < 0)
+		error(1, 0, "%s", err);
+	printf("listening on port %u\n", port);
+	fflush(stdout);
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0)
+		error(1, errno, "accept");
+	if (rr_read(fd, buf, sizeof(buf), &got, NULL) != 0 ||
+	    rr_hello_decode(buf, sizeof(buf), &h) != RR_OK)
+		error(1, 0, "no hello");
+	printf("hello\n");
+	fflush(stdout);
+	if (!strcmp(mode, "noack")) {
+		while (recv(fd, buf, sizeof(buf), 0) > 0)
+			;
+		return 0;
+	}
+	a.run = h.run;
+	a.flow = h.flow;
+	rr_ack_encode(buf, &a);
+	if (rr_write(fd, buf, RR_ACK_LEN) < 0)
+		error(1, errno, "ack");
+	if (!strcmp(mode, "never"))
+		while (recv(fd, buf, sizeof(buf), 0) > 0)
+			;
+	else
+		answer(fd, &h, !strcmp(mode, "long"), !strcmp(mode, "short"));
+	close(fd);
+	return 0;
+}
