@@ -58,7 +58,10 @@ enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, volatile sig_atomic_t *stop)
 			return s;
 		if (end != UINT64_MAX && now_ns() >= end)
 			break;
-		/* Some bytes but too few: poll would say readable at once. */
+		/* Some bytes but too few: poll would say readable at once,
+		 * unless the peer is done sending (too short to be a hello). */
+		if (n > 0 && poll(&(struct pollfd){ .fd = fd, .events = POLLRDHUP }, 1, 0) == 1)
+			return RR_SNIFF_STREAM;
 		if (n > 0)
 			nanosleep(&later, NULL);
 		else
