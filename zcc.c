@@ -351,7 +351,7 @@ static void check_args(void)
 		usage_error("-s '': an empty host name");
 	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
 		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
-			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', OPT_RATE, OPT_PLOT,
+			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', 'I', OPT_RATE, OPT_PLOT,
 			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 } }, &cfg.rr, &cfg.send);
 	else
 		rr_check_unused(&cfg.rr);
