@@ -9,6 +9,14 @@
 #include "base/textfile.h"
 #include "wire/rr_io.h"
 
+uint64_t rr_real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void rr_boot_id(unsigned char id[RR_BOOT_ID])
 {
 	char text[64];

@@ -13,6 +13,9 @@
 
 #include "wire/rr_proto.h"
 
+/* rr_real_ns - CLOCK_REALTIME now, ns: the stamps of the messages' one-way times. */
+uint64_t rr_real_ns(void);
+
 /* rr_boot_id - this kernel's boot id into id (zeros when unknown). */
 void rr_boot_id(unsigned char id[RR_BOOT_ID]);
 

@@ -71,14 +71,6 @@ const struct rr_figures *rr_figures_of(const struct conn *c)
 	return &work_of(c)->f;
 }
 
-static uint64_t real_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void rr_init(struct conn *c, uint32_t loops)
 {
 	const struct rr_cfg *rc = rr_settings;
@@ -87,7 +79,7 @@ static void rr_init(struct conn *c, uint32_t loops)
 	(void)loops;
 	if (!w)
 		error(1, errno, "memory");
-	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ real_ns() ^ (uint64_t)getpid()) | 1,
+	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
 		.proto = RR_TCP, .mode = RR_MODE_RR };
 	rr_boot_id(w->h.boot_id);
@@ -159,7 +151,7 @@ static int send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, s
 	if (w->timed)
 		rr_msg_encode(w->req, &(struct rr_msg){ .kind = RR_REQUEST, .run = w->h.run,
 			.flow = w->h.flow, .length = w->h.req_bytes, .seq = seq,
-			.due_mono = due, .tx_mono = tx, .tx_real = real_ns() });
+			.due_mono = due, .tx_mono = tx, .tx_real = rr_real_ns() });
 	else {
 		w->ring_due[seq % RR_RING] = due;
 		w->ring_tx[seq % RR_RING] = tx;

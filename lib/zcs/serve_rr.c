@@ -49,14 +49,6 @@ int serve_rr_sniff(const struct serve_cfg *sc, int fd)
 	return rr_sniff_fd(fd, (int)(sc->stall_secs * 1000), &stop_signal) == RR_SNIFF_RR;
 }
 
-static uint64_t real_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* A receive that failed or ran short: one line naming the peer. */
 static void said_short(const struct rr_conn *r, const char *what, int rc, size_t got)
 {
@@ -114,7 +106,7 @@ static int answer(struct rr_conn *r)
 	enum rr_result res;
 
 	if (r->timed) {
-		uint64_t rx = real_ns();
+		uint64_t rx = rr_real_ns();
 
 		res = rr_msg_decode(r->req, r->h.req_bytes, &want, &m);
 		if (res != RR_OK) {
@@ -125,7 +117,7 @@ static int answer(struct rr_conn *r)
 		m.kind = RR_RESPONSE;
 		m.length = r->h.resp_bytes;
 		m.rx_real = rx;
-		m.back_real = real_ns();
+		m.back_real = rr_real_ns();
 		rr_msg_encode(r->resp, &m);
 	}
 	if (rr_write(r->fd, r->resp, r->h.resp_bytes) < 0) {
