@@ -302,9 +302,7 @@ static void parse_args(int argc, char **argv)
 		case OPT_BASELINE: cfg.baseline = optarg; break;
 		case OPT_MPTCP: cfg.send.sockopts.mptcp = 1; break;
 		case 'h': usage(stdout, 0); break;
-		default:
-			if (rr_opt(opt, optarg, &cfg.rr) < 0)
-				opt_refused(opt);
+		default: rr_opt(opt, optarg, &cfg.rr);	/* else refused */
 		}
 	}
 	while (optind < argc)	/* after "--" */

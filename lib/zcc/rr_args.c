@@ -38,16 +38,15 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 		sc->secs = RR_DEFAULT_SECS;
 }
 
-int rr_opt(int opt, const char *arg, struct rr_cfg *rc)
+void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 {
 	switch (opt) {
 	case OPT_RR: rc->on = 1; break;
 	case OPT_RESPONSE: rc->resp_bytes = (uint32_t)opt_size(opt, arg, 1, RR_MSG_MAX); break;
 	case OPT_GAP: rc->gap_ns = rr_time_arg("--gap", arg, 1000, 1000000000000u); break;
 	case OPT_BUDGET: rc->budget_ns = rr_time_arg("--budget", arg, 1, UINT64_MAX / 2); break;
-	default: return -1;
+	default: opt_refused(opt);
 	}
-	return 0;
 }
 
 void rr_check_unused(const struct rr_cfg *rc)

@@ -18,8 +18,8 @@ enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET };
 	  "whatever the answers; latency from when each was due, and from its send" }, \
 	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" }
 
-/* rr_opt - opt (one of the enum above) with its arg into *rc: 0, or -1 when not --rr's. */
-int rr_opt(int opt, const char *arg, struct rr_cfg *rc);
+/* rr_opt - opt (one of the enum above) with its arg into *rc; any other: opt_refused. */
+void rr_opt(int opt, const char *arg, struct rr_cfg *rc);
 
 /* What else the command line gave, that --rr has to judge. */
 struct rr_given {
