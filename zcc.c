@@ -350,7 +350,8 @@ static void check_args(void)
 	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
 		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
 			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', 'I', OPT_RATE, OPT_PLOT,
-			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 } }, &cfg.rr, &cfg.send);
+			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 },
+			cfg.send.sockopts.mptcp }, &cfg.rr, &cfg.send);
 	else
 		rr_check_unused(&cfg.rr);
 	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,

@@ -27,22 +27,7 @@
 #include "base/err.h"
 #include "base/pace.h"
 #include "wire/rr_io.h"
-#include "zcc/rr.h"
-#include "zcc/send_internal.h"
-
-#define RR_RING 4096		/* bare open loop: requests in flight at most */
-
-struct rr_work {
-	struct rr_hello h;
-	int timed;
-	unsigned char *req, *resp;
-	struct rr_figures f;
-	struct pace pace;		/* --gap */
-	uint64_t ring_due[RR_RING], ring_tx[RR_RING];	/* bare --gap */
-	int done_sending;		/* --gap: the reader takes the rest */
-	int read_rc;			/* --gap: the reader's end */
-	char read_err[256];
-};
+#include "zcc/rr_internal.h"
 
 static const struct rr_cfg *rr_settings;
 
@@ -61,10 +46,12 @@ struct send_result rr_send_run(struct sender *sd)
 	return engine_send(sd, &conn_rr, 0);
 }
 
-static struct rr_work *work_of(const struct conn *c)
+struct rr_work *rr_work_of(const struct conn *c)
 {
 	return c->work;
 }
+
+#define work_of rr_work_of
 
 const struct rr_figures *rr_figures_of(const struct conn *c)
 {
@@ -81,11 +68,13 @@ static void rr_init(struct conn *c, uint32_t loops)
 		error(1, errno, "memory");
 	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
-		.proto = RR_TCP, .mode = RR_MODE_RR };
+		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR };
 	rr_boot_id(w->h.boot_id);
 	w->timed = rr_timed(rc->req_bytes, rc->resp_bytes);
 	w->req = calloc(1, rc->req_bytes);
-	w->resp = malloc(rc->resp_bytes);
+	w->resp = malloc(rc->resp_bytes + 1);	/* UDP: a longer datagram is seen */
+	w->udp = rc->udp;
+	rr_seq_init(&w->seq);
 	if (!w->req || !w->resp)
 		error(1, errno, "memory");
 	hist_init(&w->f.due, rc->budget_ns);
@@ -134,6 +123,8 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 	unsigned char buf[RR_HELLO_LEN];
 	int one = 1;
 
+	if (w->udp)
+		return rr_udp_open(c, err, errlen);
 	/* Every message goes at once: Nagle would hold the open loop's. */
 	setsockopt(c->t.sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	rr_hello_encode(buf, &w->h);
@@ -142,8 +133,7 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 	return await_ack(c, err, errlen);
 }
 
-/* Request seq, due at due, out now: 0, or -1 with err. */
-static int send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
+int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
 	uint64_t tx = now_ns();
@@ -213,7 +203,7 @@ static int run_closed(struct conn *c, char *err, size_t errlen)
 		now = now_ns();
 		if (timed_end && now >= c->end)
 			break;
-		if (send_request(c, seq, now, err, errlen) < 0 ||
+		if (rr_send_request(c, seq, now, err, errlen) < 0 ||
 		    take_answer(c, seq, &due, &tx, err, errlen) < 0)
 			return -1;
 		hist_record(&w->f.due, now_ns() - tx);
@@ -269,7 +259,7 @@ static int send_paced(struct conn *c, char *err, size_t errlen)
 						__ATOMIC_ACQUIRE) >= RR_RING)
 				return err_fill(err, errlen, 0, "%s: %d requests unanswered: the "
 						"server does not answer", c->peer, RR_RING);
-			if (send_request(c, act.seq, act.due, err, errlen) < 0)
+			if (rr_send_request(c, act.seq, act.due, err, errlen) < 0)
 				return -1;
 			break;
 		case PACE_WAIT:
@@ -299,7 +289,7 @@ static int run_open(struct conn *c, char *err, size_t errlen)
 	pthread_t reader;
 	int rc, e;
 
-	e = pthread_create(&reader, NULL, read_answers, c);
+	e = pthread_create(&reader, NULL, w->udp ? rr_udp_reader : read_answers, c);
 	if (e)
 		return err_fill(err, errlen, e, "%s: a thread for the answers", c->peer);
 	rc = send_paced(c, err, errlen);
@@ -315,7 +305,17 @@ static int run_open(struct conn *c, char *err, size_t errlen)
 
 static int rr_run(struct conn *c, char *err, size_t errlen)
 {
-	return rr_settings->gap_ns ? run_open(c, err, errlen) : run_closed(c, err, errlen);
+	if (rr_settings->gap_ns)
+		return run_open(c, err, errlen);
+	return work_of(c)->udp ? rr_udp_closed(c, err, errlen) : run_closed(c, err, errlen);
+}
+
+/* The connection: TCP as a stream's, or a connected UDP socket. */
+static int rr_connect(struct conn *c, char *err, size_t errlen)
+{
+	if (rr_settings->udp)
+		return rr_udp_connect(c, err, errlen);
+	return send_connect(c->sd, c->cancel, c->peer, sizeof(c->peer), err, errlen);
 }
 
 /* After the last answer: nothing more may come (a long answer would). */
@@ -324,6 +324,8 @@ static int rr_settle(struct conn *c, char *err, size_t errlen)
 	unsigned char b;
 	ssize_t n;
 
+	if (work_of(c)->udp)
+		return 0;
 	shutdown(c->t.sock, SHUT_WR);
 	n = recv(c->t.sock, &b, 1, MSG_DONTWAIT);
 	if (n <= 0)
@@ -375,4 +377,5 @@ const struct conn_ops conn_rr = {
 	.debug = rr_debug,
 	.free = rr_free,
 	.report = rr_report,
+	.connect = rr_connect,
 };

@@ -19,6 +19,8 @@
 /* What the command line says about --rr, set by the program's parser. */
 struct rr_cfg {
 	int on;			/* --rr */
+	int udp;		/* --proto udp */
+	int proto_given;	/* --proto */
 	uint32_t req_bytes;	/* -b */
 	uint32_t resp_bytes;	/* --response */
 	uint64_t msgs;		/* -n: requests per connection; 0: -t */
@@ -29,6 +31,7 @@ struct rr_cfg {
 /* One connection's figures, merged into the run's by rr_report. */
 struct rr_figures {
 	uint64_t sent, answered;
+	uint64_t lost, duplicated, reordered;	/* UDP */
 	struct hist due;	/* from when each request was due (closed loop: sent) */
 	struct hist sent_h;	/* --gap: from when it went out */
 	uint64_t lag_max, behind, pauses, pause_max, due_count;

@@ -7,7 +7,7 @@
 #include "zcc/send.h"
 
 /* --rr's long options, beside zcc.c's (which end below 320). */
-enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET };
+enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO };
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
 #define RR_OPTAB \
@@ -16,7 +16,9 @@ enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET };
 	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \
 	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) " \
 	  "whatever the answers; latency from when each was due, and from its send" }, \
-	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" }
+	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" }, \
+	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
+	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }
 
 /* rr_opt - opt (one of the enum above) with its arg into *rc; any other: opt_refused. */
 void rr_opt(int opt, const char *arg, struct rr_cfg *rc);
@@ -28,6 +30,7 @@ struct rr_given {
 	const char *chunks;		/* -b as given */
 	uint32_t loops;			/* -n */
 	const int *stream_only;		/* the options of streaming files, 0 ended */
+	int mptcp;			/* --mptcp */
 };
 
 /*
