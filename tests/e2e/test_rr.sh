@@ -120,6 +120,25 @@ sent=$(sed -n 's/.*"event":"latency_sent",.*"p90_us":\([0-9]*\).*/\1/p' "$TMP/ou
 check "stopped 0.3 s at --gap 5ms: due p99 $due us >= 100 ms, sent p90 $sent us < 50 ms" \
 	eval '[ "$RC" -eq 0 ] && [ "${due:-0}" -ge 100000 ] && [ "${sent:-99999}" -lt 50000 ] &&
 	grep -q "\"pauses\":[1-9]" "$TMP/out"'
+
+# --- UDP: the same zcs port, counted by number, no amplifier -----------------
+usage_refused "--proto udp -b 1" "$ZCC" --rr --proto udp -s 0 -b 1
+usage_refused "--proto udp --response above -b" "$ZCC" --rr --proto udp -s 0 -b 64 --response 65
+usage_refused "--proto without --rr" "$ZCC" -s 0 --proto udp "$TMP/a"
+usage_refused "--proto sctp" "$ZCC" --rr -s 0 --proto sctp
+run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 1000 -P 2 -b 200 --response 100
+check "UDP -P 2 -n 1000: 2000 transactions, none lost: $(cat "$TMP/out" "$TMP/err")" eval '
+	[ "$RC" -eq 0 ] && grep -Eq "^rr: 2000 transactions in $NUM s, [0-9]+ transactions/sec, request 200 bytes, response 100 bytes, lost 0, duplicated 0, reordered 0$" "$TMP/out" &&
+	grep -Eq "^latency: $LAT$" "$TMP/out"'
+"$ZC_TESTBIN/rrpeer" udpfoe "$ZCS_PORT" >"$TMP/foe" 2>&1
+check "UDP: foreign datagrams unanswered, a hello for larger answers refused by a 48-byte ack: $(cat "$TMP/foe")" \
+	grep -q "^replies: 1, bytes: 48, refused: 1$" "$TMP/foe"
+check "zcs: one line for the refusal" \
+	wait_for "$TMP/zcs.err" "UDP request/response refused: the hello is a field out of range"
+run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 100 --gap 1ms
+check "UDP --gap 1ms -n 100, after the abuse: 100 transactions, the schedule kept: $(head -n 1 "$TMP/out")" eval '
+	[ "$RC" -eq 0 ] && grep -q "^rr: 100 transactions .*lost 0" "$TMP/out" &&
+	grep -q "^schedule: 100 of 100 requests sent" "$TMP/out"'
 stop_bg "$ZCS_PID"
 
 # --- servers that do not answer as they should --------------------------------
@@ -142,6 +161,12 @@ bad() {
 		[ "$RC" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] && grep -q "$want" "$TMP/err"'
 	stop_bg "$PEER_PID"
 }
+peer_start "$SINK" || not_ok "sink starts"
+run_zcc --rr --proto udp -s 127.0.0.1 -p "$PEER_PORT" -n 10
+check "UDP to a TCP-only server: one line, exit 1: $(cat "$TMP/err")" eval '
+	[ "$RC" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] &&
+	grep -q "no answer over UDP: the server does not speak request/response" "$TMP/err"'
+stop_bg "$PEER_PID"
 bad noack 'no answer: the server does not speak request/response' -n 10
 bad never 'stalled: ' -n 10 -T 1
 bad short 'closed the connection in answer 1 (50 of 100 bytes came)' -n 10 -b 100

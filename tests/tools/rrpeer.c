@@ -9,12 +9,18 @@
  *                                 answer, then closes
  *                          long   answers every request with one byte more
  *                                 (stamped: its length says so too)
+ *   rrpeer udpfoe PORT   a hostile UDP client of zcs on 127.0.0.1 PORT: 1000
+ *                        datagrams of no flow, then a hello asking for answers
+ *                        longer than its requests; prints "replies: N, bytes: B,
+ *                        refused: R" of what came back within 0.5 s
  *
  * Prints "listening on port N" (kernel-chosen port) and "hello" once the
  * hello is in, each flushed at once.
  */
 #include <errno.h>
 #include <error.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +54,38 @@ static void answer(int fd, const struct rr_hello *h, int extra, int half)
 	free(resp);
 }
 
+/* udpfoe: what zcs sends back to foreign datagrams and an amplifying hello. */
+static int udpfoe(unsigned port)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct rr_hello h = { .run = 9, .req_bytes = 64, .resp_bytes = 1000, .proto = RR_UDP,
+			      .mode = RR_MODE_RR };
+	struct pollfd p = { .events = POLLIN };
+	unsigned char buf[2048];
+	unsigned replies = 0, bytes = 0, refused = 0;
+	struct rr_ack a;
+	ssize_t n;
+
+	p.fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (p.fd < 0 || connect(p.fd, (struct sockaddr *)&to, sizeof(to)) < 0)
+		error(1, errno, "UDP socket");
+	for (int i = 0; i < 1000; i++) {
+		memset(buf, i, 64);
+		send(p.fd, buf, 64 + (size_t)i % 100, 0);
+	}
+	rr_hello_encode(buf, &h);
+	send(p.fd, buf, RR_HELLO_LEN, 0);
+	while (poll(&p, 1, 500) == 1 && (n = recv(p.fd, buf, sizeof(buf), 0)) > 0) {
+		replies++;
+		bytes += (unsigned)n;
+		if (rr_ack_decode(buf, (size_t)n, h.run, h.flow, &a) == RR_OK && a.status != RR_OK)
+			refused++;
+	}
+	printf("replies: %u, bytes: %u, refused: %u\n", replies, bytes, refused);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char buf[RR_HELLO_LEN];
@@ -60,6 +98,8 @@ int main(int argc, char **argv)
 	size_t got;
 	int lfd, fd;
 
+	if (!strcmp(mode, "udpfoe") && argc > 2)
+		return udpfoe((unsigned)atoi(argv[2]));
 	lfd = net_listen("127.0.0.1", 0, &o, &port, err, sizeof(err));
 	if (lfd < 0)
 		error(1, 0, "%s", err);
