@@ -11,8 +11,8 @@
  *                                 (stamped: its length says so too)
  *   rrpeer udpfoe PORT   a hostile UDP client of zcs on 127.0.0.1 PORT: 1000
  *                        datagrams of no flow, then a hello asking for answers
- *                        longer than its requests; prints "replies: N, bytes: B,
- *                        refused: R" of what came back within 0.5 s
+ *                        longer than its requests; prints "other replies: N,
+ *                        acks of 48 bytes: A, refused: R" of what came back
  *
  * Prints "listening on port N" (kernel-chosen port) and "hello" once the
  * hello is in, each flushed at once.
@@ -54,7 +54,11 @@ static void answer(int fd, const struct rr_hello *h, int extra, int half)
 	free(resp);
 }
 
-/* udpfoe: what zcs sends back to foreign datagrams and an amplifying hello. */
+/*
+ * udpfoe: what zcs sends back to foreign datagrams and to an amplifying
+ * hello (sent again every 0.2 s, 3 s at most, until something comes: a
+ * slow zcs may drop it behind the flood), then 0.5 s more.
+ */
 static int udpfoe(unsigned port)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
@@ -62,8 +66,8 @@ static int udpfoe(unsigned port)
 	struct rr_hello h = { .run = 9, .req_bytes = 64, .resp_bytes = 1000, .proto = RR_UDP,
 			      .mode = RR_MODE_RR };
 	struct pollfd p = { .events = POLLIN };
-	unsigned char buf[2048];
-	unsigned replies = 0, bytes = 0, refused = 0;
+	unsigned char buf[2048], hello[RR_HELLO_LEN];
+	unsigned other = 0, acks = 0, refused = 0, tries = 0;
 	struct rr_ack a;
 	ssize_t n;
 
@@ -74,15 +78,18 @@ static int udpfoe(unsigned port)
 		memset(buf, i, 64);
 		send(p.fd, buf, 64 + (size_t)i % 100, 0);
 	}
-	rr_hello_encode(buf, &h);
-	send(p.fd, buf, RR_HELLO_LEN, 0);
+	rr_hello_encode(hello, &h);
+	do
+		send(p.fd, hello, RR_HELLO_LEN, 0);
+	while (poll(&p, 1, 200) == 0 && ++tries < 15);
 	while (poll(&p, 1, 500) == 1 && (n = recv(p.fd, buf, sizeof(buf), 0)) > 0) {
-		replies++;
-		bytes += (unsigned)n;
-		if (rr_ack_decode(buf, (size_t)n, h.run, h.flow, &a) == RR_OK && a.status != RR_OK)
+		if (n != RR_ACK_LEN || rr_ack_decode(buf, (size_t)n, h.run, h.flow, &a) != RR_OK)
+			other++;
+		else if (acks++, a.status != RR_OK)
 			refused++;
 	}
-	printf("replies: %u, bytes: %u, refused: %u\n", replies, bytes, refused);
+	printf("other replies: %u, acks of %d bytes: %u, refused: %u\n", other, RR_ACK_LEN,
+	       acks, refused);
 	return 0;
 }
 
