@@ -48,7 +48,7 @@ static int slice_ms(uint64_t end)
 	return end - now > 100000000u ? 100 : (int)((end - now + 999999) / 1000000);
 }
 
-enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, volatile sig_atomic_t *stop)
+enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, const volatile sig_atomic_t *stop)
 {
 	uint64_t end = timeout_ms > 0 ? now_ns() + (uint64_t)timeout_ms * 1000000 : UINT64_MAX;
 	const struct timespec later = { 0, 1000000 };
@@ -79,7 +79,7 @@ enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, volatile sig_atomic_t *stop)
 }
 
 int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
-	    volatile sig_atomic_t *stop)
+	    const volatile sig_atomic_t *stop)
 {
 	ssize_t n;
 

@@ -32,7 +32,7 @@ uint32_t rr_clock_err_us(void);
  * that ran out first. An end of the stream or an error before the bytes
  * decide: RR_SNIFF_STREAM (the stream's path says what happened).
  */
-enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, volatile sig_atomic_t *stop);
+enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, const volatile sig_atomic_t *stop);
 
 /*
  * rr_read - read exactly len bytes into buf; *got says how many came.
@@ -42,7 +42,7 @@ enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, volatile sig_atomic_t *stop);
  * that long).
  */
 int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
-	    volatile sig_atomic_t *stop);
+	    const volatile sig_atomic_t *stop);
 
 /* rr_write - write all len bytes (MSG_NOSIGNAL): 0, or -1 with errno. */
 int rr_write(int fd, const unsigned char *buf, size_t len);

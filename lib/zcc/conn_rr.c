@@ -196,7 +196,7 @@ static int take_answer(struct conn *c, uint64_t seq, uint64_t *due, uint64_t *tx
 static int run_closed(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t limit = rr_settings->msgs, due, tx, now;
+	uint64_t limit = rr_settings->msgs, due = 0, tx = 0, now;
 	int timed_end = c->sd->cfg->secs > 0;
 
 	for (uint64_t seq = 0; limit ? seq < limit : 1; seq++) {

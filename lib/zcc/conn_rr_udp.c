@@ -141,7 +141,7 @@ int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 	struct rr_work *w = rr_work_of(c);
 	uint64_t limit = rr_settings_of()->msgs;
 	int timed_end = c->sd->cfg->secs > 0, rc = 0;
-	enum rr_seq_kind kind;
+	enum rr_seq_kind kind = RR_SEQ_BOGUS;
 	struct rr_msg m;
 
 	for (uint64_t seq = 0; (limit ? seq < limit : 1) && rc >= 0; seq++) {
@@ -164,7 +164,7 @@ void *rr_udp_reader(void *arg)
 {
 	struct conn *c = arg;
 	struct rr_work *w = rr_work_of(c);
-	enum rr_seq_kind kind;
+	enum rr_seq_kind kind = RR_SEQ_BOGUS;
 	struct rr_msg m;
 	uint64_t quiet = 0;	/* since the sender was done, nothing came since */
 	int rc;

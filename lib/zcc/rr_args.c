@@ -42,7 +42,7 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 	}
 	if (g->n_names)
 		usage_error("--rr sends requests, not files: give no file names");
-	if (g->method && strcmp(g->method, "send") && strcmp(g->method, "write"))
+	if (g->method && strcmp(g->method, "send") != 0 && strcmp(g->method, "write") != 0)
 		usage_error("--rr -M %s: messages go by send (or write, the same here); the "
 			    "file methods have no file to send", g->method);
 	if (g->chunks && strchr(g->chunks, ','))
@@ -66,9 +66,9 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 	case OPT_GAP: rc->gap_ns = rr_time_arg("--gap", arg, 1000, 1000000000000u); break;
 	case OPT_BUDGET: rc->budget_ns = rr_time_arg("--budget", arg, 1, UINT64_MAX / 2); break;
 	case OPT_PROTO:
-		if (strcmp(arg, "tcp") && strcmp(arg, "udp"))
+		if (strcmp(arg, "tcp") != 0 && strcmp(arg, "udp") != 0)
 			usage_error("--proto '%s': tcp or udp", arg);
-		rc->udp = !strcmp(arg, "udp");
+		rc->udp = strcmp(arg, "udp") == 0;
 		rc->proto_given = 1;
 		break;
 	default: opt_refused(opt);

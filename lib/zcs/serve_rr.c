@@ -66,7 +66,8 @@ static void said_short(const struct rr_conn *r, const char *what, int rc, size_t
 /* The hello read and answered: 0, or -1 (refused or broken: said). */
 static int take_hello(struct rr_conn *r)
 {
-	unsigned char buf[RR_HELLO_LEN > RR_ACK_LEN ? RR_HELLO_LEN : RR_ACK_LEN];
+	_Static_assert(RR_ACK_LEN <= RR_HELLO_LEN, "the ack goes out of the hello's buffer");
+	unsigned char buf[RR_HELLO_LEN];
 	struct rr_ack a = { .max_bytes = RR_MSG_MAX };
 	enum rr_result res;
 	size_t got;

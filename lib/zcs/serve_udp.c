@@ -38,7 +38,7 @@ uint64_t serve_udp_foreign(void)
 
 int serve_udp_open(int listen_fd, char *err, size_t errlen)
 {
-	struct sockaddr_storage ss;
+	struct sockaddr_storage ss = { 0 };
 	socklen_t len = sizeof(ss), olen;
 	int fd, v6only = 0, one = 1;
 

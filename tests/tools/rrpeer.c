@@ -72,8 +72,10 @@ static int udpfoe(unsigned port)
 	ssize_t n;
 
 	p.fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (p.fd < 0 || connect(p.fd, (struct sockaddr *)&to, sizeof(to)) < 0)
-		error(1, errno, "UDP socket");
+	if (p.fd < 0 || connect(p.fd, (struct sockaddr *)&to, sizeof(to)) < 0) {
+		error(0, errno, "UDP socket");
+		return 1;
+	}
 	for (int i = 0; i < 1000; i++) {
 		memset(buf, i, 64);
 		send(p.fd, buf, 64 + (size_t)i % 100, 0);
@@ -106,10 +108,12 @@ int main(int argc, char **argv)
 	int lfd, fd;
 
 	if (!strcmp(mode, "udpfoe") && argc > 2)
-		return udpfoe((unsigned)atoi(argv[2]));
+		return udpfoe((unsigned)strtoul(argv[2], NULL, 10));
 	lfd = net_listen("127.0.0.1", 0, &o, &port, err, sizeof(err));
-	if (lfd < 0)
-		error(1, 0, "%s", err);
+	if (lfd < 0) {
+		error(0, 0, "%s", err);
+		return 1;
+	}
 	printf("listening on port %u\n", port);
 	fflush(stdout);
 	fd = accept(lfd, NULL, NULL);
