@@ -21,6 +21,7 @@
 #include "app/out.h"
 #include "base/clock.h"
 #include "base/stop.h"
+#include "wire/proto.h"
 #include "wire/rr_io.h"
 #include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
@@ -81,8 +82,9 @@ static int take_hello(struct rr_conn *r)
 	res = rr_hello_decode(buf, RR_HELLO_LEN, &r->h);
 	if (res == RR_OK && (r->h.proto != RR_TCP || r->h.mode != RR_MODE_RR))
 		res = RR_FIELD;		/* a UDP flow's hello on a TCP connection */
-	a.run = r->h.run;
-	a.flow = r->h.flow;
+	/* Echoed as they stand in the hello, even of a version not decoded. */
+	a.run = proto_get_u32(buf + 12);
+	a.flow = proto_get_u32(buf + 16);
 	a.status = res;
 	a.clock_err_us = rr_clock_err_us();
 	rr_boot_id(a.boot_id);

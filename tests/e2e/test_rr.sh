@@ -136,9 +136,32 @@ check "UDP: foreign datagrams unanswered, a hello for larger answers refused by 
 check "zcs: one line for the refusal" \
 	wait_for "$TMP/zcs.err" "UDP request/response refused: the hello is a field out of range"
 run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 100 --gap 1ms
-check "UDP --gap 1ms -n 100, after the abuse: 100 transactions, the schedule kept: $(head -n 1 "$TMP/out")" eval '
-	[ "$RC" -eq 0 ] && grep -q "^rr: 100 transactions .*lost 0" "$TMP/out" &&
+# A busy machine may hold zcs past zcc's wait for the last answers: a few
+# may count as lost, none may go missing from the count.
+got=$(sed -n 's/^rr: \([0-9]*\) transactions .*lost \([0-9]*\),.*/\1 \2/p' "$TMP/out")
+check "UDP --gap 1ms -n 100, after the abuse: answered and lost make 100 ($got), the schedule kept" eval '
+	[ "$RC" -eq 0 ] && set -- $got && [ $(($1 + $2)) -eq 100 ] && [ "$1" -ge 95 ] &&
 	grep -q "^schedule: 100 of 100 requests sent" "$TMP/out"'
+stop_bg "$ZCS_PID"
+
+# --- clients zcs closes: one line each naming the peer ------------------------
+zcs_start -T 1 || { not_ok "zcs -T 1 starts: $(cat "$TMP/zcs.err")"; finish; }
+# client HOW ACK LINE: rrpeer's bad client HOW gets ack status ACK and is
+# closed, and zcs says LINE (grep -E) about it, once.
+client() {
+	cl_ack=$2 cl_line=$3 cl_n=$(($(grep -c "" "$TMP/zcs.err") + 1))
+	timeout 20 "$PEER" client "$ZCS_PORT" "$1" >"$TMP/cl" 2>&1
+	check "a client $1: ack $cl_ack, closed: $(tr '\n' ' ' <"$TMP/cl")" \
+		eval '[ "$(tr "\n" " " <"$TMP/cl")" = "ack: $cl_ack closed " ]'
+	within 50 count_is "$TMP/zcs.err" "" "$cl_n"
+	check "zcs: one line: $(tail -n 1 "$TMP/zcs.err")" eval '
+		[ "$(grep -c "" "$TMP/zcs.err")" -eq "$cl_n" ] &&
+		tail -n 1 "$TMP/zcs.err" | grep -Eq "^zcs: 127\.0\.0\.1 port [0-9]+: $cl_line"'
+}
+client foreign 0 'request 1 is from another run or flow, closed$'
+client short 0 'the request ended after 50 bytes of it, after 0 requests$'
+client silent 0 'stalled: no request in the last 1 s \(-T\), closed after 0 requests$'
+client version 4 'request/response refused: the hello is another version of the protocol$'
 stop_bg "$ZCS_PID"
 
 # --- servers that do not answer as they should --------------------------------

@@ -9,6 +9,12 @@
  *                                 answer, then closes
  *                          long   answers every request with one byte more
  *                                 (stamped: its length says so too)
+ *   rrpeer client PORT HOW   a bad RR client of zcs on 127.0.0.1 PORT, messages
+ *                        of 100 bytes: HOW foreign (a request of another run),
+ *                        short (half a request, then the close), silent (the
+ *                        hello, then nothing until zcs closes), version (a
+ *                        hello of version 9); prints "ack: STATUS" and
+ *                        "closed" when zcs closes
  *   rrpeer udpfoe PORT   a hostile UDP client of zcs on 127.0.0.1 PORT: 1000
  *                        datagrams of no flow, then a hello asking for answers
  *                        longer than its requests; prints "other replies: N,
@@ -52,6 +58,48 @@ static void answer(int fd, const struct rr_hello *h, int extra, int half)
 	}
 	free(req);
 	free(resp);
+}
+
+/* client: a TCP client of zcs on port that misbehaves as how says. */
+static int bad_client(unsigned port, const char *how)
+{
+	struct net_opts o = { 0 };
+	struct rr_hello h = { .run = 5, .req_bytes = 100, .resp_bytes = 100, .proto = RR_TCP,
+			      .mode = RR_MODE_RR };
+	unsigned char buf[128] = { 0 };
+	struct rr_ack a = { 0 };
+	char err[256], service[16];
+	size_t got;
+	int fd;
+
+	snprintf(service, sizeof(service), "%u", port);
+	fd = net_connect("127.0.0.1", port, &o, err, sizeof(err));
+	if (fd < 0) {
+		error(0, 0, "%s", err);
+		return 1;
+	}
+	rr_hello_encode(buf, &h);
+	if (!strcmp(how, "version"))
+		buf[9] = 9;	/* the version's low byte */
+	rr_write(fd, buf, RR_HELLO_LEN);
+	if (rr_read(fd, buf, RR_ACK_LEN, &got, NULL) == 0)
+		rr_ack_decode(buf, RR_ACK_LEN, h.run, h.flow, &a);
+	printf("ack: %u\n", a.status);
+	fflush(stdout);
+	memset(buf, 0, sizeof(buf));
+	if (!strcmp(how, "foreign")) {
+		rr_msg_encode(buf, &(struct rr_msg){ .kind = RR_REQUEST, .run = 6, .length = 100 });
+		rr_write(fd, buf, 100);
+	} else if (!strcmp(how, "short")) {
+		rr_msg_encode(buf, &(struct rr_msg){ .kind = RR_REQUEST, .run = 5, .length = 100 });
+		rr_write(fd, buf, 50);
+		shutdown(fd, SHUT_WR);
+	}
+	while (recv(fd, buf, sizeof(buf), 0) > 0)
+		;
+	printf("closed\n");
+	close(fd);
+	return 0;
 }
 
 /*
@@ -107,6 +155,8 @@ int main(int argc, char **argv)
 	size_t got;
 	int lfd, fd;
 
+	if (!strcmp(mode, "client") && argc > 3)
+		return bad_client((unsigned)strtoul(argv[2], NULL, 10), argv[3]);
 	if (!strcmp(mode, "udpfoe") && argc > 2)
 		return udpfoe((unsigned)strtoul(argv[2], NULL, 10));
 	lfd = net_listen("127.0.0.1", 0, &o, &port, err, sizeof(err));
