@@ -137,10 +137,10 @@ check "zcs: one line for the refusal" \
 	wait_for "$TMP/zcs.err" "UDP request/response refused: the hello is a field out of range"
 run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 100 --gap 1ms
 # A busy machine may hold zcs past zcc's wait for the last answers: a few
-# may count as lost, none may go missing from the count.
+# may count as lost (one at most here), none may go missing from the count.
 got=$(sed -n 's/^rr: \([0-9]*\) transactions .*lost \([0-9]*\),.*/\1 \2/p' "$TMP/out")
 check "UDP --gap 1ms -n 100, after the abuse: answered and lost make 100 ($got), the schedule kept" eval '
-	[ "$RC" -eq 0 ] && set -- $got && [ $(($1 + $2)) -eq 100 ] && [ "$1" -ge 95 ] &&
+	[ "$RC" -eq 0 ] && set -- $got && [ $(($1 + $2)) -eq 100 ] && [ "$1" -ge 99 ] &&
 	grep -q "^schedule: 100 of 100 requests sent" "$TMP/out"'
 stop_bg "$ZCS_PID"
 

@@ -35,6 +35,7 @@
 
 #include "wire/net.h"
 #include "wire/rr_io.h"
+#include "tools/listen_once.h"
 
 /* Answer the requests of h on fd, each answer extra bytes long (short: half, once). */
 static void answer(int fd, const struct rr_hello *h, int extra, int half)
@@ -68,11 +69,10 @@ static int bad_client(unsigned port, const char *how)
 			      .mode = RR_MODE_RR };
 	unsigned char buf[128] = { 0 };
 	struct rr_ack a = { 0 };
-	char err[256], service[16];
+	char err[256];
 	size_t got;
 	int fd;
 
-	snprintf(service, sizeof(service), "%u", port);
 	fd = net_connect("127.0.0.1", port, &o, err, sizeof(err));
 	if (fd < 0) {
 		error(0, 0, "%s", err);
@@ -150,25 +150,14 @@ int main(int argc, char **argv)
 	struct rr_hello h;
 	struct rr_ack a = { .max_bytes = RR_MSG_MAX };
 	const char *mode = argc > 1 ? argv[1] : "";
-	unsigned port;
-	char err[256];
 	size_t got;
-	int lfd, fd;
+	int fd;
 
 	if (!strcmp(mode, "client") && argc > 3)
 		return bad_client((unsigned)strtoul(argv[2], NULL, 10), argv[3]);
 	if (!strcmp(mode, "udpfoe") && argc > 2)
 		return udpfoe((unsigned)strtoul(argv[2], NULL, 10));
-	lfd = net_listen("127.0.0.1", 0, &o, &port, err, sizeof(err));
-	if (lfd < 0) {
-		error(0, 0, "%s", err);
-		return 1;
-	}
-	printf("listening on port %u\n", port);
-	fflush(stdout);
-	fd = accept(lfd, NULL, NULL);
-	if (fd < 0)
-		error(1, errno, "accept");
+	fd = listen_once("127.0.0.1", &o);
 	if (rr_read(fd, buf, sizeof(buf), &got, NULL) != 0 ||
 	    rr_hello_decode(buf, sizeof(buf), &h) != RR_OK)
 		error(1, 0, "no hello");
