@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "base/stop.h"
 #include "base/textfile.h"
 #include "wire/rr_io.h"
 
@@ -103,7 +104,7 @@ int rr_write(int fd, const unsigned char *buf, size_t len)
 
 	while (len > 0) {
 		n = send(fd, buf, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && errno == EINTR && !stop_signal)
 			continue;
 		if (n < 0)
 			return -1;

@@ -44,7 +44,10 @@ enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, const volatile sig_atomic_t *s
 int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
 	    const volatile sig_atomic_t *stop);
 
-/* rr_write - write all len bytes (MSG_NOSIGNAL): 0, or -1 with errno. */
+/*
+ * rr_write - write all len bytes (MSG_NOSIGNAL): 0, or -1 with errno
+ * (EINTR: a signal came and stop_signal is set).
+ */
 int rr_write(int fd, const unsigned char *buf, size_t len);
 
 #endif

@@ -100,7 +100,7 @@ static int take_hello(struct rr_conn *r)
 	return -1;
 }
 
-/* The answer to the request in r->req, written: 0, or -1 (said). */
+/* The answer to the request in r->req, written: 0, -1 (said), -2 a stop. */
 static int answer(struct rr_conn *r)
 {
 	struct rr_expect want = { .run = r->h.run, .flow = r->h.flow,
@@ -123,11 +123,16 @@ static int answer(struct rr_conn *r)
 		m.back_real = rr_real_ns();
 		rr_msg_encode(r->resp, &m);
 	}
-	if (rr_write(r->fd, r->resp, r->h.resp_bytes) < 0) {
+	if (rr_write(r->fd, r->resp, r->h.resp_bytes) == 0)
+		return 0;
+	if (errno == EINTR)
+		return -2;
+	if (errno == EAGAIN)
+		error(0, 0, "%s: stalled: the answer to request %" PRIu64 " not taken in %g s "
+		      "(-T), closed", r->peer, r->n + 1, r->cfg->stall_secs);
+	else
 		error(0, errno, "%s: the answer to request %" PRIu64, r->peer, r->n + 1);
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 /* Answer every request until the client closes (or fails, or a stop). */
@@ -146,8 +151,9 @@ static enum rr_end answer_all(struct rr_conn *r)
 			said_short(r, "request", rc, got);
 			return RR_END_BROKEN;
 		}
-		if (answer(r) < 0)
-			return RR_END_BROKEN;
+		rc = answer(r);
+		if (rc < 0)
+			return rc == -2 ? RR_END_STOP : RR_END_BROKEN;
 		r->n++;
 	}
 }
@@ -196,15 +202,20 @@ static int buffers(struct rr_conn *r)
 	return -1;
 }
 
-/* -T: a wait for the hello or a request longer than that is a stall. */
-static void bound_reads(const struct rr_conn *r)
+/*
+ * -T: a wait for the hello or a request longer than that is a stall, and
+ * so is an answer the client does not take (its window shut that long).
+ */
+static void bound_waits(const struct rr_conn *r)
 {
 	struct timeval tv = { .tv_sec = (time_t)r->cfg->stall_secs,
 		.tv_usec = (suseconds_t)((r->cfg->stall_secs - (double)(time_t)r->cfg->stall_secs)
 					 * 1e6) };
 
-	if (r->cfg->stall_secs > 0)
+	if (r->cfg->stall_secs > 0) {
 		setsockopt(r->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(r->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
 }
 
 /*
@@ -225,7 +236,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 
 	if (sc->debug)
 		error(0, 0, "%s: request/response", peer);
-	bound_reads(&r);
+	bound_waits(&r);
 	no_delay(&r);
 	if (take_hello(&r) == 0 && buffers(&r) == 0) {
 		r.metered = sc->meter && serve_sampler_read(&r.first) == 0;

@@ -40,7 +40,7 @@ int serve_udp_open(int listen_fd, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss = { 0 };
 	socklen_t len = sizeof(ss), olen;
-	int fd, v6only = 0, one = 1;
+	int fd, v6only = 0;
 
 	if (getsockname(listen_fd, (struct sockaddr *)&ss, &len) < 0)
 		return err_fill(err, errlen, errno, "UDP: the listener's address");
@@ -51,7 +51,6 @@ int serve_udp_open(int listen_fd, char *err, size_t errlen)
 	if (ss.ss_family == AF_INET6 &&
 	    getsockopt(listen_fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &olen) == 0)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
 		err_fill(err, errlen, errno, "UDP: bind to the listener's port");
 		close(fd);

@@ -162,6 +162,7 @@ client foreign 0 'request 1 is from another run or flow, closed$'
 client short 0 'the request ended after 50 bytes of it, after 0 requests$'
 client silent 0 'stalled: no request in the last 1 s \(-T\), closed after 0 requests$'
 client version 4 'request/response refused: the hello is another version of the protocol$'
+client greedy 0 'stalled: the answer to request [0-9]+ not taken in 1 s \(-T\), closed$'
 stop_bg "$ZCS_PID"
 
 # --- servers that do not answer as they should --------------------------------

@@ -12,7 +12,8 @@
  *   rrpeer client PORT HOW   a bad RR client of zcs on 127.0.0.1 PORT, messages
  *                        of 100 bytes: HOW foreign (a request of another run),
  *                        short (half a request, then the close), silent (the
- *                        hello, then nothing until zcs closes), version (a
+ *                        hello, then nothing until zcs closes), greedy (64 KiB
+ *                        requests, no answer read), version (a
  *                        hello of version 9); prints "ack: STATUS" and
  *                        "closed" when zcs closes
  *   rrpeer udpfoe PORT   a hostile UDP client of zcs on 127.0.0.1 PORT: 1000
@@ -67,6 +68,8 @@ static int bad_client(unsigned port, const char *how)
 	struct net_opts o = { 0 };
 	struct rr_hello h = { .run = 5, .req_bytes = 100, .resp_bytes = 100, .proto = RR_TCP,
 			      .mode = RR_MODE_RR };
+	int greedy = !strcmp(how, "greedy");
+	static unsigned char big[1 << 16];
 	unsigned char buf[128] = { 0 };
 	struct rr_ack a = { 0 };
 	char err[256];
@@ -78,6 +81,8 @@ static int bad_client(unsigned port, const char *how)
 		error(0, 0, "%s", err);
 		return 1;
 	}
+	if (greedy)
+		h.req_bytes = h.resp_bytes = sizeof(big);
 	rr_hello_encode(buf, &h);
 	if (!strcmp(how, "version"))
 		buf[9] = 9;	/* the version's low byte */
@@ -90,6 +95,11 @@ static int bad_client(unsigned port, const char *how)
 	if (!strcmp(how, "foreign")) {
 		rr_msg_encode(buf, &(struct rr_msg){ .kind = RR_REQUEST, .run = 6, .length = 100 });
 		rr_write(fd, buf, 100);
+	} else if (greedy) {	/* requests; no answer read until zcs gives up */
+		rr_msg_encode(big, &(struct rr_msg){ .kind = RR_REQUEST, .run = 5,
+						     .length = sizeof(big) });
+		for (int i = 0; i < 1 << 14 && rr_write(fd, big, sizeof(big)) == 0; i++)
+			;
 	} else if (!strcmp(how, "short")) {
 		rr_msg_encode(buf, &(struct rr_msg){ .kind = RR_REQUEST, .run = 5, .length = 100 });
 		rr_write(fd, buf, 50);
