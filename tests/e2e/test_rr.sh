@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: meter
 # zcc --rr against zcs: request/response over loopback. The count of
 # transactions, the lines' shapes, the same zcs still serving a 2001
 # stream, the open loop's schedule, Ctrl-C, and bad servers: a
@@ -13,6 +14,7 @@ SINK=$ZC_TESTBIN/sink
 run_zcc() {
 	timeout 30 "$ZCC" "$@" >"$TMP/out" 2>"$TMP/err"
 	RC=$?
+	return "$RC"
 }
 
 # peer_start PROGRAM ARGS...: a one-connection server; sets PEER_PID, PEER_PORT.
@@ -143,6 +145,23 @@ check "UDP --gap 1ms -n 100, after the abuse: answered and lost make 100 ($got),
 	[ "$RC" -eq 0 ] && set -- $got && [ $(($1 + $2)) -eq 100 ] && [ "$1" -ge 99 ] &&
 	grep -q "^schedule: 100 of 100 requests sent" "$TMP/out"'
 stop_bg "$ZCS_PID"
+
+# --- -c: the CPU per transaction, at each end ----------------------------------
+meter_slot
+zcs_start || { not_ok "zcs starts: $(cat "$TMP/zcs.err")"; finish; }
+metered "$TMP/err" run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -t 1 -c -r
+check "zcc -c: the cpu: line per transaction: $(grep cpu: "$TMP/out") $(cat "$TMP/err")" eval '[ "$RC" -eq 0 ] &&
+	grep -Eq "^cpu: load $NUM% of [0-9]+ CPUs, $NUM us/Tran, zcc itself $NUM us/Tran$" "$TMP/out"'
+stop_bg "$ZCS_PID"
+if zcs_metered -c -r; then
+	run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 20000
+	check "zcs -c: the answered: line per transaction: $(cat "$TMP/zcs.out")" wait_for "$TMP/zcs.out" \
+		"^answered: 20000 requests in $NUM s, [0-9]+ requests/sec, load $NUM% of [0-9]+ CPUs, $NUM us/Tran, zcs itself $NUM us/Tran$"
+	stop_bg "$ZCS_PID"
+else
+	not_ok "zcs -c starts: $(cat "$TMP/zcs.err")"
+fi
+meter_slot_free
 
 # --- clients zcs closes: one line each naming the peer ------------------------
 zcs_start -T 1 || { not_ok "zcs -T 1 starts: $(cat "$TMP/zcs.err")"; finish; }
