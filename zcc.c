@@ -1,15 +1,10 @@
 /*
- * zcc - the client: stream a set of files to zcs, n times over (or for
- * about -t seconds), by one of the transmit methods of lib/wire/tx.h, then
- * report the rate and, with -c, what the transfer cost the machine's CPUs.
- *
- * The wire protocol is lib/wire/proto.h's: u32 n_loops, then per loop u32
- * n_files, then per file u32 length and the data. How the header words
- * ride with the data is each method's business (lib/wire/tx_*.c), never zcc's.
- *
- * The program reads as its usage does: the options into one struct of
- * settings, checked at the door, then prepared; calibrate (-C) or send runs
- * (-R, each of -n loops or -t secs) by zcc's engine, lib/zcc (send.h).
+ * zcc - the client: stream a set of files to zcs (lib/wire/proto.h), n
+ * times over or for -t seconds, by a transmit method of lib/wire/tx.h, or
+ * with --rr time requests and answers (lib/zcc/rr.h); report the rate and,
+ * with -c, what it cost the machine's CPUs. It reads as its usage does:
+ * the options into one struct of settings, checked at the door, then
+ * calibrate (-C) or the runs (-R) by zcc's engine, lib/zcc (send.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -25,6 +20,7 @@
 #include "app/optab.h"
 #include "app/out.h"
 #include "zcc/report.h"
+#include "zcc/rr_args.h"
 #include "zcc/run_record.h"
 #include "zcc/send.h"
 #include "app/meter_session.h"
@@ -42,7 +38,7 @@
 #define DEFAULT_ROUNDS 5	/* -R with several variants */
 
 enum { OPT_RATE = 300, OPT_PLOT, OPT_BASELINE, OPT_FILES_FROM, OPT_RX_REPORT,
-       OPT_DECIDE, OPT_MPTCP };	/* long options only */
+       OPT_DECIDE, OPT_MPTCP };	/* long options only (and lib/zcc/rr_args.h's) */
 
 /* Everything the command line says, set by parse_args only. */
 struct settings {
@@ -66,12 +62,14 @@ struct settings {
 	const char *baseline;		/* --baseline */
 	const char *files_from;		/* --files-from */
 	int compared;			/* -M or -b gave a list: a comparison */
+	struct rr_cfg rr;		/* --rr, --response, --gap, --budget; -b -n */
 };
 
 static struct settings cfg = {
 	.send = { .port = 2222, .stall = 60, .chunk = 65536, .streams = 1 },
 	.loops = 1, .runs = 1, .cpu = -1,
 	.meter = { .calib_path = CALIB_DEFAULT_PATH, .dflt = METER_KERNEL },
+	.rr = { .budget_ns = UINT64_MAX },
 };
 
 static struct sender sender = { .cfg = &cfg.send };	/* files, -c's meter */
@@ -190,6 +188,7 @@ static const struct optab options[] = {
 	{ OPT_MPTCP, "mptcp", NULL,
 	  "Multipath TCP (IPPROTO_MPTCP): a fall-back to TCP is one line, from the "
 	  "kernel; -d and -J show each subflow; net.mptcp.enabled 0 is exit 1" },
+	RR_OPTAB,	/* --rr, --response, --gap, --budget: lib/zcc/rr_args.h */
 	{ 'J', "json", NULL,
 	  "JSON Lines on stdout instead of the text lines: one object per line with "
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
@@ -207,8 +206,7 @@ static const struct optab options[] = {
 	{ 0, NULL, NULL, NULL },
 };
 
-/* Made from options[] by main. */
-static struct optab_parser parser;
+static struct optab_parser parser;	/* made from options[] by parse_args */
 
 static void usage(FILE *f, int status)
 {
@@ -218,6 +216,7 @@ static void usage(FILE *f, int status)
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
 "           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
 "           [--mptcp] -s server file...\n"
+"       zcc --rr [-b size] [--response size] [--gap time] [--budget time] ...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -305,7 +304,7 @@ static void parse_args(int argc, char **argv)
 		case OPT_BASELINE: cfg.baseline = optarg; break;
 		case OPT_MPTCP: cfg.send.sockopts.mptcp = 1; break;
 		case 'h': usage(stdout, 0); break;
-		default: opt_refused(opt);
+		default: rr_opt(opt, optarg, &cfg.rr);	/* else refused */
 		}
 	}
 	while (optind < argc)	/* after "--" */
@@ -318,13 +317,12 @@ static void check_calibrate(void)
 	for (const char *o = "sSnptIRMwbkioBDTP"; *o; o++)
 		if (optab_given(&parser, *o))
 			usage_error("-C calibrates and exits: -%c is for a transfer", *o);
-	if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp)
-		usage_error("-C calibrates and exits: --%s is for a transfer",
-			    cfg.rate > 0 ? "rate" : cfg.plot ? "plot" : "mptcp");
+	if (cfg.rate > 0 || cfg.plot || cfg.send.sockopts.mptcp || cfg.baseline || cfg.rr.on)
+		usage_error("-C calibrates and exits: --%s is for a transfer", cfg.rate > 0 ? "rate" :
+			    cfg.plot ? "plot" : cfg.baseline ? "baseline" : cfg.rr.on ? "rr" : "mptcp");
 	if (cfg.n_names || cfg.files_from)
 		usage_error("-C calibrates and exits: it sends no files");
-	if (cfg.baseline)
-		usage_error("-C calibrates and exits: --baseline is for a transfer");
+	rr_check_unused(&cfg.rr);
 }
 
 /* What makes no sense together is refused before anything is done (only
@@ -350,7 +348,15 @@ static void check_args(void)
 		usage_error("-s HOST is required (-h for help)");
 	if (!*cfg.send.host)
 		usage_error("-s '': an empty host name");
-	compare_methods(&cfg.variants, cfg.method_name, cfg.chunks, cfg.copy_path,
+	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
+		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
+			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', 'I', OPT_RATE, OPT_PLOT,
+			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 },
+			cfg.send.sockopts.mptcp }, &cfg.rr, &cfg.send);
+	else
+		rr_check_unused(&cfg.rr);
+	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,
+			cfg.rr.on ? NULL : cfg.chunks, cfg.copy_path,
 			cfg.use_write);
 	if (cfg.plot && cfg.variants.n < 2)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
@@ -365,7 +371,7 @@ static void check_args(void)
 	if (cfg.baseline && cfg.files_from && !strcmp(cfg.baseline, "-") &&
 	    !strcmp(cfg.files_from, "-"))
 		usage_error("--baseline - and --files-from -: one standard input for one of them");
-	if (!cfg.files_from && cfg.n_names == 0)
+	if (!cfg.files_from && cfg.n_names == 0 && !cfg.rr.on)
 		usage_error("no files given (-h for help)");
 	if (cfg.send.n_cpus > 1 && cfg.send.streams == 1)
 		usage_error("-B: a list of CPUs is for the streams of -P");
@@ -386,14 +392,8 @@ static void prepare_args(void)
 	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
 	cfg.send.method = cfg.variants.v[0].method;
 	cfg.send.chunk = cfg.variants.v[0].chunk;
-	if (cfg.baseline) {
-		baseline_load(&earlier, cfg.baseline);
-		const char *names[COMPARE_MAX];
-
-		for (unsigned i = 0; i < cfg.variants.n; i++)
-			names[i] = cfg.variants.v[i].name;
-		baseline_match(&earlier, names, cfg.variants.n);
-	}
+	if (cfg.baseline)
+		baseline_load_variants(&earlier, cfg.baseline, &cfg.variants);
 }
 
 /* ---- the verbs ------------------------------------------------------------- */
@@ -402,13 +402,13 @@ static void prepare_args(void)
 static int send_runs(void)
 {
 	struct send_result *rs = calloc(cfg.runs, sizeof(*rs));
-	uint32_t loops = cfg.loops;
 	unsigned i;
 
 	if (!rs)
 		error(1, errno, "memory");
 	mptcp_asked(cfg.send.sockopts.mptcp);	/* before any file is opened */
-	send_open(&sender, cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
+	rr_cfg_set(&cfg.rr);
+	send_open(&sender, cfg.rr.on ? NULL : cfg.names, cfg.n_names, cfg.measure ? &cfg.meter : NULL,
 		  cfg.where, cfg.cpu);
 	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);
 	if (cfg.compared) {
@@ -420,7 +420,7 @@ static int send_runs(void)
 			.base = cfg.baseline ? &earlier : NULL });
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
-		rs[i] = send_run(&sender, loops);
+		rs[i] = cfg.rr.on ? rr_send_run(&sender) : send_run(&sender, cfg.loops);
 		if (rs[i].interrupted)
 			break;
 		compare_rate_short(NULL, &rs[i], cfg.rate);

@@ -16,7 +16,8 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-B --cpu -D --so-debug -d --debug -I --interval -R --repeat
 	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts -K --kernel-time
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
-	--rate --plot --baseline --files-from --receiver-report --decide --mptcp -h --help --version'
+	--rate --plot --baseline --files-from --receiver-report --decide --mptcp
+	--rr --response --gap --budget --proto -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
@@ -30,7 +31,8 @@ _zc_opts_run_rr='-p --priority -l --rt-limit -h --help --version'
 _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	-b --chunk-size -i --recv-buffer -o --send-buffer -B --cpu -I --interval
 	-R --repeat -T --stall-timeout -f --calibration-file -N --cpus -P --streams
-	--rate --plot --baseline --files-from --decide'
+	--rate --plot --baseline --files-from --decide --response --gap --budget
+	--proto'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
 	-B --cpu -f --calibration-file -N --cpus --plot'
@@ -99,6 +101,9 @@ _zc_value()
 		;;
 	-s | --server)
 		mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
+		;;
+	--proto)
+		mapfile -t COMPREPLY < <(compgen -W "tcp udp" -- "$cur")
 		;;
 	*)
 		COMPREPLY=()	# a number: nothing to offer

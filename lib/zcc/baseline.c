@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "zcc/baseline.h"
+#include "zcc/compare.h"
 #include "zcc/run_record.h"
 #include "app/opt.h"
 #include "base/jsonl.h"
@@ -286,4 +287,14 @@ void baseline_free(struct baseline *b)
 	free(b->v);
 	b->v = NULL;
 	b->n = 0;
+}
+
+void baseline_load_variants(struct baseline *b, const char *path, const struct variants *v)
+{
+	const char *names[COMPARE_MAX];
+
+	baseline_load(b, path);
+	for (unsigned i = 0; i < v->n; i++)
+		names[i] = v->v[i].name;
+	baseline_match(b, names, v->n);
 }

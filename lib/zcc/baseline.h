@@ -111,6 +111,11 @@ void baseline_report(const struct baseline *b, const struct baseline_now *now, u
 void baseline_report_runs(const struct baseline *b, const struct variant *v,
 			  const struct send_result *rs, unsigned n);
 
+struct variants;	/* lib/zcc/compare.h */
+
+/* baseline_load_variants - baseline_load, then baseline_match of v's names. */
+void baseline_load_variants(struct baseline *b, const char *path, const struct variants *v);
+
 /* baseline_free - what baseline_load took. */
 void baseline_free(struct baseline *b);
 

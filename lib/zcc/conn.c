@@ -45,7 +45,8 @@ static int conn_start(struct conn *c)
 		engine_fail(c, err);
 		return -1;
 	}
-	sock = send_connect(c->sd, c->cancel, c->peer, sizeof(c->peer), err, sizeof(err));
+	sock = c->ops->connect ? c->ops->connect(c, err, sizeof(err)) :
+	       send_connect(c->sd, c->cancel, c->peer, sizeof(c->peer), err, sizeof(err));
 	if (sock < 0) {
 		engine_fail(c, err);	/* a stop while connecting: interrupted */
 		return -1;

@@ -344,7 +344,10 @@ struct send_result engine_send(struct sender *sd, const struct conn_ops *ops, ui
 	r.stopped_ns = suspended_ns() - stopped0;
 	if (e.span_each && sd->cfg->debug && e.c[0].done)
 		ops->debug(&e.c[0], "");
-	report_result(sd, &r);
+	if (ops->report)	/* a work with lines of its own */
+		ops->report(&e, &r);
+	else
+		report_result(sd, &r);
 	if (e.mrc < 0)
 		error(1, 0, "%s", e.merr);
 	if (e.named)

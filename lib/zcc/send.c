@@ -37,7 +37,8 @@ void send_open(struct sender *sd, const char *const *names, int n_names,
 	env_early();		/* before -B: the CPUs zcc was given */
 	sd->env_due = 1;
 	limits_check((unsigned long)n_names, cfg->streams);
-	fileset_open(&sd->files, names, n_names, cfg->debug);
+	if (names)	/* NULL: a work without files (--rr) */
+		fileset_open(&sd->files, names, n_names, cfg->debug);
 	/* Before -B, so that the soakers do not inherit the binding. */
 	if (meter)
 		send_meter(sd, app_meter_start(meter, cfg->debug), where);

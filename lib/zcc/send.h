@@ -81,9 +81,10 @@ struct sender {
 /*
  * send_open - ready sd for its runs: the machine's env record read early
  * (the first run prints it), the open-file and thread limits checked
- * for n_names files and the streams, the files opened, with meter (-c;
- * NULL: none) the meter opened and with where -W over it, then with cpu
- * >= 0 this process bound to it (-B). A refusal is one line and exit 1.
+ * for n_names files and the streams, the files opened (names NULL: none),
+ * with meter (-c; NULL: none) the meter opened and with where -W over it,
+ * then with cpu >= 0 this process bound to it (-B). A refusal is one line
+ * and exit 1.
  */
 void send_open(struct sender *sd, const char *const *names, int n_names,
 	       const struct meter_cfg *meter, int where, int cpu);

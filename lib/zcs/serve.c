@@ -11,6 +11,8 @@
 #include "app/mptcp_out.h"
 #include "app/out.h"
 #include "zcs/serve.h"
+#include "zcs/serve_internal.h"
+#include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/meter_session.h"
@@ -25,30 +27,6 @@
 #include "wire/net.h"
 #include "wire/proto.h"
 #include "wire/rxreport.h"
-
-/* One connection being served. */
-struct conn {
-	const struct serve_cfg *cfg;
-	const char *peer;
-	char prefix[96];		/* "PEER: " on rate and where lines with -d */
-	struct rx rx;
-	struct proto_rx p;
-	uint64_t start, end;		/* now_ns at the first and last byte's moment */
-	unsigned tick_seen;
-	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
-	struct serve_sampler_mark first, last;	/* -c: ledger at start, at last line */
-	struct app_load done_load;	/* -c: the done line's figures */
-	struct others_span *others;	/* -c: other processes, from first on */
-	struct others_report others_done;	/* and the done line's report */
-	struct where_span *whole, *since;	/* -W: from its start, from its last line */
-	const struct where_report *where_rep;	/* -W: the last line's */
-	int mptcp;			/* the kernel says the connection is MPTCP */
-	struct mptcp_subflows subflows;	/* and its subflows, at the end */
-	uint64_t where_calls;		/* receive calls at the last where line */
-};
-
-/* How a connection's receiving ended. */
-enum end { END_EOF, END_EXCESS, END_ERROR, END_STALL, END_STOP };
 
 static volatile sig_atomic_t ticks;	/* SIGALRMs so far */
 
@@ -71,8 +49,7 @@ static void debug_header(const struct proto_rx *p, enum proto_state what,
 			p->loop + 1, p->file + 1, p->n_files, value);
 }
 
-/* Said why already: alone, exit 1; else tell the parent to give up too. */
-static __attribute__((noreturn)) void give_up(const struct conn *c)
+void serve_give_up(const struct conn *c)
 {
 	if (c->cfg->alone)
 		exit(1);
@@ -84,52 +61,7 @@ static __attribute__((noreturn)) void stdout_failed(const struct conn *c, int er
 {
 	if (!c->cfg->alone)
 		error(0, err, "write to stdout");
-	give_up(c);
-}
-
-/* -W has no figure to give (its /proc or perf reads failed). */
-static __attribute__((noreturn)) void where_failed(const struct conn *c, const char *err)
-{
-	error(0, 0, "%s", err);
-	give_up(c);
-}
-
-/* -W: where the load went since the connection began and since its last line. */
-static void where_start(struct conn *c)
-{
-	struct where_session *ws = c->cfg->where;
-	char err[512];
-
-	if (!ws)
-		return;
-	where_session_resume(ws);
-	where_session_socket(ws, c->rx.fd);
-	c->whole = where_span_new(ws);
-	c->since = where_span_new(ws);
-	if (where_span_start(c->whole, err, sizeof(err)) < 0)
-		where_failed(c, err);
-	where_span_start_as(c->since, c->whole);
-	c->where_calls = c->rx.calls;
-}
-
-static void where_read(struct conn *c, double load, uint64_t bytes, int whole)
-{
-	char err[512];
-
-	c->where_rep = where_span_read(whole ? c->whole : c->since, load, bytes,
-				  whole ? c->rx.calls : c->rx.calls - c->where_calls,
-				  err, sizeof(err));
-	if (!c->where_rep)
-		where_failed(c, err);
-	if (whole)
-		where_span_start_as(c->since, c->whole);
-	c->where_calls = c->rx.calls;
-}
-
-static void where_end(struct conn *c)
-{
-	where_span_free(c->whole);
-	where_span_free(c->since);
+	serve_give_up(c);
 }
 
 /*
@@ -147,7 +79,7 @@ static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 		c->last = c->first;
 	l = serve_sampler_since(&c->last, &bytes);	/* every connection's bytes */
 	if (l.valid && c->cfg->where)
-		where_read(c, l.load, bytes, whole);
+		serve_where_read(c, l.load, bytes, whole);
 	return l;
 }
 
@@ -422,6 +354,8 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	enum end how;
 	int rc;
 
+	if (serve_rr_sniff(sc, fd))	/* a request/response client */
+		return serve_rr(sc, fd, peer, res);
 	conn_init(c, sc, fd, peer, buf);
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection
@@ -434,7 +368,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		return 1;
 	}
 	meter_start(c);
-	where_start(c);
+	serve_where_start(c);
 	c->start = now_ns();
 	watch_init(&c->watch, sc->period, sc->stall_secs, c->start, 0);
 	ticks = 0;
@@ -450,7 +384,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	result_of(c, rc, cpu0, res);
 	ticker(0);
 	rx_close(sc->method, &c->rx);
-	where_end(c);
+	serve_where_end(c);
 	others_span_free(c->others);
 	close(fd);
 	if (sc->debug && c->mptcp)

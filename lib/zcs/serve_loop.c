@@ -11,6 +11,7 @@
 #include "app/env_out.h"
 #include "zcs/serve_conns.h"
 #include "zcs/serve_loop.h"
+#include "zcs/serve_udp.h"
 #include "zcs/serve_rounds.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
@@ -140,14 +141,17 @@ static int poll_timeout(void)
 void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns,
 		   unsigned char *buf)
 {
-	struct pollfd pfd[3] = {
+	char drain[160];	/* the wake pipe's bytes; the UDP socket's refusal */
+	struct pollfd pfd[4] = {
 		{ .fd = listen_fd, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
 		{ .fd = serve_sampler_fd(), .events = POLLIN },
+		{ .fd = serve_udp_open(listen_fd, drain, sizeof(drain)), .events = POLLIN },
 	};
-	char drain[64];
 	int broken = 0;
 
+	if (pfd[3].fd < 0)	/* request/response over UDP: lib/zcs/serve_udp.h */
+		error(0, 0, "warning: %s: no UDP request/response", drain);
 	cfg = sc;
 	listen_sock = listen_fd;
 	serve_conns_open(max_conns, serve_rounds_on() ? serve_rounds_ended : NULL);
@@ -162,11 +166,13 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 	serve_catch(SIGCHLD, on_child);
 
 	while (!stop_signal && !broken) {
-		if (poll(pfd, 3, poll_timeout()) < 0) {
+		if (poll(pfd, 4, poll_timeout()) < 0) {
 			if (errno != EINTR)
 				error(1, errno, "poll");
-			pfd[0].revents = 0;
+			pfd[0].revents = pfd[3].revents = 0;
 		}
+		if (pfd[3].revents & POLLIN)
+			serve_udp_take(pfd[3].fd, sc->debug);
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		serve_sampler_answer();
@@ -177,6 +183,8 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 			accept_one(buf);
 	}
 	close(listen_sock);
+	if (pfd[3].fd >= 0)
+		close(pfd[3].fd);
 	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
 	serve_conns_stop(broken ? SIGKILL : stop_signal);
 	serve_conns_close();

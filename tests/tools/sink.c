@@ -25,6 +25,7 @@
 #include "app/opt.h"
 #include "base/io.h"
 #include "wire/net.h"
+#include "tools/listen_once.h"
 
 int main(int argc, char **argv)
 {
@@ -35,9 +36,7 @@ int main(int argc, char **argv)
 	const char *addr = NULL, *go = NULL, *out_path = NULL;
 	long long vanish = -1;
 	uint64_t got = 0;
-	unsigned port;
-	char err[256];
-	int opt, lfd, fd, out = -1, hold = 0;
+	int opt, fd, out = -1, hold = 0;
 	ssize_t n;
 	size_t want;
 
@@ -57,17 +56,7 @@ int main(int argc, char **argv)
 		if (out < 0)
 			error(1, errno, "%s", out_path);
 	}
-	lfd = net_listen(addr, 0, &o, &port, err, sizeof(err));
-	if (lfd < 0) {
-		error(0, 0, "%s", err);
-		return 1;
-	}
-	printf("listening on port %u\n", port);
-	fflush(stdout);
-	fd = accept(lfd, NULL, NULL);
-	if (fd < 0)
-		error(1, errno, "accept");
-	close(lfd);
+	fd = listen_once(addr, &o);
 	printf("accepted\n");
 	fflush(stdout);
 	while (go && access(go, F_OK) < 0)

@@ -1,0 +1,53 @@
+/*
+ * The socket side of the request/response protocol (lib/wire/rr_proto.h),
+ * shared by zcc --rr and zcs: what each end says of itself in the hello
+ * and the ack, telling a new connection's protocol by its first bytes,
+ * and reading a message whole. Errors are returned, never printed.
+ */
+#ifndef ZC_RR_IO_H
+#define ZC_RR_IO_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wire/rr_proto.h"
+
+/* rr_real_ns - CLOCK_REALTIME now, ns: the stamps of the messages' one-way times. */
+uint64_t rr_real_ns(void);
+
+/* rr_boot_id - this kernel's boot id into id (zeros when unknown). */
+void rr_boot_id(unsigned char id[RR_BOOT_ID]);
+
+/*
+ * rr_clock_err_us - the realtime clock's error as the kernel estimates it
+ * (adjtimex's esterror), us; UINT32_MAX when it is not synchronised.
+ */
+uint32_t rr_clock_err_us(void);
+
+/*
+ * rr_sniff_fd - which protocol connection fd speaks, by its first bytes
+ * (peeked: none is taken from the socket). Waits for them at most
+ * timeout_ms (<= 0: no bound) and while *stop is 0; RR_SNIFF_MORE when
+ * that ran out first. An end of the stream or an error before the bytes
+ * decide: RR_SNIFF_STREAM (the stream's path says what happened).
+ */
+enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, const volatile sig_atomic_t *stop);
+
+/*
+ * rr_read - read exactly len bytes into buf; *got says how many came.
+ * 0: all of them; 1: the end of the stream came first; -1 with errno:
+ * an error, EINTR (a signal came and *stop is set; stop NULL: any
+ * signal), or EAGAIN (the socket's SO_RCVTIMEO ran out: nothing came for
+ * that long).
+ */
+int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
+	    const volatile sig_atomic_t *stop);
+
+/*
+ * rr_write - write all len bytes (MSG_NOSIGNAL): 0, or -1 with errno
+ * (EINTR: a signal came and stop_signal is set).
+ */
+int rr_write(int fd, const unsigned char *buf, size_t len);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * zcc --rr --proto udp (lib/zcc/rr_internal.h): every message is one
+ * datagram with the header, so each answer says which request it is;
+ * lost, duplicated and reordered answers are counted by number
+ * (lib/wire/rr_seq.h), and only the first copy of each is timed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/err.h"
+#include "wire/addr.h"
+#include "wire/net.h"
+#include "wire/rr_io.h"
+#include "zcc/rr_internal.h"
+
+#define HELLO_AGAIN_MS 500	/* a hello not acknowledged by then goes again */
+
+int rr_udp_connect(struct conn *c, char *err, size_t errlen)
+{
+	const struct send_cfg *cfg = c->sd->cfg;
+	struct addrinfo *res, *ai;
+	char service[16], bare[NI_MAXHOST];
+	const char *name = addr_unbracket(cfg->host, bare, sizeof(bare), err, errlen);
+	int fd = -1, rc;
+
+	if (!name)
+		return -1;
+	snprintf(service, sizeof(service), "%u", cfg->port);
+	rc = addr_resolve(name, service, &res);
+	if (rc)
+		return addr_resolve_failed(cfg->host, rc, err, errlen);
+	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd >= 0 && (net_set_opts(fd, &cfg->sockopts, err, errlen) < 0 ||
+				connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)) {
+			rc = errno;
+			close(fd);
+			fd = -1;
+			errno = rc;
+		}
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return err_fill(err, errlen, errno, "%s port %u: UDP", cfg->host, cfg->port);
+	snprintf(c->peer, sizeof(c->peer), "%s port %u", cfg->host, cfg->port);
+	return fd;
+}
+
+int rr_udp_open(struct conn *c, char *err, size_t errlen)
+{
+	struct rr_work *w = rr_work_of(c);
+	struct pollfd p = { .fd = c->t.sock, .events = POLLIN };
+	uint64_t end = now_ns() + (uint64_t)RR_ACK_WAIT_MS * 1000000;
+	unsigned char buf[RR_ACK_LEN + 1];
+	struct rr_ack a;
+	enum rr_result res;
+	ssize_t n = -1;
+
+	rr_hello_encode(buf, &w->h);
+	while (n < 0 && now_ns() < end) {
+		if (send(c->t.sock, buf, RR_HELLO_LEN, 0) < 0 && errno != ECONNREFUSED)
+			return err_fill(err, errlen, errno, "%s: the hello", c->peer);
+		if (poll(&p, 1, HELLO_AGAIN_MS) == 1)
+			n = recv(c->t.sock, buf, sizeof(buf), 0);
+		if (n == 0)	/* shut down: a stop */
+			return err_fill(err, errlen, 0, "%s: stopped", c->peer);
+	}
+	if (n < 0)
+		return err_fill(err, errlen, 0, "%s: no answer over UDP: the server does not "
+				"speak request/response (a 2001 zcs?)", c->peer);
+	res = rr_ack_decode(buf, (size_t)n, w->h.run, w->h.flow, &a);
+	if (res != RR_OK)
+		return err_fill(err, errlen, 0, "%s: the server's acknowledgement is %s",
+				c->peer, rr_result_text(res));
+	if (a.status != RR_OK)
+		return err_fill(err, errlen, 0, "%s: the server refuses the run: the hello is %s "
+				"(over UDP an answer is at most its request: no amplifier)",
+				c->peer, rr_result_text((enum rr_result)a.status));
+	return 0;
+}
+
+/*
+ * One answer datagram, waiting at most ms: 1 with *m (counted by number
+ * against the requests sent by then: *kind), 0 when none came, -1 with
+ * err (a short or long one, not ours, an error, or the socket shut by a
+ * stop).
+ */
+static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind *kind,
+		      char *err, size_t errlen)
+{
+	struct rr_work *w = rr_work_of(c);
+	struct rr_expect want = { .run = w->h.run, .flow = w->h.flow,
+				  .length = w->h.resp_bytes, .kind = RR_RESPONSE };
+	struct pollfd p = { .fd = c->t.sock, .events = POLLIN };
+	enum rr_result res;
+	ssize_t n;
+
+	if (poll(&p, 1, ms) != 1)
+		return 0;
+	n = recv(c->t.sock, w->resp, w->h.resp_bytes + 1, MSG_TRUNC);
+	if (n < 0)
+		return err_fill(err, errlen, errno, "%s: an answer", c->peer);
+	if (n == 0)
+		return err_fill(err, errlen, 0, "%s: stopped", c->peer);
+	res = rr_msg_decode(w->resp, (size_t)n > w->h.resp_bytes ? w->h.resp_bytes + 1 :
+			    (size_t)n, &want, m);
+	if (res != RR_OK)
+		return err_fill(err, errlen, 0, "%s: an answer of %zd bytes is %s", c->peer, n,
+				rr_result_text(res));
+	__atomic_add_fetch(&c->t.bytes, w->h.resp_bytes, __ATOMIC_RELAXED);
+	*kind = rr_seq_see(&w->seq, m->seq, __atomic_load_n(&w->f.sent, __ATOMIC_ACQUIRE));
+	return 1;
+}
+
+/* An answer that counts: its round trips recorded (due: from due; sent: from send). */
+static void udp_record(struct rr_work *w, const struct rr_msg *m, int both)
+{
+	uint64_t now = now_ns();
+
+	hist_record(&w->f.due, now - (both ? m->due_mono : m->tx_mono));
+	if (both)
+		hist_record(&w->f.sent_h, now - m->tx_mono);
+	__atomic_store_n(&w->f.answered, w->seq.received, __ATOMIC_RELEASE);
+}
+
+/* The figures of the numbers, after the run. */
+static void udp_figures(struct rr_work *w)
+{
+	w->f.lost = rr_seq_lost(&w->seq, w->f.sent);
+	w->f.duplicated = w->seq.duplicated;
+	w->f.reordered = w->seq.reordered;
+}
+
+int rr_udp_closed(struct conn *c, char *err, size_t errlen)
+{
+	struct rr_work *w = rr_work_of(c);
+	uint64_t limit = rr_settings_of()->msgs;
+	int timed_end = c->sd->cfg->secs > 0, rc = 0;
+	enum rr_seq_kind kind = RR_SEQ_BOGUS;
+	struct rr_msg m;
+
+	for (uint64_t seq = 0; (limit ? seq < limit : 1) && rc >= 0; seq++) {
+		if (timed_end && now_ns() >= c->end)
+			break;
+		if (rr_send_request(c, seq, now_ns(), err, errlen) < 0)
+			return -1;
+		/* Late answers of earlier requests, and copies, are counted, not timed. */
+		while ((rc = udp_answer(c, RR_UDP_LOST_MS, &m, &kind, err, errlen)) > 0)
+			if (m.seq == seq && kind == RR_SEQ_NEW) {
+				udp_record(w, &m, 0);
+				break;
+			}
+	}
+	udp_figures(w);
+	return rc < 0 ? -1 : 0;
+}
+
+void *rr_udp_reader(void *arg)
+{
+	struct conn *c = arg;
+	struct rr_work *w = rr_work_of(c);
+	enum rr_seq_kind kind = RR_SEQ_BOGUS;
+	struct rr_msg m;
+	uint64_t quiet = 0;	/* since the sender was done, nothing came since */
+	int rc;
+
+	for (;;) {
+		rc = udp_answer(c, 100, &m, &kind, w->read_err, sizeof(w->read_err));
+		if (rc < 0) {
+			w->read_rc = -1;
+			break;
+		}
+		if (rc > 0 && (kind == RR_SEQ_NEW || kind == RR_SEQ_LATE))
+			udp_record(w, &m, 1);
+		if (!__atomic_load_n(&w->done_sending, __ATOMIC_ACQUIRE))
+			continue;
+		if (w->seq.received >= w->f.sent)
+			break;
+		if (rc > 0 || !quiet)
+			quiet = now_ns();
+		else if (now_ns() - quiet >= (uint64_t)RR_UDP_LOST_MS * 1000000)
+			break;	/* the rest are lost */
+	}
+	udp_figures(w);
+	return NULL;
+}

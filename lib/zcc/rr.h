@@ -1,0 +1,73 @@
+/*
+ * zcc --rr: request/response over the wire of lib/wire/rr_proto.h. Each
+ * connection of the engine (lib/zcc/conn.h) does the work conn_rr: the
+ * hello and its ack, then requests closed loop (the next when the
+ * answer is in) or open loop (--gap: one every gap, lib/base/pace.h),
+ * each round trip recorded into the connection's histograms
+ * (lib/base/hist.h); the run's lines merge them (lib/zcc/rr_report.c).
+ */
+#ifndef ZC_ZCC_RR_H
+#define ZC_ZCC_RR_H
+
+#include <stdint.h>
+
+#include "base/hist.h"
+#include "zcc/conn.h"
+
+#define RR_DEFAULT_SECS 10	/* --rr without -n or -t, as netperf */
+
+/* What the command line says about --rr, set by the program's parser. */
+struct rr_cfg {
+	int on;			/* --rr */
+	int udp;		/* --proto udp */
+	int proto_given;	/* --proto */
+	uint32_t req_bytes;	/* -b */
+	uint32_t resp_bytes;	/* --response */
+	uint64_t msgs;		/* -n: requests per connection; 0: -t */
+	uint64_t gap_ns;	/* --gap; 0: closed loop */
+	uint64_t budget_ns;	/* --budget; UINT64_MAX: none */
+};
+
+/* One connection's figures, merged into the run's by rr_report. */
+struct rr_figures {
+	uint64_t sent, answered;
+	uint64_t lost, duplicated, reordered;	/* UDP */
+	struct hist due;	/* from when each request was due (closed loop: sent) */
+	struct hist sent_h;	/* --gap: from when it went out */
+	uint64_t lag_max, behind, pauses, pause_max, due_count;
+	double lag_mean;
+	int cannot_keep;
+};
+
+/* The request/response work (lib/zcc/conn_rr.c); needs rr_cfg_set first. */
+extern const struct conn_ops conn_rr;
+
+/* rr_cfg_set - the settings conn_rr's connections read; rr_settings_of - them. */
+void rr_cfg_set(const struct rr_cfg *rc);
+const struct rr_cfg *rr_settings_of(void);
+
+/*
+ * rr_send_run - one run of conn_rr on sd's connections (send_run's
+ * engine, sd opened by send_open without files), its lines printed.
+ */
+struct send_result rr_send_run(struct sender *sd);
+
+/* rr_figures_of - c's figures (a connection of conn_rr's). */
+const struct rr_figures *rr_figures_of(const struct conn *c);
+
+/*
+ * rr_report - the engine's lines of a run of conn_rr: rr:, latency:,
+ * with --gap the sent-time and schedule lines, with -c the cpu: line per
+ * transaction (lib/zcc/rr_report.c).
+ */
+struct engine;
+struct send_result;
+void rr_report(const struct engine *e, const struct send_result *r);
+
+/*
+ * rr_time_arg - a time such as 100us, 10ms, 1.5s or 2 (seconds) given to
+ * option name, in ns, min_ns..max_ns; a bad one is one usage line, exit 2.
+ */
+uint64_t rr_time_arg(const char *name, const char *arg, uint64_t min_ns, uint64_t max_ns);
+
+#endif

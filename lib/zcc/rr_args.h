@@ -1,0 +1,48 @@
+/* zcc --rr's command line checked at the door (lib/zcc/rr_args.c). */
+#ifndef ZC_ZCC_RR_ARGS_H
+#define ZC_ZCC_RR_ARGS_H
+
+#include "app/optab.h"
+#include "zcc/rr.h"
+#include "zcc/send.h"
+
+/* --rr's long options, beside zcc.c's (which end below 320). */
+enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO };
+
+/* Their entries in zcc.c's one option table (lib/app/optab.h). */
+#define RR_OPTAB \
+	{ OPT_RR, "rr", NULL, "request/response with zcs instead of files (zcc(1)): requests " \
+	  "of -b bytes (default 1), closed loop; -n counts requests; prints rr: and latency:" }, \
+	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \
+	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) " \
+	  "whatever the answers; latency from when each was due, and from its send" }, \
+	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" }, \
+	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
+	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }
+
+/* rr_opt - opt (one of the enum above) with its arg into *rc; any other: opt_refused. */
+void rr_opt(int opt, const char *arg, struct rr_cfg *rc);
+
+/* What else the command line gave, that --rr has to judge. */
+struct rr_given {
+	int n_names;			/* files */
+	const char *method;		/* -M */
+	const char *chunks;		/* -b as given */
+	uint32_t loops;			/* -n */
+	const int *stream_only;		/* the options of streaming files, 0 ended */
+	int mptcp;			/* --mptcp */
+};
+
+/*
+ * rr_check_args - --rr with the rest of the command line (p, parsed with
+ * rows): one usage line and exit 2 for what means nothing; the sizes into
+ * *rc (a request of 1 byte by default, as netperf's TCP_RR; the answer as
+ * the request), -n's count, and without -n or -t, -t RR_DEFAULT_SECS.
+ */
+void rr_check_args(const struct optab_parser *p, const struct optab *rows,
+		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc);
+
+/* rr_check_unused - without --rr, an RR option is a usage error. */
+void rr_check_unused(const struct rr_cfg *rc);
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * A request/response connection in zcs (lib/zcs/serve_rr.h): the hello
+ * read and acknowledged (or refused by an ack that says why), then each
+ * request of the announced size read whole and answered, stamped when
+ * the messages carry the header. -T bounds every wait for a request: a
+ * client silent that long is closed, as a stalled stream is.
+ */
+#include <errno.h>
+#include <error.h>
+#include <inttypes.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/meter_session.h"
+#include "app/out.h"
+#include "base/clock.h"
+#include "base/stop.h"
+#include "wire/proto.h"
+#include "wire/rr_io.h"
+#include "zcs/serve_rr.h"
+#include "zcs/serve_sampler.h"
+#include "zcs/serve_total.h"
+
+/* One RR connection being served. */
+struct rr_conn {
+	const struct serve_cfg *cfg;
+	int fd;
+	const char *peer;
+	struct rr_hello h;
+	int timed;			/* messages carry the header */
+	unsigned char *req, *resp;	/* one message each */
+	uint64_t n;			/* requests answered */
+	uint64_t start, end;		/* now_ns at the ack and at the close */
+	double cpu0;			/* this process's CPU time at the start */
+	struct serve_sampler_mark first;	/* -c: the ledger at the start */
+	int metered;
+};
+
+/* How answering ended. */
+enum rr_end { RR_END_CLOSED, RR_END_BROKEN, RR_END_STOP };
+
+int serve_rr_sniff(const struct serve_cfg *sc, int fd)
+{
+	return rr_sniff_fd(fd, (int)(sc->stall_secs * 1000), &stop_signal) == RR_SNIFF_RR;
+}
+
+/* A receive that failed or ran short: one line naming the peer. */
+static void said_short(const struct rr_conn *r, const char *what, int rc, size_t got)
+{
+	if (rc < 0 && errno == EAGAIN)
+		error(0, 0, "%s: stalled: no %s in the last %g s (-T), closed after %" PRIu64
+		      " requests", r->peer, what, r->cfg->stall_secs, r->n);
+	else if (rc < 0)
+		error(0, errno, "%s: receive failed in the %s, after %" PRIu64 " requests",
+		      r->peer, what, r->n);
+	else
+		error(0, 0, "%s: the %s ended after %zu bytes of it, after %" PRIu64
+		      " requests", r->peer, what, got, r->n);
+}
+
+/* The hello read and answered: 0, or -1 (refused or broken: said). */
+static int take_hello(struct rr_conn *r)
+{
+	_Static_assert(RR_ACK_LEN <= RR_HELLO_LEN, "the ack goes out of the hello's buffer");
+	unsigned char buf[RR_HELLO_LEN];
+	struct rr_ack a = { .max_bytes = RR_MSG_MAX };
+	enum rr_result res;
+	size_t got;
+	int rc = rr_read(r->fd, buf, RR_HELLO_LEN, &got, &stop_signal);
+
+	if (rc != 0) {
+		if (!stop_signal)
+			said_short(r, "hello", rc, got);
+		return -1;
+	}
+	res = rr_hello_decode(buf, RR_HELLO_LEN, &r->h);
+	if (res == RR_OK && (r->h.proto != RR_TCP || r->h.mode != RR_MODE_RR))
+		res = RR_FIELD;		/* a UDP flow's hello on a TCP connection */
+	/* Echoed as they stand in the hello, even of a version not decoded. */
+	a.run = proto_get_u32(buf + 12);
+	a.flow = proto_get_u32(buf + 16);
+	a.status = res;
+	a.clock_err_us = rr_clock_err_us();
+	rr_boot_id(a.boot_id);
+	rr_ack_encode(buf, &a);
+	if (rr_write(r->fd, buf, RR_ACK_LEN) < 0 && res == RR_OK) {
+		error(0, errno, "%s: the acknowledgement", r->peer);
+		return -1;
+	}
+	if (res == RR_OK)
+		return 0;
+	error(0, 0, "%s: request/response refused: the hello is %s", r->peer,
+	      rr_result_text(res));
+	return -1;
+}
+
+/* The answer to the request in r->req, written: 0, -1 (said), -2 a stop. */
+static int answer(struct rr_conn *r)
+{
+	struct rr_expect want = { .run = r->h.run, .flow = r->h.flow,
+				  .length = r->h.req_bytes, .kind = RR_REQUEST };
+	struct rr_msg m;
+	enum rr_result res;
+
+	if (r->timed) {
+		uint64_t rx = rr_real_ns();
+
+		res = rr_msg_decode(r->req, r->h.req_bytes, &want, &m);
+		if (res != RR_OK) {
+			error(0, 0, "%s: request %" PRIu64 " is %s, closed", r->peer, r->n + 1,
+			      rr_result_text(res));
+			return -1;
+		}
+		m.kind = RR_RESPONSE;
+		m.length = r->h.resp_bytes;
+		m.rx_real = rx;
+		m.back_real = rr_real_ns();
+		rr_msg_encode(r->resp, &m);
+	}
+	if (rr_write(r->fd, r->resp, r->h.resp_bytes) == 0)
+		return 0;
+	if (errno == EINTR)
+		return -2;
+	if (errno == EAGAIN)
+		error(0, 0, "%s: stalled: the answer to request %" PRIu64 " not taken in %g s "
+		      "(-T), closed", r->peer, r->n + 1, r->cfg->stall_secs);
+	else
+		error(0, errno, "%s: the answer to request %" PRIu64, r->peer, r->n + 1);
+	return -1;
+}
+
+/* Answer every request until the client closes (or fails, or a stop). */
+static enum rr_end answer_all(struct rr_conn *r)
+{
+	size_t got;
+	int rc;
+
+	for (;;) {
+		rc = rr_read(r->fd, r->req, r->h.req_bytes, &got, &stop_signal);
+		if (rc == 1 && got == 0)
+			return RR_END_CLOSED;
+		if (rc < 0 && errno == EINTR)
+			return RR_END_STOP;
+		if (rc != 0) {
+			said_short(r, "request", rc, got);
+			return RR_END_BROKEN;
+		}
+		rc = answer(r);
+		if (rc < 0)
+			return rc == -2 ? RR_END_STOP : RR_END_BROKEN;
+		r->n++;
+	}
+}
+
+/* The connection's line: answered: N requests in S s, R requests/sec ... */
+static void report_answered(const struct rr_conn *r, int interrupted)
+{
+	double secs = (double)(r->end - r->start) / 1e9;
+	double own = cpu_self_secs() - r->cpu0;
+	struct serve_sampler_mark mk = r->first;
+	uint64_t bytes = r->n * ((uint64_t)r->h.req_bytes + r->h.resp_bytes);
+	struct app_load l = { 0 };
+
+	if (r->metered)
+		l = serve_sampler_since(&mk, &bytes);
+	line_begin("answered");
+	line_str("peer", r->peer, NULL);
+	line_u64("requests", r->n, "answered: %" PRIu64 " requests");
+	line_num("seconds", secs, 3, " in %.3f s");
+	line_num("requests_per_sec", secs > 0 ? (double)r->n / secs : 0, 0, ", %.0f requests/sec");
+	line_u64("request_bytes", r->h.req_bytes, NULL);
+	line_u64("response_bytes", r->h.resp_bytes, NULL);
+	if (l.valid) {
+		line_num("load_pct", l.load * 100, 1, ", load %.1f%%");
+		line_int("ncpus", l.ncpus, " of %lld CPUs");
+		line_num("us_per_tran", r->n ? l.load * l.ncpus * secs * 1e6 / (double)r->n : NAN,
+			 3, ", %.3f us/Tran");
+	}
+	line_num("own_us_per_tran", r->n ? own * 1e6 / (double)r->n : NAN, 3,
+		 l.valid ? ", zcs itself %.3f us/Tran" : NULL);
+	line_bool("interrupted", interrupted, " (interrupted)");
+	if (line_end() < 0 || out_failed())
+		_exit(r->cfg->alone ? 1 : SERVE_GIVE_UP);
+}
+
+/* The buffers of one request and one answer; -1 when out of memory (said). */
+static int buffers(struct rr_conn *r)
+{
+	r->timed = rr_timed(r->h.req_bytes, r->h.resp_bytes);
+	r->req = malloc(r->h.req_bytes);
+	r->resp = calloc(1, r->h.resp_bytes);
+	if (r->req && r->resp)
+		return 0;
+	error(0, errno, "%s: memory for messages of %" PRIu32 " and %" PRIu32 " bytes",
+	      r->peer, r->h.req_bytes, r->h.resp_bytes);
+	return -1;
+}
+
+/*
+ * -T: a wait for the hello or a request longer than that is a stall, and
+ * so is an answer the client does not take (its window shut that long).
+ */
+static void bound_waits(const struct rr_conn *r)
+{
+	struct timeval tv = { .tv_sec = (time_t)r->cfg->stall_secs,
+		.tv_usec = (suseconds_t)((r->cfg->stall_secs - (double)(time_t)r->cfg->stall_secs)
+					 * 1e6) };
+
+	if (r->cfg->stall_secs > 0) {
+		setsockopt(r->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		setsockopt(r->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
+}
+
+/*
+ * Every answer goes at once: Nagle would hold one while the last is
+ * unacknowledged, until the next request carries the ACK (a whole gap).
+ */
+static void no_delay(const struct rr_conn *r)
+{
+	int one = 1;
+
+	setsockopt(r->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_result *res)
+{
+	struct rr_conn r = { .cfg = sc, .fd = fd, .peer = peer, .cpu0 = cpu_self_secs() };
+	enum rr_end how = RR_END_BROKEN;
+
+	if (sc->debug)
+		error(0, 0, "%s: request/response", peer);
+	bound_waits(&r);
+	no_delay(&r);
+	if (take_hello(&r) == 0 && buffers(&r) == 0) {
+		r.metered = sc->meter && serve_sampler_read(&r.first) == 0;
+		r.start = now_ns();
+		how = answer_all(&r);
+		r.end = now_ns();
+		if (how != RR_END_BROKEN)
+			report_answered(&r, how == RR_END_STOP);
+	}
+	serve_total_ended();
+	if (res)
+		*res = (struct serve_result){ .start_ns = r.start, .end_ns = r.end,
+			.bytes = r.n * ((uint64_t)r.h.req_bytes + r.h.resp_bytes),
+			.own_secs = cpu_self_secs() - r.cpu0, .whole = how == RR_END_CLOSED };
+	free(r.req);
+	free(r.resp);
+	close(fd);
+	return how == RR_END_CLOSED ? 0 : 1;
+}
