@@ -146,29 +146,6 @@ struct meter *app_meter_open(const struct meter_cfg *cfg, int debug)
 	return m;
 }
 
-struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes)
-{
-	struct app_load l = {
-		.valid = 1,
-		.load = load,
-		.ncpus = ncpus,
-		.demand = bytes < DEMAND_MIN_BYTES ? NAN :
-			  service_demand_us_per_kb(load, ncpus, secs, bytes),
-	};
-
-	return l;
-}
-
-void app_load_line(const struct app_load *l)
-{
-	if (!l->valid)
-		return;
-	line_num("load_pct", l->load * 100, 1, ", load %.1f%%");
-	line_int("ncpus", l->ncpus, " of %lld CPUs");
-	line_num("service_demand_us_per_kb", l->demand, 3,
-		 isfinite(l->demand) ? ", %.3f us/KB" : ", - us/KB");
-}
-
 void app_using(const struct meter_cpus *c)
 {
 	line_begin("using");

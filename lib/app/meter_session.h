@@ -63,25 +63,6 @@ int app_meter_sample(struct meter *m, struct meter_reading *r, char *err, size_t
 /* app_meter_close - close the meter now (the run is over). Safe twice. */
 void app_meter_close(void);
 
-/* -c's figures for one line (zcs's rate, done and total lines). */
-struct app_load {
-	int valid;		/* 0: no meter, no figures */
-	double load;		/* 0..1 of the machine */
-	int ncpus;
-	double demand;		/* us/KB */
-};
-
-/* app_load_of - load of ncpus over secs, per KB of bytes moved in them
- * (demand NAN under DEMAND_MIN_BYTES, lib/meter/meter.h). */
-struct app_load app_load_of(double load, int ncpus, double secs, uint64_t bytes);
-
-/*
- * app_load_line - in the line being described (app/out.h), ", load PCT%
- * of NCPUS CPUs, USPERKB us/KB" (load_pct, ncpus, service_demand_us_per_kb
- * with -J; a withheld demand "- us/KB" and null); nothing when !l->valid.
- */
-void app_load_line(const struct app_load *l);
-
 /*
  * app_using - "using 2 CPUs" or "using 1 of 2 CPUs (cpuset: 1)", or the
  * using event with -J (ncpus, online_cpus, cpus: the list).

@@ -15,6 +15,7 @@
 #include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
+#include "zcs/serve_load.h"
 #include "app/meter_session.h"
 #include "app/others_out.h"
 #include "app/stop_exit.h"
@@ -69,9 +70,9 @@ static __attribute__((noreturn)) void stdout_failed(const struct conn *c, int er
  * over the whole connection instead (bytes are all of them). The reading
  * is the sampler's (lib/zcs/serve_sampler.h): no figure when zcs is gone.
  */
-static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
+static struct serve_load sample(struct conn *c, uint64_t bytes, int whole)
 {
-	struct app_load l = { 0 };
+	struct serve_load l = { 0 };
 
 	if (!c->cfg->meter)
 		return l;
@@ -84,9 +85,9 @@ static struct app_load sample(struct conn *c, uint64_t bytes, int whole)
 }
 
 /* -c's figures, and -W's lines after the line (prefixed as it is). */
-static void load_line(const struct conn *c, const struct app_load *l)
+static void load_line(const struct conn *c, const struct serve_load *l)
 {
-	app_load_line(l);
+	serve_load_line(l);
 	if (l->valid && c->cfg->where)
 		where_line_prefixed(c->where_rep, c->prefix);
 }
@@ -100,7 +101,7 @@ static void line_done(const struct conn *c)
 /* report_rate - the rate over the period that just ended: bytes in ns. */
 static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
 {
-	struct app_load l = sample(c, bytes, 0);
+	struct serve_load l = sample(c, bytes, 0);
 
 	line_begin("rate");
 	line_str("peer", c->peer, NULL);
@@ -116,7 +117,7 @@ static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
 static void report_done(struct conn *c, int interrupted)
 {
 	uint64_t ns = c->end - c->start, bytes = c->p.bytes;
-	struct app_load l = sample(c, bytes, 1);
+	struct serve_load l = sample(c, bytes, 1);
 	int zc = c->rx.zc_mapped + c->rx.zc_copied > 0;
 	const struct others_report *o = !l.valid ? NULL :
 		others_span_read(c->others, l.ncpus, c->last.secs - c->first.secs);

@@ -15,6 +15,7 @@
 #include "wire/rx.h"
 #include "zcs/serve.h"
 #include "zcs/serve_sampler.h"
+#include "zcs/serve_load.h"
 
 /* One connection being served. */
 struct conn {
@@ -27,7 +28,7 @@ struct conn {
 	unsigned tick_seen;
 	struct watch watch;		/* lib/app/watch.h: -t lines and the -T rule */
 	struct serve_sampler_mark first, last;	/* -c: ledger at start, at last line */
-	struct app_load done_load;	/* -c: the done line's figures */
+	struct serve_load done_load;	/* -c: the done line's figures */
 	struct others_span *others;	/* -c: other processes, from first on */
 	struct others_report others_done;	/* and the done line's report */
 	struct where_span *whole, *since;	/* -W: from its start, from its last line */

@@ -18,6 +18,7 @@
 #include "zcs/serve_rounds.h"
 #include "zcs/serve_total.h"
 #include "zcs/turn_plan.h"
+#include "zcs/serve_load.h"
 #include "app/meter_session.h"
 #include "app/others_tally.h"
 #include "base/clock.h"
@@ -239,10 +240,10 @@ static struct fig_run turn_fig(const struct turn *t)
 	f.v[FIG_OWN] = cpu_us_per_kb(own, bytes);
 	secs = measured ? last->secs - first->secs : 0;
 	if (secs > 0) {
-		struct app_load l;
+		struct serve_load l;
 
 		all = last->counted && first->counted ? last->all_bytes - first->all_bytes : bytes;
-		l = app_load_of((last->load_secs - first->load_secs) / secs, last->ncpus, secs, all);
+		l = serve_load_of((last->load_secs - first->load_secs) / secs, last->ncpus, secs, all);
 		f.v[FIG_LOAD] = l.load;
 		f.v[FIG_DEMAND] = l.demand;
 	}

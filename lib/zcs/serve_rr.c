@@ -26,6 +26,7 @@
 #include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
+#include "zcs/serve_load.h"
 
 /* One RR connection being served. */
 struct rr_conn {
@@ -165,7 +166,7 @@ static void report_answered(const struct rr_conn *r, int interrupted)
 	double own = cpu_self_secs() - r->cpu0;
 	struct serve_sampler_mark mk = r->first;
 	uint64_t bytes = r->n * ((uint64_t)r->h.req_bytes + r->h.resp_bytes);
-	struct app_load l = { 0 };
+	struct serve_load l = { 0 };
 
 	if (r->metered)
 		l = serve_sampler_since(&mk, &bytes);

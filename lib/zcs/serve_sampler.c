@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "zcs/serve_sampler.h"
+#include "zcs/serve_load.h"
 
 /*
  * The ledger, written by the sampler alone: seq is odd while a reading is
@@ -181,9 +182,9 @@ int serve_sampler_read(struct serve_sampler_mark *mk)
 	return 0;
 }
 
-struct app_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *bytes)
+struct serve_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *bytes)
 {
-	struct app_load l = { 0 };
+	struct serve_load l = { 0 };
 	struct serve_sampler_mark now;
 	double secs;
 
@@ -193,7 +194,7 @@ struct app_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *byt
 	if (now.counted && mk->counted)
 		*bytes = now.all_bytes - mk->all_bytes;
 	if (secs > 0)
-		l = app_load_of((now.load_secs - mk->load_secs) / secs, now.ncpus, secs,
+		l = serve_load_of((now.load_secs - mk->load_secs) / secs, now.ncpus, secs,
 				*bytes);
 	*mk = now;
 	return l;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "app/meter_session.h"
+#include "zcs/serve_load.h"
 #include "meter/meter.h"
 
 /* Where the ledger stood at one reading. */
@@ -71,6 +72,6 @@ int serve_sampler_read(struct serve_sampler_mark *mk);
  * *mk moves to the new reading. Not valid when nothing answered or no
  * time passed.
  */
-struct app_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *bytes);
+struct serve_load serve_sampler_since(struct serve_sampler_mark *mk, uint64_t *bytes);
 
 #endif

@@ -157,7 +157,7 @@ static void look(uint64_t *bytes, unsigned *movers)
 }
 
 static void print_total(uint64_t bytes, uint64_t ns, unsigned movers,
-			const struct app_load *l)
+			const struct serve_load *l)
 {
 	line_begin("total");
 	line_text("total: ");
@@ -165,7 +165,7 @@ static void print_total(uint64_t bytes, uint64_t ns, unsigned movers,
 	line_num("seconds", (double)ns / 1e9, 3, NULL);
 	line_num("kbytes_per_sec", kbytes_per_sec(bytes, ns), 0, "%.0f kbytes/sec");
 	line_int("connections", movers, " over %lld connections");
-	app_load_line(l);
+	serve_load_line(l);
 	if (line_end() < 0 || out_failed())
 		error(1, errno, "write to stdout");
 }
@@ -179,7 +179,7 @@ static void report(uint64_t now)
 	uint64_t bytes = period.bytes, ns = now - period.start;
 	unsigned movers = period.movers;
 	int overlap = period.overlap;
-	struct app_load l = { 0 };
+	struct serve_load l = { 0 };
 
 	look(&bytes, &movers);
 	if (metered)
