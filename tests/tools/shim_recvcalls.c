@@ -13,6 +13,8 @@
  * A: of the calls on a stream socket that copy to a buffer (read, recv,
  * recvfrom, recvmsg's first part), those whose buffer is off a 64-byte
  * line.
+ * A call with MSG_PEEK takes no bytes (zcs peeks at a connection's first
+ * bytes to tell a request/response client from a stream): not counted.
  * Unset, the shim counts nothing and writes nothing.
  *
  * With ZC_SHIM_RECV_FILE=F too, the stream is taken to be the 2001
@@ -134,6 +136,8 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
 	ssize_t n;
 
 	*(void **)&f = real("recv");
+	if (flags & MSG_PEEK)
+		return f(fd, buf, len, flags);
 	count_to(fd, buf, len);
 	n = f(fd, buf, len, flags);
 	follow(fd, (flags & MSG_TRUNC) ? NULL : buf, n);
@@ -147,6 +151,8 @@ ssize_t recvfrom(int fd, void *buf, size_t len, int flags, struct sockaddr *from
 	ssize_t n;
 
 	*(void **)&f = real("recvfrom");
+	if (flags & MSG_PEEK)
+		return f(fd, buf, len, flags, from, fromlen);
 	count_to(fd, buf, len);
 	n = f(fd, buf, len, flags, from, fromlen);
 	follow(fd, (flags & MSG_TRUNC) ? NULL : buf, n);
@@ -201,7 +207,7 @@ long syscall(long number, ...)
 	va_end(ap);
 	*(void **)&f = real("syscall");
 	/* syscall()'s arguments come as longs: the buffer is one of them. */
-	if (number != SYS_recvfrom)
+	if (number != SYS_recvfrom || (a[3] & MSG_PEEK))
 		return f(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 	count_to((int)a[0], (const void *)a[1], (size_t)a[2]); // NOLINT(performance-no-int-to-ptr)
 	r = f(number, a[0], a[1], a[2], a[3], a[4], a[5]);
