@@ -33,11 +33,11 @@ enum fig_id compare_deciding(const struct compare_look *look, unsigned groups)
 {
 	switch (look->decide) {
 	case COMPARE_RECEIVER:
-		return groups & 1u << FIG_RX_METERED ? FIG_RX_DEMAND : FIG_RX_OWN;
+		return (groups & (1u << FIG_RX_METERED)) ? FIG_RX_DEMAND : FIG_RX_OWN;
 	case COMPARE_PATH:
 		return FIG_PATH;
 	default:
-		return groups & 1u << FIG_METERED ? FIG_DEMAND : FIG_OWN;
+		return (groups & (1u << FIG_METERED)) ? FIG_DEMAND : FIG_OWN;
 	}
 }
 

@@ -115,7 +115,7 @@ unsigned fig_groups(const struct fig_run *r, size_t n)
 
 int fig_shown(enum fig_id id, unsigned groups)
 {
-	return (groups >> fig_defs[id].group) & 1;
+	return (int)((groups >> fig_defs[id].group) & 1u);
 }
 
 void fig_run_json(struct fig_run *r, const struct jsonl_obj *o, int receivers)

@@ -50,17 +50,17 @@ struct fig_def {
 	const char *unit;	/* "us/KB" */
 	const char *key;	/* a round event's key; +"_median": the compare event's */
 	const char *head;	/* the table's column head; NULL: not a column */
-	int width, prec;	/* the column's width, digits after the point */
 	const char *line;	/* the round line's text of the value; NULL: none */
-	int named;		/* head and line follow the program's name ("zcc us/KB") */
 	double scale;		/* shown = value x scale (a load, 0..1, as a percentage) */
-	enum fig_better better;
-	enum fig_group group;
-	int col;		/* the column's place in the table, from 0 */
 	const char *title;	/* as the deciding figure ("the receiver's service demand") */
 	const char *title_rx;	/* the sender's, beside the receiver's columns */
 	const char *ratio_of;	/* under the table: "the variant's <ratio_of> over ..." */
 	double (*of)(const struct fig_run *r);	/* made from others; NULL: measured */
+	int width, prec;	/* the column's width, digits after the point */
+	int named;		/* head and line follow the program's name ("zcc us/KB") */
+	enum fig_better better;
+	enum fig_group group;
+	int col;		/* the column's place in the table, from 0 */
 };
 
 extern const struct fig_def fig_defs[FIG_N];

@@ -111,7 +111,7 @@ unsigned opt_values(const struct opt_spec *spec, const char *arg, struct opt_val
 
 	if (!list)
 		error(1, errno, "memory");
-	n = opt_list(spec->opt, list, item, max < OPT_VALUES_MAX ? max : OPT_VALUES_MAX);
+	n = list ? opt_list(spec->opt, list, item, max < OPT_VALUES_MAX ? max : OPT_VALUES_MAX) : 0;
 	for (unsigned j = 0; j < n; j++) {
 		read_item(spec, item[j], &v[j]);
 		for (unsigned k = 0; spec->kind != OPT_NAMES && k < j; k++)

@@ -147,7 +147,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	a = calloc(now->n + m + 1, sizeof(*a));
 	if (!a)
 		error(1, errno, "memory");
-	r = a + now->n;
+	r = a + now->n;	// cppcheck-suppress nullPointerArithmeticRedundantCheck ; error(1, ...) does not return
 	fig = compare_deciding(&look, groups);
 	fig_column(now->r, now->n, fig, a);
 	fig_column(v->rounds.r, m, fig, r);

@@ -168,11 +168,12 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *vs,
 		const struct compare_cfg *cc)
 {
-	struct live l = { .v = *vs, .figs = calloc(vs->n, sizeof(*l.figs)), .total = vs->n };
+	struct fig_rounds *figs = calloc(vs->n, sizeof(*figs));
+	struct live l = { .v = *vs, .figs = figs, .total = vs->n };
 	struct compare_look look = compare_zcc_look;
 	unsigned done = 0;
 
-	if (!l.figs)
+	if (!figs)
 		error(1, errno, "memory");
 	name_rows(vs, l.rows);
 	sd->refusal_ok = 1;
@@ -197,8 +198,8 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 			against_base(cc->base, &l.v, l.figs, done, look.decide);
 	}
 	for (unsigned i = 0; i < l.total; i++)
-		fig_rounds_free(&l.figs[i]);
-	free(l.figs);
+		fig_rounds_free(&figs[i]);
+	free(figs);
 	if (stop_signal)
 		stop_exit(stop_signal);
 	return 0;

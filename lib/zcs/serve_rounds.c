@@ -238,6 +238,8 @@ static struct fig_run turn_fig(const struct turn *t)
 	}
 	f.v[FIG_RATE] = kbytes_per_sec(bytes, end > start ? end - start : 0);
 	f.v[FIG_OWN] = cpu_us_per_kb(own, bytes);
+	if (!first || !last)	/* a turn of no connection: no load figure */
+		return f;
 	secs = measured ? last->secs - first->secs : 0;
 	if (secs > 0) {
 		struct serve_load l;
