@@ -16,6 +16,7 @@
 #include "zcc/compare.h"
 #include "app/mptcp_out.h"
 #include "zcc/fileset.h"
+#include "zcc/opt_cpus.h"
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"

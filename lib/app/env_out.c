@@ -72,7 +72,7 @@ const char *env_value(const struct env_field *f)
 	return f->known ? f->text : "unknown";
 }
 
-static void set_str(struct env_record *r, const char *key, const char *s)
+void env_set_text(struct env_record *r, const char *key, const char *s)
 {
 	struct env_field *f = env_field_of(r, key);
 
@@ -92,7 +92,7 @@ static void set_num(struct env_record *r, const char *key, long long v)
 	}
 }
 
-static void set_bool(struct env_record *r, const char *key, int v)
+void env_set_bool(struct env_record *r, const char *key, int v)
 {
 	struct env_field *f = env_field_of(r, key);
 	int yes = strcmp(key, "virtual") == 0;
@@ -104,37 +104,13 @@ static void set_bool(struct env_record *r, const char *key, int v)
 	}
 }
 
-/* The record's fields up to (not including) the key stop, all null. */
-static void record_init(struct env_record *r, const char *stop)
+void env_record_init(struct env_record *r, const char *stop)
 {
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < N_KEYS && (!stop || strcmp(keys[i].key, stop) != 0); i++) {
 		r->f[r->n].key = keys[i].key;
 		r->f[r->n++].type = keys[i].type;
 	}
-}
-
-void env_record_from_json(struct env_record *r, const struct jsonl_obj *o)
-{
-	for (int i = 0; i < r->n; i++) {
-		const struct jsonl_field *j = jsonl_get(o, r->f[i].key);
-
-		r->f[i].known = 0;
-		if (!j)
-			continue;
-		/* A number is kept as written, as its text. */
-		if ((r->f[i].type == ENV_STR && j->type == JSONL_STR) ||
-		    (r->f[i].type == ENV_NUM && j->type == JSONL_NUM))
-			set_str(r, r->f[i].key, j->text);
-		else if (r->f[i].type == ENV_BOOL && j->type == JSONL_BOOL)
-			set_bool(r, r->f[i].key, j->boolean);
-	}
-}
-
-void env_from_json(struct env_record *r, const struct jsonl_obj *o)
-{
-	record_init(r, NULL);
-	env_record_from_json(r, o);
 }
 
 void env_early(void)
@@ -145,14 +121,14 @@ void env_early(void)
 
 static void fill_machine(struct env_record *r)
 {
-	set_str(r, "kernel", machine.kernel);
-	set_str(r, "cpu_model", machine.cpu_model);
+	env_set_text(r, "kernel", machine.kernel);
+	env_set_text(r, "cpu_model", machine.cpu_model);
 	set_num(r, "cpus_online", machine.cpus_online);
-	set_bool(r, "virtual", machine.virtual);
-	set_bool(r, "smt", machine.smt);
-	set_str(r, "governor", machine.governor);
-	set_str(r, "cpus_allowed", machine.cpus_allowed);
-	set_str(r, "cpu_quota", machine.cpu_quota);
+	env_set_bool(r, "virtual", machine.virtual);
+	env_set_bool(r, "smt", machine.smt);
+	env_set_text(r, "governor", machine.governor);
+	env_set_text(r, "cpus_allowed", machine.cpus_allowed);
+	env_set_text(r, "cpu_quota", machine.cpu_quota);
 }
 
 static void fill_net(struct env_record *r)
@@ -160,13 +136,13 @@ static void fill_net(struct env_record *r)
 	struct net_sysctls s;
 
 	net_sysctls_read(&s);
-	set_str(r, "tcp_congestion_control", s.congestion);
-	set_str(r, "tcp_rmem", s.tcp_rmem);
-	set_str(r, "tcp_wmem", s.tcp_wmem);
+	env_set_text(r, "tcp_congestion_control", s.congestion);
+	env_set_text(r, "tcp_rmem", s.tcp_rmem);
+	env_set_text(r, "tcp_wmem", s.tcp_wmem);
 	set_num(r, "rmem_max", s.rmem_max);
 	set_num(r, "wmem_max", s.wmem_max);
 	set_num(r, "mptcp_enabled", mptcp_enabled());
-	set_bool(r, "mptcp_asked", mptcp_asked);
+	env_set_bool(r, "mptcp_asked", mptcp_asked);
 }
 
 void env_mptcp_asked(int asked)
@@ -181,21 +157,21 @@ static void fill_conn(struct env_record *r, int sock)
 	struct if_info i;
 
 	if (!mptcp_asked)	/* an IPPROTO_TCP socket is never MPTCP */
-		set_bool(r, "mptcp", 0);
+		env_set_bool(r, "mptcp", 0);
 	else if (sock >= 0)
-		set_bool(r, "mptcp", mptcp_active(sock));
+		env_set_bool(r, "mptcp", mptcp_active(sock));
 	if (sock < 0 || where_ifname(sock, name, sizeof(name), err, sizeof(err)) < 0 ||
 	    ifinfo_read(name, &i, err, sizeof(err)) < 0)
 		return;
-	set_str(r, "interface", i.name);
-	set_str(r, "driver", i.driver);
+	env_set_text(r, "interface", i.name);
+	env_set_text(r, "driver", i.driver);
 	set_num(r, "mtu", i.mtu);
 	set_num(r, "speed_mbps", i.speed_mbps);
 	for (int k = 0; k < IF_N_OFFLOADS; k++)
-		set_bool(r, ifinfo_offload_names[k], i.offload[k]);
-	set_str(r, "qdisc", i.qdisc);
-	set_str(r, "rps_cpus", i.rps_cpus);
-	set_str(r, "xps_cpus", i.xps_cpus);
+		env_set_bool(r, ifinfo_offload_names[k], i.offload[k]);
+	env_set_text(r, "qdisc", i.qdisc);
+	env_set_text(r, "rps_cpus", i.rps_cpus);
+	env_set_text(r, "xps_cpus", i.xps_cpus);
 }
 
 void env_field_json(const char *key, const struct env_field *f)
@@ -235,7 +211,7 @@ void env_print(enum env_parts parts, int sock, int debug)
 {
 	if (!machine_read)
 		env_early();
-	record_init(&last, parts == ENV_CONN ? NULL : parts == ENV_NET ? FIRST_CONN :
+	env_record_init(&last, parts == ENV_CONN ? NULL : parts == ENV_NET ? FIRST_CONN :
 			   FIRST_NET);
 	fill_machine(&last);
 	if (parts & ENV_NET)

@@ -67,17 +67,18 @@ struct env_field *env_field_of(struct env_record *r, const char *key);
 const char *env_value(const struct env_field *f);
 
 /*
- * env_from_json - the record an env event o holds (another run's, read
- * back): every key of the record, unknown where o has it null or not at
- * all or of another type.
+ * env_record_init - r with the record's keys in order up to (not
+ * including) stop (NULL: all of them), each of its type, all unknown.
  */
-void env_from_json(struct env_record *r, const struct jsonl_obj *o);
+void env_record_init(struct env_record *r, const char *stop);
 
 /*
- * env_record_from_json - r's keys (set by its maker, types and all) from
- * the event o: unknown where o has a key null, missing or of another type.
+ * env_set_text, env_set_bool - r's field key known, as the text s (a
+ * number's digits too; NULL or empty: left unknown) or as the truth v
+ * (below 0: left unknown); a key r lacks is ignored.
  */
-void env_record_from_json(struct env_record *r, const struct jsonl_obj *o);
+void env_set_text(struct env_record *r, const char *key, const char *s);
+void env_set_bool(struct env_record *r, const char *key, int v);
 
 /* env_record_print - r as the JSON event of that name. A failed stdout: exit 1. */
 void env_record_print(const char *event, const struct env_record *r);

@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <error.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +9,6 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
-#include "base/cpu.h"
 #include "base/safe_text.h"
 #include "base/version.h"
 
@@ -73,7 +71,7 @@ void opt_refused(int c)
 static const struct optab *last_long;
 
 /* "-p" or, when the user wrote it so, "--port": the option as given. */
-static const char *spelled(int opt, char *buf, size_t len)
+const char *opt_spelled(int opt, char *buf, size_t len)
 {
 	if (last_long && last_long->key == opt)
 		snprintf(buf, len, "--%s", last_long->name);
@@ -161,7 +159,7 @@ static long long opt_value(int opt, const char *arg, long long min, long long ma
 	if (rc == 0)
 		return v;
 	safe_text(arg, shown, sizeof(shown));
-	spelled(opt, name, sizeof(name));
+	opt_spelled(opt, name, sizeof(name));
 	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%lld..%lld%s)", name, shown, min, max,
 			    sized ? " bytes" : "");
@@ -188,30 +186,10 @@ double opt_secs(int opt, const char *arg, double min, double max)
 	if (parse_secs(arg, min, max, &v, &why) == 0)
 		return v;
 	safe_text(arg, shown, sizeof(shown));
-	spelled(opt, name, sizeof(name));
+	opt_spelled(opt, name, sizeof(name));
 	if (why == parse_out_of_range)
 		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
 	usage_error("%s: '%s': %s (seconds are digits, a fraction allowed)", name, shown, why);
-}
-
-int opt_cpus(int opt, const char *arg, int **cpus)
-{
-	char shown[SAFE_LEN], name[64];
-	int n;
-
-	free(*cpus);
-	*cpus = calloc(CPU_SETSIZE, sizeof(**cpus));
-	if (!*cpus)
-		error(1, errno, "memory");
-	n = cpu_list_read(arg, *cpus, CPU_SETSIZE);
-	for (int i = 0; i < n && n > 0; i++)
-		if ((*cpus)[i] > cpu_max())
-			n = -1;
-	if (n > 0)
-		return n;
-	usage_error("%s: '%s': want a CPU or a list such as 0,2,4-7 (CPUs 0 to %d)",
-		    spelled(opt, name, sizeof(name)), safe_text(arg, shown, sizeof(shown)),
-		    cpu_max());
 }
 
 /* cppcheck-suppress constParameter ; getopt_long's own type: main's argv converts to it */

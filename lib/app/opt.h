@@ -25,11 +25,10 @@ long long opt_size(int opt, const char *arg, long long min, long long max);
 double opt_secs(int opt, const char *arg, double min, double max);
 
 /*
- * opt_cpus - option opt's CPU list ("0,2,4-7": the order given, repeats
- * kept, each CPU 0 to the last) into a new array *cpus (any old one
- * freed); how many. Anything else: one usage line, exit 2.
+ * opt_spelled - option opt as the user gave it ("-b", "--size"), into
+ * buf: the name a usage line gives it.
  */
-int opt_cpus(int opt, const char *arg, int **cpus);
+const char *opt_spelled(int opt, char *buf, size_t len);
 
 struct optab_parser;
 

@@ -14,6 +14,7 @@
 
 #include "zcc/baseline.h"
 #include "zcc/compare.h"
+#include "zcc/env_read.h"
 #include "zcc/run_record.h"
 #include "app/opt.h"
 #include "base/jsonl.h"
