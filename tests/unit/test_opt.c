@@ -138,37 +138,34 @@ static void child(int argc, char **argv, const char *mode)
 	exit(100);
 }
 
+/* What run's child is given. */
+struct call {
+	char **argv;
+	const char *mode;
+};
+
+static void call_child(void *arg)
+{
+	const struct call *c = arg;
+	int argc = 0;
+
+	while (c->argv[argc])
+		argc++;
+	if (stdout_path && !freopen(stdout_path, "w", stdout))
+		exit(99);
+	child(argc, c->argv, c->mode);
+}
+
+/* child's first line of output (stdout and stderr), trailing blanks cut; its status. */
 static int run(char *out, size_t outlen, const char *mode, char **argv)
 {
-	int p[2], st, argc = 0;
-	ssize_t n;
-	size_t len = 0;
-	pid_t pid;
+	int rc = t_child(call_child, &(struct call){ argv, mode }, T_STDOUT | T_STDERR, out,
+			 outlen);
+	size_t len = strlen(out);
 
-	while (argv[argc])
-		argc++;
-	if (pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		if (stdout_path && !freopen(stdout_path, "w", stdout))
-			exit(99);
-		child(argc, argv, mode);
-	}
-	close(p[1]);
-	while (len + 1 < outlen && (n = read(p[0], out + len, outlen - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	out[strcspn(out, "\n")] = '\0';
 	while (len > 0 && out[len - 1] == ' ')
 		out[--len] = '\0';
-	close(p[0]);
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return rc;
 }
 
 #define ARGV(...) ((char *[]){ "test_opt", __VA_ARGS__, NULL })

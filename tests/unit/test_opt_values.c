@@ -6,8 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "t.h"
 #include "app/opt_values.h"
@@ -31,38 +29,13 @@ static const struct opt_spec sizes = { .opt = 'b', .kind = OPT_SIZES, .min = 1,
 static const struct opt_spec times = { .opt = 'g', .kind = OPT_TIMES, .min = 1e-6,
 	.max = 10 };
 
-/* What a child doing fn(arg) says: its exit status, its first line in line. */
-static int in_child(void (*fn)(const void *), const void *arg, char *line, size_t len)
-{
-	int p[2], st;
-	ssize_t n;
-	pid_t pid;
-
-	if (pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		dup2(p[1], 2);
-		fn(arg);
-		_exit(0);
-	}
-	close(p[1]);
-	n = read(p[0], line, len - 1);
-	line[n > 0 ? n : 0] = '\0';
-	line[strcspn(line, "\n")] = '\0';
-	close(p[0]);
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 /* A list under its spec. */
 struct given {
 	const struct opt_spec *spec;
 	const char *arg;
 };
 
-static void read_list(const void *arg)
+static void read_list(void *arg)
 {
 	const struct given *g = arg;
 	struct opt_value v[4];
@@ -73,14 +46,14 @@ static void read_list(const void *arg)
 static void refuses(const struct opt_spec *spec, const char *arg, const char *want)
 {
 	char line[512];
-	int rc = in_child(read_list, &(struct given){ spec, arg }, line, sizeof(line));
+	int rc = t_child(read_list, &(struct given){ spec, arg }, T_STDERR, line, sizeof(line));
 
 	CHECK(rc == 2 && strstr(line, want), "'%s': exit 2, '%s' (got %d '%s')", arg, want,
 	      rc, line);
 }
 
 /* Three names by three sizes into room for eight pairs. */
-static void nine_pairs(const void *arg)
+static void nine_pairs(void *arg)
 {
 	struct opt_value s[3];
 	struct opt_pair p[8];
@@ -124,7 +97,7 @@ int main(void)
 	refuses(&times, "1ms,0.001", "-g: '1ms' and '0.001' are one time");
 	refuses(&times, "100us,0.0001", "-g: '100us' and '0.0001' are one time");
 	refuses(&times, "20", "-g: '20'");
-	CHECK(in_child(nine_pairs, n, line, sizeof(line)) == 2 &&
+	CHECK(t_child(nine_pairs, n, T_STDERR, line, sizeof(line)) == 2 &&
 	      strstr(line, "-M and -b: more than 8 variants"), "nine pairs, room for 8: %s", line);
 	return t_exit();
 }

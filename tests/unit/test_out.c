@@ -192,83 +192,71 @@ static void line_json_mode(void)
 	text_only_and_json_only();
 }
 
+/* What the child of child_on does. */
+struct on {
+	const char *path;
+	int json, exit_status;
+	int fd;		/* child_on_closed_pipe's: a pipe nobody reads */
+};
+
+static void write_on(void *arg)
+{
+	const struct on *o = arg;
+	int fd;
+
+	signal(SIGPIPE, SIG_IGN);
+	fd = o->path ? open(o->path, O_WRONLY) : -1;
+	if (o->path && fd < 0)
+		_exit(99);
+	if (fd >= 0)
+		dup2(fd, 1);
+	else
+		close(1);
+	out_init("zcs", o->json);
+	out_check_at_exit();
+	if (o->json) {
+		out_begin("listening");
+		out_int("port", 2222);
+		if (out_end() != -1 || errno != ENOSPC)
+			_exit(98);
+		if (!out_failed())
+			_exit(97);
+	} else if (o->path && strcmp(o->path, "/dev/full") == 0) {
+		if (out_text("listening on port 2222\n") != -1 || !out_failed())
+			_exit(96);
+	}
+	exit(o->exit_status);
+}
+
 /* In a child with stdout on path: returns the child's stderr and status. */
 static int child_on(const char *path, int json, int exit_status, char *err, size_t errlen)
 {
-	int p[2], st, fd;
-	ssize_t n;
-	size_t len = 0;
-	pid_t pid;
+	return t_child(write_on, &(struct on){ path, json, exit_status, -1 }, T_STDERR, err,
+		       errlen);
+}
 
-	if (pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_IGN);
-		close(p[0]);
-		dup2(p[1], 2);
-		fd = path ? open(path, O_WRONLY) : -1;
-		if (path && fd < 0)
-			_exit(99);
-		if (fd >= 0)
-			dup2(fd, 1);
-		else
-			close(1);
-		out_init("zcs", json);
-		out_check_at_exit();
-		if (json) {
-			out_begin("listening");
-			out_int("port", 2222);
-			if (out_end() != -1 || errno != ENOSPC)
-				_exit(98);
-			if (!out_failed())
-				_exit(97);
-		} else if (path && strcmp(path, "/dev/full") == 0) {
-			if (out_text("listening on port 2222\n") != -1 || !out_failed())
-				_exit(96);
-		}
-		exit(exit_status);
-	}
-	close(p[1]);
-	while (len + 1 < errlen && (n = read(p[0], err + len, errlen - 1 - len)) > 0)
-		len += (size_t)n;
-	err[len] = '\0';
-	err[strcspn(err, "\n")] = '\0';
-	close(p[0]);
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+static void write_closed(void *arg)
+{
+	const struct on *o = arg;
+
+	signal(SIGPIPE, SIG_IGN);
+	dup2(o->fd, 1);
+	out_init("cyclesoak", 0);
+	out_check_at_exit();
+	out_text("System load: 1.0%%\n");
 }
 
 /* stdout a pipe whose reader has gone: EPIPE, said, exit 1. */
 static int child_on_closed_pipe(char *err, size_t errlen)
 {
-	int p[2], e[2], st;
-	ssize_t n;
-	pid_t pid;
+	int p[2], rc;
 
-	if (pipe(p) < 0 || pipe(e) < 0)
+	if (pipe(p) < 0)
 		return -1;
 	close(p[0]);
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_IGN);
-		dup2(p[1], 1);
-		dup2(e[1], 2);
-		out_init("cyclesoak", 0);
-		out_check_at_exit();
-		out_text("System load: 1.0%%\n");
-		exit(0);
-	}
+	rc = t_child(write_closed, &(struct on){ .fd = p[1] }, T_STDERR, err, errlen);
 	close(p[1]);
-	close(e[1]);
-	n = read(e[0], err, errlen - 1);
-	err[n > 0 ? n : 0] = '\0';
-	err[strcspn(err, "\n")] = '\0';
-	close(e[0]);
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return rc;
 }
 
 int main(void)
