@@ -30,37 +30,14 @@ part_loopback() {
 	# shellcheck disable=SC2086
 	probe_loops "$LB_SECS" -s 127.0.0.1 -p "$ZCS_PORT" $WHERE_TX_B "$WORK"/big/f*
 	echo "  63 files, $(cat "$WORK"/big/f* | wc -c) bytes, sent $LOOPS times per run (about $LB_SECS s)"
-	for m in $methods; do
-		: >"$WORK/lb.rate.$m"; : >"$WORK/lb.load.$m"; : >"$WORK/lb.sd.$m"; : >"$WORK/lb.w.$m"
-	done
-	rep=1
-	while [ $rep -le "$REPS" ]; do
-		QUIET=$([ $rep = 1 ] || echo 1)
-		for m in $methods; do
-			# shellcheck disable=SC2046,SC2086
-			run_zcc "$WORK/lb.$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c -W $WHERE_TX_B \
-				$(method_flags "$m") "$WORK"/big/f* || die "zcc -M $m failed"
-			need "$SENT_RATE" "$CPU_LOAD" "$CPU_SD"
-			echo "$SENT_RATE" >>"$WORK/lb.rate.$m"
-			echo "$CPU_LOAD" >>"$WORK/lb.load.$m"
-			echo "$CPU_SD" >>"$WORK/lb.sd.$m"
-			where_row "$WORK/lb.$m" cpu >>"$WORK/lb.w.$m"
-		done
-		rep=$((rep + 1))
-	done
-	QUIET=
-	[ "$REPS" -gt 1 ] && echo "  ... the same $((REPS - 1)) times more"
+	lb_rounds lb
 	byte_check lb
 	stop_bg "$ZCS_PID"
-	echo
-	printf '  %-10s %12s %18s %15s %22s\n' method "kbytes/sec" "kbytes/sec min-max" "system load %" "service demand us/KB"
 	for m in $methods; do
 		stat_of "$WORK/lb.rate.$m" r_
 		stat_of "$WORK/lb.load.$m" l_
 		stat_of "$WORK/lb.sd.$m" d_
 		# shellcheck disable=SC2154
-		printf '  %-10s %12.0f %18s %15.1f %22.3f\n' "$m" "$r_median" \
-			"$(printf '%.0f-%.0f' "$r_min" "$r_max")" "$l_median" "$d_median"
 		csv loopback "$m" kbytes_per_sec "$r_median" KiB/s
 		csv loopback "$m" kbytes_per_sec_min "$r_min" KiB/s
 		csv loopback "$m" kbytes_per_sec_max "$r_max" KiB/s
@@ -97,38 +74,24 @@ loopback_read() {
 	echo "  The same against zcs -M read (the receiver copies to user space), $REPS runs each:"
 	# shellcheck disable=SC2086
 	zcs_up lbr -t 3600 -M read $WHERE_RX_B
-	for m in $methods; do : >"$WORK/lbr.$m.w"; : >"$WORK/lbr.sd.$m"; done
-	rep=1
-	while [ $rep -le "$REPS" ]; do
-		QUIET=$([ $rep = 1 ] || echo 1)
-		for m in $methods; do
-			# shellcheck disable=SC2046,SC2086
-			run_zcc "$WORK/lbr.$m" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c -W $WHERE_TX_B \
-				$(method_flags "$m") "$WORK"/big/f* || die "zcc -M $m failed"
-			need "$CPU_SD"
-			echo "$CPU_SD" >>"$WORK/lbr.sd.$m"
-			where_row "$WORK/lbr.$m" cpu >>"$WORK/lbr.$m.w"
-		done
-		rep=$((rep + 1))
-	done
-	QUIET=
+	lb_rounds lbr
 	stop_bg "$ZCS_PID"
 	where_header
 	for m in $methods; do
-		where_table "$WORK/lbr.$m.w" "$m"
+		where_table "$WORK/lbr.w.$m" "$m"
 	done
-	if [ "$(where_median "$WORK/lbr.$(echo $methods | cut -d' ' -f1).w" m samples)" = -1 ]; then
+	if [ "$(where_median "$WORK/lbr.w.$(echo $methods | cut -d' ' -f1)" m samples)" = -1 ]; then
 		echo "  kernel work not sampled here: no kinds to judge"
 		return 0
 	fi
 	# shellcheck disable=SC2086
-	where_other_judge loopback "over loopback, zcs -M read" "$WORK/lbr.%.w" $methods
+	where_other_judge loopback "over loopback, zcs -M read" "$WORK/lbr.w.%" $methods
 	case " $methods " in *" send "*) ;; *) return 0 ;; esac
 	echo
-	where_paper "$WORK/lbr.send.w"
+	where_paper "$WORK/lbr.w.send"
 	case " $methods " in *" sendfile "*) ;; *) return 0 ;; esac
 	echo
-	where_copy_per_kb "$WORK/lbr.send.w" "$WORK/lbr.sendfile.w" "$WORK/lbr.sd.send" \
+	where_copy_per_kb "$WORK/lbr.w.send" "$WORK/lbr.w.sendfile" "$WORK/lbr.sd.send" \
 		"$WORK/lbr.sd.sendfile" 1.5 "over loopback, zcs -M read"
 }
 
@@ -170,4 +133,44 @@ loopback_copy() {
 	csv loopback sendfile_vs_send copy_3x_rounds "$ok" rounds
 	where_copy_per_kb "$WORK/lb.w.send" "$WORK/lb.w.sendfile" "$WORK/lb.sd.send" \
 		"$WORK/lb.sd.sendfile" 3 "over loopback, zcs -M discard"
+}
+
+# lb_rounds TAG: every method of $methods in $REPS rounds of one zcc -c -W
+# -J run (zcc rotates their order from round to round, so drift spreads
+# over all of them), against the zcs on $ZCS_PORT. zcc's own comparison
+# table is shown (zctable prints it from the run's JSON, with zcc's code);
+# each round's figures go to $WORK/TAG.rate.METHOD, .load., .sd. and its
+# -W row (where_row) to $WORK/TAG.w.METHOD, a line per round in order.
+lb_rounds() {
+	_list=$(echo $methods | tr ' ' ,)
+	# shellcheck disable=SC2086
+	run_zcc "$WORK/$1.json" -s 127.0.0.1 -p "$ZCS_PORT" -n "$LOOPS" -c -W $WHERE_TX_B \
+		-M "$_list" -R "$REPS" "$WORK"/big/f* || die "zcc -M $_list failed"
+	# run_zcc counted the last run's bytes; the other runs' too.
+	SENT_TOTAL=$((SENT_TOTAL - SENT_BYTES + $(json_get "$WORK/$1.json" sent bytes |
+		awk '{ s += $1 } END { printf "%.0f", s }')))
+	SENT_RUNS=$((SENT_RUNS - 1 + $(json_get "$WORK/$1.json" sent bytes | wc -l)))
+	for m in $methods; do
+		: >"$WORK/$1.rate.$m"; : >"$WORK/$1.load.$m"; : >"$WORK/$1.sd.$m"; : >"$WORK/$1.w.$m"
+	done
+	# Each run's events end with its round event: a file per run, named by
+	# its variant and round.
+	awk -v pre="$WORK/$1.run." '{ buf = buf $0 "\n" }
+		/"event":"round"/ {
+			v = $0; sub(/.*"variant":"/, "", v); sub(/".*/, "", v)
+			r = $0; sub(/.*"round":/, "", r); sub(/[^0-9].*/, "", r)
+			printf "%s", buf > (pre v "." r); close(pre v "." r); buf = "" }' "$WORK/$1.json"
+	_r=1
+	while [ $_r -le "$REPS" ]; do
+		for m in $methods; do
+			_f=$WORK/$1.run.$m.$_r
+			[ -s "$_f" ] || die "zcc's run of $m in round $_r is missing from $WORK/$1.json"
+			json_get "$_f" round kbytes_per_sec >>"$WORK/$1.rate.$m"
+			json_get "$_f" round load_pct >>"$WORK/$1.load.$m"
+			json_get "$_f" round service_demand_us_per_kb >>"$WORK/$1.sd.$m"
+			where_row "$_f" cpu >>"$WORK/$1.w.$m"
+		done
+		_r=$((_r + 1))
+	done
+	"$ZC_TESTBIN/zctable" "$WORK/$1.json" | sed 's/^./  &/'
 }

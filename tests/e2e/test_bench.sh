@@ -114,14 +114,18 @@ check "progress: the part's start and end" \
 usable_methods
 methods=$USABLE
 check_left_out "$TMP/run.txt" "  left out: "
+# The method table is zcc's own comparison (zctable prints it from the
+# run's JSON): its head, and a row per method with the rate, the load, the
+# service demand and zcc's us/KB, then the ratio or "1" for the reference.
+check "zcc's comparison table, a round per run asked: $(grep -m1 'compare:' "$TMP/run.txt")" \
+	grep -q "^  compare: 1 rounds\{0,1\}, each variant against $(echo $methods | cut -d' ' -f1) on service demand" "$TMP/run.txt"
 for m in $methods; do
-	# method, kbytes/sec, min-max, load %, us/KB: the load (and with it
-	# the service demand) may be below 0 on a busy machine.
-	# (the method table's row: the where table's rows for m follow it)
+	# The load (and with it the service demand) may be below 0 on a busy machine.
+	# (the first row of m: the where table's rows for m follow)
 	row=$(awk -v m="$m" '$1 == m && $2 ~ /^[0-9]/' "$TMP/run.txt" | head -n 1)
-	echo "$row" | awk '{ exit !(NF == 5 && $2 + 0 > 0 && $3 ~ /^[0-9]+-[0-9]+$/ &&
-		$4 ~ /^-?[0-9.]+$/ && $5 ~ /^-?[0-9.]+$/) }'
-	check "a table row for $m: '$row'" [ $? -eq 0 ]
+	echo "$row" | awk '{ exit !(NF >= 8 && $2 + 0 > 0 && $3 ~ /^-?[0-9.]+$/ &&
+		$4 ~ /^-?[0-9.]+$/ && $5 ~ /^[0-9.]+$/ && $6 ~ /^[0-9.]+$/) }'
+	check "zcc's table row for $m: '$row'" [ $? -eq 0 ]
 done
 check "every byte counted: $(grep '^  bytes:' "$TMP/run.txt")" \
 	grep -q '^  bytes: zcc sent [0-9]* in [0-9]* connections, zcs received the same' "$TMP/run.txt"

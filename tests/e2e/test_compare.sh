@@ -76,6 +76,27 @@ check "3 rounds: why (got $(json_get "$TMP/jr" compare verdict_why | sort -u))" 
 check "3 rounds: the interval covers 75%" \
 	[ "$(json_get "$TMP/jr" compare ratio_conf_pct | sort -u)" = 75.0 ]
 
+# The bench's zctable prints zcc's table again from that -J run's compare
+# events, with zcc's code: each row's figures are the events'.
+"$ZC_TESTBIN/zctable" "$TMP/j" >"$TMP/zt" 2>"$TMP/zterr"
+check "zctable: exit 0 (got $?)" [ $? -eq 0 ]
+check "zctable: zcc's head" grep -q "^compare: 3 rounds, each variant against sendfile on zcc's own CPU time" "$TMP/zt"
+awk '$1 == "send" || $1 == "mmap" { print $1, $4, $5, $6, $7 }' "$TMP/zt" >"$TMP/zt.rows"
+for e in send mmap; do
+	grep "\"event\":\"compare\".*\"variant\":\"$e\"" "$TMP/j" >"$TMP/zt.e"
+	want="$e $(json_get "$TMP/zt.e" compare ratio_median) $(json_get "$TMP/zt.e" compare ratio_lo)..$(json_get "$TMP/zt.e" compare ratio_hi) $(json_get "$TMP/zt.e" compare rounds_agree)/3 $(json_get "$TMP/zt.e" compare verdict)"
+	check "zctable: $e's row is the compare event's ($want)" grep -qx "$want" "$TMP/zt.rows"
+done
+"$ZC_TESTBIN/zctable" >/dev/null 2>&1
+check "zctable: no file is a usage error, exit 2" [ $? -eq 2 ]
+echo '{"program":"zcs","event":"env","time":1}' >"$TMP/zt.zcs"
+"$ZC_TESTBIN/zctable" "$TMP/zt.zcs" >/dev/null 2>"$TMP/zterr"
+check "zctable: another program's JSON refused, exit 2: $(cat "$TMP/zterr")" [ $? -eq 2 ]
+timeout 60 "$ZCC" -J -s 127.0.0.1 -p "$ZCS_PORT" -n 1 -M send "$TMP/f" >"$TMP/zt.one" 2>/dev/null
+"$ZC_TESTBIN/zctable" "$TMP/zt.one" >/dev/null 2>"$TMP/zterr"
+check "zctable: a run of one variant refused, exit 2: $(cat "$TMP/zterr")" \
+	sh -c "[ $? -eq 2 ] && grep -q 'no table of two rows or more' '$TMP/zterr'"
+
 # Text: each run's lines, its round line, then the table.
 timeout 60 "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 3 -R 2 -M sendfile,send "$TMP/f" >"$TMP/t" 2>"$TMP/terr"
 rc=$?
