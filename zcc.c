@@ -2,9 +2,9 @@
  * zcc - the client: stream a set of files to zcs (lib/wire/proto.h), n
  * times over or for -t seconds, by a transmit method of lib/wire/tx.h, or
  * with --rr time requests and answers (lib/zcc/rr.h); report the rate and,
- * with -c, what it cost the machine's CPUs. It reads as its usage does:
- * the options into one struct of settings, checked at the door, then
- * calibrate (-C) or the runs (-R) by zcc's engine, lib/zcc (send.h).
+ * with -c, what it cost the machine's CPUs. The options go into one struct
+ * of settings, checked at the door, then calibrate (-C) or the runs (-R)
+ * by zcc's engine, lib/zcc (send.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -195,13 +195,9 @@ static const struct optab options[] = {
 	  "\"program\", \"event\" (sent, cpu, interval, summary, ...), \"time\"" },
 	{ OPT_BASELINE, "baseline", "FILE",
 	  "compare this run with an earlier one saved with -J (one run a file; "
-	  "- for standard input), variant by variant: first every key of the "
-	  "environment and settings records that differs, and those unknown in "
-	  "both (changed: mtu 1500 -> 9000, chunk_bytes 256 -> 65536; unknown in "
-	  "both runs: driver), then per variant the comparison table of the "
-	  "baseline's rounds (the reference) and this run's, taken unpaired: the "
-	  "ratio of the medians (service demand when both ran -c, else zcc's own "
-	  "us/KB), a distribution-free interval, and cheaper, dearer or ~" },
+	  "- for standard input): the keys of the environment and settings that "
+	  "differ (changed: mtu 1500 -> 9000), then per variant a table of the "
+	  "baseline's rounds and this run's, unpaired, with cheaper, dearer or ~" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcc and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -216,7 +212,7 @@ static void usage(FILE *f, int status)
 "           [-M method] [-n n_loops | -t secs] [-N nr_cpus] [-o size] [-p port]\n"
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
 "           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
-"           [--mptcp] -s server file...\n"
+"           [--mptcp] [--call-times [--budget time]] -s server file...\n"
 "       zcc --rr [-b size] [--response size] [--gap time] [--budget time] ...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
@@ -389,6 +385,7 @@ static void prepare_args(void)
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
 	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
+	cfg.send.call_times = cfg.rr.call_times, cfg.send.budget_ns = cfg.rr.budget_ns;
 	cfg.compared = cfg.variants.n > 1;
 	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
 	cfg.send.method = cfg.variants.v[0].method;

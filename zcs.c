@@ -37,7 +37,7 @@
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 
-enum { OPT_PLOT = 300, OPT_MPTCP };	/* long options only */
+enum { OPT_PLOT = 300, OPT_MPTCP, OPT_CALL_TIMES, OPT_BUDGET };	/* long options only */
 
 /* Everything the options say, set by parse_args and read everywhere else. */
 struct settings {
@@ -66,6 +66,7 @@ static struct settings cfg = {
 		.read_size = 16384,
 		.period = 5,
 		.stall_secs = 60,
+		.budget_ns = UINT64_MAX,
 	},
 };
 
@@ -139,6 +140,9 @@ static const struct optab options[] = {
 	  "Multipath TCP: listen with IPPROTO_MPTCP (plain TCP senders are served "
 	  "too); -d shows each connection's subflows. A kernel that allows no "
 	  "MPTCP here (net.mptcp.enabled) is one line, exit 1" },
+	{ OPT_CALL_TIMES, "call-times", NULL, "time each receive step (the method's calls "
+	  "for one piece): after each done line, their distribution (call-times:)" },
+	{ OPT_BUDGET, "budget", "TIME", "with --call-times: count the steps over TIME" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcs and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -154,7 +158,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 	fprintf(f, "usage: zcs [-1cdhJKLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs] [--plot FILE]\n"
-		"           [--mptcp]\n"
+		"           [--mptcp] [--call-times [--budget time]]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n");
 	optab_help(f, options);
 	fprintf(f, "\nMethods (-M):\n");
@@ -210,6 +214,8 @@ static void check_variants(void)
 static void check_args(void)
 {
 	check_variants();
+	if (cfg.conn.budget_ns != UINT64_MAX && !cfg.conn.call_times)
+		usage_error("--budget counts the receive steps over a time: give --call-times");
 	if (cfg.measure)
 		return;
 	if (cfg.meter.method != METER_DEFAULT)
@@ -263,6 +269,10 @@ static void parse_args(int argc, char **argv)
 		case 't': cfg.conn.period = opt_secs(c, optarg, 0.01, MAX_SECS); break;
 		case 'T': cfg.conn.stall_secs = opt_secs(c, optarg, 0, MAX_SECS); break;
 		case OPT_MPTCP: cfg.net.mptcp = cfg.conn.mptcp = 1; break;
+		case OPT_CALL_TIMES: cfg.conn.call_times = 1; break;
+		case OPT_BUDGET:
+			cfg.conn.budget_ns = (uint64_t)(opt_time(c, optarg, 1e-9, 1e6) * 1e9 + 0.5);
+			break;
 		default: opt_refused(c);
 		}
 	}

@@ -17,12 +17,12 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts -K --kernel-time
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
 	--rate --plot --baseline --files-from --receiver-report --decide --mptcp
-	--rr --response --gap --budget --proto -h --help --version'
+	--rr --response --gap --budget --proto --call-times -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
 	-r --run-time -L --loop-counts -K --kernel-time -f --calibration-file -N --cpus -J --json
-	--plot --mptcp -h --help --version'
+	--plot --mptcp --call-times --budget -h --help --version'
 _zc_opts_cyclesoak='-C --calibrate -f --calibration-file -N --cpus -p --period
 	-m --period-ms -B --per-cpu -1 --once -n --nice -r --run-time
 	-L --loop-counts -K --kernel-time -W --where -d --debug -J --json -h --help --version'
@@ -35,7 +35,7 @@ _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	--proto'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
-	-B --cpu -f --calibration-file -N --cpus --plot'
+	-B --cpu -f --calibration-file -N --cpus --plot --budget'
 _zc_valued_cyclesoak='-f --calibration-file -N --cpus -p --period -m --period-ms'
 _zc_valued_run_rr='-p --priority -l --rt-limit'
 

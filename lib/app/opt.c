@@ -167,6 +167,19 @@ static long long opt_value(int opt, const char *arg, long long min, long long ma
 		    sized ? " (a size is digits with an optional K, M or G)" : "");
 }
 
+double opt_time(int opt, const char *arg, double min, double max)
+{
+	char shown[SAFE_LEN], name[64];
+	const char *why;
+	double v;
+
+	if (parse_time(arg, min, max, &v, &why) == 0)
+		return v;
+	usage_error("%s: '%s': %s (a time: digits, a fraction allowed, then ns, us, ms or s; "
+		    "%g s to %g s)", opt_spelled(opt, name, sizeof(name)),
+		    safe_text(arg, shown, sizeof(shown)), why, min, max);
+}
+
 long long opt_num(int opt, const char *arg, long long min, long long max)
 {
 	return opt_value(opt, arg, min, max, 0);

@@ -25,6 +25,12 @@ long long opt_size(int opt, const char *arg, long long min, long long max);
 double opt_secs(int opt, const char *arg, double min, double max);
 
 /*
+ * opt_time - opt_num for a time (parse_time: "100us", "1.5ms", "2"), in
+ * seconds within [min, max]: "--budget: '5x': ..." and exit 2 else.
+ */
+double opt_time(int opt, const char *arg, double min, double max);
+
+/*
  * opt_spelled - option opt as the user gave it ("-b", "--size"), into
  * buf: the name a usage line gives it.
  */

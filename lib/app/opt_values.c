@@ -25,43 +25,6 @@ static void time_label(char *buf, size_t len, double secs)
 		snprintf(buf, len, "%gus", secs * 1e6);
 }
 
-/*
- * A time: digits, a fraction allowed, then s (the default), ms or us.
- * Anything else, or a time out of spec's range: one usage line.
- */
-static double read_time(const struct opt_spec *spec, const char *text)
-{
-	static const struct { const char *unit; double scale; } units[] = {
-		{ "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
-	};
-	char digits[64], shown[SAFE_LEN];
-	size_t len = strlen(text);
-	const char *why = "not a time";
-	double v, scale = 1;
-
-	if (len < sizeof(digits)) {
-		memcpy(digits, text, len + 1);
-		for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
-			size_t ul = strlen(units[u].unit);
-
-			if (len > ul && strcmp(digits + len - ul, units[u].unit) == 0) {
-				digits[len - ul] = '\0';
-				scale = units[u].scale;
-				break;
-			}
-		}
-		if (parse_secs(digits, 0, 1e15, &v, &why) == 0) {
-			v *= scale;
-			if (v >= spec->min && v <= spec->max)
-				return v;
-			why = "out of range";
-		}
-	}
-	usage_error("-%c: '%s': %s (a time: digits, a fraction allowed, then s, ms or us; "
-		    "%g s to %g s)", spec->opt, safe_text(text, shown, sizeof(shown)), why,
-		    spec->min, spec->max);
-}
-
 /* Item text as spec's kind reads it, into *v. */
 static void read_item(const struct opt_spec *spec, const char *text, struct opt_value *v)
 {
@@ -83,7 +46,7 @@ static void read_item(const struct opt_spec *spec, const char *text, struct opt_
 		plot_size_label(v->label, sizeof(v->label), v->value);
 		break;
 	case OPT_TIMES:
-		v->value = read_time(spec, text);
+		v->value = opt_time(spec->opt, text, spec->min, spec->max);
 		time_label(v->label, sizeof(v->label), v->value);
 		break;
 	}

@@ -100,3 +100,37 @@ int parse_secs(const char *s, double min, double max, double *out, const char **
 	*out = v;
 	return 0;
 }
+
+int parse_time(const char *s, double min, double max, double *out, const char **why)
+{
+	static const struct { const char *unit; double scale; } units[] = {
+		{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
+	};
+	char digits[64];
+	size_t len = s ? strlen(s) : 0;
+	double scale = 1, v;
+
+	if (len >= sizeof(digits)) {
+		*why = "too long";
+		return -1;
+	}
+	memcpy(digits, s ? s : "", len + 1);
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		size_t ul = strlen(units[u].unit);
+
+		if (len > ul && strcmp(digits + len - ul, units[u].unit) == 0) {
+			digits[len - ul] = '\0';
+			scale = units[u].scale;
+			break;
+		}
+	}
+	if (parse_secs(digits, 0, 1e15, &v, why) < 0)
+		return -1;
+	v *= scale;
+	if (v < min || v > max) {
+		*why = parse_out_of_range;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -33,4 +33,11 @@ int parse_size(const char *s, long long min, long long max, long long *out,
  */
 int parse_secs(const char *s, double min, double max, double *out, const char **why);
 
+/*
+ * parse_time - a time in [min, max] seconds: parse_secs's number, then a
+ * unit, ns, us, ms or s (none: seconds): "100us", "1.5ms", "2". Returns
+ * 0 with the seconds in *out, or -1 with *why set to a short reason.
+ */
+int parse_time(const char *s, double min, double max, double *out, const char **why);
+
 #endif

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/err.h"
 #include "wire/rx.h"
 
@@ -252,6 +253,7 @@ static ssize_t read_step(struct rx *r, struct proto_rx *p, char *err, size_t err
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen)
 {
+	uint64_t t0 = r->call_hist ? now_ns() : 0;
 	ssize_t n;
 
 	if (m->take)
@@ -260,5 +262,7 @@ ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		n = read_step(r, p, err, errlen);
 	if (n > 0)
 		__atomic_store_n(&r->calls, r->calls + 1, __ATOMIC_RELAXED);
+	if (n > 0 && r->call_hist)
+		hist_record(r->call_hist, now_ns() - t0);
 	return n;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/hist.h"
 #include "wire/proto.h"
 
 /* One connection being received. */
@@ -27,6 +28,7 @@ struct rx {
 	/* Zero-copy receive: bytes the kernel mapped, and bytes it copied. */
 	uint64_t zc_mapped, zc_copied;
 	uint64_t calls;		/* receive steps that took data */
+	struct hist *call_hist;	/* --call-times: each such step's time; NULL: none */
 	int lowat;		/* SO_RCVLOWAT in force: 1 the kernel's, 0 never again */
 	int full;		/* the last read filled the buffer */
 	size_t last;		/* what the last read took (0: none yet) */
@@ -111,6 +113,9 @@ size_t rx_place(const struct proto_rx *p, size_t expect);
  * m->take, or read() into r->buf and proto_rx_feed. Returns
  * the bytes received (> 0), 0 at end of stream, -1 on error (errno EINTR
  * included). A stream that holds more than it announced shows in p->state.
+ * With r->call_hist, a step that took data has its time recorded there:
+ * the method's calls for that piece (read()'s one, or a non-blocking
+ * recv() and then read(); splice's two; zero-copy's getsockopt and recv).
  */
 ssize_t rx_step(const struct rx_method *m, struct rx *r, struct proto_rx *p,
 		char *err, size_t errlen);

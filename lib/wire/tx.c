@@ -93,6 +93,7 @@ int tx_put(struct tx *t, const void *buf, size_t len, int flags, int use_write,
 	while (len > 0) {
 		if (t->stop && *t->stop)
 			return tx_stopped(t, err, errlen);
+		tx_call_begin(t);
 		n = use_write ? write(t->sock, p, len) : send(t->sock, p, len, flags);
 		if (n < 0) {
 			if (errno == EINTR && !(t->stop && *t->stop))

@@ -17,6 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/clock.h"
+#include "base/hist.h"
+
 /* One file to send, opened once by zcc and sent every loop. */
 struct tx_file {
 	const char *name;
@@ -51,6 +54,15 @@ struct tx {
 	/* Zero-copy methods: completions the kernel reported, and how many of
 	 * them it had to copy after all (loopback, another namespace). */
 	uint64_t zc_sends, zc_copied;
+
+	/*
+	 * --call-times: the time across each system call that moved data
+	 * (an io_uring submission and its wait), from tx_call_begin just
+	 * before it to tx_account or tx_count_call after it, into call_hist;
+	 * NULL: not timed (two clock reads a call when timed, none when not).
+	 */
+	struct hist *call_hist;
+	uint64_t call_t0;
 
 	void *priv;		/* the method's own state */
 
@@ -105,10 +117,21 @@ static inline void tx_account_bytes(struct tx *t, uint64_t n)
 	__atomic_store_n(&t->bytes, t->bytes + n, __ATOMIC_RELAXED);
 }
 
+/* tx_call_begin - a system call that may move data is about to be made. */
+static inline void tx_call_begin(struct tx *t)
+{
+	if (t->call_hist)
+		t->call_t0 = now_ns();
+}
+
 /* tx_count_call - one more system call moved data (an io_uring submission). */
 static inline void tx_count_call(struct tx *t)
 {
 	__atomic_store_n(&t->calls, t->calls + 1, __ATOMIC_RELAXED);
+	if (t->call_hist && t->call_t0) {
+		hist_record(t->call_hist, now_ns() - t->call_t0);
+		t->call_t0 = 0;
+	}
 }
 
 /* tx_account - one system call put n more bytes on the connection. */

@@ -142,6 +142,7 @@ static int mmap_file(struct tx *t, const struct tx_file *f, char *err, size_t er
 		iov[1] = (struct iovec){ (void *)(map + off), len };
 		msg.msg_iov = t->hdr_len ? iov : iov + 1;
 		msg.msg_iovlen = t->hdr_len ? 2 : 1;
+		tx_call_begin(t);
 		n = sendmsg(t->sock, &msg, 0);
 		if (n < 0 && errno == EINTR && !*t->stop)
 			continue;
@@ -207,6 +208,7 @@ static int pipe_out(struct tx *t, struct tx_pipe *p, size_t len, int more,
 		 * not EINTR: the flag is all that says so. */
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
+		tx_call_begin(t);
 		n = splice(p->rd, NULL, t->sock, NULL, len,
 			   SPLICE_F_MOVE | (more ? SPLICE_F_MORE : 0));
 		if (n < 0 && errno == EINTR && !*t->stop)

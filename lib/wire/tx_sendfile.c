@@ -118,6 +118,7 @@ static int sendfile_file(struct tx *t, const struct tx_file *f, char *err, size_
 	while (off < (off_t)f->size) {
 		if (*t->stop)
 			return tx_stopped(t, err, errlen);
+		tx_call_begin(t);
 		t0 = now_ns();
 		n = sendfile(t->sock, f->fd, &off, tx_min_size(f->size - (size_t)off, s->piece));
 		if (n > 0) {

@@ -198,6 +198,7 @@ static int ur_wait(struct tx *t, struct ur *u, unsigned want, char *err, size_t 
 	int n;
 
 	do {
+		tx_call_begin(t);
 		n = uring_enter(&u->ring, want > got ? want - got : 1, WAIT_MS);
 		if (n < 0 && errno != EINTR && errno != ETIME)
 			return err_fill(err, errlen, errno, "%s: io_uring_enter", u->name);

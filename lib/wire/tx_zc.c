@@ -219,6 +219,7 @@ static int zc_send_all(struct tx *t, const struct tx_file *f, uint64_t off,
 		iov[1] = (struct iovec){ (void *)buf, len };
 		msg.msg_iov = wlen ? iov : iov + 1;
 		msg.msg_iovlen = wlen ? 2 : 1;
+		tx_call_begin(t);
 		n = sendmsg(t->sock, &msg, flags | MSG_NOSIGNAL);
 		if (n < 0) {
 			if (errno == EINTR)

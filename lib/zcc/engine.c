@@ -58,8 +58,10 @@ static void shut_conns(struct engine *e)
 /* Free what engine_init made for e. */
 static void engine_free(struct engine *e)
 {
-	for (unsigned i = 0; i < e->n; i++)
+	for (unsigned i = 0; i < e->n; i++) {
 		e->ops->free(&e->c[i]);
+		free(e->c[i].t.call_hist);
+	}
 	free(e->c);
 	pthread_cond_destroy(&e->wake);
 	pthread_mutex_destroy(&e->lock);
@@ -120,6 +122,12 @@ static void engine_init(struct engine *e, struct sender *sd, const struct conn_o
 		c->end = start + (uint64_t)(cfg->secs * 1e9);
 		c->cpu = cfg->n_cpus > 1 ? cfg->cpus[i % (unsigned)cfg->n_cpus] : -1;
 		c->t = (struct tx){ .sock = -1, .chunk = cfg->chunk, .stop = &e->stop_never };
+		if (cfg->call_times) {	/* --call-times: its own, merged after */
+			c->t.call_hist = malloc(sizeof(*c->t.call_hist));
+			if (!c->t.call_hist)
+				error(1, errno, "memory");
+			hist_init(c->t.call_hist, cfg->budget_ns);
+		}
 		c->cancel = &e->cancel;
 		ops->init(c, loops);
 	}
@@ -309,6 +317,20 @@ static void engine_run(struct engine *e)
 		error(1, err, "a thread for stream %u", started + 1);
 }
 
+/* --call-times: the connections' times merged, as one line. */
+static void engine_call_times(const struct engine *e)
+{
+	struct hist *all = malloc(sizeof(*all));
+
+	if (!all)
+		error(1, errno, "memory");
+	hist_init(all, e->sd->cfg->budget_ns);
+	for (unsigned i = 0; i < e->n; i++)
+		hist_merge(all, e->c[i].t.call_hist);
+	report_call_times(e->sd, all);
+	free(all);
+}
+
 /* --mptcp: the run is MPTCP when any connection is; the first one's subflows. */
 static void engine_mptcp(const struct engine *e)
 {
@@ -348,6 +370,8 @@ struct send_result engine_send(struct sender *sd, const struct conn_ops *ops, ui
 		ops->report(&e, &r);
 	else
 		report_result(sd, &r);
+	if (sd->cfg->call_times)
+		engine_call_times(&e);
 	if (e.mrc < 0)
 		error(1, 0, "%s", e.merr);
 	if (e.named)

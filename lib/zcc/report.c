@@ -13,6 +13,7 @@
 #include "zcc/run_record.h"
 #include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
+#include "app/hist_out.h"
 #include "app/others_out.h"
 #include "app/where_out.h"
 #include "base/rate.h"
@@ -150,6 +151,15 @@ void report_result(const struct sender *sd, const struct send_result *r)
 	if (r->measured && !r->interrupted && r->ns < 1000000000u)
 		error(0, 0, "warning: a transfer of %.3f s is too short for "
 		      "a steady load figure: raise -n or -t", (double)r->ns / 1e9);
+}
+
+void report_call_times(const struct sender *sd, const struct hist *h)
+{
+	line_begin("call_times");
+	hist_calls_pieces(sd->cfg->method->name, h, sd->cfg->budget_ns);
+	line_end();
+	if (out_failed())
+		exit(1);	/* the at-exit check says why */
 }
 
 void report_interval(uint64_t bytes, uint64_t ns, const struct tcp_figures *tcp,

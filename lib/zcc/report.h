@@ -18,6 +18,16 @@
 void report_result(const struct sender *sd, const struct send_result *r);
 
 /*
+ * report_call_times - --call-times: the time across each system call that
+ * moved data, h of the run's connections merged:
+ *   call-times: N METHOD calls, p50 X us, ..., max .., mean .., sd .. us
+ * with --budget ", over B us: K of N, P%" (lib/app/hist_out.h). A failed
+ * stdout is exit 1.
+ */
+struct hist;
+void report_call_times(const struct sender *sd, const struct hist *h);
+
+/*
  * report_ended - a failure (errnum: its errno; stalled: -T gave up) ended
  * the run once data went: when the peer was the cause, its sent: line
  * alone, marked with why ("(peer reset)", "(peer lost)", "(stalled)";

@@ -26,6 +26,7 @@ struct rr_cfg {
 	uint64_t msgs;		/* -n: requests per connection; 0: -t */
 	uint64_t gap_ns;	/* --gap; 0: closed loop */
 	uint64_t budget_ns;	/* --budget; UINT64_MAX: none */
+	int call_times;		/* --call-times */
 };
 
 /* One connection's figures, merged into the run's by rr_report. */

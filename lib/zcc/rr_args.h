@@ -6,8 +6,10 @@
 #include "zcc/rr.h"
 #include "zcc/send.h"
 
-/* --rr's long options, beside zcc.c's (which end below 320). */
+/* --rr's long options, beside zcc.c's (which end below 320), and the
+ * time across each call's, which streams take too. */
 enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO };
+enum { OPT_CALL_TIMES = 340 };
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
 #define RR_OPTAB \
@@ -16,7 +18,10 @@ enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO };
 	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \
 	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) " \
 	  "whatever the answers; latency from when each was due, and from its send" }, \
-	{ OPT_BUDGET, "budget", "TIME", "with --rr: count the round trips over TIME" }, \
+	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips " \
+	  "(the calls) over TIME" }, \
+	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
+	  "distribution and max (call-times: line)" }, \
 	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
 	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }
 
@@ -42,7 +47,8 @@ struct rr_given {
 void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc);
 
-/* rr_check_unused - without --rr, an RR option is a usage error. */
+/* rr_check_unused - without --rr, an RR option is a usage error (--budget
+ * is --call-times' too). */
 void rr_check_unused(const struct rr_cfg *rc);
 
 #endif

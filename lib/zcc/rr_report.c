@@ -20,6 +20,7 @@
 #include "app/out.h"
 #include "app/where_out.h"
 #include "base/parse.h"
+#include "base/safe_text.h"
 #include "app/opt.h"
 #include "zcc/rr.h"
 #include "zcc/send_internal.h"
@@ -170,31 +171,13 @@ void rr_report(const struct engine *e, const struct send_result *r)
 
 uint64_t rr_time_arg(const char *name, const char *arg, uint64_t min_ns, uint64_t max_ns)
 {
-	static const struct { const char *suffix; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
-	char num[64];
-	size_t len = strlen(arg), sl;
-	double scale = 1e9, v;
+	char shown[SAFE_LEN];
 	const char *why;
+	double v;
 
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		sl = strlen(units[i].suffix);
-		if (len > sl && !strcmp(arg + len - sl, units[i].suffix)) {
-			scale = units[i].ns;
-			len -= sl;
-			break;
-		}
-	}
-	if (len >= sizeof(num))
-		usage_error("%s: '%.20s...': too long", name, arg);
-	memcpy(num, arg, len);
-	num[len] = '\0';
-	if (parse_secs(num, 0, 1e12, &v, &why) < 0)
-		usage_error("%s '%s': %s (a time: 100us, 10ms, 1.5s)", name, arg, why);
-	v *= scale;
-	if (v < (double)min_ns || v > (double)max_ns)
-		usage_error("%s '%s': out of range, %g to %g s", name, arg, (double)min_ns / 1e9,
+	if (parse_time(arg, (double)min_ns / 1e9, (double)max_ns / 1e9, &v, &why) < 0)
+		usage_error("%s '%s': %s (a time: 100us, 10ms, 1.5s; %g to %g s)", name,
+			    safe_text(arg, shown, sizeof(shown)), why, (double)min_ns / 1e9,
 			    (double)max_ns / 1e9);
-	return (uint64_t)v;
+	return (uint64_t)(v * 1e9 + 0.5);
 }

@@ -37,6 +37,8 @@ struct send_cfg {
 	int n_cpus;
 	int debug;			/* -d */
 	int rx_report;			/* --receiver-report */
+	int call_times;			/* --call-times */
+	uint64_t budget_ns;		/* --budget; UINT64_MAX: none */
 };
 
 /* What one run measured. */

@@ -8,6 +8,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "app/hist_out.h"
 #include "app/mptcp_out.h"
 #include "app/out.h"
 #include "zcs/serve.h"
@@ -113,6 +114,18 @@ static void report_rate(struct conn *c, uint64_t bytes, uint64_t ns)
 	line_done(c);
 }
 
+/* --call-times: the time across each receive step of the connection. */
+static void report_calls(struct conn *c)
+{
+	if (!c->rx.call_hist)
+		return;
+	line_begin("call_times");
+	line_str("peer", c->peer, NULL);
+	line_text("%s", c->prefix);
+	hist_calls_pieces(c->cfg->method->name, c->rx.call_hist, c->cfg->budget_ns);
+	line_done(c);
+}
+
 /* report_done - the whole connection's line. */
 static void report_done(struct conn *c, int interrupted)
 {
@@ -145,6 +158,7 @@ static void report_done(struct conn *c, int interrupted)
 			  c->rx.zc_copied);
 	others_line(o, "the service demand");
 	line_done(c);
+	report_calls(c);
 	if (c->cfg->debug && zc)
 		fprintf(stderr, "zcs: %s: zero-copy: %" PRIu64 " bytes mapped, %"
 			PRIu64 " copied\n", c->peer, c->rx.zc_mapped, c->rx.zc_copied);
@@ -358,6 +372,10 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	if (serve_rr_sniff(sc, fd))	/* a request/response client */
 		return serve_rr(sc, fd, peer, res);
 	conn_init(c, sc, fd, peer, buf);
+	if (sc->call_times && (c->rx.call_hist = malloc(sizeof(*c->rx.call_hist))))
+		hist_init(c->rx.call_hist, sc->budget_ns);
+	else if (sc->call_times)
+		error(1, errno, "memory");
 	if (rx_open(sc->method, &c->rx, err, sizeof(err)) < 0) {
 		/* The kernel refuses the method: it will refuse every connection
 		 * of this kind, but an MPTCP listener's plain TCP ones may pass. */
@@ -365,6 +383,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 		      " plain TCP senders are still served)" : "");
 		if (!sc->alone && !c->mptcp)
 			_exit(SERVE_GIVE_UP);
+		free(c->rx.call_hist);
 		close(fd);
 		return 1;
 	}
@@ -385,6 +404,7 @@ int serve(const struct serve_cfg *sc, int fd, const char *peer, unsigned char *b
 	result_of(c, rc, cpu0, res);
 	ticker(0);
 	rx_close(sc->method, &c->rx);
+	free(c->rx.call_hist);
 	serve_where_end(c);
 	others_span_free(c->others);
 	close(fd);

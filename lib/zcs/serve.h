@@ -35,6 +35,8 @@ struct serve_cfg {
 	int mptcp;			/* --mptcp: the listener is MPTCP's */
 	struct meter *meter;		/* -c, or NULL; sampled by lib/zcs/serve_sampler.h */
 	struct where_session *where;		/* -W, or NULL */
+	int call_times;			/* --call-times */
+	uint64_t budget_ns;		/* --budget; UINT64_MAX: none */
 };
 
 /* What one connection moved and cost, for the comparison and the report. */

@@ -1,4 +1,5 @@
 /* lib/base/parse.c, lib/app/opt.c: every numeric option goes through here. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,21 @@ static void secs_is(const char *s, double want, const char *why)
 	else
 		CHECK(rc == 0 && v == want, "secs '%s' is %g (got %g, %s)", s, want, v,
 		      got ? got : "ok");
+}
+
+/* parse_time, within 1e-9 to 1e3 s: as secs_is, want in seconds. */
+static void time_is(const char *s, double want, const char *why)
+{
+	const char *got = NULL;
+	double v = -1;
+	int rc = parse_time(s, 1e-9, 1e3, &v, &got);
+
+	if (why)
+		CHECK(rc == -1 && got && strcmp(got, why) == 0, "time '%s' refused: %s (got %s)",
+		      s ? s : "(null)", why, got ? got : "accepted");
+	else
+		CHECK(rc == 0 && fabs(v - want) <= 1e-12 * want, "time '%s' is %g s (got %g, %s)",
+		      s, want, v, got ? got : "ok");
 }
 
 static void usage(FILE *f, int status)
@@ -325,6 +341,21 @@ int main(void)
 	secs_is("0", 0, "out of range");
 	secs_is("10000000.5", 0, "out of range");
 	secs_is("99999999999999999999999999999999", 0, "out of range");
+	time_is("100us", 1e-4, NULL);
+	time_is("1.5ms", 1.5e-3, NULL);
+	time_is("20ns", 2e-8, NULL);
+	time_is("2s", 2, NULL);
+	time_is("2", 2, NULL);
+	time_is("1000", 1000, NULL);
+	time_is(NULL, 0, "empty value");
+	time_is("us", 0, "not a number");
+	time_is("5x", 0, "trailing garbage");
+	time_is("5 us", 0, "trailing garbage");
+	time_is("1e3us", 0, "trailing garbage");
+	time_is("-1ms", 0, "must not be negative");
+	time_is("0", 0, "out of range");
+	time_is("1001s", 0, "out of range");
+	time_is("0.1ns", 0, "out of range");
 
 	size_accepts("65536", 1, 1LL << 40, 65536);
 	size_accepts("64K", 1, 1LL << 40, 65536);
