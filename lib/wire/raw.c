@@ -1,0 +1,257 @@
+/*
+ * Raw IP and raw Ethernet sockets for messages (raw.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <netinet/ip.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "wire/raw.h"
+
+#define IP_HDR_MAX 60		/* an IPv4 header with every option */
+#define FRAME_MAX 65536
+
+/* A raw socket refused: CAP_NET_RAW named, as the user can act on it. */
+static int open_failed(const char *what, char *err, size_t errlen)
+{
+	if (errno == EPERM || errno == EACCES)
+		return err_fill(err, errlen, errno, "%s: a raw socket needs CAP_NET_RAW (root)",
+				what);
+	return err_fill(err, errlen, errno, "%s: socket", what);
+}
+
+int raw_ip_open(struct raw_sock *r, int proto, const struct sockaddr_in *peer,
+		char *err, size_t errlen)
+{
+	int pmtu = IP_PMTUDISC_DO, mtu = 0;
+	socklen_t len = sizeof(mtu);
+
+	memset(r, 0, sizeof(*r));
+	r->kind = RAW_IP;
+	r->fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, proto);
+	if (r->fd < 0)
+		return open_failed("--proto ip", err, errlen);
+	if (setsockopt(r->fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) < 0)
+		goto fail;
+	if (peer && connect(r->fd, (const struct sockaddr *)peer, sizeof(*peer)) < 0)
+		goto fail;
+	/* The route's MTU, known once connected; a server answers anyone: the usual 1500. */
+	if (!peer || getsockopt(r->fd, IPPROTO_IP, IP_MTU, &mtu, &len) < 0)
+		mtu = 1500;
+	r->mtu = (size_t)mtu - sizeof(struct iphdr);
+	return 0;
+fail:
+	err_fill(err, errlen, errno, "--proto ip: %s", peer ? "connect" : "set-up");
+	raw_close(r);
+	return -1;
+}
+
+/* ifname's index, hardware address and MTU into r; -1 with err. */
+static int interface_of(struct raw_sock *r, const char *ifname, char *err, size_t errlen)
+{
+	struct ifreq ifr;
+
+	if (strlen(ifname) >= sizeof(ifr.ifr_name))
+		return err_fill(err, errlen, ENAMETOOLONG, "--ifname %s", ifname);
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, ifname, strlen(ifname));
+	if (ioctl(r->fd, SIOCGIFINDEX, &ifr) < 0)
+		return err_fill(err, errlen, errno, "interface %s", ifname);
+	r->ifindex = ifr.ifr_ifindex;
+	if (ioctl(r->fd, SIOCGIFHWADDR, &ifr) < 0)
+		return err_fill(err, errlen, errno, "interface %s: its hardware address", ifname);
+	memcpy(r->own_mac, ifr.ifr_hwaddr.sa_data, RAW_MAC_LEN);
+	if (ioctl(r->fd, SIOCGIFMTU, &ifr) < 0)
+		return err_fill(err, errlen, errno, "interface %s: its MTU", ifname);
+	r->mtu = (size_t)ifr.ifr_mtu;
+	return 0;
+}
+
+int raw_packet_open(struct raw_sock *r, const char *ifname, uint16_t ethertype,
+		    char *err, size_t errlen)
+{
+	struct sockaddr_ll ll = { .sll_family = AF_PACKET, .sll_protocol = htons(ethertype) };
+
+	memset(r, 0, sizeof(*r));
+	r->kind = RAW_PACKET;
+	r->ethertype = ethertype;
+	r->fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ethertype));
+	if (r->fd < 0)
+		return open_failed("--proto packet", err, errlen);
+	if (interface_of(r, ifname, err, errlen) < 0) {
+		raw_close(r);
+		return -1;
+	}
+	ll.sll_ifindex = r->ifindex;
+	if (bind(r->fd, (struct sockaddr *)&ll, sizeof(ll)) < 0) {
+		err_fill(err, errlen, errno, "--proto packet: bind to %s", ifname);
+		raw_close(r);
+		return -1;
+	}
+	return 0;
+}
+
+ssize_t raw_send(const struct raw_sock *r, const void *buf, size_t len,
+		 const struct raw_peer *to, char *err, size_t errlen)
+{
+	unsigned char frame[FRAME_MAX];
+	struct sockaddr_ll ll = { .sll_family = AF_PACKET, .sll_halen = RAW_MAC_LEN };
+	uint16_t type = htons(r->ethertype);
+	ssize_t n;
+
+	if (r->kind == RAW_IP) {
+		n = to ? sendto(r->fd, buf, len, 0, (const struct sockaddr *)&to->ip, sizeof(to->ip)) :
+			 send(r->fd, buf, len, 0);
+		return n < 0 ? err_fill(err, errlen, errno, "--proto ip: send") : n;
+	}
+	if (len > sizeof(frame) - RAW_ETH_HLEN)
+		return err_fill(err, errlen, EMSGSIZE, "--proto packet: a frame of %zu bytes", len);
+	memcpy(frame, to->mac, RAW_MAC_LEN);
+	memcpy(frame + RAW_MAC_LEN, r->own_mac, RAW_MAC_LEN);
+	memcpy(frame + 2 * RAW_MAC_LEN, &type, sizeof(type));
+	memcpy(frame + RAW_ETH_HLEN, buf, len);
+	ll.sll_ifindex = r->ifindex;
+	ll.sll_protocol = type;
+	memcpy(ll.sll_addr, to->mac, RAW_MAC_LEN);
+	n = sendto(r->fd, frame, len + RAW_ETH_HLEN, 0, (struct sockaddr *)&ll, sizeof(ll));
+	if (n < 0)
+		return err_fill(err, errlen, errno, "--proto packet: send");
+	return n - RAW_ETH_HLEN;
+}
+
+/* A raw IP packet's payload: its header (ihl words) taken off; 0 when cut short. */
+static ssize_t ip_payload(unsigned char *pkt, size_t n, void *buf, size_t len, int *cut)
+{
+	size_t hl = n ? (size_t)(pkt[0] & 0x0f) * 4 : 0;
+
+	if (n < sizeof(struct iphdr) || hl < sizeof(struct iphdr) || hl > n)
+		return 0;
+	*cut = n - hl > len;
+	memcpy(buf, pkt + hl, *cut ? len : n - hl);
+	return *cut ? (ssize_t)len : (ssize_t)(n - hl);
+}
+
+ssize_t raw_recv(const struct raw_sock *r, void *buf, size_t len, int flags,
+		 struct raw_peer *from, int *cut, char *err, size_t errlen)
+{
+	unsigned char pkt[FRAME_MAX];
+	struct sockaddr_ll ll;
+	struct sockaddr_in in;
+	socklen_t sl = r->kind == RAW_IP ? sizeof(in) : sizeof(ll);
+	void *sa = r->kind == RAW_IP ? (void *)&in : (void *)&ll;
+	ssize_t n = recvfrom(r->fd, pkt, sizeof(pkt), flags, sa, &sl);
+
+	*cut = 0;
+	if (n < 0)
+		return err_fill(err, errlen, errno, "--proto %s: receive",
+				r->kind == RAW_IP ? "ip" : "packet");
+	if (r->kind == RAW_IP) {
+		if (from)
+			from->ip = in;
+		return ip_payload(pkt, (size_t)n, buf, len, cut);
+	}
+	if (ll.sll_pkttype == PACKET_OUTGOING || (size_t)n < RAW_ETH_HLEN)
+		return 0;
+	if (from)
+		memcpy(from->mac, pkt + RAW_MAC_LEN, RAW_MAC_LEN);
+	n -= RAW_ETH_HLEN;
+	*cut = (size_t)n > len;
+	memcpy(buf, pkt + RAW_ETH_HLEN, *cut ? len : (size_t)n);
+	return *cut ? (ssize_t)len : n;
+}
+
+/* "00:11:22:aa:bb:cc" into mac: 0, or -1. */
+static int mac_parse(const char *s, unsigned char mac[RAW_MAC_LEN])
+{
+	unsigned v[RAW_MAC_LEN];
+	char end;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		   &end) != RAW_MAC_LEN)
+		return -1;
+	for (int i = 0; i < RAW_MAC_LEN; i++) {
+		if (v[i] > 0xff)
+			return -1;
+		mac[i] = (unsigned char)v[i];
+	}
+	return 0;
+}
+
+int raw_neigh_parse(const char *text, struct in_addr ip, const char *ifname,
+		    unsigned char mac[RAW_MAC_LEN])
+{
+	char addr[64], hw[64], dev[IF_NAMESIZE + 1], line[256];
+	unsigned type, flags;
+	struct in_addr a;
+	const char *p = strchr(text, '\n');	/* the first line heads the columns */
+
+	while (p && *++p) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), p);
+		p += n;
+		if (sscanf(line, "%63s 0x%x 0x%x %63s %*s %16s", addr, &type, &flags, hw, dev) == 5 &&
+		    inet_pton(AF_INET, addr, &a) == 1 && a.s_addr == ip.s_addr &&
+		    strcmp(dev, ifname) == 0 && (flags & 0x2) && mac_parse(hw, mac) == 0)
+			return 0;	/* 0x2: ATF_COM, the entry is complete */
+		if (!*p)
+			break;
+	}
+	return -1;
+}
+
+/* The neighbour table read once (its first 64 KiB: a few hundred entries): 0 with mac, or -1. */
+static int neigh_now(struct in_addr ip, const char *ifname, unsigned char mac[RAW_MAC_LEN])
+{
+	static char text[65536];
+	FILE *f = fopen("/proc/net/arp", "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return raw_neigh_parse(text, ip, ifname, mac);
+}
+
+int raw_neigh(struct in_addr ip, const char *ifname, unsigned char mac[RAW_MAC_LEN],
+	      int wait_ms, char *err, size_t errlen)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9), .sin_addr = ip };
+	struct timespec ms = { 0, 1000000 };
+	char shown[INET_ADDRSTRLEN];
+	int fd;
+
+	if (neigh_now(ip, ifname, mac) == 0)
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {	/* the discard port: the kernel resolves the address to send it */
+		sendto(fd, "", 0, MSG_DONTWAIT, (struct sockaddr *)&to, sizeof(to));
+		close(fd);
+	}
+	for (int i = 0; i < wait_ms; i++) {
+		if (neigh_now(ip, ifname, mac) == 0)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	inet_ntop(AF_INET, &ip, shown, sizeof(shown));
+	return err_fill(err, errlen, EHOSTUNREACH, "--proto packet: no hardware address for %s "
+			"on %s in the neighbour table", shown, ifname);
+}
+
+void raw_close(struct raw_sock *r)
+{
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
