@@ -277,7 +277,7 @@ static void parse_args(int argc, char **argv)
 		case 'w': cfg.use_write = 1; break;
 		case 'b': cfg.chunks = optarg; break;
 		case OPT_RATE: cfg.rate = compare_rate("--rate", optarg); break;
-		case OPT_PLOT: cfg.plot = optarg; break;
+		case OPT_PLOT: cfg.plot = cfg.rr.plot = optarg; break;
 		case 'k': cfg.send.cork = 1; break;
 		case 'i': cfg.send.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'o': cfg.send.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
@@ -350,7 +350,7 @@ static void check_args(void)
 		usage_error("-s '': an empty host name");
 	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
 		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
-			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', 'I', OPT_RATE, OPT_PLOT,
+			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', OPT_RATE,
 			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 },
 			cfg.send.sockopts.mptcp }, &cfg.rr, &cfg.send);
 	else
@@ -358,7 +358,7 @@ static void check_args(void)
 	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,
 			cfg.rr.on ? NULL : cfg.chunks, cfg.copy_path,
 			cfg.use_write);
-	if (cfg.plot && cfg.variants.n < 2)
+	if (cfg.plot && cfg.variants.n < 2 && !cfg.rr.on)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
 	if (cfg.decide && cfg.variants.n < 2)
 		usage_error("--decide names a comparison's figure: give -M or -b a list of variants");

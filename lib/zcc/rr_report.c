@@ -142,6 +142,7 @@ static void merge(const struct engine *e, struct rr_figures *f)
 		f->pause_max = one->pause_max > f->pause_max ? one->pause_max : f->pause_max;
 		f->lag_mean += one->lag_mean / e->n;
 		f->cannot_keep |= one->cannot_keep;
+		rr_clocks_merge(f, one);
 	}
 }
 
@@ -154,6 +155,8 @@ void rr_report(const struct engine *e, const struct send_result *r)
 	memset(f, 0, sizeof(*f));
 	hist_init(&f->due, rc->budget_ns);
 	hist_init(&f->sent_h, rc->budget_ns);
+	hist_init(&f->out, rc->budget_ns);
+	hist_init(&f->back, rc->budget_ns);
 	merge(e, f);
 	rr_line(f, r, rc);
 	latency_line("latency", rc->gap_ns ? "latency from due: " : "latency: ", &f->due,
@@ -162,6 +165,7 @@ void rr_report(const struct engine *e, const struct send_result *r)
 		latency_line("latency_sent", "latency from send: ", &f->sent_h, rc->budget_ns);
 		schedule_line(f);
 	}
+	rr_one_way_line(f);
 	if (r->measured)
 		cpu_line(e->sd, r, f->answered);
 	if (out_failed())
