@@ -145,13 +145,15 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t tx = now_ns();
+	uint64_t tx, real;
 
-	if (w->timed)
+	if (w->timed) {
+		rr_clock_pair(&tx, &real);
 		rr_msg_encode(w->req, &(struct rr_msg){ .kind = RR_REQUEST, .run = w->h.run,
 			.flow = w->h.flow, .length = w->h.req_bytes, .seq = seq,
-			.due_mono = due, .tx_mono = tx, .tx_real = rr_real_ns() });
-	else {
+			.due_mono = due, .tx_mono = tx, .tx_real = real });
+	} else {
+		tx = now_ns();
 		w->ring_due[seq % RR_RING] = due;
 		w->ring_tx[seq % RR_RING] = tx;
 	}

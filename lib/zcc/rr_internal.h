@@ -64,6 +64,15 @@ double rr_clock_step_us(uint32_t err_a_us, uint32_t err_b_us);
 double rr_clock_round(double v_us, double step_us);
 
 /*
+ * rr_clock_pair - CLOCK_MONOTONIC and CLOCK_REALTIME now, read within
+ * RR_PAIR_NS of each other (RR_PAIR_TRIES at most), so that a thread
+ * preempted between them is not taken for a clock that stepped.
+ */
+#define RR_PAIR_NS 1000
+#define RR_PAIR_TRIES 8
+void rr_clock_pair(uint64_t *mono, uint64_t *real);
+
+/*
  * --log's rows (lib/zcc/rr_log.c; the file: lib/zcc/rr.h). rr_log_row -
  * a row into *buf (made on the first), which goes to the file when full;
  * rr_log_flush - buf's rows into the file now; rr_log_free - flushed,

@@ -57,6 +57,21 @@ double rr_clock_round(double v_us, double step_us)
 	return v_us > 0 ? v_us : NAN;
 }
 
+void rr_clock_pair(uint64_t *mono, uint64_t *real)
+{
+	uint64_t again;
+
+	/* A thread preempted between the two reads would pair times apart:
+	 * a step to rr_msg_times. Read again until they are close. */
+	for (int i = 0; i < RR_PAIR_TRIES; i++) {
+		*mono = now_ns();
+		*real = rr_real_ns();
+		again = now_ns();
+		if (again - *mono <= RR_PAIR_NS)
+			return;
+	}
+}
+
 void rr_times_init(struct rr_work *w, const struct send_cfg *sc)
 {
 	const struct rr_cfg *rc = rr_settings_of();
@@ -112,9 +127,15 @@ static void one_way(struct rr_work *w, const struct rr_msg *m, uint64_t now, uin
 
 void rr_record(struct rr_work *w, const struct rr_msg *m, int open)
 {
-	uint64_t now = now_ns(), real = w->one_way ? rr_real_ns() : 0;
-	struct rr_times t = { .from_due = now - m->due_mono, .from_send = now - m->tx_mono };
-	uint64_t rtt = open ? t.from_due : t.from_send;
+	uint64_t now = 0, real = 0, rtt;
+	struct rr_times t;
+
+	if (w->one_way)
+		rr_clock_pair(&now, &real);
+	else
+		now = now_ns();
+	t = (struct rr_times){ .from_due = now - m->due_mono, .from_send = now - m->tx_mono };
+	rtt = open ? t.from_due : t.from_send;
 
 	hist_record(&w->f.due, rtt);
 	if (open)
