@@ -168,7 +168,7 @@ static const struct optab options[] = {
 	{ OPT_PLOT, "plot", "FILE",
 	  "with several variants: write the comparison as an SVG chart to FILE "
 	  "(per variant the deciding figure's median and interval; against the "
-	  "size on a log axis for a -b list)" },
+	  "size on a log axis for a -b list); with --rr: the latency distribution" },
 	{ OPT_FILES_FROM, "files-from", "FILE",
 	  "also send the files named in FILE, one a line (- for standard input), "
 	  "after those given as arguments: for sets larger than a command line "

@@ -96,6 +96,9 @@ void rr_clocks_merge(struct rr_figures *f, const struct rr_figures *one);
 void rr_interval(const struct engine *e, uint64_t ns, const struct where_report *rep);
 void rr_figs_line(const char *prefix, const struct hist *h, double step_us);
 
+/* rr_plot - --plot: f's distributions as an SVG chart into path (lib/zcc/rr_plot.c). */
+void rr_plot(const char *path, const struct rr_figures *f, int open_loop);
+
 /*
  * --log FILE (lib/zcc/rr_log.c): rr_log_check - at the door: a file that
  * exists is one usage line, exit 2. rr_log_open - create it (once, for

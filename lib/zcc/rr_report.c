@@ -166,6 +166,8 @@ void rr_report(const struct engine *e, const struct send_result *r)
 		schedule_line(f);
 	}
 	rr_one_way_line(f);
+	if (rc->plot)
+		rr_plot(rc->plot, f, rc->gap_ns > 0);
 	if (r->measured)
 		cpu_line(e->sd, r, f->answered);
 	if (out_failed())

@@ -103,6 +103,23 @@ check "--log, bare --gap: 50 rows, the one-way columns empty" eval '[ "$RC" -eq 
 run_zcc "$ZCC" --rr $S -n 10 --log "$TMP/no/such/dir.csv"
 check "--log where no file can be made: one line, exit 1: $(cat "$TMP/err")" eval '
 	[ "$RC" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] && grep -q "^zcc: --log .*dir.csv: No such file" "$TMP/err"'
+# --- --plot: the distribution ---------------------------------------------------
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr $S -n 500 -b 100 --plot "$TMP/d.svg"
+check "--plot: an SVG of the round trip and both one-way times: $(cat "$TMP/err")" eval '
+	[ "$RC" -eq 0 ] && head -n 1 "$TMP/d.svg" | grep -q "^<?xml" && tail -n 1 "$TMP/d.svg" | grep -q "^</svg>$" &&
+	grep -q "<title>[0-9.]* [num]*s, round trip: [0-9.]*</title></rect>" "$TMP/d.svg" &&
+	grep -q ">one-way out<" "$TMP/d.svg" && grep -q ">one-way back<" "$TMP/d.svg"'
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr $S -n 50 --gap 1ms --plot "$TMP/g.svg"
+check "--plot --gap: from due and from send, no one-way (bare)" eval '[ "$RC" -eq 0 ] &&
+	grep -q ">round trip from due<" "$TMP/g.svg" && grep -q ">round trip from send<" "$TMP/g.svg" &&
+	! grep -q "one-way" "$TMP/g.svg"'
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr $S -n 10 --plot "$TMP/no/such/dir.svg"
+check "--plot where no file can be made: one line, exit 1: $(cat "$TMP/err")" eval '
+	[ "$RC" -eq 1 ] && [ "$(grep -c "" "$TMP/err")" -eq 1 ] && grep -q "^zcc: --plot: " "$TMP/err"'
+
 stop_bg "$ZCS_PID"
 
 # --- another boot id: none, unless --clocks-synced ----------------------------
