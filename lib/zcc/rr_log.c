@@ -93,17 +93,23 @@ void rr_log_open(const char *path)
 	fputs(rr_log_header, log_file);
 }
 
+/* A connection's buffer, empty. */
+static struct rr_log_buf *buf_new(void)
+{
+	struct rr_log_buf *b = malloc(sizeof(*b));
+
+	if (!b)
+		error(1, errno, "memory");
+	else
+		b->used = 0;
+	return b;
+}
+
 void rr_log_row(struct rr_log_buf **buf, uint32_t flow, const struct rr_msg *m,
 		uint64_t arrival, const struct rr_times *t)
 {
-	struct rr_log_buf *b = *buf;
+	struct rr_log_buf *b = *buf ? *buf : (*buf = buf_new());
 
-	if (!b) {
-		b = *buf = malloc(sizeof(*b));
-		if (!b)
-			error(1, errno, "memory");
-		b->used = 0;
-	}
 	if (b->used > RR_LOG_BUF - RR_LOG_ROW_MAX)
 		rr_log_flush(b);
 	b->used += rr_log_format(b->b + b->used, flow, m, arrival, t);

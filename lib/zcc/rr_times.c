@@ -20,7 +20,7 @@ enum rr_clocks rr_clocks_of(const unsigned char ours[RR_BOOT_ID],
 			    uint32_t err_here_us, uint32_t err_there_us)
 {
 	static const unsigned char unknown[RR_BOOT_ID];
-	int one = !memcmp(ours, theirs, RR_BOOT_ID) && memcmp(ours, unknown, RR_BOOT_ID);
+	int one = memcmp(ours, theirs, RR_BOOT_ID) == 0 && memcmp(ours, unknown, RR_BOOT_ID) != 0;
 
 	if (!one && !synced)
 		return RR_CLOCKS_APART;
