@@ -17,15 +17,6 @@ run_zcc() {
 	return "$RC"
 }
 
-# peer_start PROGRAM ARGS...: a one-connection server; sets PEER_PID, PEER_PORT.
-peer_start() {
-	: >"$TMP/peer.out"
-	bg "$@" >"$TMP/peer.out" 2>"$TMP/peer.err"
-	PEER_PID=$!
-	wait_for "$TMP/peer.out" '^listening on port [0-9]+' || return 1
-	PEER_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/peer.out")
-}
-
 NUM='[0-9]+(\.[0-9]+)?'
 RR_LINE="^rr: [0-9]+ transactions in $NUM s, [0-9]+ transactions/sec, request [0-9]+ bytes, response [0-9]+ bytes$"
 LAT="p50 $NUM us, p90 $NUM us, p99 $NUM us, p99.9 $NUM us, p99.99 $NUM us, max $NUM us, mean $NUM us, sd $NUM us"

@@ -20,15 +20,6 @@ run_zcc() {
 	return "$RC"
 }
 
-# peer_start ARGS...: rrpeer ARGS, one connection; sets PEER_PID, PEER_PORT.
-peer_start() {
-	: >"$TMP/peer.out"
-	bg "$PEER" "$@" >"$TMP/peer.out" 2>"$TMP/peer.err"
-	PEER_PID=$!
-	wait_for "$TMP/peer.out" '^listening on port [0-9]+' || return 1
-	PEER_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/peer.out")
-}
-
 # --- at the door ---------------------------------------------------------------
 printf 'data\n' >"$TMP/a"
 usage_refused "--clocks-synced without --rr" "$ZCC" -s 0 --clocks-synced "$TMP/a"
@@ -123,12 +114,12 @@ check "--plot where no file can be made: one line, exit 1: $(cat "$TMP/err")" ev
 stop_bg "$ZCS_PID"
 
 # --- another boot id: none, unless --clocks-synced ----------------------------
-peer_start foreign 30 || not_ok "rrpeer foreign starts"
+peer_start "$PEER" foreign 30 || not_ok "rrpeer foreign starts"
 run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$PEER_PORT" -n 200 -b 100
 check "another boot id: no one-way line: $(cat "$TMP/out" "$TMP/err")" eval '
 	[ "$RC" -eq 0 ] && grep -q "^latency:" "$TMP/out" && ! grep -q "one-way" "$TMP/out"'
 stop_bg "$PEER_PID"
-peer_start foreign 30 || not_ok "rrpeer foreign starts"
+peer_start "$PEER" foreign 30 || not_ok "rrpeer foreign starts"
 LD_PRELOAD=$SHIM ZC_SHIM_ESTERROR=12 run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$PEER_PORT" -n 200 -b 100 --clocks-synced
 # every figure a multiple of 50 us (the step of the larger error, 30 us), or under it
 FIG="(p50|p90|p99|p99\.9|p99\.99|max|mean|sd) (under 50|[0-9]*[05]0) us"
@@ -137,20 +128,20 @@ check "--clocks-synced: both errors stated, no figure finer than them: $(cat "$T
 	[ "$(grep "^one-way:" "$TMP/out" | grep -Eo "(p50|p90|p99|p99\.9|p99\.99|max|mean|sd) [^,;(]* us" |
 		grep -Ecv "^$FIG$")" -eq 0 ]'
 stop_bg "$PEER_PID"
-peer_start foreign unsync || not_ok "rrpeer foreign starts"
+peer_start "$PEER" foreign unsync || not_ok "rrpeer foreign starts"
 LD_PRELOAD=$SHIM run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$PEER_PORT" -n 200 -b 100 --clocks-synced
 check "--clocks-synced, the server unsynchronised: one line says so, the run goes on: $(cat "$TMP/out" "$TMP/err")" eval '
 	[ "$RC" -eq 0 ] && grep -q "^rr: 200 transactions" "$TMP/out" &&
 	grep -q "^one-way: none: the server.s clock is not synchronised (adjtimex)" "$TMP/out"'
 stop_bg "$PEER_PID"
 # Without the shim, this machine's own clock decides (a guest often has no NTP).
-peer_start foreign 30 || not_ok "rrpeer foreign starts"
+peer_start "$PEER" foreign 30 || not_ok "rrpeer foreign starts"
 run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$PEER_PORT" -n 200 -b 100 --clocks-synced
 check "--clocks-synced, this machine's own clock: unsynchronised said, or its error stated: $(grep one-way "$TMP/out")" eval '
 	[ "$RC" -eq 0 ] && grep -Eq "^one-way: (none: this machine.s clock is not synchronised|out .*\(clocks synced: error [0-9]+ us here, 30 us at the server)" "$TMP/out"'
 stop_bg "$PEER_PID"
 # The server's stamps a second behind ours: every one-way time below zero.
-peer_start foreign 3 -1000 || not_ok "rrpeer foreign starts"
+peer_start "$PEER" foreign 3 -1000 || not_ok "rrpeer foreign starts"
 LD_PRELOAD=$SHIM run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$PEER_PORT" -n 300 -b 100 --clocks-synced -J
 check "clocks that disagree: every answer left out, counted, none recorded" eval '[ "$RC" -eq 0 ] &&
 	grep "\"event\":\"one_way\"" "$TMP/out" | grep -q "\"count\":0,\"left_out\":300" &&
