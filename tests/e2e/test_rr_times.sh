@@ -7,10 +7,10 @@
 # synchronised), answers whose clocks disagree counted apart; -I lines
 # with each interval's percentiles; --log's CSV; --plot's distribution.
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 ZCC=$ZC_BIN/zcc
 PEER=$ZC_TESTBIN/rrpeer
-SHIM=$ZC_TESTBIN/shim_adjtimex.so
 NUM='[0-9]+(\.[0-9]+)?'
 LAT="p50 $NUM us, p90 $NUM us, p99 $NUM us, p99.9 $NUM us, p99.99 $NUM us, max $NUM us, mean $NUM us, sd $NUM us"
 
@@ -19,6 +19,8 @@ run_zcc() {
 	RC=$?
 	return "$RC"
 }
+
+shim_ready adjtimex
 
 # --- at the door ---------------------------------------------------------------
 printf 'data\n' >"$TMP/a"
