@@ -88,7 +88,8 @@ void rr_report(const struct engine *e, const struct send_result *r);
  * figures into the run's f. rr_interval - conn_rr's -I line over ns
  * (each connection's interval histogram taken and reset; rep: -W's).
  * rr_figs_line - h's percentiles, max, mean and sd, JSON keys after
- * prefix, in us rounded to step_us (0: to 0.1 us).
+ * prefix, in us rounded to step_us (0: to 0.1 us); of no values the
+ * text "none", every key null.
  */
 struct where_report;
 void rr_one_way_line(const struct rr_figures *f);

@@ -42,8 +42,14 @@ void rr_figs_line(const char *prefix, const struct hist *h, double step_us)
 	char key[64], fmt[64];
 	double v;
 
+	if (!hist_count(h))
+		line_text("none");
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
 		snprintf(key, sizeof(key), "%s%s", prefix, figs[i].key);
+		if (!hist_count(h)) {	/* no figure at all: null */
+			line_num(key, NAN, 0, NULL);
+			continue;
+		}
 		v = rr_clock_round(fig_of(h, i) / 1e3, step_us);
 		if (isnan(v)) {	/* below the clock error */
 			line_num(key, NAN, 0, NULL);
@@ -95,14 +101,10 @@ void rr_one_way_line(const struct rr_figures *f)
 	}
 	line_begin("one_way");
 	line_str("clock", synced ? "synced" : "one", NULL);
-	if (hist_count(&f->out)) {
-		line_text("one-way: out ");
-		rr_figs_line("out_", &f->out, step);
-		line_text("; back ");
-		rr_figs_line("back_", &f->back, step);
-	} else {
-		line_text("one-way: none kept");
-	}
+	line_text("one-way: out ");
+	rr_figs_line("out_", &f->out, step);
+	line_text("; back ");
+	rr_figs_line("back_", &f->back, step);
 	line_u64("count", hist_count(&f->out), NULL);
 	line_u64("left_out", f->clock_off, f->clock_off ? ", %" PRIu64 " left out: the "
 		 "clocks disagreed or one stepped" : NULL);

@@ -50,6 +50,9 @@ check "UDP, --gap, -J: the one_way event with its keys in us" eval '[ "$RC" -eq 
 	grep "\"event\":\"one_way\"" "$TMP/out" | grep "\"clock\":\"one\"" |
 	grep "\"out_p50_us\":[0-9.]*,.*\"out_sd_us\":[0-9.]*,\"back_p50_us\":[0-9.]*,.*\"back_p99_99_us\":[0-9.]*,.*\"back_sd_us\":[0-9.]*,\"count\":500,\"left_out\":0" |
 	grep -q "\"clock_err_us\""'
+check "UDP, --gap, -J: strict JSON, every one_way key there" "$ZC_TESTBIN/jsoncheck" -E one_way \
+	-k clock -k out_p50_us -k back_max_us -k count -k left_out -k clock_err_us \
+	-k server_clock_err_us -k step_us "$TMP/out"
 # shellcheck disable=SC2086
 run_zcc "$ZCC" --rr $S -n 100
 check "bare messages (-b 1): no times, said: $(grep one-way "$TMP/out")" eval '[ "$RC" -eq 0 ] &&
@@ -69,6 +72,7 @@ forget_bg "$zpid"
 sum=$(sed -n 's/.*"event":"interval",.*"transactions":\([0-9]*\),.*/\1/p' "$TMP/iv" |
 	awk '{ s += $1 } END { print s + 0 }')
 total=$(sed -n 's/.*"event":"rr",.*"transactions":\([0-9]*\),.*/\1/p' "$TMP/iv")
+check "-I -J: strict JSON" "$ZC_TESTBIN/jsoncheck" -E interval -k transactions -k p99_99_us "$TMP/iv"
 check "-I: the intervals' transactions add up to the run's ($sum, $total)" \
 	eval '[ -n "$total" ] && [ "$sum" = "$total" ] && [ "$total" -gt 0 ]'
 # shellcheck disable=SC2086
@@ -148,6 +152,8 @@ LD_PRELOAD=$SHIM run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$PEER_PORT" -n 300 -b 100 
 check "clocks that disagree: every answer left out, counted, none recorded" eval '[ "$RC" -eq 0 ] &&
 	grep "\"event\":\"one_way\"" "$TMP/out" | grep -q "\"count\":0,\"left_out\":300" &&
 	grep -q "\"event\":\"latency\",.*\"count\":300" "$TMP/out"'
+check "clocks that disagree: strict JSON, the figures null" eval '"$ZC_TESTBIN/jsoncheck" "$TMP/out" &&
+	grep -q "\"out_p50_us\":null" "$TMP/out"'
 stop_bg "$PEER_PID"
 
 # --- two network namespaces: one kernel, one boot id ---------------------------
