@@ -110,8 +110,8 @@ static const struct optab options[] = {
 	  "that the streams are spread over, round robin" },
 	{ 'D', "so-debug", NULL, "set SO_DEBUG on the socket" },
 	{ 'd', "debug", NULL, "debug output on stderr; repeat for more" },
-	{ 'I', "interval", "SECS",
-	  "print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)" },
+	{ 'I', "interval", "SECS", "print the rate so far as 'RATE kbytes/sec' every SECS "
+	  "(0.5 is fine); with --rr the interval's transactions/sec and percentiles" },
 	{ 'R', "repeat", "N",
 	  "repeat the whole run N times (1..10000), a connection each, then print\n"
 	  "  summary: N runs, median RATE kbytes/sec\n"
