@@ -166,10 +166,10 @@ void rr_report(const struct engine *e, const struct send_result *r)
 		schedule_line(f);
 	}
 	rr_one_way_line(f);
-	if (rc->plot)
-		rr_plot(rc->plot, f, rc->gap_ns > 0);
 	if (r->measured)
 		cpu_line(e->sd, r, f->answered);
+	if (rc->plot)	/* after every line: a chart that fails loses none */
+		rr_plot(rc->plot, f, rc->gap_ns > 0);
 	if (out_failed())
 		exit(1);
 }
