@@ -12,6 +12,9 @@
 ZCC=$ZC_BIN/zcc
 PEER=$ZC_TESTBIN/rrpeer
 NUM='[0-9]+(\.[0-9]+)?'
+# a busy machine may preempt zcc between its two clocks' reads often enough
+# to leave an answer out (counted, said)
+LEFT="(, [0-9]+ left out: the clocks disagreed or one stepped)?"
 LAT="p50 $NUM us, p90 $NUM us, p99 $NUM us, p99.9 $NUM us, p99.99 $NUM us, max $NUM us, mean $NUM us, sd $NUM us"
 
 run_zcc() {
@@ -42,7 +45,7 @@ S="-s 127.0.0.1 -p $ZCS_PORT"
 run_zcc "$ZCC" --rr $S -n 2000 -b 200
 check "-b 200: the one-way line after latency:, one clock: $(cat "$TMP/out" "$TMP/err")" eval '
 	[ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ] &&
-	grep -Eq "^one-way: out $LAT; back $LAT \(one clock\)$" "$TMP/out" &&
+	grep -Eq "^one-way: out $LAT; back $LAT$LEFT \(one clock\)$" "$TMP/out" &&
 	[ "$(sed -n "2s/:.*//p;3s/:.*//p" "$TMP/out" | tr "\n" " ")" = "latency one-way " ]'
 # shellcheck disable=SC2086
 run_zcc "$ZCC" --rr $S -n 500 -b 100 --response 64 --proto udp --gap 1ms -J
@@ -163,7 +166,7 @@ if two_hosts zc-rrt-a$$ zc-rrt-b$$; then
 	run_zcc ip netns exec "zc-rrt-a$$" "$ZCC" --rr -s 192.0.2.2 -p "$ZCS_PORT" -n 1000 -b 1300 --response 200
 	check "between two namespaces over veth: one-way times, one clock: $(cat "$TMP/out" "$TMP/err")" eval '
 		[ "$RC" -eq 0 ] && grep -q "^rr: 1000 transactions" "$TMP/out" &&
-		grep -Eq "^one-way: out $LAT; back $LAT \(one clock\)$" "$TMP/out"'
+		grep -Eq "^one-way: out $LAT; back $LAT$LEFT \(one clock\)$" "$TMP/out"'
 	stop_bg "$ZCS_PID"
 fi
 
