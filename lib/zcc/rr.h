@@ -76,8 +76,9 @@ const struct rr_figures *rr_figures_of(const struct conn *c);
 
 /*
  * rr_report - the engine's lines of a run of conn_rr: rr:, latency:,
- * with --gap the sent-time and schedule lines, with -c the cpu: line per
- * transaction (lib/zcc/rr_report.c).
+ * with --gap the sent-time and schedule lines, one-way: where it applies,
+ * with -c the cpu: line per transaction, then --plot's chart
+ * (lib/zcc/rr_report.c).
  */
 void rr_report(const struct engine *e, const struct send_result *r);
 

@@ -7,6 +7,7 @@
  *            [, over BUDGET us: K of N, P%]
  *   sent-time: the same from each request's actual send (--gap)
  *   schedule: S of D requests sent, behind by at most X us (mean Y us) (--gap)
+ *   one-way: ... (where the clocks allow: lib/zcc/rr_lines.c)
  *   cpu: load PCT% of NCPUS CPUs, X us/Tran, zcc itself Y us/Tran (-c)
  */
 #include <errno.h>
