@@ -111,8 +111,8 @@ static const struct optab options[] = {
 	  "that the streams are spread over, round robin" },
 	{ 'D', "so-debug", NULL, "set SO_DEBUG on the socket" },
 	{ 'd', "debug", NULL, "debug output on stderr; repeat for more" },
-	{ 'I', "interval", "SECS",
-	  "print the rate so far as 'RATE kbytes/sec' every SECS (0.5 is fine)" },
+	{ 'I', "interval", "SECS", "print the rate so far as 'RATE kbytes/sec' every SECS "
+	  "(0.5 is fine); with --rr the interval's transactions/sec and percentiles" },
 	{ 'R', "repeat", "N",
 	  "repeat the whole run N times (1..10000), a connection each, then print\n"
 	  "  summary: N runs, median RATE kbytes/sec\n"
@@ -169,7 +169,7 @@ static const struct optab options[] = {
 	{ OPT_PLOT, "plot", "FILE",
 	  "with several variants: write the comparison as an SVG chart to FILE "
 	  "(per variant the deciding figure's median and interval; against the "
-	  "size on a log axis for a -b list)" },
+	  "size on a log axis for a -b list); with --rr: the latency distribution" },
 	{ OPT_FILES_FROM, "files-from", "FILE",
 	  "also send the files named in FILE, one a line (- for standard input), "
 	  "after those given as arguments: for sets larger than a command line "
@@ -274,7 +274,7 @@ static void parse_args(int argc, char **argv)
 		case 'w': cfg.use_write = 1; break;
 		case 'b': cfg.chunks = optarg; break;
 		case OPT_RATE: cfg.rate = compare_rate("--rate", optarg); break;
-		case OPT_PLOT: cfg.plot = optarg; break;
+		case OPT_PLOT: cfg.plot = cfg.rr.plot = optarg; break;
 		case 'k': cfg.send.cork = 1; break;
 		case 'i': cfg.send.sockopts.rcvbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
 		case 'o': cfg.send.sockopts.sndbuf = (int)opt_size(opt, optarg, 1, NET_BUF_MAX); break;
@@ -347,7 +347,7 @@ static void check_args(void)
 		usage_error("-s '': an empty host name");
 	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
 		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
-			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', 'I', OPT_RATE, OPT_PLOT,
+			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', OPT_RATE,
 			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 },
 			cfg.send.sockopts.mptcp }, &cfg.rr, &cfg.send);
 	else
@@ -355,7 +355,7 @@ static void check_args(void)
 	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,
 			cfg.rr.on ? NULL : cfg.chunks, cfg.copy_path,
 			cfg.use_write);
-	if (cfg.plot && cfg.variants.n < 2)
+	if (cfg.plot && cfg.variants.n < 2 && !cfg.rr.on)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
 	if (cfg.decide && cfg.variants.n < 2)
 		usage_error("--decide names a comparison's figure: give -M or -b a list of variants");

@@ -3,7 +3,7 @@
 # Completes options (short and long, also --opt=VALUE), the method names
 # of -M (zcc's -M takes a list: sendfile,send), CPU numbers for -B (zcc's
 # -B takes a list: 0,2,4-7), host names for zcc -s, file names for zcc's
-# files, -f, --plot and --baseline, and the command of run_rr and of
+# files, -f, --plot, --baseline and --log, and the command of run_rr and of
 # cyclesoak after --. Installed as share/bash-completion/completions/zcc,
 # with zcs, cyclesoak and run_rr as links to it; or source it by hand:
 #   . completion/zc.bash
@@ -17,7 +17,7 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts -K --kernel-time
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
 	--rate --plot --baseline --files-from --receiver-report --decide --mptcp
-	--rr --response --gap --budget --proto --call-times -h --help --version'
+	--rr --response --gap --budget --proto --log --clocks-synced --call-times -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
@@ -32,7 +32,7 @@ _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	-b --chunk-size -i --recv-buffer -o --send-buffer -B --cpu -I --interval
 	-R --repeat -T --stall-timeout -f --calibration-file -N --cpus -P --streams
 	--rate --plot --baseline --files-from --decide --response --gap --budget
-	--proto'
+	--proto --log'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
 	-B --cpu -f --calibration-file -N --cpus --plot --budget'
@@ -95,7 +95,7 @@ _zc_value()
 		fi
 		mapfile -t COMPREPLY < <(compgen -P "$head" -W "$(_zc_cpus)" -- "$cur")
 		;;
-	-f | --calibration-file | --plot | --baseline | --files-from)
+	-f | --calibration-file | --plot | --baseline | --files-from | --log)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		;;

@@ -307,6 +307,8 @@ static void write_bars(FILE *f, const struct plot *p)
 	bw = gw * 0.8 / n_series;
 	fputs("<g text-anchor=\"middle\">\n", f);
 	for (i = 0; i < p->n_groups; i++) {
+		if (p->label_every > 1 && i % p->label_every)
+			continue;	/* named in its bars' titles alone */
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\">", LEFT + gw * (i + 0.5), HEIGHT - BOTTOM + 18);
 		put_text(f, p->group[i]);
 		fputs("</text>\n", f);

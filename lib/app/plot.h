@@ -39,6 +39,7 @@ struct plot {
 	int n_series;		/* more than one: a legend of their names */
 	char series[PLOT_MAX_SERIES][PLOT_NAME_LEN];
 	int n_groups;		/* bars: the clusters, named */
+	int label_every;	/* bars: only every n-th group's name on the axis (0: each) */
 	char group[PLOT_MAX_GROUPS][PLOT_NAME_LEN];
 	const struct plot_point *points;	/* curves */
 	int n_points;

@@ -57,6 +57,9 @@ struct conn_ops {
 	void (*report)(const struct engine *e, const struct send_result *r);
 	/* connect - c's socket, its name into c->peer: -1 with err (NULL: TCP's) */
 	int (*connect)(struct conn *c, char *err, size_t errlen);
+	/* interval - -I's line over ns, when the work has its own (NULL: the rate);
+	 * rep: -W's where lines of it. In the watcher's thread. */
+	void (*interval)(const struct engine *e, uint64_t ns, const struct where_report *rep);
 };
 
 /* One connection of a run: its socket, counters and the work's state. */

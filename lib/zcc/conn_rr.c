@@ -43,7 +43,13 @@ const struct rr_cfg *rr_settings_of(void)
 
 struct send_result rr_send_run(struct sender *sd)
 {
-	return engine_send(sd, &conn_rr, 0);
+	struct send_result r;
+
+	if (rr_settings->log)
+		rr_log_open(rr_settings->log);
+	r = engine_send(sd, &conn_rr, 0);
+	rr_log_sync();
+	return r;
 }
 
 struct rr_work *rr_work_of(const struct conn *c)
@@ -79,6 +85,7 @@ static void rr_init(struct conn *c, uint32_t loops)
 		error(1, errno, "memory");
 	hist_init(&w->f.due, rc->budget_ns);
 	hist_init(&w->f.sent_h, rc->budget_ns);
+	rr_times_init(w, c->sd->cfg);
 	c->work = w;
 }
 
@@ -88,6 +95,7 @@ static void rr_free(struct conn *c)
 
 	free(w->req);
 	free(w->resp);
+	rr_times_free(w);
 	free(w);
 	c->work = NULL;
 }
@@ -114,6 +122,7 @@ static int await_ack(struct conn *c, char *err, size_t errlen)
 		return err_fill(err, errlen, 0, "%s: the server refuses the run: the hello "
 				"is %s (it takes messages of at most %" PRIu32 " bytes)", c->peer,
 				rr_result_text((enum rr_result)a.status), a.max_bytes);
+	rr_clocks_take(w, &a);
 	return 0;
 }
 
@@ -136,13 +145,15 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t tx = now_ns();
+	uint64_t tx, real;
 
-	if (w->timed)
+	if (w->timed) {
+		rr_clock_pair(&tx, &real);
 		rr_msg_encode(w->req, &(struct rr_msg){ .kind = RR_REQUEST, .run = w->h.run,
 			.flow = w->h.flow, .length = w->h.req_bytes, .seq = seq,
-			.due_mono = due, .tx_mono = tx, .tx_real = rr_real_ns() });
-	else {
+			.due_mono = due, .tx_mono = tx, .tx_real = real });
+	} else {
+		tx = now_ns();
 		w->ring_due[seq % RR_RING] = due;
 		w->ring_tx[seq % RR_RING] = tx;
 	}
@@ -155,16 +166,14 @@ int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_
 }
 
 /*
- * The answer to request seq, read whole and checked; *due and *tx its
- * request's times. 0, or -1 with err.
+ * The answer to request seq, read whole and checked, into *m (bare: its
+ * request's times from the ring). 0, or -1 with err.
  */
-static int take_answer(struct conn *c, uint64_t seq, uint64_t *due, uint64_t *tx,
-		       char *err, size_t errlen)
+static int take_answer(struct conn *c, uint64_t seq, struct rr_msg *m, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
 	struct rr_expect want = { .run = w->h.run, .flow = w->h.flow,
 				  .length = w->h.resp_bytes, .kind = RR_RESPONSE };
-	struct rr_msg m;
 	enum rr_result res;
 	size_t got;
 	int rc = rr_read(c->t.sock, w->resp, w->h.resp_bytes, &got, NULL);
@@ -177,19 +186,17 @@ static int take_answer(struct conn *c, uint64_t seq, uint64_t *due, uint64_t *tx
 				got ? "in" : "before", seq + 1, got, w->h.resp_bytes);
 	__atomic_add_fetch(&c->t.bytes, w->h.resp_bytes, __ATOMIC_RELAXED);
 	if (!w->timed) {
-		*due = w->ring_due[seq % RR_RING];
-		*tx = w->ring_tx[seq % RR_RING];
+		*m = (struct rr_msg){ .seq = seq, .due_mono = w->ring_due[seq % RR_RING],
+				      .tx_mono = w->ring_tx[seq % RR_RING] };
 		return 0;
 	}
-	res = rr_msg_decode(w->resp, w->h.resp_bytes, &want, &m);
-	if (res == RR_OK && m.seq != seq)
+	res = rr_msg_decode(w->resp, w->h.resp_bytes, &want, m);
+	if (res == RR_OK && m->seq != seq)
 		return err_fill(err, errlen, 0, "%s: answer %" PRIu64 " is request %" PRIu64
-				"'s: the server answers out of order", c->peer, seq + 1, m.seq + 1);
+				"'s: the server answers out of order", c->peer, seq + 1, m->seq + 1);
 	if (res != RR_OK)
 		return err_fill(err, errlen, 0, "%s: answer %" PRIu64 " is %s", c->peer, seq + 1,
 				rr_result_text(res));
-	*due = m.due_mono;
-	*tx = m.tx_mono;
 	return 0;
 }
 
@@ -197,7 +204,8 @@ static int take_answer(struct conn *c, uint64_t seq, uint64_t *due, uint64_t *tx
 static int run_closed(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t limit = rr_settings->msgs, due = 0, tx = 0, now;
+	uint64_t limit = rr_settings->msgs, now;
+	struct rr_msg m;
 	int timed_end = c->sd->cfg->secs > 0;
 
 	for (uint64_t seq = 0; limit ? seq < limit : 1; seq++) {
@@ -205,9 +213,9 @@ static int run_closed(struct conn *c, char *err, size_t errlen)
 		if (timed_end && now >= c->end)
 			break;
 		if (rr_send_request(c, seq, now, err, errlen) < 0 ||
-		    take_answer(c, seq, &due, &tx, err, errlen) < 0)
+		    take_answer(c, seq, &m, err, errlen) < 0)
 			return -1;
-		hist_record(&w->f.due, now_ns() - tx);
+		rr_record(w, &m, 0);
 		w->f.answered = seq + 1;
 	}
 	return 0;
@@ -223,7 +231,7 @@ static void *read_answers(void *arg)
 	struct conn *c = arg;
 	struct rr_work *w = work_of(c);
 	struct pollfd p = { .fd = c->t.sock, .events = POLLIN };
-	uint64_t due, tx, now;
+	struct rr_msg m;
 
 	for (uint64_t seq = 0;; seq++) {
 		while (seq >= __atomic_load_n(&w->f.sent, __ATOMIC_ACQUIRE)) {
@@ -233,14 +241,12 @@ static void *read_answers(void *arg)
 			if (poll(&p, 1, 100) == 1)
 				break;	/* an answer, or the end: take_answer says */
 		}
-		if (take_answer(c, seq, &due, &tx, w->read_err, sizeof(w->read_err)) < 0) {
+		if (take_answer(c, seq, &m, w->read_err, sizeof(w->read_err)) < 0) {
 			w->read_rc = -1;
 			shutdown(c->t.sock, SHUT_RDWR);	/* the sender stops too */
 			return NULL;
 		}
-		now = now_ns();
-		hist_record(&w->f.due, now - due);
-		hist_record(&w->f.sent_h, now - tx);
+		rr_record(w, &m, 1);
 		__atomic_store_n(&w->f.answered, seq + 1, __ATOMIC_RELEASE);
 	}
 }
@@ -306,9 +312,14 @@ static int run_open(struct conn *c, char *err, size_t errlen)
 
 static int rr_run(struct conn *c, char *err, size_t errlen)
 {
+	int rc;
+
 	if (rr_settings->gap_ns)
-		return run_open(c, err, errlen);
-	return work_of(c)->udp ? rr_udp_closed(c, err, errlen) : run_closed(c, err, errlen);
+		rc = run_open(c, err, errlen);
+	else
+		rc = work_of(c)->udp ? rr_udp_closed(c, err, errlen) : run_closed(c, err, errlen);
+	rr_log_flush(work_of(c)->log);	/* a failure's rows too */
+	return rc;
 }
 
 /* The connection: TCP as a stream's, or a connected UDP socket. */
@@ -379,4 +390,5 @@ const struct conn_ops conn_rr = {
 	.free = rr_free,
 	.report = rr_report,
 	.connect = rr_connect,
+	.interval = rr_interval,
 };

@@ -81,6 +81,7 @@ int rr_udp_open(struct conn *c, char *err, size_t errlen)
 		return err_fill(err, errlen, 0, "%s: the server refuses the run: the hello is %s "
 				"(over UDP an answer is at most its request: no amplifier)",
 				c->peer, rr_result_text((enum rr_result)a.status));
+	rr_clocks_take(w, &a);
 	return 0;
 }
 
@@ -117,14 +118,10 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 	return 1;
 }
 
-/* An answer that counts: its round trips recorded (due: from due; sent: from send). */
-static void udp_record(struct rr_work *w, const struct rr_msg *m, int both)
+/* An answer that counts: its times recorded (open loop: from due and from send). */
+static void udp_record(struct rr_work *w, const struct rr_msg *m, int open)
 {
-	uint64_t now = now_ns();
-
-	hist_record(&w->f.due, now - (both ? m->due_mono : m->tx_mono));
-	if (both)
-		hist_record(&w->f.sent_h, now - m->tx_mono);
+	rr_record(w, m, open);
 	__atomic_store_n(&w->f.answered, w->seq.received, __ATOMIC_RELEASE);
 }
 

@@ -26,8 +26,23 @@ struct rr_cfg {
 	uint64_t msgs;		/* -n: requests per connection; 0: -t */
 	uint64_t gap_ns;	/* --gap; 0: closed loop */
 	uint64_t budget_ns;	/* --budget; UINT64_MAX: none */
+	int clocks_synced;	/* --clocks-synced */
+	const char *log;	/* --log FILE; NULL: none */
+	const char *plot;	/* --plot FILE; NULL: none */
 	int call_times;		/* --call-times */
 };
+
+/* What one-way times the two ends' clocks allow (lib/zcc/rr_times.c). */
+enum rr_clocks {
+	RR_CLOCKS_APART,	/* boot ids differ or unknown, no --clocks-synced: none */
+	RR_CLOCKS_BARE,		/* the messages carry no stamps (under RR_MSG_HDR) */
+	RR_CLOCKS_ONE,		/* one boot id: one clock */
+	RR_CLOCKS_SYNCED,	/* --clocks-synced, each end's error known */
+	RR_CLOCKS_UNSYNCED,	/* --clocks-synced, but an end is not synchronised */
+};
+
+struct engine;
+struct send_result;
 
 /* One connection's figures, merged into the run's by rr_report. */
 struct rr_figures {
@@ -38,6 +53,10 @@ struct rr_figures {
 	uint64_t lag_max, behind, pauses, pause_max, due_count;
 	double lag_mean;
 	int cannot_keep;
+	enum rr_clocks clocks;	/* one-way times: */
+	uint32_t err_here_us, err_there_us;	/* adjtimex esterror, UINT32_MAX: unsynchronised */
+	struct hist out, back;	/* one-way, client to server and back */
+	uint64_t clock_off;	/* answers left out of them: the clocks disagreed or stepped */
 };
 
 /* The request/response work (lib/zcc/conn_rr.c); needs rr_cfg_set first. */
@@ -58,12 +77,41 @@ const struct rr_figures *rr_figures_of(const struct conn *c);
 
 /*
  * rr_report - the engine's lines of a run of conn_rr: rr:, latency:,
- * with --gap the sent-time and schedule lines, with -c the cpu: line per
- * transaction (lib/zcc/rr_report.c).
+ * with --gap the sent-time and schedule lines, one-way: where it applies,
+ * with -c the cpu: line per transaction, then --plot's chart
+ * (lib/zcc/rr_report.c).
  */
-struct engine;
-struct send_result;
 void rr_report(const struct engine *e, const struct send_result *r);
+
+/*
+ * The lines of the times beyond the round trip (lib/zcc/rr_lines.c).
+ * rr_one_way_line - one-way:, when the clocks allow or --clocks-synced
+ * asked (else nothing). rr_clocks_merge - one connection's one-way
+ * figures into the run's f. rr_interval - conn_rr's -I line over ns
+ * (each connection's interval histogram taken and reset; rep: -W's).
+ * rr_figs_line - h's percentiles, max, mean and sd, JSON keys after
+ * prefix, in us rounded to step_us (0: to 0.1 us); of no values the
+ * text "none", every key null.
+ */
+struct where_report;
+void rr_one_way_line(const struct rr_figures *f);
+void rr_clocks_merge(struct rr_figures *f, const struct rr_figures *one);
+void rr_interval(const struct engine *e, uint64_t ns, const struct where_report *rep);
+void rr_figs_line(const char *prefix, const struct hist *h, double step_us);
+
+/* rr_plot - --plot: f's distributions as an SVG chart into path (lib/zcc/rr_plot.c). */
+void rr_plot(const char *path, const struct rr_figures *f, int open_loop);
+
+/*
+ * --log FILE (lib/zcc/rr_log.c): rr_log_check - at the door: a file that
+ * exists is one usage line, exit 2. rr_log_open - create it (once, for
+ * the first run), its header written; it exists by now: exit 2, it cannot
+ * be made: exit 1. rr_log_sync - after a run, its rows written (a write
+ * that failed: one line, exit 1); nothing without --log.
+ */
+void rr_log_check(const char *path);
+void rr_log_open(const char *path);
+void rr_log_sync(void);
 
 /*
  * rr_time_arg - a time such as 100us, 10ms, 1.5s or 2 (seconds) given to

@@ -55,6 +55,8 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 		rc->resp_bytes = rc->req_bytes;
 	if (rc->udp)
 		check_udp(rc, g);
+	if (rc->log)
+		rr_log_check(rc->log);
 	rc->msgs = optab_given(p, 'n') ? g->loops : 0;
 	if (!rc->msgs && sc->secs == 0)
 		sc->secs = RR_DEFAULT_SECS;
@@ -67,6 +69,8 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 	case OPT_RESPONSE: rc->resp_bytes = (uint32_t)opt_size(opt, arg, 1, RR_MSG_MAX); break;
 	case OPT_GAP: rc->gap_ns = rr_time_arg("--gap", arg, 1000, 1000000000000u); break;
 	case OPT_BUDGET: rc->budget_ns = rr_time_arg("--budget", arg, 1, UINT64_MAX / 2); break;
+	case OPT_LOG: rc->log = arg; break;
+	case OPT_CLOCKS_SYNCED: rc->clocks_synced = 1; break;
 	case OPT_CALL_TIMES: rc->call_times = 1; break;
 	case OPT_PROTO:
 		if (strcmp(arg, "tcp") != 0 && strcmp(arg, "udp") != 0)
@@ -80,9 +84,10 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 
 void rr_check_unused(const struct rr_cfg *rc)
 {
-	if (rc->resp_bytes || rc->gap_ns || rc->proto_given)
+	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced)
 		usage_error("--%s is for request/response: give --rr", rc->resp_bytes ? "response" :
-			    rc->gap_ns ? "gap" : "proto");
+			    rc->gap_ns ? "gap" : rc->proto_given ? "proto" : rc->log ? "log" :
+			    "clocks-synced");
 	if (rc->budget_ns != UINT64_MAX && !rc->call_times)
 		usage_error("--budget counts round trips (--rr) or system calls (--call-times): "
 			    "give one");

@@ -8,7 +8,8 @@
 
 /* --rr's long options, beside zcc.c's (which end below 320), and the
  * time across each call's, which streams take too. */
-enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO };
+enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO, OPT_LOG,
+       OPT_CLOCKS_SYNCED };
 enum { OPT_CALL_TIMES = 340 };
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
@@ -23,7 +24,12 @@ enum { OPT_CALL_TIMES = 340 };
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
 	  "distribution and max (call-times: line)" }, \
 	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
-	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }
+	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }, \
+	{ OPT_LOG, "log", "FILE", "with --rr: every answer's times into FILE, one CSV row " \
+	  "each under a header naming the columns (ns); FILE must not exist" }, \
+	{ OPT_CLOCKS_SYNCED, "clocks-synced", NULL, "with --rr: the two ends' realtime " \
+	  "clocks are synchronised (NTP, PTP): one-way times across machines, each end's " \
+	  "clock error stated and no figure finer than it" }
 
 /* rr_opt - opt (one of the enum above) with its arg into *rc; any other: opt_refused. */
 void rr_opt(int opt, const char *arg, struct rr_cfg *rc);

@@ -26,9 +26,68 @@ struct rr_work {
 	int done_sending;		/* --gap: the reader takes the rest */
 	int read_rc;			/* --gap: the reader's end */
 	char read_err[256];
+	int one_way;			/* the answers' one-way times are recorded */
+	struct hist *ival;		/* -I: this interval's round trips, under */
+	pthread_mutex_t ival_lock;	/*   this lock (the watcher reads and resets it) */
+	struct rr_log_buf *log;		/* --log: rows not yet written */
 };
 
 struct rr_work *rr_work_of(const struct conn *c);
+
+/*
+ * The times of each answer (lib/zcc/rr_times.c). rr_times_init - w's
+ * -I histogram and --log buffer, as the settings ask; rr_times_free -
+ * them. rr_clocks_take - what the ack a says of the server's clock,
+ * beside ours: whether w records one-way times. rr_record - the answer
+ * m (its request's stamps: echoed, or from the ring when bare) of flow,
+ * arrived now: its round trips (open: from due and from send; closed:
+ * from send), its one-way times, -I's and --log's.
+ */
+void rr_times_init(struct rr_work *w, const struct send_cfg *sc);
+void rr_times_free(struct rr_work *w);
+void rr_clocks_take(struct rr_work *w, const struct rr_ack *a);
+void rr_record(struct rr_work *w, const struct rr_msg *m, int open);
+
+/*
+ * rr_clocks_of - what one-way times two ends allow: their boot ids (one,
+ * and known: one clock), whether messages are stamped (timed), whether
+ * --clocks-synced was given, and each end's clock error (UINT32_MAX:
+ * unsynchronised). rr_clock_step_us - the step no figure is finer than:
+ * the larger error rounded up to 1, 2 or 5 times a power of ten (0: no
+ * error, no step). rr_clock_round - v to that step; NAN when it rounds
+ * to nothing (below the clock error).
+ */
+enum rr_clocks rr_clocks_of(const unsigned char ours[RR_BOOT_ID],
+			    const unsigned char theirs[RR_BOOT_ID], int timed, int synced,
+			    uint32_t err_here_us, uint32_t err_there_us);
+double rr_clock_step_us(uint32_t err_a_us, uint32_t err_b_us);
+double rr_clock_round(double v_us, double step_us);
+
+/*
+ * rr_clock_pair - CLOCK_MONOTONIC and CLOCK_REALTIME now, read within
+ * RR_PAIR_NS of each other (RR_PAIR_TRIES at most), so that a thread
+ * preempted between them is not taken for a clock that stepped.
+ */
+#define RR_PAIR_NS 1000
+#define RR_PAIR_TRIES 8
+void rr_clock_pair(uint64_t *mono, uint64_t *real);
+
+/*
+ * --log's rows (lib/zcc/rr_log.c; the file: lib/zcc/rr.h). rr_log_row -
+ * a row into *buf (made on the first), which goes to the file when full;
+ * rr_log_flush - buf's rows into the file now; rr_log_free - flushed,
+ * then freed. rr_log_format - a row into buf (RR_LOG_ROW_MAX bytes at
+ * most): its length. rr_log_header - the first line, naming the columns.
+ */
+#define RR_LOG_ROW_MAX 200
+struct rr_log_buf;
+extern const char rr_log_header[];
+void rr_log_row(struct rr_log_buf **buf, uint32_t flow, const struct rr_msg *m,
+		uint64_t arrival, const struct rr_times *t);
+void rr_log_flush(struct rr_log_buf *buf);
+void rr_log_free(struct rr_log_buf *buf);
+size_t rr_log_format(char *buf, uint32_t flow, const struct rr_msg *m, uint64_t arrival,
+		     const struct rr_times *t);
 
 /* rr_send_request - request seq of c, due at due, out now: 0, or -1 with err. */
 int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen);

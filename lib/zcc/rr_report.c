@@ -7,6 +7,7 @@
  *            [, over BUDGET us: K of N, P%]
  *   sent-time: the same from each request's actual send (--gap)
  *   schedule: S of D requests sent, behind by at most X us (mean Y us) (--gap)
+ *   one-way: ... (where the clocks allow: lib/zcc/rr_lines.c)
  *   cpu: load PCT% of NCPUS CPUs, X us/Tran, zcc itself Y us/Tran (-c)
  */
 #include <errno.h>
@@ -143,6 +144,7 @@ static void merge(const struct engine *e, struct rr_figures *f)
 		f->pause_max = one->pause_max > f->pause_max ? one->pause_max : f->pause_max;
 		f->lag_mean += one->lag_mean / e->n;
 		f->cannot_keep |= one->cannot_keep;
+		rr_clocks_merge(f, one);
 	}
 }
 
@@ -155,6 +157,8 @@ void rr_report(const struct engine *e, const struct send_result *r)
 	memset(f, 0, sizeof(*f));
 	hist_init(&f->due, rc->budget_ns);
 	hist_init(&f->sent_h, rc->budget_ns);
+	hist_init(&f->out, rc->budget_ns);
+	hist_init(&f->back, rc->budget_ns);
 	merge(e, f);
 	rr_line(f, r, rc);
 	latency_line("latency", rc->gap_ns ? "latency from due: " : "latency: ", &f->due,
@@ -163,8 +167,11 @@ void rr_report(const struct engine *e, const struct send_result *r)
 		latency_line("latency_sent", "latency from send: ", &f->sent_h, rc->budget_ns);
 		schedule_line(f);
 	}
+	rr_one_way_line(f);
 	if (r->measured)
 		cpu_line(e->sd, r, f->answered);
+	if (rc->plot)	/* after every line: a chart that fails loses none */
+		rr_plot(rc->plot, f, rc->gap_ns > 0);
 	if (out_failed())
 		exit(1);
 }

@@ -54,6 +54,10 @@ static void print_interval(const struct watcher *w, uint64_t bytes, uint64_t ns)
 	 * failed read shows the interval before's. */
 	if (span)
 		where_span_read(span, NAN, bytes, 0, NULL, 0);
+	if (w->e->ops->interval) {	/* a work with an interval line of its own */
+		w->e->ops->interval(w->e, ns, span ? where_span_report(span) : NULL);
+		return;
+	}
 	watched_tcp(w, &tcp);
 	report_interval(bytes, ns, &tcp, span ? where_span_report(span) : NULL);
 }

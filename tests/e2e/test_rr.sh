@@ -17,15 +17,6 @@ run_zcc() {
 	return "$RC"
 }
 
-# peer_start PROGRAM ARGS...: a one-connection server; sets PEER_PID, PEER_PORT.
-peer_start() {
-	: >"$TMP/peer.out"
-	bg "$@" >"$TMP/peer.out" 2>"$TMP/peer.err"
-	PEER_PID=$!
-	wait_for "$TMP/peer.out" '^listening on port [0-9]+' || return 1
-	PEER_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/peer.out")
-}
-
 NUM='[0-9]+(\.[0-9]+)?'
 RR_LINE="^rr: [0-9]+ transactions in $NUM s, [0-9]+ transactions/sec, request [0-9]+ bytes, response [0-9]+ bytes$"
 LAT="p50 $NUM us, p90 $NUM us, p99 $NUM us, p99.9 $NUM us, p99.99 $NUM us, max $NUM us, mean $NUM us, sd $NUM us"
@@ -36,8 +27,6 @@ usage_refused "--rr with a file" "$ZCC" --rr -s 0 "$TMP/a"
 usage_refused "--rr -M sendfile" "$ZCC" --rr -s 0 -M sendfile
 usage_refused "--rr -b list" "$ZCC" --rr -s 0 -b 1,200
 usage_refused "--rr -R" "$ZCC" --rr -s 0 -R 3
-usage_refused "--rr -I" "$ZCC" --rr -s 0 -I 1
-usage_refused "--rr --plot" "$ZCC" --rr -s 0 --plot "$TMP/p.svg"
 usage_refused "--gap without --rr" "$ZCC" -s 0 --gap 1ms "$TMP/a"
 usage_refused "--gap 0" "$ZCC" --rr -s 0 --gap 0
 usage_refused "--gap 1xs" "$ZCC" --rr -s 0 --gap 1xs

@@ -36,6 +36,17 @@ zcs_start() {
 }
 ZCS_LISTENING='^listening on port [0-9]+|"event": *"listening"'
 
+# peer_start PROGRAM ARGS...: a test server that prints "listening on port
+# N" (tests/tools/listen_once.h), output in $TMP/peer.out and .err; sets
+# PEER_PID and PEER_PORT, false when it does not listen.
+peer_start() {
+	: >"$TMP/peer.out"
+	bg "$@" >"$TMP/peer.out" 2>"$TMP/peer.err"
+	PEER_PID=$!
+	wait_for "$TMP/peer.out" '^listening on port [0-9]+' || return 1
+	PEER_PORT=$(sed -n 's/^listening on port \([0-9]*\).*/\1/p' "$TMP/peer.out")
+}
+
 # zcs_listening FILE PID: zcs (PID) said it listens, or is gone.
 zcs_listening() {
 	has_line "$1" "$ZCS_LISTENING" || proc_ended "$2"

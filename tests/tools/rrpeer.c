@@ -9,6 +9,11 @@
  *                                 answer, then closes
  *                          long   answers every request with one byte more
  *                                 (stamped: its length says so too)
+ *   rrpeer foreign ERR [SKEW]   answers well, as another machine would: its
+ *                          ack names another boot id and a clock error of
+ *                          ERR us (unsync: not synchronised); stamped
+ *                          answers carry this machine's realtime plus SKEW
+ *                          ms (default 0) as the server's receive and send
  *   rrpeer client PORT HOW   a bad RR client of zcs on 127.0.0.1 PORT, messages
  *                        of 100 bytes: HOW foreign (a request of another run),
  *                        short (half a request, then the close), silent (the
@@ -38,6 +43,9 @@
 #include "wire/rr_io.h"
 #include "tools/listen_once.h"
 
+static int stamp;		/* foreign: answers carry the server's times */
+static int64_t skew_ns;		/*   this far off this machine's realtime */
+
 /* Answer the requests of h on fd, each answer extra bytes long (short: half, once). */
 static void answer(int fd, const struct rr_hello *h, int extra, int half)
 {
@@ -53,6 +61,8 @@ static void answer(int fd, const struct rr_hello *h, int extra, int half)
 		    rr_msg_decode(req, h->req_bytes, &want, &m) == RR_OK) {
 			m.kind = RR_RESPONSE;
 			m.length = (uint32_t)len;
+			if (stamp)
+				m.rx_real = m.back_real = rr_real_ns() + (uint64_t)skew_ns;
 			rr_msg_encode(resp, &m);
 		}
 		if (rr_write(fd, resp, half ? len / 2 : len) < 0 || half)
@@ -180,6 +190,13 @@ int main(int argc, char **argv)
 	}
 	a.run = h.run;
 	a.flow = h.flow;
+	if (!strcmp(mode, "foreign") && argc > 2) {
+		memset(a.boot_id, 0x5a, RR_BOOT_ID);
+		a.clock_err_us = !strcmp(argv[2], "unsync") ? UINT32_MAX :
+				 (uint32_t)strtoul(argv[2], NULL, 10);
+		skew_ns = argc > 3 ? strtoll(argv[3], NULL, 10) * 1000000 : 0;
+		stamp = 1;
+	}
 	rr_ack_encode(buf, &a);
 	if (rr_write(fd, buf, RR_ACK_LEN) < 0)
 		error(1, errno, "ack");
