@@ -1,4 +1,5 @@
 /* The report of lib/meter/where.c as text lines or JSON keys (app/where_out.h). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,9 @@ static void print_net(const struct where_report *r, const char *prefix)
 	for (i = 0; i < r->nifs; i++) {
 		out_text("%s %s rx %.0f tx %.0f packets/s", i ? "," : ";", r->ifs[i].name,
 			 r->ifs[i].rx_per_sec, r->ifs[i].tx_per_sec);
+		if (r->ifs[i].rx_dropped || r->ifs[i].tx_dropped || r->ifs[i].errors)
+			out_text(" (dropped rx %" PRIu64 " tx %" PRIu64 ", errors %" PRIu64 ")",
+				 r->ifs[i].rx_dropped, r->ifs[i].tx_dropped, r->ifs[i].errors);
 		super |= r->ifs[i].super;
 	}
 	if (!r->nifs)
@@ -83,6 +87,8 @@ static void print_net(const struct where_report *r, const char *prefix)
 		out_text("; %.2f us/packet", r->us_per_packet);
 	if (!isnan(r->bytes_per_call))
 		out_text(", %.0f bytes/call", r->bytes_per_call);
+	if (!isnan(r->intr_per_packet))
+		out_text(", %.3f interrupts/packet", r->intr_per_packet);
 	if (super)
 		out_text(" (TSO/GSO/GRO on: super-packets, not frames on the wire)");
 	out_text("\n");
@@ -236,12 +242,16 @@ static void json_keys(const struct where_report *r)
 		out_str("name", r->ifs[i].name);
 		out_num("rx_packets_per_sec", r->ifs[i].rx_per_sec, 0);
 		out_num("tx_packets_per_sec", r->ifs[i].tx_per_sec, 0);
+		out_u64("rx_dropped", r->ifs[i].rx_dropped);
+		out_u64("tx_dropped", r->ifs[i].tx_dropped);
+		out_u64("errors", r->ifs[i].errors);
 		out_bool("super_packets", r->ifs[i].super);
 		out_object_end();
 	}
 	out_array_end();
 	out_num("us_per_packet", r->us_per_packet, 2);
 	out_num("bytes_per_call", r->bytes_per_call, 0);
+	out_num("interrupts_per_packet", r->intr_per_packet, 3);
 	out_bool("rx_unseen", r->rx_unseen);
 	if (r->unseen[0])
 		out_str("unseen", r->unseen);

@@ -107,11 +107,17 @@ static void compute_net(const struct where_snap *a, const struct where_snap *b,
 		memcpy(r->ifs[r->nifs].name, b->ifs[i].name, WHERE_IF_NAME);
 		r->ifs[r->nifs].rx_per_sec = (double)rx / secs;
 		r->ifs[r->nifs].tx_per_sec = (double)tx / secs;
+		if (j < a->nifs) {
+			r->ifs[r->nifs].rx_dropped = gained(a->ifs[j].rx_drop, b->ifs[i].rx_drop);
+			r->ifs[r->nifs].tx_dropped = gained(a->ifs[j].tx_drop, b->ifs[i].tx_drop);
+			r->ifs[r->nifs].errors = gained(a->ifs[j].errs, b->ifs[i].errs);
+		}
 		r->ifs[r->nifs].super = b->ifs[i].super;
 		r->nifs++;
 		packets += rx + tx;
 	}
 	r->us_per_packet = packets ? busy_us / (double)packets : NAN;
+	r->intr_per_packet = packets ? (double)gained(a->intr, b->intr) / (double)packets : NAN;
 	for (i = 0; i < b->ncpus; i++)
 		net_rx += r->cpu[i].net_rx_per_sec;
 	/* Receive softirqs at a rate no counter we read explains. */

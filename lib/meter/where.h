@@ -86,6 +86,7 @@ struct where_snap {
 	struct {
 		char name[WHERE_IF_NAME];
 		uint64_t rx, tx;
+		uint64_t rx_drop, tx_drop, errs;	/* dropped each way; errors both */
 		int super;		/* TSO, GSO or GRO on: super-packets */
 	} ifs[WHERE_MAX_IFS];
 	char unseen[256];	/* namespaces whose counters could not be read */
@@ -113,6 +114,7 @@ struct where_cpu {
 struct where_if {
 	char name[WHERE_IF_NAME];
 	double rx_per_sec, tx_per_sec;
+	uint64_t rx_dropped, tx_dropped, errors;	/* over the period */
 	int super;			/* counts super-packets (TSO, GSO, GRO) */
 };
 
@@ -129,6 +131,7 @@ struct where_report {
 	int nifs;
 	struct where_if ifs[WHERE_MAX_IFS];
 	double us_per_packet;		/* busy CPU time per packet; NAN: none */
+	double intr_per_packet;		/* device interrupts per packet (coalescence); NAN: none */
 	double bytes_per_call;		/* where_calls; NAN: not given */
 	int rx_unseen;			/* NET_RX ran, yet no packets seen */
 	char unseen[256];		/* namespaces not read, and why; "" */

@@ -98,12 +98,17 @@ int where_parse_softirqs(const char *text, struct where_snap *s)
 int where_parse_netdev(const char *text, struct where_snap *s)
 {
 	const char *p, *colon, *q;
-	uint64_t v[10];
+	uint64_t v[16];
 	size_t len;
 	int k;
 
 	s->nifs = 0;
-	/* Two header lines, then "  name: rxbytes rxpackets ... txbytes txpackets ..." */
+	/*
+	 * Two header lines, then "  name:" and 8 receive columns (bytes packets
+	 * errs drop fifo frame compressed multicast; drop counts the missed
+	 * too) and 8 transmit ones (bytes packets errs drop fifo colls carrier
+	 * compressed).
+	 */
 	for (p = text; p && *p; p = next_line(p)) {
 		colon = strchr(p, ':');
 		if (!colon || (next_line(p) && colon > next_line(p)))
@@ -112,7 +117,7 @@ int where_parse_netdev(const char *text, struct where_snap *s)
 		len = (size_t)(colon - p);
 		if (!len || len >= IF_NAMESIZE || s->nifs == WHERE_MAX_IFS)
 			continue;
-		for (q = colon + 1, k = 0; k < 10 && q; k++)
+		for (q = colon + 1, k = 0; k < 16 && q; k++)
 			q = proc_number(q, &v[k]);
 		if (!q)
 			return -1;
@@ -120,6 +125,9 @@ int where_parse_netdev(const char *text, struct where_snap *s)
 		s->ifs[s->nifs].name[len] = 0;
 		s->ifs[s->nifs].rx = v[1];
 		s->ifs[s->nifs].tx = v[9];
+		s->ifs[s->nifs].rx_drop = v[3];
+		s->ifs[s->nifs].tx_drop = v[11];
+		s->ifs[s->nifs].errs = v[2] + v[10];
 		s->nifs++;
 	}
 	return 0;

@@ -265,8 +265,8 @@ check "zcc -c -W -I: exit 0 ($rc)" [ "$rc" -eq 0 ]
 check "zcc -c -W: where: (with us/KB) after cpu:, then cpus:, net: on lo" \
 	sh -c "grep -A4 '^cpu: load' '$TMP/zcc.out' | grep -v '^others: ' | sed -n 2,4p >'$TMP/after' &&
 		grep -q '^where: .*; us/KB: user ' '$TMP/after' && grep -q '^net: .*; lo rx ' '$TMP/after'"
-check "zcc -c -W: net: gives us/packet and bytes/call: $(grep '^net:' "$TMP/zcc.out" | tail -n 1)" \
-	sh -c "grep '^net:' '$TMP/zcc.out' | tail -n 1 | grep -Eq '; [0-9.]+ us/packet, [0-9]+ bytes/call'"
+check "zcc -c -W: net: gives us/packet, bytes/call and interrupts/packet: $(grep '^net:' "$TMP/zcc.out" | tail -n 1)" \
+	sh -c "grep '^net:' '$TMP/zcc.out' | tail -n 1 | grep -Eq '; [0-9.]+ us/packet, [0-9]+ bytes/call, [0-9]+\.[0-9]{3} interrupts/packet'"
 if grep -q '^kernel:' "$TMP/zcc.out"; then
 	check "zcc -c -W: kernel us/KB: after kernel:, each kind" \
 		sh -c "grep -A1 '^kernel:' '$TMP/zcc.out' | grep -Eq '^kernel us/KB: copy [0-9.]+, .*, other [0-9.]+, user [0-9.]+$'"
@@ -278,9 +278,10 @@ run_metered "$TMP/zcc.err" "$ZC_BIN/zcc" -J -c -W -d -s 127.0.0.1 -p "$ZCS_PORT"
 check "zcc -c -W -J: the cpu event has the -W keys" \
 	"$jc" -E cpu -k class_pct -k class_us_per_kb -k cpus -k net -k kernel_pct -k kernel_samples "$TMP/zcc.js"
 net=$(json_get "$TMP/zcc.js" cpu net)
-check "zcc -c -W -J: net has us_per_packet, bytes_per_call, super_packets: $net" \
+check "zcc -c -W -J: net has us_per_packet, bytes_per_call, interrupts_per_packet, super_packets, drops: $net" \
 	sh -c "echo '$net' | grep -q '\"super_packets\":' &&
-		echo '$net' | grep -Eq '\"us_per_packet\":[0-9.]+,\"bytes_per_call\":[1-9][0-9]*,'"
+		echo '$net' | grep -Eq '\"rx_dropped\":[0-9]+,\"tx_dropped\":[0-9]+,\"errors\":[0-9]+,' &&
+		echo '$net' | grep -Eq '\"us_per_packet\":[0-9.]+,\"bytes_per_call\":[1-9][0-9]*,\"interrupts_per_packet\":[0-9.]+,'"
 if [ "$(json_get "$TMP/zcc.js" cpu kernel_pct)" != null ]; then
 	check "zcc -c -W -d -J: kernel_us_per_kb and kernel_other" \
 		"$jc" -E cpu -k kernel_us_per_kb -k kernel_other "$TMP/zcc.js"

@@ -77,7 +77,7 @@ static void canned_snaps(void)
 	static const char dev_b[] =
 		"Inter-|   Receive                |  Transmit\n"
 		" face |bytes    packets errs drop fifo frame compressed multicast|bytes packets\n"
-		"    lo: 9000 510 0 0 0 0 0 0 9000 510 0 0 0 0 0 0\n"
+		"    lo: 9000 510 3 7 0 0 0 0 9000 510 1 2 0 0 0 0\n"
 		"  eth0: 5000 50 0 0 0 0 0 0 6000 60 0 0 0 0 0 0\n";
 
 	memset(&a, 0, sizeof(a));
@@ -131,6 +131,12 @@ static void test_compute(void)
 	CHECK(r.nifs == 1 && strcmp(r.ifs[0].name, "lo") == 0 &&
 	      near(r.ifs[0].rx_per_sec, 500) && near(r.ifs[0].tx_per_sec, 500),
 	      "only the interfaces that moved packets");
+	CHECK(r.ifs[0].rx_dropped == 7 && r.ifs[0].tx_dropped == 2 && r.ifs[0].errors == 4,
+	      "drops each way and errors over the period (%llu %llu %llu)",
+	      (unsigned long long)r.ifs[0].rx_dropped, (unsigned long long)r.ifs[0].tx_dropped,
+	      (unsigned long long)r.ifs[0].errors);
+	CHECK(near(r.intr_per_packet, 0.115), "interrupts per packet: 115 over 1000 (%.3f)",
+	      r.intr_per_packet);
 	/* 12.5% of 2 CPUs for 1 s is 250 ms over 1000 KB. */
 	CHECK(near(r.class_us_per_kb[WHERE_USER], 250), "user us/KB (%.3f)",
 	      r.class_us_per_kb[WHERE_USER]);
