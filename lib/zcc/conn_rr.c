@@ -68,7 +68,8 @@ static void rr_init(struct conn *c, uint32_t loops)
 		error(1, errno, "memory");
 	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
-		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR };
+		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR,
+		.flags = rr_far_asks(c) ? RR_ASK_REPORT : 0 };
 	rr_boot_id(w->h.boot_id);
 	w->timed = rr_timed(rc->req_bytes, rc->resp_bytes);
 	w->req = calloc(1, rc->req_bytes);
@@ -327,6 +328,8 @@ static int rr_settle(struct conn *c, char *err, size_t errlen)
 
 	if (work_of(c)->udp)
 		return 0;
+	if (work_of(c)->h.flags & RR_ASK_REPORT)
+		return rr_far_settle(c, err, errlen);
 	shutdown(c->t.sock, SHUT_WR);
 	n = recv(c->t.sock, &b, 1, MSG_DONTWAIT);
 	if (n <= 0)

@@ -9,6 +9,7 @@
 #include "wire/rr_proto.h"
 #include "wire/rr_seq.h"
 #include "zcc/rr.h"
+#include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
 
 #define RR_RING 4096		/* bare open loop: requests in flight at most */
@@ -26,6 +27,7 @@ struct rr_work {
 	int done_sending;		/* --gap: the reader takes the rest */
 	int read_rc;			/* --gap: the reader's end */
 	char read_err[256];
+	struct rx_report_wait rp;	/* RR_ASK_REPORT: the far end's report */
 };
 
 struct rr_work *rr_work_of(const struct conn *c);
@@ -43,5 +45,14 @@ int rr_udp_connect(struct conn *c, char *err, size_t errlen);
 int rr_udp_open(struct conn *c, char *err, size_t errlen);
 int rr_udp_closed(struct conn *c, char *err, size_t errlen);
 void *rr_udp_reader(void *arg);
+
+/*
+ * The far end's report (lib/zcc/rr_far.c). rr_far_asks - whether c's
+ * hello asks for it: -c, over TCP. rr_far_settle -
+ * after the last answer, the client's side shut, the report read
+ * into c->rx (c->rx_ok) until the server closes: a settle hook's result.
+ */
+int rr_far_asks(const struct conn *c);
+int rr_far_settle(struct conn *c, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
  *   sent-time: the same from each request's actual send (--gap)
  *   schedule: S of D requests sent, behind by at most X us (mean Y us) (--gap)
  *   cpu: load PCT% of NCPUS CPUs, X us/Tran, zcc itself Y us/Tran (-c)
+ *        [; zcs: ...: the far end's, by its report (lib/zcc/rr_far.c)]
  */
 #include <errno.h>
 #include <error.h>
@@ -116,6 +117,8 @@ static void cpu_line(const struct sender *sd, const struct send_result *r, uint6
 	line_num("own_us_per_tran", n ? own * 1e6 / (double)n : NAN, 3,
 		 ", zcc itself %.3f us/Tran");
 	line_str("meter", r->meter, NULL);
+	if (r->rx_ok && r->rx.rr)
+		rx_report_tran(&r->rx);
 	if (sd->where)
 		where_line(where_span_report(sd->run));
 	line_end();
