@@ -12,6 +12,16 @@
 #include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
 
+/*
+ * RR_CLOCKS 0: a build for the bench alone (tests/bench/rr.sh, compiled
+ * with -DRR_CLOCKS=0 in a directory of its own), whose closed loop reads
+ * no clock and records nothing, with -n ending it: the same loop's rate
+ * beside the real one's is what the clocks and the histogram cost.
+ */
+#ifndef RR_CLOCKS
+#define RR_CLOCKS 1
+#endif
+
 #define RR_RING 4096		/* bare open loop: requests in flight at most */
 #define RR_UDP_LOST_MS 500	/* UDP: an answer not in by then is lost */
 
