@@ -33,8 +33,8 @@
 #
 # netperf: NETPERF names a netperf (netserver beside it) or a netperf
 # source tree (github.com/HewlettPackard/netperf), which this part builds
-# in a directory of its own under /tmp (autoconf, automake and a C
-# compiler; the tree is not written to); else netperf on PATH; else the
+# in a directory of its own under TMPDIR (/tmp), removed after (autoconf,
+# automake and a C compiler; the tree is not written to); else netperf on PATH; else the
 # netperf figures are skipped, saying why. sockperf: on PATH (Debian's
 # package), else skipped, saying why.
 #
@@ -76,7 +76,7 @@ rr_netperf_build() {
 	for _t in autoconf automake aclocal make cc; do
 		command -v $_t >/dev/null 2>&1 || { NP_WHY="$_t is not installed: cannot build netperf from $1"; NETPERF=; return 1; }
 	done
-	RR_NP_DIR=$(mktemp -d /tmp/zc-netperf.XXXXXX) || { NP_WHY="no directory under /tmp"; NETPERF=; return 1; }
+	RR_NP_DIR=$(mktemp -d "${TMPDIR:-/tmp}/zc-netperf.XXXXXX") || { NP_WHY="no directory under /tmp"; NETPERF=; return 1; }
 	on_cleanup rr_netperf_gone
 	show "cp -r $1/. $RR_NP_DIR; (./autogen.sh;) ./configure; make -C src"
 	if ! (cp -r "$1/." "$RR_NP_DIR" && cd "$RR_NP_DIR" &&
