@@ -8,6 +8,7 @@
 # row, the CSV's rows, and nothing left behind (servers, the netperf
 # build's directory).
 . "$ZC_TOP/tests/lib.sh"
+. "$ZC_TOP/tests/harness/e2e.sh"
 
 bench=$ZC_TOP/tests/bench/run.sh
 mkdir -p "$TMP/tmp" "$TMP/out"
@@ -24,14 +25,7 @@ refused "ZC_BENCH_RR_REPS=0" ZC_BENCH_RR_REPS=0
 refused "ZC_BENCH_RR_SECS=x" ZC_BENCH_RR_SECS=x
 refused "ZC_BENCH_RR_MEM_SECS=2" ZC_BENCH_RR_MEM_SECS=2
 
-if [ "$ZC_PASS" != plain ]; then
-	skip "bench rr run: only in the plain pass (this is '$ZC_PASS'; it measures, not checks memory)"
-	finish
-fi
-if ! { taskset -c 0 true && taskset -c 1 true; } 2>/dev/null; then
-	skip "bench rr run: needs CPUs 0 and 1 (online: $(cat /sys/devices/system/cpu/online 2>/dev/null))"
-	finish
-fi
+bench_run_here "bench rr run"
 meter_slot
 TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_RR_REPS=1 ZC_BENCH_RR_SECS=1 \
 	ZC_BENCH_RR_MEM_SECS=3 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
