@@ -4,6 +4,7 @@
  * are tested without waiting).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +13,41 @@
 
 #define MAGIC "zc-report"
 
+/* fmt's words after the *used bytes of buf[len]: 0, or -1 when they do not fit. */
+static int __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *used)
+		return -1;
+	*used += (size_t)n;
+	return 0;
+}
+
 int rxreport_format(char *buf, size_t len, const struct rxreport *r)
 {
-	int n = snprintf(buf, len, MAGIC " %u method=%s read_bytes=%" PRIu64 " bytes=%"
-			 PRIu64 " seconds=%.6f own_us_per_kb=%.4f boot_id=%s",
-			 r->rr ? 2u : 1u, r->method, r->read_bytes, r->bytes, r->seconds,
-			 r->own, r->boot_id[0] ? r->boot_id : "-");
-	int m = 0, t = 0;
+	size_t used = 0;
 
-	if (n < 0 || (size_t)n >= len)
+	if (len == 0 ||
+	    append(buf, len, &used, MAGIC " %u method=%s read_bytes=%" PRIu64 " bytes=%" PRIu64
+		   " seconds=%.6f own_us_per_kb=%.4f boot_id=%s", r->rr ? 2u : 1u, r->method,
+		   r->read_bytes, r->bytes, r->seconds, r->own,
+		   r->boot_id[0] ? r->boot_id : "-") < 0)
 		return -1;
-	if (r->metered)
-		m = snprintf(buf + n, len - (size_t)n,
-			     " load_pct=%.4f ncpus=%u service_demand_us_per_kb=%.6f",
-			     r->load * 100, r->ncpus, r->demand);
-	if (m < 0 || (size_t)(n + m) >= len)
+	if (r->metered &&
+	    append(buf, len, &used, " load_pct=%.4f ncpus=%u service_demand_us_per_kb=%.6f",
+		   r->load * 100, r->ncpus, r->demand) < 0)
 		return -1;
-	if (r->rr)
-		t = snprintf(buf + n + m, len - (size_t)(n + m), " transactions=%" PRIu64,
-			     r->transactions);
-	if (t < 0 || (size_t)(n + m + t) + 1 >= len)
+	if (r->rr && append(buf, len, &used, " transactions=%" PRIu64, r->transactions) < 0)
 		return -1;
-	buf[n + m + t] = '\n';
-	buf[n + m + t + 1] = '\0';
-	return n + m + t + 1;
+	if (append(buf, len, &used, "\n") < 0)
+		return -1;
+	return (int)used;
 }
 
 /* The keys known here (version 1's, then version 2's), as bits of what was seen. */

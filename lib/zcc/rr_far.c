@@ -23,16 +23,16 @@ int rr_far_asks(const struct conn *c)
 int rr_far_settle(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = rr_work_of(c);
-	struct rxreport_reader *rd = &w->rp.rd;
-	size_t head;
+	const struct rxreport_reader *rd = &w->rp.rd;
+	size_t head = strlen(HEAD);
 	int rc;
 
 	rx_report_start(&w->rp, 1);
 	rc = send_await_close(c->sd, &c->t, &w->rp, NULL, err, errlen);
-	head = rd->have < strlen(HEAD) ? rd->have : strlen(HEAD);
 	if (rc != 0)
 		return rc;
-	if (head && memcmp(rd->line, HEAD, head) != 0) {
+	/* What came first is not a report's beginning: a long answer. */
+	if (rd->have && memcmp(rd->line, HEAD, rd->have < head ? rd->have : head) != 0) {
 		snprintf(err, errlen, "%s: the server answered more than asked (bytes after "
 			 "answer %" PRIu64 ")", c->peer, w->f.answered);
 		return -2;
