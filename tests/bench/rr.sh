@@ -13,7 +13,9 @@
 #                     CPU per transaction by each one's -c (the machine's
 #                     load x CPUs x seconds / transactions: zcc's cpu: line,
 #                     netperf's local service demand, both by the kernel's
-#                     idle time) at most 1.05x netperf's; zc's p50 within 10%
+#                     idle time) at most 1.05x netperf's, and so each
+#                     client's own (zcc's getrusage; netperf's process
+#                     CPU time from subreaper); zc's p50 within 10%
 #                     of netperf's P50 (omni's P50_LATENCY, whole
 #                     microseconds) and of sockperf's full round trip
 #                     (--full-rtt: its percentile 50).
@@ -106,16 +108,20 @@ side_zc() {
 }
 
 # side_np SIZE: one netperf TCP_RR run of RR_SECS, netperf on CPU 0 and
-# netserver's test on CPU 1; TPS, US (its local service demand), P50.
+# netserver's test on CPU 1; TPS, US (its local service demand), OWN
+# (netperf's own CPU per transaction: its process's, from subreaper, its
+# control connection's few milliseconds included), P50.
 side_np() {
 	set -- -H 127.0.0.1 -p "$NP_PORT" -t TCP_RR -l "$RR_SECS" -c -T 0,1 -P 0 -- \
-		-r "$1,$1" -o THROUGHPUT,LOCAL_SD,P50_LATENCY
+		-r "$1,$1" -o THROUGHPUT,LOCAL_SD,P50_LATENCY,ELAPSED_TIME
 	[ -z "${QUIET:-}" ] && show "netperf $*"
-	"$NETPERF" "$@" >"$WORK/np.out" 2>&1 || die "netperf failed: $(tail -n 2 "$WORK/np.out")"
+	"$ZC_TESTBIN/subreaper" -s -o "$WORK/np.rusage" "$NETPERF" "$@" >"$WORK/np.out" 2>&1 ||
+		die "netperf failed: $(tail -n 2 "$WORK/np.out")"
 	# shellcheck disable=SC2046
 	set -- $(tail -n 1 "$WORK/np.out" | tr ',' ' ')
-	TPS=${1:-} US=${2:-} P50=${3:-}
-	need "$TPS" "$US" "$P50"
+	TPS=${1:-} US=${2:-} P50=${3:-} _el=${4:-}
+	need "$TPS" "$US" "$P50" "$_el" "$(cputime_us "$WORK/np.rusage")"
+	OWN=$(calc "$(cputime_us "$WORK/np.rusage") / ($TPS * $_el)")
 }
 
 # side_sp SIZE: one sockperf ping-pong of RR_SECS on CPU 0; P50, its full
@@ -130,11 +136,12 @@ side_sp() {
 
 # rr_rounds NAME SIZE: RR_REPS rounds of zc, netperf (when here) and
 # sockperf (when SP_USE), in an order that turns each round; "zc peer"
-# lines into NAME.rate, NAME.cpu (zc's and netperf's -c), NAME.p50
-# (against netperf), NAME.spp50 (against sockperf); zc's own us/Tran and
-# its rate into NAME.own and NAME.tps.
+# lines into NAME.rate, NAME.cpu (zc's and netperf's -c), NAME.npown
+# (their own CPU per transaction), NAME.p50 (against netperf),
+# NAME.spp50 (against sockperf); zc's own us/Tran and its rate into
+# NAME.own and NAME.tps.
 rr_rounds() {
-	for _f in rate cpu p50 spp50 own tps; do : >"$WORK/$1.$_f"; done
+	for _f in rate cpu npown p50 spp50 own tps; do : >"$WORK/$1.$_f"; done
 	_r=1
 	while [ $_r -le "$RR_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
@@ -147,17 +154,18 @@ rr_rounds() {
 			case $_s in
 			zc)
 				side_zc "$2"
-				_zt=$TPS _zu=$US _zp=$P50
+				_zt=$TPS _zu=$US _zp=$P50 _zo=$OWN
 				echo "$OWN" >>"$WORK/$1.own"
 				echo "$TPS" >>"$WORK/$1.tps"
 				;;
-			np) [ -z "$NETPERF" ] || { side_np "$2"; _nt=$TPS _nu=$US _np=$P50; } ;;
+			np) [ -z "$NETPERF" ] || { side_np "$2"; _nt=$TPS _nu=$US _np=$P50 _no=$OWN; } ;;
 			sp) [ -z "$SP_USE" ] || { side_sp "$2"; _sp=$P50; } ;;
 			esac
 		done
 		if [ -n "$NETPERF" ]; then
 			echo "$_zt $_nt" >>"$WORK/$1.rate"
 			echo "$_zu $_nu" >>"$WORK/$1.cpu"
+			echo "$_zo $_no" >>"$WORK/$1.npown"
 			echo "$_zp $_np" >>"$WORK/$1.p50"
 		fi
 		[ -z "$SP_USE" ] || echo "$_zp $_sp" >>"$WORK/$1.spp50"
@@ -209,8 +217,9 @@ rr_row() {
 	if [ -n "$NETPERF" ]; then
 		echo "    transactions/s  zc $(spread "$WORK/$1.rate" 1 0), netperf $(spread "$WORK/$1.rate" 2 0)"
 		echo "    us/Tran (-c)    zc $(spread "$WORK/$1.cpu" 1), netperf $(spread "$WORK/$1.cpu" 2)"
+		echo "    own us/Tran     zc $(spread "$WORK/$1.npown" 1 2), netperf $(spread "$WORK/$1.npown" 2 2)"
 		echo "    p50 us          zc $(spread "$WORK/$1.p50" 1), netperf $(spread "$WORK/$1.p50" 2)"
-		echo "    rounds zc/netperf: rate$(ratios "$WORK/$1.rate"); cpu$(ratios "$WORK/$1.cpu"); p50$(ratios "$WORK/$1.p50")"
+		echo "    rounds zc/netperf: rate$(ratios "$WORK/$1.rate"); cpu$(ratios "$WORK/$1.cpu"); own$(ratios "$WORK/$1.npown"); p50$(ratios "$WORK/$1.p50")"
 		ratio_of "$WORK/$1.rate" rt_
 		ratio_of "$WORK/$1.cpu" rc_
 		ratio_of "$WORK/$1.p50" rp_
@@ -220,6 +229,9 @@ rr_row() {
 		judge_ratio "$1" "rr $2 B against netperf TCP_RR: transactions/s" rt_ "lo >= 0.95" \
 			"target: the interval's lower end at least 0.95"
 		JUDGE_CPU="CPU per transaction (-c)" JUDGE_PART=rr judge_cpu "$1" "rr $2 B against netperf TCP_RR:" 1.05
+		ratio_of "$WORK/$1.npown" rc_
+		csv rr "$1" own_cpu_ratio "$rc_median" x
+		JUDGE_CPU="own CPU per transaction" JUDGE_PART=rr judge_cpu "$1-own" "rr $2 B against netperf TCP_RR:" 1.05
 		judge_ratio "$1" "rr $2 B against netperf TCP_RR: p50" rp_ "m >= 0.9 && m <= 1.1" \
 			"target: within 10%"
 	else

@@ -41,9 +41,9 @@ check "zcc's own us/Tran with its spread" grep -Eq '^    zcc itself +[0-9.]+ \[[
 if grep -q '^    netperf: skipped: ' "$TMP/rr.txt"; then
 	check "without netperf: why, in both rows" [ "$(grep -c '^    netperf: skipped: .*NETPERF' "$TMP/rr.txt")" -eq 2 ]
 else
-	check "netperf: rate, CPU and p50 verdicts in both rows" \
-		[ "$(grep -Ec '^  -> (target met|TARGET NOT MET): rr (1|200) B against netperf TCP_RR: (transactions/s|CPU per transaction|p50)' "$TMP/rr.txt")" -eq 6 ]
-	check "netperf: each round's ratios" grep -Eq '^    rounds zc/netperf: rate [0-9.]+; cpu [0-9.]+; p50 [0-9.]+$' "$TMP/rr.txt"
+	check "netperf: rate, CPU (-c and own) and p50 verdicts in both rows" \
+		[ "$(grep -Ec '^  -> (target met|TARGET NOT MET): rr (1|200) B against netperf TCP_RR: (transactions/s|CPU per transaction|own CPU per transaction|p50)' "$TMP/rr.txt")" -eq 8 ]
+	check "netperf: each round's ratios" grep -Eq '^    rounds zc/netperf: rate [0-9.]+; cpu [0-9.]+; own [0-9.]+; p50 [0-9.]+$' "$TMP/rr.txt"
 fi
 if command -v sockperf >/dev/null 2>&1; then
 	check "sockperf at 1 byte: why not" grep -q '^    sockperf: skipped: its messages are at least 14 bytes$' "$TMP/rr.txt"
