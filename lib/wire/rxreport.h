@@ -44,7 +44,6 @@
 #include <stdint.h>
 
 #define RXREPORT_MAX 512	/* the line's bytes, its newline included */
-#define RXREPORT_VERSION 2	/* the newest this reader knows */
 
 /* What a report says. */
 struct rxreport {
