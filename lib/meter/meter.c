@@ -74,6 +74,11 @@ double cpu_us_per_kb(double cpu_secs, uint64_t bytes)
 	return cpu_secs * 1e6 / ((double)bytes / 1024.0);
 }
 
+double cpu_us_per_tran(double cpu_secs, uint64_t transactions)
+{
+	return transactions ? cpu_secs * 1e6 / (double)transactions : NAN;
+}
+
 /* Is "hypervisor" a word of a "flags" line of the cpuinfo file? */
 int meter_machine_is_virtual(void)
 {

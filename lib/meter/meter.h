@@ -238,6 +238,14 @@ double service_demand_us_per_kb(double load, int ncpus, double secs, uint64_t by
 double cpu_us_per_kb(double cpu_secs, uint64_t bytes);
 
 /*
+ * cpu_us_per_tran - CPU time per transaction in microseconds (netperf's
+ * service demand for request/response): cpu_secs is load x ncpus x secs
+ * for the machine's, a process's CPU seconds for its own. NAN when no
+ * transaction was made.
+ */
+double cpu_us_per_tran(double cpu_secs, uint64_t transactions);
+
+/*
  * meter_calibrate - calibrate the loop-count method (cfg's ncpus, policy,
  * bind and calib_path) and write the file: a warm-up, then samples of
  * sample_ms each (0: 1 s), report(rate, arg) after each one, their median

@@ -66,17 +66,20 @@ void rr_hello_encode(unsigned char *buf, const struct rr_hello *h)
 	proto_put_u32(buf + 24, h->resp_bytes);
 	buf[28] = h->proto;
 	buf[29] = h->mode;
+	put16(buf + 30, h->flags);
 	memcpy(buf + 32, h->boot_id, RR_BOOT_ID);
 }
 
 /* The hello's fields, each in range for its protocol. */
-static enum rr_result hello_fields(const struct rr_hello *h, const unsigned char *reserved)
+static enum rr_result hello_fields(const struct rr_hello *h)
 {
 	uint32_t max = h->proto == RR_UDP ? RR_UDP_MAX : RR_MSG_MAX;
 
 	if (h->proto != RR_TCP && h->proto != RR_UDP)
 		return RR_FIELD;
-	if (h->mode != RR_MODE_RR || reserved[0] || reserved[1] || h->run == 0)
+	if (h->mode != RR_MODE_RR || h->run == 0)
+		return RR_FIELD;
+	if ((h->flags & ~RR_ASK_REPORT) || (h->proto == RR_UDP && h->flags))
 		return RR_FIELD;
 	if (h->req_bytes < 1 || h->req_bytes > max || h->resp_bytes < 1 || h->resp_bytes > max)
 		return RR_FIELD;
@@ -125,8 +128,9 @@ enum rr_result rr_hello_decode(const unsigned char *buf, size_t len, struct rr_h
 	h->resp_bytes = proto_get_u32(buf + 24);
 	h->proto = buf[28];
 	h->mode = buf[29];
+	h->flags = get16(buf + 30);
 	memcpy(h->boot_id, buf + 32, RR_BOOT_ID);
-	return hello_fields(h, buf + 30);
+	return hello_fields(h);
 }
 
 void rr_ack_encode(unsigned char *buf, const struct rr_ack *a)

@@ -11,8 +11,16 @@
  *     u32 run id                           the client's, random, not 0
  *     u32 flow id                          0.. for -P's flows
  *     u32 request bytes, u32 response bytes   1..RR_MSG_MAX (UDP: RR_UDP_MAX)
- *     u8 protocol, u8 mode, u16 0          RR_TCP or RR_UDP; RR_MODE_RR
+ *     u8 protocol, u8 mode, u16 flags      RR_TCP or RR_UDP; RR_MODE_RR; RR_ASK_*
  *     16 bytes: the client's boot id       zeros: unknown
+ *
+ * The flags were 0 before any was defined, so a client that asks for
+ * nothing sends the hello it always did. RR_ASK_REPORT (TCP only): once
+ * the client has shut its side after the last answer, the server writes
+ * the receiver's report (lib/wire/rxreport.h, version 2: its transactions,
+ * load, CPUs and seconds) and then closes; the client reads it to give
+ * the far end's CPU per transaction. An unknown flag, or one over UDP,
+ * is a field out of range.
  *
  * Telling it from a stream. A 2001 stream begins u32 n_loops, u32 n_files.
  * Read so, the hello announces RR_HELLO_W0 (about 2.05e9) loops of
@@ -109,6 +117,7 @@
 enum rr_proto { RR_TCP = 1, RR_UDP = 2 };
 enum rr_mode { RR_MODE_RR = 1 };
 enum rr_kind { RR_REQUEST = 1, RR_RESPONSE = 2 };
+enum rr_ask { RR_ASK_REPORT = 1 };	/* the hello's flags */
 
 /* What a decode found; each refusal its own code. */
 enum rr_result {
@@ -130,6 +139,7 @@ struct rr_hello {
 	uint32_t run, flow;
 	uint32_t req_bytes, resp_bytes;
 	uint8_t proto, mode;
+	uint16_t flags;		/* RR_ASK_* */
 	unsigned char boot_id[RR_BOOT_ID];
 };
 

@@ -4,6 +4,7 @@
  * are tested without waiting).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,32 +13,49 @@
 
 #define MAGIC "zc-report"
 
-int rxreport_format(char *buf, size_t len, const struct rxreport *r)
+/* fmt's words after the *used bytes of buf[len]: 0, or -1 when they do not fit. */
+static int __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
-	int n = snprintf(buf, len, MAGIC " %u method=%s read_bytes=%" PRIu64 " bytes=%"
-			 PRIu64 " seconds=%.6f own_us_per_kb=%.4f boot_id=%s",
-			 RXREPORT_VERSION, r->method, r->read_bytes, r->bytes, r->seconds,
-			 r->own, r->boot_id[0] ? r->boot_id : "-");
-	int m = 0;
+	va_list ap;
+	int n;
 
-	if (n < 0 || (size_t)n >= len)
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *used)
 		return -1;
-	if (r->metered)
-		m = snprintf(buf + n, len - (size_t)n,
-			     " load_pct=%.4f ncpus=%u service_demand_us_per_kb=%.6f",
-			     r->load * 100, r->ncpus, r->demand);
-	if (m < 0 || (size_t)(n + m) + 1 >= len)
-		return -1;
-	buf[n + m] = '\n';
-	buf[n + m + 1] = '\0';
-	return n + m + 1;
+	*used += (size_t)n;
+	return 0;
 }
 
-/* The keys of version 1, as bits of what was seen. */
-enum { K_METHOD, K_READ, K_BYTES, K_SECS, K_OWN, K_BOOT, K_LOAD, K_NCPUS, K_DEMAND, K_N };
+int rxreport_format(char *buf, size_t len, const struct rxreport *r)
+{
+	size_t used = 0;
+
+	if (len == 0 ||
+	    append(buf, len, &used, MAGIC " %u method=%s read_bytes=%" PRIu64 " bytes=%" PRIu64
+		   " seconds=%.6f own_us_per_kb=%.4f boot_id=%s", r->rr ? 2u : 1u, r->method,
+		   r->read_bytes, r->bytes, r->seconds, r->own,
+		   r->boot_id[0] ? r->boot_id : "-") < 0)
+		return -1;
+	if (r->metered &&
+	    append(buf, len, &used, " load_pct=%.4f ncpus=%u service_demand_us_per_kb=%.6f",
+		   r->load * 100, r->ncpus, r->demand) < 0)
+		return -1;
+	if (r->rr && append(buf, len, &used, " transactions=%" PRIu64, r->transactions) < 0)
+		return -1;
+	if (append(buf, len, &used, "\n") < 0)
+		return -1;
+	return (int)used;
+}
+
+/* The keys known here (version 1's, then version 2's), as bits of what was seen. */
+enum { K_METHOD, K_READ, K_BYTES, K_SECS, K_OWN, K_BOOT, K_LOAD, K_NCPUS, K_DEMAND,
+       K_TRANS, K_N };
 static const char *const keys[K_N] = {
 	"method", "read_bytes", "bytes", "seconds", "own_us_per_kb", "boot_id",
-	"load_pct", "ncpus", "service_demand_us_per_kb",
+	"load_pct", "ncpus", "service_demand_us_per_kb", "transactions",
 };
 
 #define K_METER ((1u << K_LOAD) | (1u << K_NCPUS) | (1u << K_DEMAND))
@@ -72,7 +90,7 @@ static int name(const char *v, char *out, size_t len)
 	return 0;
 }
 
-/* One KEY=VALUE of version 1 into r; -1 when its value is not one. */
+/* One KEY=VALUE known here into r; -1 when its value is not one. */
 static int value(struct rxreport *r, int k, const char *v)
 {
 	double x = 0;
@@ -80,13 +98,15 @@ static int value(struct rxreport *r, int k, const char *v)
 	switch (k) {
 	case K_METHOD: return name(v, r->method, sizeof(r->method));
 	case K_BOOT: return name(v, r->boot_id, sizeof(r->boot_id));
-	case K_READ: case K_BYTES: case K_NCPUS:
+	case K_READ: case K_BYTES: case K_NCPUS: case K_TRANS:
 		if (number(v, 0, &x) < 0)
 			return -1;
 		if (k == K_READ)
 			r->read_bytes = (uint64_t)x;
 		else if (k == K_BYTES)
 			r->bytes = (uint64_t)x;
+		else if (k == K_TRANS)
+			r->transactions = (uint64_t)x;
 		else
 			r->ncpus = x > 65536 ? 0 : (unsigned)x;
 		return k == K_NCPUS && !r->ncpus ? -1 : 0;
@@ -162,6 +182,9 @@ int rxreport_parse(const char *s, size_t n, struct rxreport *r, char *why, size_
 		return snprintf(why, whylen, "load_pct, ncpus and service_demand_us_per_kb "
 				"come together"), -1;
 	r->metered = (seen & K_METER) != 0;
+	r->rr = (seen & (1u << K_TRANS)) != 0;
+	if (r->rr && r->version < 2)
+		return snprintf(why, whylen, "transactions in a version 1 line"), -1;
 	return 0;
 }
 

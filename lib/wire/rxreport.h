@@ -9,8 +9,9 @@
  *
  *	zc-report VERSION KEY=VALUE ... \n
  *
- * VERSION is a decimal number, 1 here; a later version keeps version 1's
- * keys and adds others, which a reader ignores. The keys of version 1:
+ * VERSION is a decimal number, the lowest whose keys the line holds; a
+ * later version keeps version 1's keys and adds others, which a reader
+ * of an earlier one ignores. The keys of version 1:
  *
  *	method=NAME            the receive method (read, discard, ...)
  *	read_bytes=N           its read size
@@ -20,6 +21,16 @@
  *	boot_id=ID             the receiving kernel's boot id, "-" unknown
  *	load_pct=P ncpus=N service_demand_us_per_kb=D
  *	                       the three together, when the receiver meters
+ *
+ * Version 2 adds, for a request/response connection (zcc --rr), whose
+ * bytes are the requests' and seconds from the acknowledgement to the
+ * client's end:
+ *
+ *	transactions=N         requests answered
+ *
+ * so the far end's CPU per transaction is load x CPUs x seconds / N, and
+ * its own CPU time own_us_per_kb x bytes / 1024 us (netperf's service
+ * demand for RR). A stream's report stays version 1.
  *
  * N is decimal digits, S, X, P and D digits with at most one '.', NAME
  * and ID letters, digits, '-' and '_'. Anything else, a key given twice,
@@ -33,7 +44,6 @@
 #include <stdint.h>
 
 #define RXREPORT_MAX 512	/* the line's bytes, its newline included */
-#define RXREPORT_VERSION 1
 
 /* What a report says. */
 struct rxreport {
@@ -46,10 +56,13 @@ struct rxreport {
 	double load;			/* 0..1 */
 	unsigned ncpus;
 	double demand;			/* us/KB */
+	int rr;				/* version 2: transactions is set */
+	uint64_t transactions;
 };
 
-/* rxreport_format - r as its line (newline included) into buf; its length,
- * or -1 when it does not fit (len >= RXREPORT_MAX always fits). */
+/* rxreport_format - r as its line (newline included) into buf, version 1
+ * or, when r->rr, 2 (r->version is not read); its length, or -1 when it
+ * does not fit (len >= RXREPORT_MAX always fits). */
 int rxreport_format(char *buf, size_t len, const struct rxreport *r);
 
 /* rxreport_parse - the line of n bytes at s (its newline included) into

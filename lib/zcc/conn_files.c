@@ -84,6 +84,7 @@ static int files_settle(struct conn *c, char *err, size_t errlen)
 	struct files_work *fw = work_of(c);
 	int rc;
 
+	rx_report_start(&fw->rp, c->sd->cfg->rx_report);
 	rc = send_await_close(c->sd, &c->t, &fw->rp, c->mptcp ? &c->subflows : NULL,
 			      err, errlen);
 	if (rc == 0)	/* --receiver-report */

@@ -74,7 +74,8 @@ static void rr_init(struct conn *c, uint32_t loops)
 		error(1, errno, "memory");
 	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
-		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR };
+		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR,
+		.flags = rr_far_asks(c) ? RR_ASK_REPORT : 0 };
 	rr_boot_id(w->h.boot_id);
 	w->timed = rr_timed(rc->req_bytes, rc->resp_bytes);
 	w->req = calloc(1, rc->req_bytes);
@@ -145,15 +146,16 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t tx, real;
+	uint64_t tx = 0, real = 0;
 
 	if (w->timed) {
-		rr_clock_pair(&tx, &real);
+		if (RR_CLOCKS)
+			rr_clock_pair(&tx, &real);
 		rr_msg_encode(w->req, &(struct rr_msg){ .kind = RR_REQUEST, .run = w->h.run,
 			.flow = w->h.flow, .length = w->h.req_bytes, .seq = seq,
 			.due_mono = due, .tx_mono = tx, .tx_real = real });
 	} else {
-		tx = now_ns();
+		tx = RR_CLOCKS ? now_ns() : 0;
 		w->ring_due[seq % RR_RING] = due;
 		w->ring_tx[seq % RR_RING] = tx;
 	}
@@ -209,13 +211,14 @@ static int run_closed(struct conn *c, char *err, size_t errlen)
 	int timed_end = c->sd->cfg->secs > 0;
 
 	for (uint64_t seq = 0; limit ? seq < limit : 1; seq++) {
-		now = now_ns();
+		now = RR_CLOCKS || timed_end ? now_ns() : 0;
 		if (timed_end && now >= c->end)
 			break;
 		if (rr_send_request(c, seq, now, err, errlen) < 0 ||
 		    take_answer(c, seq, &m, err, errlen) < 0)
 			return -1;
-		rr_record(w, &m, 0);
+		if (RR_CLOCKS)
+			rr_record(w, &m, 0);
 		w->f.answered = seq + 1;
 	}
 	return 0;
@@ -338,6 +341,8 @@ static int rr_settle(struct conn *c, char *err, size_t errlen)
 
 	if (work_of(c)->udp)
 		return 0;
+	if (work_of(c)->h.flags & RR_ASK_REPORT)
+		return rr_far_settle(c, err, errlen);
 	shutdown(c->t.sock, SHUT_WR);
 	n = recv(c->t.sock, &b, 1, MSG_DONTWAIT);
 	if (n <= 0)

@@ -9,7 +9,18 @@
 #include "wire/rr_proto.h"
 #include "wire/rr_seq.h"
 #include "zcc/rr.h"
+#include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
+
+/*
+ * RR_CLOCKS 0: a build for the bench alone (tests/bench/rr.sh, compiled
+ * with -DRR_CLOCKS=0 in a directory of its own), whose closed loop reads
+ * no clock and records nothing, with -n ending it: the same loop's rate
+ * beside the real one's is what the clocks and the histogram cost.
+ */
+#ifndef RR_CLOCKS
+#define RR_CLOCKS 1
+#endif
 
 #define RR_RING 4096		/* bare open loop: requests in flight at most */
 #define RR_UDP_LOST_MS 500	/* UDP: an answer not in by then is lost */
@@ -30,6 +41,7 @@ struct rr_work {
 	struct hist *ival;		/* -I: this interval's round trips, under */
 	pthread_mutex_t ival_lock;	/*   this lock (the watcher reads and resets it) */
 	struct rr_log_buf *log;		/* --log: rows not yet written */
+	struct rx_report_wait rp;	/* RR_ASK_REPORT: the far end's report */
 };
 
 struct rr_work *rr_work_of(const struct conn *c);
@@ -102,5 +114,14 @@ int rr_udp_connect(struct conn *c, char *err, size_t errlen);
 int rr_udp_open(struct conn *c, char *err, size_t errlen);
 int rr_udp_closed(struct conn *c, char *err, size_t errlen);
 void *rr_udp_reader(void *arg);
+
+/*
+ * The far end's report (lib/zcc/rr_far.c). rr_far_asks - whether c's
+ * hello asks for it: -c, over TCP. rr_far_settle -
+ * after the last answer, the client's side shut, the report read
+ * into c->rx (c->rx_ok) until the server closes: a settle hook's result.
+ */
+int rr_far_asks(const struct conn *c);
+int rr_far_settle(struct conn *c, char *err, size_t errlen);
 
 #endif

@@ -9,6 +9,7 @@
  *   schedule: S of D requests sent, behind by at most X us (mean Y us) (--gap)
  *   one-way: ... (where the clocks allow: lib/zcc/rr_lines.c)
  *   cpu: load PCT% of NCPUS CPUs, X us/Tran, zcc itself Y us/Tran (-c)
+ *        [; zcs: ...: the far end's, by its report (lib/zcc/rr_far.c)]
  */
 #include <errno.h>
 #include <error.h>
@@ -118,6 +119,8 @@ static void cpu_line(const struct sender *sd, const struct send_result *r, uint6
 	line_num("own_us_per_tran", n ? own * 1e6 / (double)n : NAN, 3,
 		 ", zcc itself %.3f us/Tran");
 	line_str("meter", r->meter, NULL);
+	if (r->rx_ok && r->rx.rr)
+		rx_report_tran(&r->rx);
 	if (sd->where)
 		where_line(where_span_report(sd->run));
 	line_end();

@@ -17,6 +17,7 @@
 #include "app/out.h"
 #include "base/clock.h"
 #include "base/textfile.h"
+#include "meter/meter.h"
 
 #define LOOK_MS 100	/* how often the wait looks at delivery */
 
@@ -130,6 +131,8 @@ void rx_report_add(struct rxreport *sum, const struct rxreport *one, unsigned n)
 		sum->demand = (sum->demand * n + one->demand) / (n + 1);
 	}
 	sum->bytes = bytes;
+	sum->rr &= one->rr;
+	sum->transactions += one->transactions;
 	sum->seconds = one->seconds > sum->seconds ? one->seconds : sum->seconds;
 }
 
@@ -156,8 +159,24 @@ void rx_report_line(const struct rxreport *rx)
 		line_num("service_demand_us_per_kb", rx->demand, 3,
 			 ", service demand %.3f us/KB");
 	}
+	if (rx->rr)
+		line_u64("transactions", rx->transactions, ", %" PRIu64 " transactions");
 	line_str("boot_id", rx->boot_id, NULL);
 	line_bool("same_machine", rx_report_same(rx), " (this machine)");
 	line_int("version", rx->version, NULL);
 	line_end();
+}
+
+void rx_report_tran(const struct rxreport *rx)
+{
+	double own = rx->own * ((double)rx->bytes / 1024) / 1e6;
+
+	if (rx->metered) {
+		line_num("server_load_pct", rx->load * 100, 1, "; zcs: load %.1f%%");
+		line_int("server_ncpus", rx->ncpus, " of %lld CPUs");
+		line_num("server_us_per_tran", cpu_us_per_tran(rx->load * rx->ncpus * rx->seconds,
+							       rx->transactions), 3, ", %.3f us/Tran");
+	}
+	line_num("server_own_us_per_tran", cpu_us_per_tran(own, rx->transactions), 3,
+		 rx->metered ? ", zcs itself %.3f us/Tran" : NULL);
 }

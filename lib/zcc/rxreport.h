@@ -64,4 +64,12 @@ int rx_report_same(const struct rxreport *rx);
  */
 void rx_report_line(const struct rxreport *rx);
 
+/*
+ * rx_report_tran - a request/response report (rx->rr) in the cpu: line
+ * being described: "; zcs: load PCT% of NCPUS CPUs, X us/Tran, zcs
+ * itself Y us/Tran" when zcs metered (-c); zcs's own figure alone is in
+ * the JSON only, as in zcs's answered: line. Keys server_*.
+ */
+void rx_report_tran(const struct rxreport *rx);
+
 #endif

@@ -191,7 +191,6 @@ int send_await_close(const struct sender *sd, struct tx *t, struct rx_report_wai
 	char buf[512];
 	ssize_t n;
 
-	rx_report_start(rp, cfg->rx_report);
 	if (shutdown(sock, SHUT_WR) < 0) {
 		if (*t->stop)
 			return -1;

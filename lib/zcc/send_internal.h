@@ -110,8 +110,8 @@ void send_subflows(const struct sender *sd, int sock, int first, int *mptcp,
 
 /*
  * send_await_close - everything is in the kernel's hands; see it
- * delivered. -T bounds the wait; with --receiver-report, rp gets what the
- * server writes; an MPTCP connection's subflows are looked at into sf
+ * delivered. -T bounds the wait; rp (started by the caller,
+ * rx_report_start) gets what the server writes when a report is asked; an MPTCP connection's subflows are looked at into sf
  * (NULL: none) as the last bytes go. 0, -1 when *t->stop cut it short, -2
  * with err when the server failed.
  */

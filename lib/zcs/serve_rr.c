@@ -21,8 +21,11 @@
 #include "app/out.h"
 #include "base/clock.h"
 #include "base/stop.h"
+#include "base/textfile.h"
+#include "meter/meter.h"
 #include "wire/proto.h"
 #include "wire/rr_io.h"
+#include "wire/rxreport.h"
 #include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
@@ -159,17 +162,31 @@ static enum rr_end answer_all(struct rr_conn *r)
 	}
 }
 
-/* The connection's line: answered: N requests in S s, R requests/sec ... */
-static void report_answered(const struct rr_conn *r, int interrupted)
+/* What the connection cost: its answered: line's and its report's figures. */
+struct rr_tally {
+	double secs, own;		/* own: this process's CPU seconds */
+	uint64_t bytes;			/* the requests' */
+	struct serve_load l;		/* -c */
+};
+
+static struct rr_tally tally(const struct rr_conn *r)
 {
-	double secs = (double)(r->end - r->start) / 1e9;
-	double own = cpu_self_secs() - r->cpu0;
+	struct rr_tally t = { .secs = (double)(r->end - r->start) / 1e9,
+		.own = cpu_self_secs() - r->cpu0, .bytes = r->n * r->h.req_bytes };
 	struct serve_sampler_mark mk = r->first;
 	uint64_t bytes = r->n * ((uint64_t)r->h.req_bytes + r->h.resp_bytes);
-	struct serve_load l = { 0 };
 
 	if (r->metered)
-		l = serve_sampler_since(&mk, &bytes);
+		t.l = serve_sampler_since(&mk, &bytes);
+	return t;
+}
+
+/* The connection's line: answered: N requests in S s, R requests/sec ... */
+static void report_answered(const struct rr_conn *r, const struct rr_tally *t,
+			    int interrupted)
+{
+	double secs = t->secs;
+
 	line_begin("answered");
 	line_str("peer", r->peer, NULL);
 	line_u64("requests", r->n, "answered: %" PRIu64 " requests");
@@ -177,17 +194,46 @@ static void report_answered(const struct rr_conn *r, int interrupted)
 	line_num("requests_per_sec", secs > 0 ? (double)r->n / secs : 0, 0, ", %.0f requests/sec");
 	line_u64("request_bytes", r->h.req_bytes, NULL);
 	line_u64("response_bytes", r->h.resp_bytes, NULL);
-	if (l.valid) {
-		line_num("load_pct", l.load * 100, 1, ", load %.1f%%");
-		line_int("ncpus", l.ncpus, " of %lld CPUs");
-		line_num("us_per_tran", r->n ? l.load * l.ncpus * secs * 1e6 / (double)r->n : NAN,
-			 3, ", %.3f us/Tran");
+	if (t->l.valid) {
+		line_num("load_pct", t->l.load * 100, 1, ", load %.1f%%");
+		line_int("ncpus", t->l.ncpus, " of %lld CPUs");
+		line_num("us_per_tran", cpu_us_per_tran(t->l.load * t->l.ncpus * secs, r->n), 3,
+			 ", %.3f us/Tran");
 	}
-	line_num("own_us_per_tran", r->n ? own * 1e6 / (double)r->n : NAN, 3,
-		 l.valid ? ", zcs itself %.3f us/Tran" : NULL);
+	line_num("own_us_per_tran", cpu_us_per_tran(t->own, r->n), 3,
+		 t->l.valid ? ", zcs itself %.3f us/Tran" : NULL);
 	line_bool("interrupted", interrupted, " (interrupted)");
 	if (line_end() < 0 || out_failed())
 		_exit(r->cfg->alone ? 1 : SERVE_GIVE_UP);
+}
+
+/*
+ * RR_ASK_REPORT: the receiver's report (lib/wire/rxreport.h, version 2)
+ * once the client has shut its side; a client gone by then makes the
+ * send fail, and there is nothing to say.
+ */
+static void send_report(const struct rr_conn *r, const struct rr_tally *t)
+{
+	struct rxreport x = { .method = "rr", .read_bytes = r->h.req_bytes, .bytes = t->bytes,
+			      .seconds = t->secs, .own = cpu_us_per_kb(t->own, t->bytes),
+			      .rr = 1, .transactions = r->n };
+	char line[RXREPORT_MAX];
+	int n;
+
+	if (!(r->h.flags & RR_ASK_REPORT))
+		return;
+	if (textfile_line("/proc/sys/kernel/random/boot_id", x.boot_id, sizeof(x.boot_id)) < 0)
+		x.boot_id[0] = '\0';
+	if (t->l.valid && t->bytes) {
+		x.metered = 1;
+		x.load = t->l.load;
+		x.ncpus = (unsigned)t->l.ncpus;
+		x.demand = service_demand_us_per_kb(t->l.load, t->l.ncpus, t->secs, t->bytes);
+	}
+	n = rxreport_format(line, sizeof(line), &x);
+	if (n > 0 && send(r->fd, line, (size_t)n, MSG_NOSIGNAL) < 0) {
+		/* The client did not wait for it. */
+	}
 }
 
 /* The buffers of one request and one answer; -1 when out of memory (said). */
@@ -244,8 +290,13 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 		r.start = now_ns();
 		how = answer_all(&r);
 		r.end = now_ns();
-		if (how != RR_END_BROKEN)
-			report_answered(&r, how == RR_END_STOP);
+		if (how != RR_END_BROKEN) {
+			struct rr_tally t = tally(&r);
+
+			report_answered(&r, &t, how == RR_END_STOP);
+			if (how == RR_END_CLOSED)
+				send_report(&r, &t);
+		}
 	}
 	serve_total_ended();
 	if (res)

@@ -619,11 +619,13 @@ judge_rate() {
 }
 
 # judge_cpu NAME WHAT MAX: the verdict "own CPU per KB ratio at most MAX".
+# Another part names its own figure in JUDGE_CPU ("CPU per transaction")
+# and its CSV part in JUDGE_PART.
 judge_cpu() {
 	if is_true "$(printf '%.2f' "$rc_median") <= $3"; then _met=1; else _met=0; fi
 	# shellcheck disable=SC2154
-	verdict $_met "$2 own CPU per KB $(printf '%.2f' "$rc_median")x [$(printf '%.2f-%.2f' "$rc_lo" "$rc_hi"), $(calc "$rc_conf * 100")%], $rc_below of $rc_n rounds below 1 (target at most ${3}x)"
-	csv peers "$1" cpu_target_met $_met bool
+	verdict $_met "$2 ${JUDGE_CPU:-own CPU per KB} $(printf '%.2f' "$rc_median")x [$(printf '%.2f-%.2f' "$rc_lo" "$rc_hi"), $(calc "$rc_conf * 100")%], $rc_below of $rc_n rounds below 1 (target at most ${3}x)"
+	csv "${JUDGE_PART:-peers}" "$1" cpu_target_met $_met bool
 }
 
 # judge_rx NAME WHAT: the verdict "the receiver's own CPU per KB ratio at

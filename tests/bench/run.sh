@@ -2,7 +2,7 @@
 # make bench [PART=name]: the benchmark that shows what a byte sent costs
 # the CPU, beside the 2001 figures.
 #
-#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|perturb|scale|link]...
+#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|perturb|scale|link|rr]...
 #
 # Each part is one file next to this one, sourced here, and a thin script
 # over the programs' own output (their -J); the statistics
@@ -20,13 +20,14 @@
 # least 2), ZC_BENCH_PERTURB_REPS (paired rounds in perturb, default 5),
 # ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"),
 # ZC_BENCH_LOOPBACK_SECS (the length of a loopback run, default 2; the
-# tests' short run takes 0.5), ZC_BIN and ZC_TESTBIN as for the tests.
+# tests' short run takes 0.5), ZC_BENCH_RR_* (tests/bench/rr.sh), ZC_BIN
+# and ZC_TESTBIN as for the tests.
 ZC_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_DIR=$ZC_TOP/tests/bench
 HARNESS_GRACE=10
 . "$ZC_TOP/tests/lib.sh"
 
-ALL_PARTS="loopback sweep peers accuracy perturb scale link"
+ALL_PARTS="loopback sweep peers accuracy perturb scale link rr"
 OUT=${ZC_BENCH_OUT:-$ZC_TOP/build/bench}
 REPS=${ZC_BENCH_REPS:-3}
 PEER_REPS=${ZC_BENCH_PEER_REPS:-5}
@@ -247,6 +248,7 @@ estimate() {
 	accuracy) echo 480 ;;
 	perturb) echo $((6 * ${ZC_BENCH_PERTURB_REPS:-5} * 4 * 4)) ;;
 	scale) echo 200 ;;
+	rr) echo $((${ZC_BENCH_RR_REPS:-10} * ${ZC_BENCH_RR_SECS:-5} * 7 + ${ZC_BENCH_RR_MEM_SECS:-60} + 30)) ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac
 }

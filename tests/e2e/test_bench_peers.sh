@@ -19,16 +19,7 @@
 
 bench=$ZC_TOP/tests/bench/run.sh
 mkdir -p "$TMP/tmp" "$TMP/out"
-if [ "$ZC_PASS" != plain ]; then
-	skip "bench peers run: only in the plain pass (this is '$ZC_PASS'; it measures, not checks memory)"
-	finish
-fi
-# The bench pins its senders to CPU 0 and its receivers to CPU 1: the
-# kernel refuses a pin to a CPU that is offline or outside the cpuset.
-if ! { taskset -c 0 true && taskset -c 1 true; } 2>/dev/null; then
-	skip "bench peers run: needs CPUs 0 and 1, and this process may not run on both (online: $(cat /sys/devices/system/cpu/online 2>/dev/null))"
-	finish
-fi
+bench_run_here "bench peers run"
 if ! command -v iperf3 >/dev/null 2>&1; then
 	skip "bench peers run: iperf3 is not installed (Debian package iperf3; .ci/run does not need it)"
 else

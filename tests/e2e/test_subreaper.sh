@@ -1,6 +1,6 @@
 #!/bin/sh
 # subreaper: its report lines (child, status, orphan, left, gone, and the
-# cputime line last), the command's status passed through with -s, exact
+# maxrss and cputime lines, cputime last), the command's status passed through with -s, exact
 # CPU time counted (an orphaned grandchild's too), sleeping not counted,
 # leftovers named and killed, signals passed on, -o, usage errors.
 # About 5 s per pass.
@@ -67,7 +67,7 @@ run "$SUBREAPER" -s true
 check "true: exit 0 (got $rc), child, status, gone and cputime lines, cputime last" \
 	eval '[ "$rc" -eq 0 ] && one "$TMP/err" "^child [0-9]+$" &&
 	one "$TMP/err" "^status exit 0$" && one "$TMP/err" "^gone after [0-9]+ ms$" &&
-	one "$TMP/err" "^cputime [0-9]+ [0-9]+ [0-9]+$" &&
+	one "$TMP/err" "^cputime [0-9]+ [0-9]+ [0-9]+$" && one "$TMP/err" "^maxrss [1-9][0-9]*$" &&
 	tail -n 1 "$TMP/err" | grep -Eq "^cputime "'
 run "$SUBREAPER" -s sh -c 'exit 3'
 check "-s: exit 3 passed through (got $rc)" [ "$rc" -eq 3 ]

@@ -92,3 +92,18 @@ zcs_across() {
 	ZCS_PREFIX="ip netns exec $_za_rx"
 	zcs_up "$@"
 }
+
+# bench_run_here WHAT: a bench part's short run measures, and pins its
+# clients to CPU 0 and its servers to CPU 1 (the kernel refuses a pin to
+# a CPU offline or outside the cpuset): in any pass but plain, or where
+# this process may not run on both, skip WHAT saying why and end the test.
+bench_run_here() {
+	if [ "$ZC_PASS" != plain ]; then
+		skip "$1: only in the plain pass (this is '$ZC_PASS'; it measures, not checks memory)"
+		finish
+	fi
+	if ! { taskset -c 0 true && taskset -c 1 true; } 2>/dev/null; then
+		skip "$1: needs CPUs 0 and 1, and this process may not run on both (online: $(cat /sys/devices/system/cpu/online 2>/dev/null))"
+		finish
+	fi
+}

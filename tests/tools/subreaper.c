@@ -16,6 +16,7 @@
  *   orphan PID after MS ms     a descendant we reaped, relative to the end
  *   left PID STATE COMM        a descendant alive after MSECS ms
  *   gone after MS ms           every descendant gone, MS after the command
+ *   maxrss KB                  the largest resident set any of them had
  *   cputime USER_US SYS_US TOTAL_US
  *                              last, once every descendant is reaped (or
  *                              killed and reaped): the CPU time the command
@@ -127,7 +128,7 @@ static pid_t start(char **argv, const sigset_t *old_mask)
 	return child;
 }
 
-/* The last report line: the CPU time of everything we reaped. */
+/* The last report lines: the memory and CPU time of everything we reaped. */
 static void report_cputime(void)
 {
 	struct rusage ru;
@@ -137,6 +138,7 @@ static void report_cputime(void)
 		error(OUR_FAILURE, errno, "getrusage");
 	user_us = (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
 	sys_us = (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+	fprintf(report, "maxrss %ld\n", ru.ru_maxrss);
 	fprintf(report, "cputime %lld %lld %lld\n", user_us, sys_us, user_us + sys_us);
 	if (fflush(report) == EOF || (report != stderr && fclose(report) == EOF))
 		error(OUR_FAILURE, errno, "%s", cfg_report ? cfg_report : "stderr");

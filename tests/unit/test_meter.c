@@ -138,6 +138,10 @@ static void test_service_demand(void)
 	CHECK(near(cpu_us_per_kb(0.001, 1024), 1000), "1 ms of CPU for 1 KiB: 1000 us/KB");
 	CHECK(near(service_demand_us_per_kb(-0.01, 2, 1.0, 1024), -20000),
 	      "a slightly negative load gives a negative demand, as measured");
+	/* 40% of 2 CPUs for 10 s over 100000 transactions: 80 us/Tran. */
+	CHECK(near(cpu_us_per_tran(0.4 * 2 * 10, 100000), 80), "80 us/Tran (got %.3f)",
+	      cpu_us_per_tran(0.4 * 2 * 10, 100000));
+	CHECK(isnan(cpu_us_per_tran(1, 0)), "no transaction: NAN, not a figure");
 }
 
 static void put(const char *path, const char *text)

@@ -156,6 +156,27 @@ static void hellos(void)
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "a response over the largest: RR_FIELD");
 }
 
+/* The flags: RR_ASK_REPORT over TCP taken and kept; unknown ones and UDP's refused. */
+static void hello_flags(void)
+{
+	struct rr_hello ask = hello0, h;
+	unsigned char b[RR_HELLO_LEN];
+
+	rr_hello_encode(b, &hello0);
+	CHECK(b[30] == 0 && b[31] == 0, "no flag asked: the hello's bytes as before");
+	ask.proto = RR_TCP;
+	ask.flags = RR_ASK_REPORT;
+	rr_hello_encode(b, &ask);
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_OK && h.flags == RR_ASK_REPORT,
+	      "TCP asking for the report: taken, the flag kept");
+	b[30] = 0x80;
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "an unknown flag: RR_FIELD");
+	ask.proto = RR_UDP;
+	ask.req_bytes = ask.resp_bytes = RR_MSG_HDR;
+	rr_hello_encode(b, &ask);
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "the report asked over UDP: RR_FIELD");
+}
+
 static void acks(void)
 {
 	static const struct rr_ack a0 = {
@@ -333,6 +354,7 @@ int main(void)
 	rng_seed(56, 2);
 	sniffing();
 	hellos();
+	hello_flags();
 	acks();
 	messages();
 	times();

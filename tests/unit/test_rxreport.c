@@ -162,10 +162,55 @@ static void reader(void)
 	CHECK(rd.state == RXR_LATE, "half a line by the bound: late");
 }
 
+/*
+ * Version 2: a request/response report adds transactions; a stream's line
+ * stays version 1, an old line reads as before, and a version 1 line that
+ * names transactions is malformed.
+ */
+static void version2(void)
+{
+	struct rxreport a = { .method = "rr", .read_bytes = 200, .bytes = 2000000,
+			      .seconds = 10, .own = 2.5, .boot_id = "-", .metered = 1,
+			      .load = 0.4, .ncpus = 2, .demand = 4, .rr = 1,
+			      .transactions = 10000 }, b;
+	char buf[RXREPORT_MAX], why[128] = "";
+	static const char old[] = "zc-report 1 method=read read_bytes=16384 bytes=100 "
+		"seconds=1.5 own_us_per_kb=2 boot_id=- load_pct=50 ncpus=4 "
+		"service_demand_us_per_kb=3\n";
+	int n = rxreport_format(buf, sizeof(buf), &a);
+
+	CHECK(n > 0 && strncmp(buf, "zc-report 2 method=rr ", 22) == 0 &&
+	      strstr(buf, " service_demand_us_per_kb=4.000000 transactions=10000\n"),
+	      "version 2 with its key last: %.*s", n - 1, buf);
+	CHECK(rxreport_parse(buf, (size_t)n, &b, why, sizeof(why)) == 0 && b.version == 2 &&
+	      b.rr && b.transactions == 10000 && b.metered && b.ncpus == 2 &&
+	      b.bytes == 2000000 && b.seconds == 10, "parsed back (%s)", why);
+	a.metered = 0;
+	n = rxreport_format(buf, sizeof(buf), &a);
+	CHECK(n > 0 && rxreport_parse(buf, (size_t)n, &b, why, sizeof(why)) == 0 && b.rr &&
+	      !b.metered && b.transactions == 10000, "unmetered version 2 (%s)", why);
+	a.rr = 0;
+	n = rxreport_format(buf, sizeof(buf), &a);
+	CHECK(n > 0 && strncmp(buf, "zc-report 1 ", 12) == 0 && !strstr(buf, "transactions"),
+	      "no transactions: version 1, as before: %.*s", n - 1, buf);
+	CHECK(parses(old, &b, why, sizeof(why)) == 0 && b.version == 1 && !b.rr &&
+	      !b.transactions && b.metered && b.ncpus == 4, "an old line reads (%s)", why);
+	refused("zc-report 1 method=rr read_bytes=1 bytes=1 seconds=1 own_us_per_kb=1 "
+		"boot_id=- transactions=1\n", "transactions in a version 1");
+	refused("zc-report 2 method=rr read_bytes=1 bytes=1 seconds=1 own_us_per_kb=1 "
+		"boot_id=- transactions=x\n", "transactions=x is not a value");
+	refused("zc-report 2 method=rr read_bytes=1 bytes=1 seconds=1 own_us_per_kb=1 "
+		"boot_id=- transactions=1 transactions=1\n", "given twice");
+	CHECK(parses("zc-report 3 method=rr read_bytes=1 bytes=1 seconds=1 own_us_per_kb=1 "
+		     "boot_id=- transactions=7 later_key=1\n", &b, why, sizeof(why)) == 0 &&
+	      b.version == 3 && b.transactions == 7, "a later version's keys ignored (%s)", why);
+}
+
 int main(void)
 {
 	formats();
 	malformed();
+	version2();
 	reader();
 	return t_exit();
 }
