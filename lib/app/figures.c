@@ -15,36 +15,58 @@ static double path_demand(const struct fig_run *r)
 	return r->v[FIG_DEMAND] + r->v[FIG_RX_DEMAND];
 }
 
+/* A round trip's percentile (--rr): lower is better, a column of its own. */
+#define PERCENTILE(id, p, k, c) [id] = { .name = p, .unit = "us", .key = k, \
+	.head = p " us", .width = 9, .prec = 1, .line = ", " p " %.1f us", .scale = 1, \
+	.better = FIG_LOWER, .group = FIG_RR, .col = c, .title = "the round trip's " p, \
+	.ratio_of = p }
+
 const struct fig_def fig_defs[FIG_N] = {
 	[FIG_RATE] = { .name = "rate", .unit = "kbytes/sec", .key = "kbytes_per_sec",
 		.head = "kbytes/sec", .width = 11, .prec = 0, .line = " %.0f kbytes/sec",
-		.scale = 1, .better = FIG_HIGHER, .group = FIG_ALWAYS, .col = 0 },
+		.scale = 1, .better = FIG_HIGHER, .group = FIG_STREAM, .col = 0 },
+	[FIG_TPS] = { .name = "transaction rate", .unit = "transactions/sec",
+		.key = "transactions_per_sec", .head = "tran/s", .width = 9, .prec = 0,
+		.line = " %.0f transactions/sec", .scale = 1, .better = FIG_HIGHER,
+		.group = FIG_RR, .col = 0 },
+	PERCENTILE(FIG_P50, "p50", "p50_us", 1),
+	PERCENTILE(FIG_P90, "p90", "p90_us", 2),
+	PERCENTILE(FIG_P99, "p99", "p99_us", 3),
+	PERCENTILE(FIG_P999, "p99.9", "p99_9_us", 4),
 	[FIG_LOAD] = { .name = "load", .unit = "%", .key = "load_pct",
 		.head = "load %", .width = 7, .prec = 1, .line = ", load %.1f%%",
-		.scale = 100, .better = FIG_LOWER, .group = FIG_METERED, .col = 1 },
+		.scale = 100, .better = FIG_LOWER, .group = FIG_LOADED, .col = 5 },
+	[FIG_TRAN] = { .name = "CPU per transaction", .unit = "us/Tran", .key = "us_per_tran",
+		.head = "us/Tran", .width = 9, .prec = 3, .line = ", %.3f us/Tran", .scale = 1,
+		.better = FIG_LOWER, .group = FIG_RR_METERED, .col = 6,
+		.title = "CPU time per transaction", .ratio_of = "us/Tran" },
+	[FIG_OWN_TRAN] = { .name = "own CPU per transaction", .unit = "us/Tran",
+		.key = "own_us_per_tran", .head = "us/Tran", .width = 11, .prec = 3,
+		.line = " itself %.3f us/Tran", .named = 1, .scale = 1, .better = FIG_LOWER,
+		.group = FIG_RR, .col = 7 },
 	[FIG_DEMAND] = { .name = "service demand", .unit = "us/KB",
 		.key = "service_demand_us_per_kb", .head = "demand us/KB", .width = 13,
 		.prec = 3, .line = ", service demand %.3f us/KB", .scale = 1,
-		.better = FIG_LOWER, .group = FIG_METERED, .col = 2,
+		.better = FIG_LOWER, .group = FIG_METERED, .col = 6,
 		.title = "service demand", .title_rx = "the sender's service demand",
 		.ratio_of = "service demand" },
 	[FIG_OWN] = { .name = "own CPU time", .unit = "us/KB", .key = "own_us_per_kb",
 		.head = "us/KB", .width = 10, .prec = 3, .line = " itself %.3f us/KB",
-		.named = 1, .scale = 1, .better = FIG_LOWER, .group = FIG_ALWAYS, .col = 3,
+		.named = 1, .scale = 1, .better = FIG_LOWER, .group = FIG_STREAM, .col = 7,
 		.title = "own CPU time", .title_rx = "own CPU time, the sender's",
 		.ratio_of = "own us/KB" },
 	[FIG_RX_OWN] = { .name = "the receiver's own CPU time", .unit = "us/KB",
 		.key = "rx_own_us_per_kb", .head = "rcv us/KB", .width = 9, .prec = 3,
 		.line = "; receiver %.3f us/KB", .scale = 1, .better = FIG_LOWER,
-		.group = FIG_RX, .col = 6, .title = "the receiver's own CPU time",
+		.group = FIG_RX, .col = 10, .title = "the receiver's own CPU time",
 		.ratio_of = "receiver's own us/KB" },
 	[FIG_RX_LOAD] = { .name = "the receiver's load", .unit = "%", .key = "rx_load_pct",
 		.head = "rcv load %", .width = 10, .prec = 1, .line = ", load %.1f%%",
-		.scale = 100, .better = FIG_LOWER, .group = FIG_RX_METERED, .col = 4 },
+		.scale = 100, .better = FIG_LOWER, .group = FIG_RX_METERED, .col = 8 },
 	[FIG_RX_DEMAND] = { .name = "the receiver's service demand", .unit = "us/KB",
 		.key = "rx_service_demand_us_per_kb", .head = "rcv demand", .width = 10,
 		.prec = 3, .line = ", service demand %.3f us/KB", .scale = 1,
-		.better = FIG_LOWER, .group = FIG_RX_METERED, .col = 5,
+		.better = FIG_LOWER, .group = FIG_RX_METERED, .col = 9,
 		.title = "the receiver's service demand",
 		.ratio_of = "receiver's service demand" },
 	[FIG_PATH] = { .name = "both ends' service demand added", .unit = "us/KB",
@@ -110,7 +132,7 @@ unsigned fig_groups(const struct fig_run *r, size_t n)
 				groups &= ~(1u << fig_defs[i].group);
 	if (!(groups & (1u << FIG_RX)))
 		groups &= ~(1u << FIG_RX_METERED);	/* metered, but no report */
-	return groups | 1u << FIG_ALWAYS;
+	return groups;
 }
 
 int fig_shown(enum fig_id id, unsigned groups)

@@ -34,7 +34,7 @@ static double read_time(const struct opt_spec *spec, const char *text)
 	static const struct { const char *unit; double scale; } units[] = {
 		{ "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 },
 	};
-	char digits[64], shown[SAFE_LEN];
+	char digits[64], shown[SAFE_LEN], o[64];
 	size_t len = strlen(text);
 	const char *why = "not a time";
 	double v, scale = 1;
@@ -57,8 +57,8 @@ static double read_time(const struct opt_spec *spec, const char *text)
 			why = "out of range";
 		}
 	}
-	usage_error("-%c: '%s': %s (a time: digits, a fraction allowed, then s, ms or us; "
-		    "%g s to %g s)", spec->opt, safe_text(text, shown, sizeof(shown)), why,
+	usage_error("%s: '%s': %s (a time: digits, a fraction allowed, then s, ms or us; "
+		    "%g s to %g s)", opt_spelled(spec->opt, o, sizeof(o)), safe_text(text, shown, sizeof(shown)), why,
 		    spec->min, spec->max);
 }
 
@@ -93,14 +93,14 @@ static void read_item(const struct opt_spec *spec, const char *text, struct opt_
 static void one_value(const struct opt_spec *spec, const struct opt_value *a,
 		      const struct opt_value *b)
 {
-	char sa[SAFE_LEN], sb[SAFE_LEN];
+	char sa[SAFE_LEN], sb[SAFE_LEN], o[64];
 
 	safe_text(a->text, sa, sizeof(sa));
 	safe_text(b->text, sb, sizeof(sb));
+	opt_spelled(spec->opt, o, sizeof(o));
 	if (spec->kind == OPT_SIZES)
-		usage_error("-%c: '%s' and '%s' are one size, %.0f bytes", spec->opt, sa, sb,
-			    b->value);
-	usage_error("-%c: '%s' and '%s' are one time, %g s", spec->opt, sa, sb, b->value);
+		usage_error("%s: '%s' and '%s' are one size, %.0f bytes", o, sa, sb, b->value);
+	usage_error("%s: '%s' and '%s' are one time, %g s", o, sa, sb, b->value);
 }
 
 unsigned opt_values(const struct opt_spec *spec, const char *arg, struct opt_value *v,

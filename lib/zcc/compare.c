@@ -21,11 +21,13 @@
 
 /* One run of v, its lines printed as a lone run's would be. */
 static struct send_result run_variant(struct sender *sd, struct send_cfg *cfg,
-				      const struct variant *v, uint32_t loops)
+				      const struct variant *v, const struct compare_cfg *cc)
 {
 	cfg->method = v->method;
 	cfg->chunk = v->chunk;
-	return send_run(sd, loops);
+	if (cc->rr)
+		return rr_variant_run(sd, cc->rr, v);
+	return send_run(sd, cc->loops);
 }
 
 const struct compare_look compare_zcc_look = {
@@ -36,6 +38,8 @@ struct fig_run compare_fig_of(const struct send_result *r)
 {
 	struct fig_run f = fig_run_none();
 
+	if (r->rr.on)
+		return rr_fig_of(r);
 	f.v[FIG_RATE] = r->rate;
 	f.v[FIG_OWN] = r->own;
 	if (r->measured) {
@@ -146,7 +150,7 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 		order[j] = l->v.v[(round + j) % n];	/* rotated */
 	for (unsigned j = 0; j < n; j++) {
 		unsigned i = live_index(l, order[j].name);
-		struct send_result r = run_variant(sd, cfg, &l->v.v[i], cc->loops);
+		struct send_result r = run_variant(sd, cfg, &l->v.v[i], cc);
 		struct fig_run fig;
 
 		if (r.refused) {
@@ -175,6 +179,10 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 
 	if (!figs)
 		error(1, errno, "memory");
+	if (cc->rr) {	/* a variant's size is its request's */
+		look.size_key = "request_bytes";
+		look.size_name = "request size";
+	}
 	name_rows(vs, l.rows);
 	sd->refusal_ok = 1;
 	for (unsigned round = 0; round < cc->rounds; round++) {
@@ -184,8 +192,9 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 	}
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
-		look.decide = decided(&(struct compare_look){ .decide = cc->decide }, l.figs,
-				      l.v.n, done, l.same);
+		look.fig = cc->fig;
+		look.decide = decided(&(struct compare_look){ .decide = cc->decide,
+				      .fig = cc->fig }, l.figs, l.v.n, done, l.same);
 		compare_rows(&look, l.rows, l.v.n, l.figs, done);
 		compare_table(&look, l.rows, l.v.n, "the median of the rounds' ratios");
 		others_tally_line(&l.others, "the service demand");

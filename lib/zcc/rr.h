@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "app/figures.h"
 #include "base/hist.h"
 #include "zcc/conn.h"
 
@@ -26,6 +27,8 @@ struct rr_cfg {
 	uint64_t msgs;		/* -n: requests per connection; 0: -t */
 	uint64_t gap_ns;	/* --gap; 0: closed loop */
 	uint64_t budget_ns;	/* --budget; UINT64_MAX: none */
+	int use_write;		/* -M write: write() instead of send() */
+	int resp_same;		/* no --response: each answer the size of its request */
 };
 
 /* One connection's figures, merged into the run's by rr_report. */
@@ -58,11 +61,38 @@ const struct rr_figures *rr_figures_of(const struct conn *c);
 /*
  * rr_report - the engine's lines of a run of conn_rr: rr:, latency:,
  * with --gap the sent-time and schedule lines, with -c the cpu: line per
- * transaction (lib/zcc/rr_report.c).
+ * transaction (lib/zcc/rr_report.c); the run's figures into r->rr.
  */
 struct engine;
 struct send_result;
-void rr_report(const struct engine *e, const struct send_result *r);
+void rr_report(const struct engine *e, struct send_result *r);
+
+/*
+ * rr_keep - f's figures (a run's, its connections' merged) into r->rr:
+ * transactions/sec over r's seconds, the percentiles of f->due, and per
+ * transaction the machine's CPU time (with -c: load x CPUs x seconds /
+ * transactions, netperf's service demand for RR) and zcc's own
+ * (lib/zcc/rr_rounds.c).
+ */
+void rr_keep(struct send_result *r, const struct rr_figures *f);
+
+/* rr_fig_of - a run's figures (r->rr, the load with -c) as figures.h keeps them. */
+struct fig_run rr_fig_of(const struct send_result *r);
+
+/*
+ * rr_summary - -R: the median, least and most of the n runs' transaction
+ * rates, p50 and p99 (and us/Tran with -c), one line. A failed stdout is
+ * exit 1.
+ */
+void rr_summary(const struct send_result *rs, unsigned n);
+
+/*
+ * rr_variant_run - one run of variant v (its request size, gap, protocol
+ * and method) with the rest of asked, on sd; its lines printed.
+ */
+struct variant;
+struct send_result rr_variant_run(struct sender *sd, const struct rr_cfg *asked,
+				  const struct variant *v);
 
 /*
  * rr_time_arg - a time such as 100us, 10ms, 1.5s or 2 (seconds) given to
