@@ -352,8 +352,8 @@ static void check_args(void)
 	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
 		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
 			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'I', OPT_RATE,
-			OPT_BASELINE, OPT_RX_REPORT, OPT_FILES_FROM, 0 },
-			cfg.send.sockopts.mptcp }, &cfg.rr, &cfg.send, &cfg.variants);
+			OPT_RX_REPORT, OPT_FILES_FROM, 0 }, cfg.send.sockopts.mptcp,
+			cfg.baseline != NULL }, &cfg.rr, &cfg.send, &cfg.variants);
 	else
 		rr_check_unused(&cfg.rr);
 	if (!cfg.rr.on)

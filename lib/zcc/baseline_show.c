@@ -125,7 +125,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 			    enum compare_decide decide)
 {
 	const struct baseline_variant *v = baseline_variant_of(b, now->v->name);
-	struct compare_look look = compare_zcc_look;
+	struct compare_look look = decide == COMPARE_FIGURE ? compare_rr_look : compare_zcc_look;
 	struct compare_row rows[2] = { { 0 } };
 	char name[80], how[160];
 	size_t m;
@@ -138,6 +138,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 	m = v->rounds.n;
 	groups = both_have(v, now);
 	look.decide = decide;
+	look.fig = fig_shown(now->fig, groups) ? now->fig : FIG_P99;	/* us/Tran lacked */
 	snprintf(name, sizeof(name), "baseline:%s", v->name);
 	rows[0].name = name;
 	name_row(&rows[1], now->v);
@@ -164,6 +165,7 @@ enum compare_decide baseline_decided(const struct baseline *b, const struct base
 				     unsigned n, enum compare_decide decide)
 {
 	unsigned need = decide == COMPARE_RECEIVER ? 1u << FIG_RX :
+		decide == COMPARE_FIGURE ? 1u << fig_defs[now[0].fig].group :
 		1u << FIG_METERED | 1u << FIG_RX_METERED;
 	const char *lacks = NULL;
 
@@ -175,6 +177,11 @@ enum compare_decide baseline_decided(const struct baseline *b, const struct base
 	}
 	if (!lacks)
 		return decide;
+	if (decide == COMPARE_FIGURE) {	/* us/Tran: a baseline without -c */
+		error(0, 0, "--baseline: not every round of the baseline's %s has zcc's -c; the "
+		      "comparison with it decides on p99", lacks);
+		return decide;
+	}
 	error(0, 0, "--baseline: not every round of the baseline's %s has the receiver's "
 	      "%s; the comparison with it decides on zcc's figure", lacks,
 	      decide == COMPARE_PATH ? "metered report and zcc's -c" : "report");

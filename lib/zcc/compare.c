@@ -34,6 +34,11 @@ const struct compare_look compare_zcc_look = {
 	.self = "zcc", .size_key = "chunk_bytes", .size_name = "chunk size",
 };
 
+const struct compare_look compare_rr_look = {
+	.self = "zcc", .size_key = "request_bytes", .size_name = "request size",
+	.decide = COMPARE_FIGURE, .fig = FIG_P99,
+};
+
 struct fig_run compare_fig_of(const struct send_result *r)
 {
 	struct fig_run f = fig_run_none();
@@ -88,13 +93,15 @@ static void name_rows(const struct variants *vs, struct compare_row *rows)
 
 /* Each variant's rounds against the baseline's (baseline.h). */
 static void against_base(const struct baseline *b, const struct variants *vs,
-			 const struct fig_rounds *figs, size_t done, enum compare_decide decide)
+			 const struct fig_rounds *figs, size_t done,
+			 const struct compare_look *look)
 {
 	struct baseline_now now[COMPARE_MAX];
 
 	for (unsigned i = 0; i < vs->n; i++)
-		now[i] = (struct baseline_now){ .v = &vs->v[i], .r = figs[i].r, .n = done };
-	baseline_report(b, now, vs->n, decide);
+		now[i] = (struct baseline_now){ .v = &vs->v[i], .r = figs[i].r, .n = done,
+						.fig = look->fig };
+	baseline_report(b, now, vs->n, look->decide);
 }
 
 /* A comparison under way: the variants the kernel has not refused. */
@@ -174,15 +181,11 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 {
 	struct fig_rounds *figs = calloc(vs->n, sizeof(*figs));
 	struct live l = { .v = *vs, .figs = figs, .total = vs->n };
-	struct compare_look look = compare_zcc_look;
+	struct compare_look look = cc->rr ? compare_rr_look : compare_zcc_look;
 	unsigned done = 0;
 
 	if (!figs)
 		error(1, errno, "memory");
-	if (cc->rr) {	/* a variant's size is its request's */
-		look.size_key = "request_bytes";
-		look.size_name = "request size";
-	}
 	name_rows(vs, l.rows);
 	sd->refusal_ok = 1;
 	for (unsigned round = 0; round < cc->rounds; round++) {
@@ -204,7 +207,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		if (cc->plot)
 			compare_plot(&look, cc->plot, l.rows, l.figs, l.v.n, done, vs->by_size);
 		if (cc->base)
-			against_base(cc->base, &l.v, l.figs, done, look.decide);
+			against_base(cc->base, &l.v, l.figs, done, &look);
 	}
 	for (unsigned i = 0; i < l.total; i++)
 		fig_rounds_free(&figs[i]);

@@ -24,6 +24,9 @@
  * chunk sizes. */
 extern const struct compare_look compare_zcc_look;
 
+/* --rr's: request sizes, deciding on one figure (the look's fig). */
+extern const struct compare_look compare_rr_look;
+
 struct variant {
 	const struct tx_method *method;
 	size_t chunk;		/* -b; for a method that sends whole files, unused */
@@ -36,6 +39,7 @@ struct variants {
 	struct variant v[COMPARE_MAX];
 	unsigned n;
 	int by_size;		/* -b was a list: the chart draws against size */
+	int rr;			/* --rr's: request sizes, gaps and protocols */
 };
 
 /*

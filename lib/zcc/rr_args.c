@@ -111,6 +111,7 @@ static void cross(struct variants *vs, const struct opt_value *const list[4],
 		variant_name(v, at, count);
 	}
 	vs->n = n;
+	vs->rr = 1;
 	vs->by_size = count[2] > 1 && count[1] == 1 && count[3] == 1;
 }
 
@@ -160,6 +161,9 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 	if (g->n_names)
 		usage_error("--rr sends requests, not files: give no file names");
 	rr_variants(g, rc, vs);
+	if (g->baseline && vs->n < 2)
+		usage_error("--rr --baseline: sets rounds of variants beside the baseline's: give "
+			    "-M, -b, --gap or --proto a list");
 	rc->msgs = optab_given(p, 'n') ? g->loops : 0;
 	if (!rc->msgs && sc->secs == 0)
 		sc->secs = RR_DEFAULT_SECS;

@@ -37,6 +37,7 @@ struct rr_given {
 	uint32_t loops;			/* -n */
 	const int *stream_only;		/* the options of streaming files, 0 ended */
 	int mptcp;			/* --mptcp */
+	int baseline;			/* --baseline */
 };
 
 /*

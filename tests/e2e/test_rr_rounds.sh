@@ -35,7 +35,7 @@ check "--proto's list names --proto: $(cat "$TMP/err")" grep -q "^zcc: --proto: 
 usage_refused "--proto tcp,udp -b 1: too small a datagram" "$ZCC" --rr -s 0 --proto tcp,udp -b 1
 usage_refused "more than 64 variants" "$ZCC" --rr -s 0 -b 64,65,66,67,68,69,70,71,72 \
 	--gap 1,2,3,4,5,6,7,8
-usage_refused "--rr --baseline" "$ZCC" --rr -s 0 -b 1,2 --baseline /dev/null
+usage_refused "--rr --baseline without a list" "$ZCC" --rr -s 0 -R 2 --baseline /dev/null
 
 zcs_start || { not_ok "zcs starts: $(cat "$TMP/zcs.err")"; finish; }
 
@@ -78,6 +78,21 @@ check "-M send,write --decide p50: decided on p50: $(grep '^compare:' "$TMP/out"
 run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 200 -R 2 -b 200,1300 --plot "$TMP/rr.svg"
 check "--plot: an SVG of the p99 against the request size" eval '[ "$RC" -eq 0 ] &&
 	grep -q "<svg" "$TMP/rr.svg" && grep -q "p99" "$TMP/rr.svg"'
+
+# --- --baseline: a saved --rr comparison beside this one -------------------------
+run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 200 -R 2 -b 64,200 -J
+mv "$TMP/out" "$TMP/base.json"
+run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 200 -R 2 -b 64,200 --baseline "$TMP/base.json"
+check "--baseline: a table per variant on p99 against the baseline's rounds: $(cat "$TMP/err")" \
+	eval '[ "$RC" -eq 0 ] && [ "$(grep -c "^compare: 2 rounds, each variant against baseline:.* on the round trip.s p99 (us), unpaired" "$TMP/out")" -eq 2 ]'
+check "--baseline: the baseline's row" has_line "$TMP/out" "^baseline:200 +[0-9]+ +$NUM "
+run_zcc -s 127.0.0.1 -p "$ZCS_PORT" -n 1 -R 2 -M send,write -J "$ZC_TOP/README.zc"
+mv "$TMP/out" "$TMP/stream.json"
+usage_refused "--rr --baseline of a stream's rounds" "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" \
+	-n 10 -R 2 -M send,write --baseline "$TMP/stream.json"
+check "a stream's baseline: named so: $(cat "$TMP/err")" grep -q "a stream's, this run's request/response" "$TMP/err"
+usage_refused "a stream run with --rr's baseline" "$ZCC" -s 127.0.0.1 -p "$ZCS_PORT" -n 1 \
+	-b 64,200 --baseline "$TMP/base.json" "$ZC_TOP/README.zc"
 
 # --- -c: us/Tran decides -------------------------------------------------------
 meter_slot
