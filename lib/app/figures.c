@@ -15,12 +15,6 @@ static double path_demand(const struct fig_run *r)
 	return r->v[FIG_DEMAND] + r->v[FIG_RX_DEMAND];
 }
 
-/* A round trip's percentile (--rr): lower is better, a column of its own. */
-#define PERCENTILE(id, p, k, c) [id] = { .name = p, .unit = "us", .key = k, \
-	.head = p " us", .width = 9, .prec = 1, .line = ", " p " %.1f us", .scale = 1, \
-	.better = FIG_LOWER, .group = FIG_RR, .col = c, .title = "the round trip's " p, \
-	.ratio_of = p }
-
 const struct fig_def fig_defs[FIG_N] = {
 	[FIG_RATE] = { .name = "rate", .unit = "kbytes/sec", .key = "kbytes_per_sec",
 		.head = "kbytes/sec", .width = 11, .prec = 0, .line = " %.0f kbytes/sec",
@@ -29,10 +23,18 @@ const struct fig_def fig_defs[FIG_N] = {
 		.key = "transactions_per_sec", .head = "tran/s", .width = 9, .prec = 0,
 		.line = " %.0f transactions/sec", .scale = 1, .better = FIG_HIGHER,
 		.group = FIG_RR, .col = 0 },
-	PERCENTILE(FIG_P50, "p50", "p50_us", 1),
-	PERCENTILE(FIG_P90, "p90", "p90_us", 2),
-	PERCENTILE(FIG_P99, "p99", "p99_us", 3),
-	PERCENTILE(FIG_P999, "p99.9", "p99_9_us", 4),
+	[FIG_P50] = { .name = "p50", .unit = "us", .key = "p50_us", .head = "p50 us",
+		.width = 9, .prec = 1, .line = ", p50 %.1f us", .scale = 1, .better = FIG_LOWER,
+		.group = FIG_RR, .col = 1, .title = "the round trip's p50", .ratio_of = "p50" },
+	[FIG_P90] = { .name = "p90", .unit = "us", .key = "p90_us", .head = "p90 us",
+		.width = 9, .prec = 1, .line = ", p90 %.1f us", .scale = 1, .better = FIG_LOWER,
+		.group = FIG_RR, .col = 2, .title = "the round trip's p90", .ratio_of = "p90" },
+	[FIG_P99] = { .name = "p99", .unit = "us", .key = "p99_us", .head = "p99 us",
+		.width = 9, .prec = 1, .line = ", p99 %.1f us", .scale = 1, .better = FIG_LOWER,
+		.group = FIG_RR, .col = 3, .title = "the round trip's p99", .ratio_of = "p99" },
+	[FIG_P999] = { .name = "p99.9", .unit = "us", .key = "p99_9_us", .head = "p99.9 us",
+		.width = 9, .prec = 1, .line = ", p99.9 %.1f us", .scale = 1, .better = FIG_LOWER,
+		.group = FIG_RR, .col = 4, .title = "the round trip's p99.9", .ratio_of = "p99.9" },
 	[FIG_LOAD] = { .name = "load", .unit = "%", .key = "load_pct",
 		.head = "load %", .width = 7, .prec = 1, .line = ", load %.1f%%",
 		.scale = 100, .better = FIG_LOWER, .group = FIG_LOADED, .col = 5 },

@@ -58,8 +58,8 @@ static double read_time(const struct opt_spec *spec, const char *text)
 		}
 	}
 	usage_error("%s: '%s': %s (a time: digits, a fraction allowed, then s, ms or us; "
-		    "%g s to %g s)", opt_spelled(spec->opt, o, sizeof(o)), safe_text(text, shown, sizeof(shown)), why,
-		    spec->min, spec->max);
+		    "%g s to %g s)", opt_spelled(spec->opt, o, sizeof(o)),
+		    safe_text(text, shown, sizeof(shown)), why, spec->min, spec->max);
 }
 
 /* Item text as spec's kind reads it, into *v. */

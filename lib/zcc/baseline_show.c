@@ -125,7 +125,7 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 			    enum compare_decide decide)
 {
 	const struct baseline_variant *v = baseline_variant_of(b, now->v->name);
-	struct compare_look look = decide == COMPARE_FIGURE ? compare_rr_look : compare_zcc_look;
+	struct compare_look look = compare_zcc_look;
 	struct compare_row rows[2] = { { 0 } };
 	char name[80], how[160];
 	size_t m;
@@ -137,6 +137,8 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 		return;
 	m = v->rounds.n;
 	groups = both_have(v, now);
+	if (decide == COMPARE_FIGURE)	/* --rr's rounds */
+		look = compare_rr_look;
 	look.decide = decide;
 	look.fig = fig_shown(now->fig, groups) ? now->fig : FIG_P99;	/* us/Tran lacked */
 	snprintf(name, sizeof(name), "baseline:%s", v->name);
@@ -178,8 +180,8 @@ enum compare_decide baseline_decided(const struct baseline *b, const struct base
 	if (!lacks)
 		return decide;
 	if (decide == COMPARE_FIGURE) {	/* us/Tran: a baseline without -c */
-		error(0, 0, "--baseline: not every round of the baseline's %s has zcc's -c; the "
-		      "comparison with it decides on p99", lacks);
+		error(0, 0, "--baseline: not every round of the baseline's %s has zcc's -c; "
+		      "the comparison with it decides on p99", lacks);
 		return decide;
 	}
 	error(0, 0, "--baseline: not every round of the baseline's %s has the receiver's "

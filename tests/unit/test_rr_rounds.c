@@ -18,7 +18,7 @@ static struct rr_figures figs;	/* a histogram: too large for a stack */
 /* A run of 1000 answers of 1..1000 us in 0.5 s, its CPU as given. */
 static struct send_result run_of(int measured)
 {
-	struct send_result r = { .ns = 500000000, .bytes = 1024 * 1000, .own = 2,
+	struct send_result r = { .ns = 500000000, .bytes = 1024000, .own = 2,
 				 .measured = measured, .load = 0.25, .ncpus = 2 };
 
 	memset(&figs, 0, sizeof(figs));
@@ -68,7 +68,7 @@ static void decides(void)
 	char t[80];
 
 	for (size_t k = 0; k < 6; k++) {
-		struct fig_run a = fig_run_none(), b = fig_run_none();
+		struct fig_run a = fig_run_none(), b;
 
 		a.v[FIG_TPS] = 1000, a.v[FIG_P50] = a.v[FIG_P90] = 10;
 		a.v[FIG_P99] = 100 + (double)k, a.v[FIG_P999] = 200, a.v[FIG_OWN_TRAN] = 3;
