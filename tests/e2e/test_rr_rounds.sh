@@ -75,6 +75,21 @@ check "-M send,write --decide p50: decided on p50: $(grep '^compare:' "$TMP/out"
 	eval '[ "$RC" -eq 0 ] && grep -q "^compare: .* against send on the round trip.s p50 (us)" "$TMP/out" &&
 	has_line "$TMP/out" "^write +[0-9]+ "'
 
+# calls MODE: of the 1-byte requests in $TMP/st (strace's), those made by MODE.
+calls() {
+	grep -Ec "^[0-9]+ +$1\([0-9]+, \"\\\\0\", 1(, MSG_NOSIGNAL, NULL, 0)?\) += 1" "$TMP/st"
+}
+if command -v strace >/dev/null; then
+	for m in send write; do
+		strace -f -e trace=write,sendto -o "$TMP/st" "$ZCC" --rr -s 127.0.0.1 \
+			-p "$ZCS_PORT" -n 5 -M "$m" >/dev/null 2>&1
+		check "-M $m: the 5 requests go by $m (write $(calls write), sendto $(calls sendto))" \
+			eval '[ "$(calls "$( [ "$m" = send ] && echo sendto || echo write)")" -eq 5 ]'
+	done
+else
+	skip "-M write: strace is not installed to see the calls"
+fi
+
 run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 200 -R 2 -b 200,1300 --plot "$TMP/rr.svg"
 check "--plot: an SVG of the p99 against the request size" eval '[ "$RC" -eq 0 ] &&
 	grep -q "<svg" "$TMP/rr.svg" && grep -q "p99" "$TMP/rr.svg"'
