@@ -185,7 +185,8 @@ static const struct optab options[] = {
 	  "with several variants and --receiver-report: the figure that decides, "
 	  "sender (the default: its service demand with -c, else zcc's own us/KB), "
 	  "receiver (its service demand when zcs -c, else zcs's own us/KB) or path "
-	  "(both ends' service demand added; not when both are one machine)" },
+	  "(both ends' service demand added; not when both are one machine); with "
+	  "--rr: p50, p90, p99 (the default), p99.9 or us/Tran (-c), lower is better" },
 	{ OPT_MPTCP, "mptcp", NULL,
 	  "Multipath TCP (IPPROTO_MPTCP): a fall-back to TCP is one line, from the "
 	  "kernel; -d and -J show each subflow; net.mptcp.enabled 0 is exit 1" },
@@ -213,7 +214,7 @@ static void usage(FILE *f, int status)
 "           [-P streams] [-R runs] [-T secs] [--rate RATE] [--plot FILE]\n"
 "           [--baseline FILE] [--receiver-report] [--decide FIGURE]\n"
 "           [--mptcp] [--call-times [--budget time]] -s server file...\n"
-"       zcc --rr [-b size] [--response size] [--gap time] [--budget time] ...\n"
+"       zcc --rr [-b sizes] [--response size] [--gap times] [--budget time] ...\n"
 "\n"
 "Send the files to zcs on server, n_loops times over, and print\n"
 "  sent: BYTES bytes in SECONDS s, RATE kbytes/sec\n"
@@ -347,20 +348,21 @@ static void check_args(void)
 		usage_error("-s '': an empty host name");
 	if (cfg.rr.on)	/* request/response: lib/zcc/rr_args.c */
 		rr_check_args(&parser, options, &(struct rr_given){ cfg.n_names, cfg.method_name,
-			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', 'R', OPT_RATE,
-			OPT_BASELINE, OPT_DECIDE, OPT_RX_REPORT, OPT_FILES_FROM, 0 },
-			cfg.send.sockopts.mptcp }, &cfg.rr, &cfg.send);
+			cfg.chunks, cfg.loops, (const int[]){ 'S', 'w', 'k', OPT_RATE, OPT_RX_REPORT,
+			OPT_FILES_FROM, 0 }, cfg.send.sockopts.mptcp, cfg.baseline != NULL },
+			&cfg.rr, &cfg.send, &cfg.variants);
 	else
 		rr_check_unused(&cfg.rr);
-	compare_methods(&cfg.variants, cfg.rr.on ? "send" : cfg.method_name,
-			cfg.rr.on ? NULL : cfg.chunks, cfg.copy_path,
-			cfg.use_write);
+	if (!cfg.rr.on)
+		compare_methods(&cfg.variants, cfg.method_name, cfg.chunks, cfg.copy_path,
+				cfg.use_write);
+	if (cfg.variants.n > 1)	/* --plot: the comparison's chart, not each run's */
+		cfg.rr.plot = NULL;
 	if (cfg.plot && cfg.variants.n < 2 && !cfg.rr.on)
 		usage_error("--plot draws a comparison: give -M or -b a list of variants");
-	if (cfg.decide && cfg.variants.n < 2)
-		usage_error("--decide names a comparison's figure: give -M or -b a list of variants");
 	if (cfg.decide)
-		compare_decide_arg(cfg.decide, cfg.send.rx_report);
+		compare_decide_check(cfg.decide, cfg.variants.n, cfg.rr.on, cfg.measure,
+				     cfg.send.rx_report);
 	if (cfg.plot && !*cfg.plot)
 		usage_error("--plot '': an empty file name");
 	if (optab_given(&parser, 'n') && cfg.send.secs > 0)
@@ -411,11 +413,11 @@ static int send_runs(void)
 	run_record_arm(&cfg.variants, &cfg.send, cfg.loops, cfg.rate, cfg.runs, &sender.files);
 	if (cfg.compared) {
 		free(rs);
-		return compare_run(&sender, &cfg.send, &cfg.variants, &(struct compare_cfg){
-			.rounds = cfg.runs, .loops = cfg.loops,
-			.rate = cfg.rate, .plot = cfg.plot,
-			.decide = cfg.decide ? compare_decide_arg(cfg.decide, 1) : COMPARE_SELF,
-			.base = cfg.baseline ? &earlier : NULL });
+		struct compare_cfg cc = { .rounds = cfg.runs, .loops = cfg.loops, .rate = cfg.rate,
+			.plot = cfg.plot, .base = cfg.baseline ? &earlier : NULL };
+
+		compare_decide_set(&cc, cfg.decide, cfg.rr.on ? &cfg.rr : NULL, cfg.measure);
+		return compare_run(&sender, &cfg.send, &cfg.variants, &cc);
 	}
 	for (i = 0; i < cfg.runs && !stop_signal; i++) {
 		rs[i] = cfg.rr.on ? rr_send_run(&sender) : send_run(&sender, cfg.loops);
@@ -425,7 +427,7 @@ static int send_runs(void)
 	}
 	/* i runs ended whole; stopped during -R, they are summarised still. */
 	if (cfg.runs > 1 && i > 0)
-		report_summary(rs, i);
+		cfg.rr.on ? rr_summary(rs, i) : report_summary(rs, i);
 	if (cfg.baseline && i > 0)
 		baseline_report_runs(&earlier, &cfg.variants.v[0], rs, i);
 	if (stop_signal)

@@ -76,7 +76,7 @@ _zc_long()
 # COMPREPLY for the value of option opt of program prog, cur typed so far.
 _zc_value()
 {
-	local prog=$1 opt=$2 cur=$3 methods head
+	local prog=$1 opt=$2 cur=$3 methods head words
 	case $opt in
 	-M | --method)
 		methods=_zc_methods_$prog
@@ -102,8 +102,15 @@ _zc_value()
 	-s | --server)
 		mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
 		;;
-	--proto)
-		mapfile -t COMPREPLY < <(compgen -W "tcp udp" -- "$cur")
+	--proto | --decide)	# --proto: a list of variants, its last item
+		words='tcp udp'
+		[[ $opt == --decide ]] && words='sender receiver path p50 p90 p99 p99.9 us/Tran'
+		head=
+		if [[ $opt == --proto && $cur == *,* ]]; then
+			head=${cur%,*},
+			cur=${cur##*,}
+		fi
+		mapfile -t COMPREPLY < <(compgen -P "$head" -W "$words" -- "$cur")
 		;;
 	*)
 		COMPREPLY=()	# a number: nothing to offer

@@ -24,9 +24,10 @@
 /*
  * The figure that decides: this program's (service demand when measured,
  * its own us/KB when not), the receiver's by its report (the same rule),
- * or the path's: both ends' service demand added.
+ * the path's: both ends' service demand added, or one named figure
+ * (compare_look's fig: a round trip's percentile, us/Tran).
  */
-enum compare_decide { COMPARE_SELF = 0, COMPARE_RECEIVER, COMPARE_PATH };
+enum compare_decide { COMPARE_SELF = 0, COMPARE_RECEIVER, COMPARE_PATH, COMPARE_FIGURE };
 
 /* A verdict word needs an interval of this coverage or more. */
 #define COMPARE_COVERAGE 0.90
@@ -38,13 +39,14 @@ struct compare_look {
 	const char *size_key;	/* the JSON key of a variant's size: "chunk_bytes" */
 	const char *size_name;	/* the chart's size axis: "chunk size" */
 	enum compare_decide decide;
+	enum fig_id fig;	/* COMPARE_FIGURE: the figure */
 	int open;		/* no last round: a table's verdicts may wait */
 };
 
 /*
  * compare_deciding - the figure look->decide names, of those groups
  * (figures.h) holds: the service demand where metered, else the own
- * CPU time.
+ * CPU time; with COMPARE_FIGURE, look->fig.
  */
 enum fig_id compare_deciding(const struct compare_look *look, unsigned groups);
 

@@ -36,6 +36,8 @@ enum fig_id compare_deciding(const struct compare_look *look, unsigned groups)
 		return (groups & (1u << FIG_RX_METERED)) ? FIG_RX_DEMAND : FIG_RX_OWN;
 	case COMPARE_PATH:
 		return FIG_PATH;
+	case COMPARE_FIGURE:
+		return look->fig;
 	default:
 		return (groups & (1u << FIG_METERED)) ? FIG_DEMAND : FIG_OWN;
 	}
@@ -45,7 +47,8 @@ enum compare_decide compare_decided(const struct compare_look *look,
 				    const struct fig_rounds *figs, unsigned n, size_t done)
 {
 	unsigned need = look->decide == COMPARE_RECEIVER ? 1u << FIG_RX :
-		look->decide == COMPARE_PATH ? 1u << FIG_METERED | 1u << FIG_RX_METERED : 0;
+		look->decide == COMPARE_PATH ? 1u << FIG_METERED | 1u << FIG_RX_METERED :
+		look->decide == COMPARE_FIGURE ? 1u << fig_defs[look->fig].group : 0;
 
 	for (unsigned i = 0; i < n; i++)
 		if ((fig_groups(figs[i].r, done) & need) != need)

@@ -22,9 +22,16 @@
 /* The figures, in the order of a round line and its JSON event. */
 enum fig_id {
 	FIG_RATE,		/* kbytes/sec */
+	FIG_TPS,		/* --rr: transactions/sec */
+	FIG_P50,		/* --rr: round-trip percentiles, us */
+	FIG_P90,
+	FIG_P99,
+	FIG_P999,
 	FIG_LOAD,		/* the machine's load, 0..1 */
 	FIG_DEMAND,		/* service demand, us/KB */
+	FIG_TRAN,		/* --rr -c: the machine's CPU time per transaction, us */
 	FIG_OWN,		/* the program's own CPU time, us/KB */
+	FIG_OWN_TRAN,		/* --rr: the program's own, us per transaction */
 	FIG_RX_OWN,		/* the receiver's, by its report */
 	FIG_RX_LOAD,
 	FIG_RX_DEMAND,
@@ -32,10 +39,13 @@ enum fig_id {
 	FIG_N
 };
 
-/* When a figure is there: always, with -c, with the receiver's report, or
- * with a receiver that metered. A group shows (a column, a round line's
- * part) when every figure of it is there. */
-enum fig_group { FIG_ALWAYS, FIG_METERED, FIG_RX, FIG_RX_METERED, FIG_GROUPS };
+/* When a figure is there: a stream's (rate, own us/KB), with -c (the
+ * load; a stream's service demand), with the receiver's report, with a
+ * receiver that metered, a request/response run's (its rate and times),
+ * and such a run with -c. A group shows (a column, a round line's part)
+ * when every figure of it is there. */
+enum fig_group { FIG_STREAM, FIG_METERED, FIG_RX, FIG_RX_METERED, FIG_LOADED, FIG_RR,
+		 FIG_RR_METERED, FIG_GROUPS };
 
 /* Which way is better: what a verdict's words mean for the figure. */
 enum fig_better { FIG_LOWER, FIG_HIGHER };
@@ -89,7 +99,7 @@ void fig_column(const struct fig_run *r, size_t n, enum fig_id id, double *out);
 
 /*
  * fig_groups - the groups (a bit each, 1 << group) every figure of which
- * is there in each of the runs r[0..n); FIG_ALWAYS always.
+ * is there in each of the runs r[0..n).
  */
 unsigned fig_groups(const struct fig_run *r, size_t n);
 

@@ -45,14 +45,14 @@ void usage_error(const char *fmt, ...)
 
 void opt_unknown(int opt, const char *arg, const char *what, const char *(*name)(int i))
 {
-	char names[512] = "", shown[SAFE_LEN];
+	char names[512] = "", shown[SAFE_LEN], o[64];
 	const char *n;
 
 	for (int i = 0; (n = name(i)); i++)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 			 i ? ", " : "", n);
-	usage_error("-%c: '%s': unknown %s (%s)", opt, safe_text(arg, shown, sizeof(shown)),
-		    what, names);
+	usage_error("%s: '%s': unknown %s (%s)", opt_spelled(opt, o, sizeof(o)),
+		    safe_text(arg, shown, sizeof(shown)), what, names);
 }
 
 void opt_refused(int c)
@@ -69,12 +69,18 @@ void opt_refused(int c)
  * a bad value is then reported as "--port: ..." rather than "-p: ...".
  */
 static const struct optab *last_long;
+static const struct optab *rows_read;	/* the table opt_next reads */
 
-/* "-p" or, when the user wrote it so, "--port": the option as given. */
+/* "-p" or, when the user wrote it so, "--port": the option as given (one
+ * without a letter by its long name). */
 const char *opt_spelled(int opt, char *buf, size_t len)
 {
+	const struct optab *r = opt > 255 && rows_read ? optab_find(rows_read, opt) : NULL;
+
 	if (last_long && last_long->key == opt)
-		snprintf(buf, len, "--%s", last_long->name);
+		r = last_long;
+	if (r)
+		snprintf(buf, len, "--%s", r->name);
 	else
 		snprintf(buf, len, "-%c", opt);
 	return buf;
@@ -142,6 +148,7 @@ int opt_next(int argc, char *argv[], struct optab_parser *p)
 	if (c == '?' || c == ':')
 		refused(c, argv, p);
 	last_long = index >= 0 ? &p->rows[index] : NULL;
+	rows_read = p->rows;
 	optab_note(p, c);
 	return c;
 }
@@ -241,23 +248,24 @@ void opt_common(int argc, char *argv[], const struct optab_parser *p,
 
 unsigned opt_list(int opt, char *list, char **item, unsigned max)
 {
-	char shown[SAFE_LEN], *whole = strdup(list);
+	char shown[SAFE_LEN], o[64], *whole = strdup(list);
 	unsigned n = 0;
 
+	opt_spelled(opt, o, sizeof(o));
 	for (char *p = list;; p++) {
 		char *comma = strchr(p, ',');
 
 		if (comma)
 			*comma = '\0';
 		if (!*p)
-			usage_error("-%c: '%s': an empty item in the list", opt,
+			usage_error("%s: '%s': an empty item in the list", o,
 				    whole ? safe_text(whole, shown, sizeof(shown)) : "");
 		for (unsigned i = 0; i < n; i++)
 			if (strcmp(item[i], p) == 0)
-				usage_error("-%c: '%s' is in the list twice", opt,
+				usage_error("%s: '%s' is in the list twice", o,
 					    safe_text(p, shown, sizeof(shown)));
 		if (n == max)
-			usage_error("-%c: more than %u items in the list", opt, max);
+			usage_error("%s: more than %u items in the list", o, max);
 		item[n++] = p;
 		if (!comma)
 			break;

@@ -87,6 +87,12 @@ void opt_unknown(int opt, const char *arg, const char *what, const char *(*name)
  */
 unsigned opt_list(int opt, char *list, char **item, unsigned max);
 
+/*
+ * opt_spelled - opt as a usage line names it, into buf: "-p", or "--port"
+ * when the user wrote it so or it has no letter. Returns buf.
+ */
+const char *opt_spelled(int opt, char *buf, size_t len);
+
 /* usage_error - print "prog: message" and exit 2. */
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

@@ -56,14 +56,14 @@ static void read_item(const struct opt_spec *spec, const char *text, struct opt_
 static void one_value(const struct opt_spec *spec, const struct opt_value *a,
 		      const struct opt_value *b)
 {
-	char sa[SAFE_LEN], sb[SAFE_LEN];
+	char sa[SAFE_LEN], sb[SAFE_LEN], o[64];
 
 	safe_text(a->text, sa, sizeof(sa));
 	safe_text(b->text, sb, sizeof(sb));
+	opt_spelled(spec->opt, o, sizeof(o));
 	if (spec->kind == OPT_SIZES)
-		usage_error("-%c: '%s' and '%s' are one size, %.0f bytes", spec->opt, sa, sb,
-			    b->value);
-	usage_error("-%c: '%s' and '%s' are one time, %g s", spec->opt, sa, sb, b->value);
+		usage_error("%s: '%s' and '%s' are one size, %.0f bytes", o, sa, sb, b->value);
+	usage_error("%s: '%s' and '%s' are one time, %g s", o, sa, sb, b->value);
 }
 
 unsigned opt_values(const struct opt_spec *spec, const char *arg, struct opt_value *v,

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <sys/timex.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/stop.h"
@@ -100,10 +101,15 @@ int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
 
 int rr_write(int fd, const unsigned char *buf, size_t len)
 {
+	return rr_write_by(fd, buf, len, 0);
+}
+
+int rr_write_by(int fd, const unsigned char *buf, size_t len, int by_write)
+{
 	ssize_t n;
 
 	while (len > 0) {
-		n = send(fd, buf, len, MSG_NOSIGNAL);
+		n = by_write ? write(fd, buf, len) : send(fd, buf, len, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR && !stop_signal)
 			continue;
 		if (n < 0)

@@ -46,8 +46,10 @@ int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
 
 /*
  * rr_write - write all len bytes (MSG_NOSIGNAL): 0, or -1 with errno
- * (EINTR: a signal came and stop_signal is set).
+ * (EINTR: a signal came and stop_signal is set). rr_write_by - the same
+ * by write() when by_write (the caller keeps SIGPIPE ignored).
  */
 int rr_write(int fd, const unsigned char *buf, size_t len);
+int rr_write_by(int fd, const unsigned char *buf, size_t len, int by_write);
 
 #endif

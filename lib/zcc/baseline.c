@@ -298,4 +298,9 @@ void baseline_load_variants(struct baseline *b, const char *path, const struct v
 	for (unsigned i = 0; i < v->n; i++)
 		names[i] = v->v[i].name;
 	baseline_match(b, names, v->n);
+	for (unsigned i = 0; i < b->n; i++)
+		if (!(fig_groups(b->v[i].rounds.r, b->v[i].rounds.n) >> FIG_RR & 1u) != !v->rr)
+			refuse(b, "its rounds of %s are %s, this run's %s", b->v[i].name,
+			       v->rr ? "a stream's" : "request/response (--rr)",
+			       v->rr ? "request/response (--rr)" : "a stream's");
 }

@@ -73,11 +73,12 @@ const struct baseline_variant *baseline_variant_of(const struct baseline *b,
 void baseline_print_env(const struct baseline *b, const struct env_record *env,
 			const struct env_record *settings, const struct env_record *rx);
 
-/* This run's rounds of one variant: r[0..n). */
+/* This run's rounds of one variant: r[0..n); fig: the figure of COMPARE_FIGURE. */
 struct baseline_now {
 	const struct variant *v;
 	const struct fig_run *r;
 	size_t n;
+	enum fig_id fig;
 };
 
 /*
@@ -113,7 +114,11 @@ void baseline_report_runs(const struct baseline *b, const struct variant *v,
 
 struct variants;	/* lib/zcc/compare.h */
 
-/* baseline_load_variants - baseline_load, then baseline_match of v's names. */
+/*
+ * baseline_load_variants - baseline_load, then baseline_match of v's
+ * names; a baseline of the other mode (--rr's rounds against files', or
+ * the other way) is refused as a mismatch is.
+ */
 void baseline_load_variants(struct baseline *b, const char *path, const struct variants *v);
 
 /* baseline_free - what baseline_load took. */

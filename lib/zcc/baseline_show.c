@@ -137,7 +137,10 @@ void baseline_print_variant(const struct baseline *b, const struct baseline_now 
 		return;
 	m = v->rounds.n;
 	groups = both_have(v, now);
+	if (decide == COMPARE_FIGURE)	/* --rr's rounds */
+		look = compare_rr_look;
 	look.decide = decide;
+	look.fig = fig_shown(now->fig, groups) ? now->fig : FIG_P99;	/* us/Tran lacked */
 	snprintf(name, sizeof(name), "baseline:%s", v->name);
 	rows[0].name = name;
 	name_row(&rows[1], now->v);
@@ -164,6 +167,7 @@ enum compare_decide baseline_decided(const struct baseline *b, const struct base
 				     unsigned n, enum compare_decide decide)
 {
 	unsigned need = decide == COMPARE_RECEIVER ? 1u << FIG_RX :
+		decide == COMPARE_FIGURE ? 1u << fig_defs[now[0].fig].group :
 		1u << FIG_METERED | 1u << FIG_RX_METERED;
 	const char *lacks = NULL;
 
@@ -175,6 +179,11 @@ enum compare_decide baseline_decided(const struct baseline *b, const struct base
 	}
 	if (!lacks)
 		return decide;
+	if (decide == COMPARE_FIGURE) {	/* us/Tran: a baseline without -c */
+		error(0, 0, "--baseline: not every round of the baseline's %s has zcc's -c; "
+		      "the comparison with it decides on p99", lacks);
+		return decide;
+	}
 	error(0, 0, "--baseline: not every round of the baseline's %s has the receiver's "
 	      "%s; the comparison with it decides on zcc's figure", lacks,
 	      decide == COMPARE_PATH ? "metered report and zcc's -c" : "report");

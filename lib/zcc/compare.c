@@ -21,21 +21,30 @@
 
 /* One run of v, its lines printed as a lone run's would be. */
 static struct send_result run_variant(struct sender *sd, struct send_cfg *cfg,
-				      const struct variant *v, uint32_t loops)
+				      const struct variant *v, const struct compare_cfg *cc)
 {
 	cfg->method = v->method;
 	cfg->chunk = v->chunk;
-	return send_run(sd, loops);
+	if (cc->rr)
+		return rr_variant_run(sd, cc->rr, v);
+	return send_run(sd, cc->loops);
 }
 
 const struct compare_look compare_zcc_look = {
 	.self = "zcc", .size_key = "chunk_bytes", .size_name = "chunk size",
 };
 
+const struct compare_look compare_rr_look = {
+	.self = "zcc", .size_key = "request_bytes", .size_name = "request size",
+	.decide = COMPARE_FIGURE, .fig = FIG_P99,
+};
+
 struct fig_run compare_fig_of(const struct send_result *r)
 {
 	struct fig_run f = fig_run_none();
 
+	if (r->rr.on)
+		return rr_fig_of(r);
 	f.v[FIG_RATE] = r->rate;
 	f.v[FIG_OWN] = r->own;
 	if (r->measured) {
@@ -84,13 +93,15 @@ static void name_rows(const struct variants *vs, struct compare_row *rows)
 
 /* Each variant's rounds against the baseline's (baseline.h). */
 static void against_base(const struct baseline *b, const struct variants *vs,
-			 const struct fig_rounds *figs, size_t done, enum compare_decide decide)
+			 const struct fig_rounds *figs, size_t done,
+			 const struct compare_look *look)
 {
 	struct baseline_now now[COMPARE_MAX];
 
 	for (unsigned i = 0; i < vs->n; i++)
-		now[i] = (struct baseline_now){ .v = &vs->v[i], .r = figs[i].r, .n = done };
-	baseline_report(b, now, vs->n, decide);
+		now[i] = (struct baseline_now){ .v = &vs->v[i], .r = figs[i].r, .n = done,
+						.fig = look->fig };
+	baseline_report(b, now, vs->n, look->decide);
 }
 
 /* A comparison under way: the variants the kernel has not refused. */
@@ -146,7 +157,7 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 		order[j] = l->v.v[(round + j) % n];	/* rotated */
 	for (unsigned j = 0; j < n; j++) {
 		unsigned i = live_index(l, order[j].name);
-		struct send_result r = run_variant(sd, cfg, &l->v.v[i], cc->loops);
+		struct send_result r = run_variant(sd, cfg, &l->v.v[i], cc);
 		struct fig_run fig;
 
 		if (r.refused) {
@@ -170,7 +181,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 {
 	struct fig_rounds *figs = calloc(vs->n, sizeof(*figs));
 	struct live l = { .v = *vs, .figs = figs, .total = vs->n };
-	struct compare_look look = compare_zcc_look;
+	struct compare_look look = cc->rr ? compare_rr_look : compare_zcc_look;
 	unsigned done = 0;
 
 	if (!figs)
@@ -184,8 +195,9 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 	}
 	/* Stopped: the rounds that ran whole are compared still. */
 	if (done > 0) {
-		look.decide = decided(&(struct compare_look){ .decide = cc->decide }, l.figs,
-				      l.v.n, done, l.same);
+		look.fig = cc->fig;
+		look.decide = decided(&(struct compare_look){ .decide = cc->decide,
+				      .fig = cc->fig }, l.figs, l.v.n, done, l.same);
 		compare_rows(&look, l.rows, l.v.n, l.figs, done);
 		compare_table(&look, l.rows, l.v.n, "the median of the rounds' ratios");
 		others_tally_line(&l.others, "the service demand");
@@ -195,7 +207,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 		if (cc->plot)
 			compare_plot(&look, cc->plot, l.rows, l.figs, l.v.n, done, vs->by_size);
 		if (cc->base)
-			against_base(cc->base, &l.v, l.figs, done, look.decide);
+			against_base(cc->base, &l.v, l.figs, done, &look);
 	}
 	for (unsigned i = 0; i < l.total; i++)
 		fig_rounds_free(&figs[i]);

@@ -17,22 +17,29 @@
 
 #include "app/compare.h"
 #include "zcc/baseline.h"
+#include "zcc/rr.h"
 #include "zcc/send.h"
 
 /* zcc's look in the comparison's lines (app/compare.h): its own us/KB,
  * chunk sizes. */
 extern const struct compare_look compare_zcc_look;
 
+/* --rr's: request sizes, deciding on one figure (the look's fig). */
+extern const struct compare_look compare_rr_look;
+
 struct variant {
 	const struct tx_method *method;
 	size_t chunk;		/* -b; for a method that sends whole files, unused */
 	char name[48];		/* "send", or "send/4K" with a -b list */
+	uint64_t gap_ns;	/* --rr: --gap's; 0: closed loop */
+	int udp;		/* --rr: --proto udp */
 };
 
 struct variants {
 	struct variant v[COMPARE_MAX];
 	unsigned n;
 	int by_size;		/* -b was a list: the chart draws against size */
+	int rr;			/* --rr's: request sizes, gaps and protocols */
 };
 
 /*
@@ -70,6 +77,14 @@ void compare_usable(struct variants *vs);
 enum compare_decide compare_decide_arg(const char *arg, int rx_report);
 
 /*
+ * compare_decide_check - --decide's value at the door, for a comparison
+ * of n variants: with rr one of --rr's figures (rr_decide_arg, measured:
+ * -c), else one of compare_decide_arg's (a round trip's figure refused).
+ * Anything amiss: one usage line, exit 2.
+ */
+void compare_decide_check(const char *arg, unsigned n, int rr, int measured, int rx_report);
+
+/*
  * compare_rate - --rate's value in bits/s: digits, a fraction allowed,
  * then K, M or G (powers of 1000, as link rates are written). Anything
  * else, or a rate under 8 bits/s or above 1000G: a usage line, exit 2.
@@ -94,7 +109,16 @@ struct compare_cfg {
 	const char *plot;	/* --plot FILE; NULL: none */
 	const struct baseline *base;	/* --baseline; NULL: none */
 	enum compare_decide decide;	/* --decide */
+	enum fig_id fig;		/* --decide of one figure (COMPARE_FIGURE) */
+	const struct rr_cfg *rr;	/* --rr's settings; NULL: files are sent */
 };
+
+/*
+ * compare_decide_set - cc's deciding figure from --decide's value arg
+ * (NULL: the default) and its --rr settings (rr; NULL: files are sent).
+ */
+void compare_decide_set(struct compare_cfg *cc, const char *arg, const struct rr_cfg *rr,
+			int measured);
 
 /*
  * compare_run - the rounds of vs on sd (cfg is sd's settings, whose method

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "zcc/compare.h"
+#include "zcc/rr_args.h"
 #include "app/opt.h"
 #include "app/opt_values.h"
 #include "base/rate.h"
@@ -84,6 +85,30 @@ enum compare_decide compare_decide_arg(const char *arg, int rx_report)
 	}
 	usage_error("--decide: '%s': sender, receiver or path",
 		    safe_text(arg, shown, sizeof(shown)));
+}
+
+void compare_decide_check(const char *arg, unsigned n, int rr, int measured, int rx_report)
+{
+	char shown[SAFE_LEN];
+
+	if (n < 2)
+		usage_error("--decide names a comparison's figure: give -M or -b (--rr: or --gap, "
+			    "--proto) a list of variants");
+	if (rr)
+		rr_decide_arg(arg, measured);
+	else if (rr_decide_name(arg) >= 0)
+		usage_error("--decide %s: a round trip's figure, for --rr",
+			    safe_text(arg, shown, sizeof(shown)));
+	else
+		compare_decide_arg(arg, rx_report);
+}
+
+void compare_decide_set(struct compare_cfg *cc, const char *arg, const struct rr_cfg *rr,
+			int measured)
+{
+	cc->rr = rr;
+	cc->decide = rr ? COMPARE_FIGURE : arg ? compare_decide_arg(arg, 1) : COMPARE_SELF;
+	cc->fig = rr ? rr_decide_arg(arg, measured) : FIG_RATE;
 }
 
 double compare_rate(const char *opt, const char *arg)

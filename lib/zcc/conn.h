@@ -53,8 +53,9 @@ struct conn_ops {
 	void (*debug)(const struct conn *c, const char *what);
 	/* free - what init made */
 	void (*free)(struct conn *c);
-	/* report - the run's lines, when the work has its own (NULL: sent:) */
-	void (*report)(const struct engine *e, const struct send_result *r);
+	/* report - the run's lines, when the work has its own (NULL: sent:),
+	 * and its own figures into r */
+	void (*report)(const struct engine *e, struct send_result *r);
 	/* connect - c's socket, its name into c->peer: -1 with err (NULL: TCP's) */
 	int (*connect)(struct conn *c, char *err, size_t errlen);
 	/* interval - -I's line over ns, when the work has its own (NULL: the rate);

@@ -161,7 +161,7 @@ int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_
 	}
 	/* Counted before it goes: its answer may be read before send returns. */
 	__atomic_store_n(&w->f.sent, seq + 1, __ATOMIC_RELEASE);
-	if (rr_write(c->t.sock, w->req, w->h.req_bytes) < 0)
+	if (rr_write_by(c->t.sock, w->req, w->h.req_bytes, rr_settings->use_write) < 0)
 		return err_fill(err, errlen, errno, "%s: request %" PRIu64, c->peer, seq + 1);
 	__atomic_add_fetch(&c->t.bytes, w->h.req_bytes, __ATOMIC_RELAXED);
 	return 0;

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "app/figures.h"
 #include "base/hist.h"
 #include "zcc/conn.h"
 
@@ -30,6 +31,8 @@ struct rr_cfg {
 	const char *log;	/* --log FILE; NULL: none */
 	const char *plot;	/* --plot FILE; NULL: none */
 	int call_times;		/* --call-times */
+	int use_write;		/* -M write: write() instead of send() */
+	int resp_same;		/* no --response: each answer the size of its request */
 };
 
 /* What one-way times the two ends' clocks allow (lib/zcc/rr_times.c). */
@@ -79,9 +82,36 @@ const struct rr_figures *rr_figures_of(const struct conn *c);
  * rr_report - the engine's lines of a run of conn_rr: rr:, latency:,
  * with --gap the sent-time and schedule lines, one-way: where it applies,
  * with -c the cpu: line per transaction, then --plot's chart
- * (lib/zcc/rr_report.c).
+ * (lib/zcc/rr_report.c); the run's figures into r->rr.
  */
-void rr_report(const struct engine *e, const struct send_result *r);
+void rr_report(const struct engine *e, struct send_result *r);
+
+/*
+ * rr_keep - f's figures (a run's, its connections' merged) into r->rr:
+ * transactions/sec over r's seconds, the percentiles of f->due, and per
+ * transaction the machine's CPU time (with -c: load x CPUs x seconds /
+ * transactions, netperf's service demand for RR) and zcc's own
+ * (lib/zcc/rr_rounds.c).
+ */
+void rr_keep(struct send_result *r, const struct rr_figures *f);
+
+/* rr_fig_of - a run's figures (r->rr, the load with -c) as figures.h keeps them. */
+struct fig_run rr_fig_of(const struct send_result *r);
+
+/*
+ * rr_summary - -R: the median, least and most of the n runs' transaction
+ * rates, p50 and p99 (and us/Tran with -c), one line. A failed stdout is
+ * exit 1.
+ */
+void rr_summary(const struct send_result *rs, unsigned n);
+
+/*
+ * rr_variant_run - one run of variant v (its request size, gap, protocol
+ * and method) with the rest of asked, on sd; its lines printed.
+ */
+struct variant;
+struct send_result rr_variant_run(struct sender *sd, const struct rr_cfg *asked,
+				  const struct variant *v);
 
 /*
  * The lines of the times beyond the round trip (lib/zcc/rr_lines.c).

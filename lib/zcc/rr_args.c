@@ -1,35 +1,153 @@
 /*
  * zcc --rr's options checked against the rest of the command line, at
  * the door: what means nothing with request/response is one usage line,
- * exit 2 (lib/zcc/rr.h).
+ * exit 2 (lib/zcc/rr.h). -M, -b, --gap and --proto take comma lists
+ * (lib/app/opt_values.h): every combination is a variant, compared in
+ * rounds as a stream's methods and sizes are (lib/zcc/compare.h).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "app/opt.h"
+#include "app/opt_values.h"
 #include "app/optab.h"
+#include "base/safe_text.h"
 #include "zcc/rr.h"
 #include "zcc/rr_args.h"
 #include "wire/rr_proto.h"
 
-/* --proto udp: what a datagram run needs. */
-static void check_udp(const struct rr_cfg *rc, const struct rr_given *g)
+/* --gap's and --proto's lists, as the parser read them. */
+static struct opt_value cfg_gaps[COMPARE_MAX], cfg_protos[2];
+static unsigned cfg_n_gaps, cfg_n_protos;
+
+static const char *proto_name(int i)
 {
-	if (!rr_timed(rc->req_bytes, rc->resp_bytes))
+	static const char *const names[] = { "tcp", "udp", NULL };
+
+	return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
+static const char *tx_name(int i)
+{
+	return tx_methods[i] ? tx_methods[i]->name : NULL;
+}
+
+/* --proto udp: what a datagram run of those sizes needs. */
+static void check_udp(uint32_t req, uint32_t resp, int mptcp)
+{
+	if (!rr_timed(req, resp))
 		usage_error("--proto udp: every datagram carries its number: -b and --response "
 			    "of at least %d bytes", RR_MSG_HDR);
-	if (rc->req_bytes > RR_UDP_MAX)
+	if (req > RR_UDP_MAX)
 		usage_error("--proto udp: a datagram holds at most %u bytes (-b)", RR_UDP_MAX);
-	if (rc->resp_bytes > rc->req_bytes)
+	if (resp > req)
 		usage_error("--proto udp: --response %" PRIu32 " above -b %" PRIu32 ": over UDP an "
-			    "answer is never larger than its request (no amplifier)",
-			    rc->resp_bytes, rc->req_bytes);
-	if (g->mptcp)
+			    "answer is never larger than its request (no amplifier)", resp, req);
+	if (mptcp)
 		usage_error("--proto udp: --mptcp is TCP's");
 }
 
+/* -M's list: send and write suit a message of a few bytes; the rest, why not. */
+static unsigned rr_methods(const char *arg, struct opt_value *m)
+{
+	static const struct opt_spec spec = { .opt = 'M', .kind = OPT_NAMES,
+		.what = "method", .name = tx_name };
+	unsigned n = opt_values(&spec, arg ? arg : "send", m, COMPARE_MAX);
+	const char *name, *why;
+
+	for (unsigned i = 0; i < n; i++) {
+		name = tx_methods[m[i].index]->name;
+		if (!strcmp(name, "send") || !strcmp(name, "write"))
+			continue;
+		why = tx_methods[m[i].index]->flags & TX_PAGES || !strcmp(name, "mmap") ?
+			"it sends from a file, and --rr's messages are in memory" :
+			strstr(name, "zc") || !strcmp(name, "zerocopy") ?
+			"zero copy pins a message's pages and waits for its completion, which "
+			"costs more than copying a small message" :
+			"--rr's requests go by send or write only";
+		usage_error("--rr -M %s: %s", name, why);
+	}
+	return n;
+}
+
+/* The labels of the lists of more than one item, joined: "write/udp/200/1ms". */
+static void variant_name(struct variant *v, const struct opt_value *const at[4],
+			 const unsigned count[4])
+{
+	size_t len = 0;
+
+	v->name[0] = '\0';
+	for (int d = 0; d < 4; d++)
+		if (count[d] > 1)
+			len += (size_t)snprintf(v->name + len, sizeof(v->name) - len, "%s%s",
+						len ? "/" : "", at[d]->label);
+	if (!len)
+		snprintf(v->name, sizeof(v->name), "%s", at[0]->label);
+}
+
+/* Every combination of methods, protocols, sizes and gaps, into vs. */
+static void cross(struct variants *vs, const struct opt_value *const list[4],
+		  const unsigned count[4])
+{
+	unsigned n = count[0] * count[1] * count[2] * count[3];
+
+	if (n > COMPARE_MAX)
+		usage_error("--rr: -M, --proto, -b and --gap make %u variants, more than %d", n,
+			    COMPARE_MAX);
+	for (unsigned k = 0; k < n; k++) {
+		const struct opt_value *at[4];
+		struct variant *v = &vs->v[k];
+		unsigned rest = k;
+
+		for (int d = 3; d >= 0; d--) {
+			at[d] = &list[d][rest % count[d]];
+			rest /= count[d];
+		}
+		v->method = tx_methods[at[0]->index];
+		v->udp = at[1]->index == 1;
+		v->chunk = (size_t)at[2]->value;
+		v->gap_ns = cfg_n_gaps ? (uint64_t)(at[3]->value * 1e9 + 0.5) : 0;
+		variant_name(v, at, count);
+	}
+	vs->n = n;
+	vs->rr = 1;
+	vs->by_size = count[2] > 1 && count[1] == 1 && count[3] == 1;
+}
+
+/* The variants of the lists: each checked, the first's settings into rc. */
+static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct variants *vs)
+{
+	static const struct opt_spec bspec = { .opt = 'b', .kind = OPT_SIZES, .min = 1,
+		.max = RR_MSG_MAX };
+	struct opt_value m[COMPARE_MAX], b[COMPARE_MAX], none = { .label = "" };
+	struct opt_value tcp = { .index = 0, .label = "tcp" };
+	unsigned count[4] = { rr_methods(g->method, m), cfg_n_protos ? cfg_n_protos : 1, 0,
+			      cfg_n_gaps ? cfg_n_gaps : 1 };
+	int any_udp = cfg_n_protos == 2 || rc->udp;
+	char dflt[16];
+	uint32_t resp;
+
+	snprintf(dflt, sizeof(dflt), "%d", any_udp ? RR_MSG_HDR : 1);
+	count[2] = opt_values(&bspec, g->chunks ? g->chunks : dflt, b, COMPARE_MAX);
+	cross(vs, (const struct opt_value *const[4]){ m, cfg_n_protos ? cfg_protos : &tcp, b,
+	      cfg_n_gaps ? cfg_gaps : &none }, count);
+	rc->resp_same = !rc->resp_bytes;
+	for (unsigned i = 0; i < vs->n; i++) {
+		resp = rc->resp_same ? (uint32_t)vs->v[i].chunk : rc->resp_bytes;
+		if (vs->v[i].udp)
+			check_udp((uint32_t)vs->v[i].chunk, resp, g->mptcp);
+	}
+	rc->req_bytes = (uint32_t)vs->v[0].chunk;
+	rc->resp_bytes = rc->resp_same ? rc->req_bytes : rc->resp_bytes;
+	rc->gap_ns = vs->v[0].gap_ns;
+	rc->udp = vs->v[0].udp;
+	rc->use_write = !strcmp(vs->v[0].method->name, "write");
+}
+
 void rr_check_args(const struct optab_parser *p, const struct optab *rows,
-		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc)
+		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc,
+		   struct variants *vs)
 {
 	const struct optab *o;
 
@@ -44,17 +162,10 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 		usage_error("--rr sends requests, not files: give no file names");
 	if (rc->call_times)
 		usage_error("--rr --call-times: the calls of request/response are not timed yet");
-	if (g->method && strcmp(g->method, "send") != 0 && strcmp(g->method, "write") != 0)
-		usage_error("--rr -M %s: messages go by send (or write, the same here); the "
-			    "file methods have no file to send", g->method);
-	if (g->chunks && strchr(g->chunks, ','))
-		usage_error("--rr -b %s: one request size (--rr compares no lists yet)", g->chunks);
-	rc->req_bytes = g->chunks ? (uint32_t)opt_size('b', g->chunks, 1, RR_MSG_MAX) :
-			rc->udp ? RR_MSG_HDR : 1;
-	if (!rc->resp_bytes)
-		rc->resp_bytes = rc->req_bytes;
-	if (rc->udp)
-		check_udp(rc, g);
+	rr_variants(g, rc, vs);
+	if (g->baseline && vs->n < 2)
+		usage_error("--rr --baseline: sets rounds of variants beside the baseline's: give "
+			    "-M, -b, --gap or --proto a list");
 	if (rc->log)
 		rr_log_check(rc->log);
 	rc->msgs = optab_given(p, 'n') ? g->loops : 0;
@@ -64,18 +175,25 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 
 void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 {
+	static const struct opt_spec gspec = { .opt = OPT_GAP, .kind = OPT_TIMES,
+		.min = 1e-6, .max = 1000 };
+	static const struct opt_spec pspec = { .opt = OPT_PROTO, .kind = OPT_NAMES,
+		.what = "protocol", .name = proto_name };
+
 	switch (opt) {
 	case OPT_RR: rc->on = 1; break;
 	case OPT_RESPONSE: rc->resp_bytes = (uint32_t)opt_size(opt, arg, 1, RR_MSG_MAX); break;
-	case OPT_GAP: rc->gap_ns = rr_time_arg("--gap", arg, 1000, 1000000000000u); break;
+	case OPT_GAP:
+		cfg_n_gaps = opt_values(&gspec, arg, cfg_gaps, COMPARE_MAX);
+		rc->gap_ns = (uint64_t)(cfg_gaps[0].value * 1e9 + 0.5);
+		break;
 	case OPT_BUDGET: rc->budget_ns = rr_time_arg("--budget", arg, 1, UINT64_MAX / 2); break;
 	case OPT_LOG: rc->log = arg; break;
 	case OPT_CLOCKS_SYNCED: rc->clocks_synced = 1; break;
 	case OPT_CALL_TIMES: rc->call_times = 1; break;
 	case OPT_PROTO:
-		if (strcmp(arg, "tcp") != 0 && strcmp(arg, "udp") != 0)
-			usage_error("--proto '%s': tcp or udp", arg);
-		rc->udp = strcmp(arg, "udp") == 0;
+		cfg_n_protos = opt_values(&pspec, arg, cfg_protos, 2);
+		rc->udp = cfg_protos[0].index == 1;
 		rc->proto_given = 1;
 		break;
 	default: opt_refused(opt);
@@ -91,4 +209,31 @@ void rr_check_unused(const struct rr_cfg *rc)
 	if (rc->budget_ns != UINT64_MAX && !rc->call_times)
 		usage_error("--budget counts round trips (--rr) or system calls (--call-times): "
 			    "give one");
+}
+
+/* --decide's figures under --rr. */
+static const struct { const char *name; enum fig_id fig; } decide_figs[] = {
+	{ "p50", FIG_P50 }, { "p90", FIG_P90 }, { "p99", FIG_P99 }, { "p99.9", FIG_P999 },
+	{ "us/Tran", FIG_TRAN },
+};
+
+int rr_decide_name(const char *arg)
+{
+	for (size_t i = 0; i < sizeof(decide_figs) / sizeof(decide_figs[0]); i++)
+		if (strcmp(arg, decide_figs[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+enum fig_id rr_decide_arg(const char *arg, int measured)
+{
+	char shown[SAFE_LEN];
+	int i = rr_decide_name(arg ? arg : "p99");
+
+	if (i < 0)
+		usage_error("--rr --decide: '%s': p50, p90, p99 (the default), p99.9 or us/Tran",
+			    safe_text(arg, shown, sizeof(shown)));
+	if (decide_figs[i].fig == FIG_TRAN && !measured)
+		usage_error("--decide us/Tran: the CPU per transaction comes with -c: give it");
+	return decide_figs[i].fig;
 }

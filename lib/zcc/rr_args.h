@@ -3,6 +3,7 @@
 #define ZC_ZCC_RR_ARGS_H
 
 #include "app/optab.h"
+#include "zcc/compare.h"
 #include "zcc/rr.h"
 #include "zcc/send.h"
 
@@ -15,16 +16,21 @@ enum { OPT_CALL_TIMES = 340 };
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
 #define RR_OPTAB \
 	{ OPT_RR, "rr", NULL, "request/response with zcs instead of files (zcc(1)): requests " \
-	  "of -b bytes (default 1), closed loop; -n counts requests; prints rr: and latency:" }, \
+	  "of -b bytes (default 1), closed loop; -n counts requests; prints rr: and latency:. " \
+	  "-M (send or write), -b, --gap and --proto take comma lists: each combination a " \
+	  "variant, compared in rounds (-R) on --decide's figure; -R alone: a summary of " \
+	  "the transaction rate, p50 and p99 (and us/Tran with -c)" }, \
 	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \
 	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) " \
-	  "whatever the answers; latency from when each was due, and from its send" }, \
+	  "whatever the answers; latency from when each was due, and from its send; " \
+	  "a comma list (10ms,1ms,100us) makes a variant of each gap" }, \
 	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips " \
 	  "(the calls) over TIME" }, \
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
 	  "distribution and max (call-times: line)" }, \
 	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
-	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }, \
+	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered); " \
+	  "tcp,udp makes a variant of each" }, \
 	{ OPT_LOG, "log", "FILE", "with --rr: every answer's times into FILE, one CSV row " \
 	  "each under a header naming the columns (ns); FILE must not exist" }, \
 	{ OPT_CLOCKS_SYNCED, "clocks-synced", NULL, "with --rr: the two ends' realtime " \
@@ -42,16 +48,30 @@ struct rr_given {
 	uint32_t loops;			/* -n */
 	const int *stream_only;		/* the options of streaming files, 0 ended */
 	int mptcp;			/* --mptcp */
+	int baseline;			/* --baseline */
 };
 
 /*
  * rr_check_args - --rr with the rest of the command line (p, parsed with
- * rows): one usage line and exit 2 for what means nothing; the sizes into
- * *rc (a request of 1 byte by default, as netperf's TCP_RR; the answer as
- * the request), -n's count, and without -n or -t, -t RR_DEFAULT_SECS.
+ * rows): one usage line and exit 2 for what means nothing; the variants
+ * of -M, --proto, -b and --gap (each a comma list) into vs, every one
+ * checked (-M: send or write, another refused with the reason; UDP's
+ * sizes), the first's settings into *rc (a request of 1 byte by default,
+ * as netperf's TCP_RR, 64 with UDP; the answer as the request), -n's
+ * count, and without -n or -t, -t RR_DEFAULT_SECS.
  */
 void rr_check_args(const struct optab_parser *p, const struct optab *rows,
-		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc);
+		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc,
+		   struct variants *vs);
+
+/*
+ * rr_decide_arg - --decide's value under --rr (NULL: the default, p99): a
+ * round trip's percentile or us/Tran (which needs -c, measured). Anything
+ * else: one usage line, exit 2. rr_decide_name - arg's place among those
+ * names, or -1.
+ */
+enum fig_id rr_decide_arg(const char *arg, int measured);
+int rr_decide_name(const char *arg);
 
 /* rr_check_unused - without --rr, an RR option is a usage error (--budget
  * is --call-times' too). */

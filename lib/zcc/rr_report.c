@@ -102,22 +102,14 @@ static void schedule_line(const struct rr_figures *f)
 	line_end();
 }
 
-/*
- * -c: per transaction (netperf's service demand for RR): load x CPUs x
- * seconds / transactions, and zcc's own CPU time / transactions (r->own
- * is per KB of r->bytes: turned back into seconds).
- */
-static void cpu_line(const struct sender *sd, const struct send_result *r, uint64_t n)
+/* -c: per transaction (rr_keep's figures). */
+static void cpu_line(const struct sender *sd, const struct send_result *r)
 {
-	double secs = (double)r->ns / 1e9, own = r->own * ((double)r->bytes / 1024) / 1e6;
-
 	line_begin("cpu");
 	line_num("load_pct", r->load * 100, 1, "cpu: load %.1f%%");
 	line_int("ncpus", r->ncpus, " of %lld CPUs");
-	line_num("us_per_tran", n ? r->load * r->ncpus * secs * 1e6 / (double)n : NAN, 3,
-		 ", %.3f us/Tran");
-	line_num("own_us_per_tran", n ? own * 1e6 / (double)n : NAN, 3,
-		 ", zcc itself %.3f us/Tran");
+	line_num("us_per_tran", r->rr.tran, 3, ", %.3f us/Tran");
+	line_num("own_us_per_tran", r->rr.own_tran, 3, ", zcc itself %.3f us/Tran");
 	line_str("meter", r->meter, NULL);
 	if (r->rx_ok && r->rx.rr)
 		rx_report_tran(&r->rx);
@@ -151,7 +143,7 @@ static void merge(const struct engine *e, struct rr_figures *f)
 	}
 }
 
-void rr_report(const struct engine *e, const struct send_result *r)
+void rr_report(const struct engine *e, struct send_result *r)
 {
 	static struct rr_figures run;	/* two histograms: too large for a stack */
 	const struct rr_cfg *rc = rr_settings_of();
@@ -163,6 +155,7 @@ void rr_report(const struct engine *e, const struct send_result *r)
 	hist_init(&f->out, rc->budget_ns);
 	hist_init(&f->back, rc->budget_ns);
 	merge(e, f);
+	rr_keep(r, f);
 	rr_line(f, r, rc);
 	latency_line("latency", rc->gap_ns ? "latency from due: " : "latency: ", &f->due,
 		     rc->budget_ns);
@@ -172,7 +165,7 @@ void rr_report(const struct engine *e, const struct send_result *r)
 	}
 	rr_one_way_line(f);
 	if (r->measured)
-		cpu_line(e->sd, r, f->answered);
+		cpu_line(e->sd, r);
 	if (rc->plot)	/* after every line: a chart that fails loses none */
 		rr_plot(rc->plot, f, rc->gap_ns > 0);
 	if (out_failed())

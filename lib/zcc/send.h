@@ -41,6 +41,14 @@ struct send_cfg {
 	uint64_t budget_ns;		/* --budget; UINT64_MAX: none */
 };
 
+/* What a run of --rr measured, as its figures (us). */
+struct rr_run {
+	int on;				/* a run of --rr: the figures are set */
+	double tps;			/* transactions/sec */
+	double p50, p90, p99, p999;	/* the round trip's percentiles */
+	double tran, own_tran;		/* the machine's CPU (-c), zcc's own, per transaction */
+};
+
 /* What one run measured. */
 struct send_result {
 	uint64_t bytes, ns;
@@ -61,6 +69,7 @@ struct send_result {
 	struct others_report others;	/* other processes' share, same period */
 	int rx_ok;		/* --receiver-report: rx holds the receiver's */
 	struct rxreport rx;
+	struct rr_run rr;	/* --rr */
 };
 
 /* One sender: its settings, its files, and with -c its meter. */

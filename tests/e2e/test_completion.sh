@@ -57,6 +57,9 @@ offers "--cpu --cpu-load --cpus" zcc --cpu
 offers "--period --period-ms --per-cpu" cyclesoak --per
 offers "--priority" run_rr --pr
 offers "" zcs -p 2
+offers "tcp,udp" zcc --rr --proto tcp,u
+offers "p90 p99 p99.9" zcc --rr --decide p9
+offers "us/Tran" zcc --rr --decide u
 offers "" zcc -n ""
 offers "" zcc --bogus
 

@@ -25,8 +25,6 @@ LAT="p50 $NUM us, p90 $NUM us, p99 $NUM us, p99.9 $NUM us, p99.99 $NUM us, max $
 printf 'data\n' >"$TMP/a"
 usage_refused "--rr with a file" "$ZCC" --rr -s 0 "$TMP/a"
 usage_refused "--rr -M sendfile" "$ZCC" --rr -s 0 -M sendfile
-usage_refused "--rr -b list" "$ZCC" --rr -s 0 -b 1,200
-usage_refused "--rr -R" "$ZCC" --rr -s 0 -R 3
 usage_refused "--gap without --rr" "$ZCC" -s 0 --gap 1ms "$TMP/a"
 usage_refused "--gap 0" "$ZCC" --rr -s 0 --gap 0
 usage_refused "--gap 1xs" "$ZCC" --rr -s 0 --gap 1xs

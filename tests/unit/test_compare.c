@@ -30,6 +30,7 @@ static void keep(struct fig_rounds *f, size_t round, double own, double demand,
 /* Every figure has a name, a unit, a key; a column has its head and place. */
 static void table(void)
 {
+	struct fig_run path;
 	int places = 0;
 
 	for (int i = 0; i < FIG_N; i++) {
@@ -42,9 +43,11 @@ static void table(void)
 			places |= 1 << d->col;
 		CHECK(d->of || d->line, "%s: a measured figure has its round line", d->key);
 	}
-	CHECK(places == (1 << 7) - 1, "the seven columns have seven places (%x)", places);
-	CHECK(isnan(fig_value(&(struct fig_run){ { 1, 1, 1, 1, 1, 1, NAN, 0 } }, FIG_PATH)),
-	      "the path's needs both ends' demand");
+	CHECK(places == (1 << 11) - 1, "the columns' places run 0..10 without a gap (%x)", places);
+	for (int i = 0; i < FIG_N; i++)
+		path.v[i] = 1;
+	path.v[FIG_RX_DEMAND] = NAN;
+	CHECK(isnan(fig_value(&path, FIG_PATH)), "the path's needs both ends' demand");
 }
 
 /* n rounds where b's figure is half a's: cheaper from 5 rounds on. */

@@ -48,7 +48,7 @@ static void record(void)
 static void figure(void)
 {
 	struct compare_look look = { .self = "zcc" };
-	unsigned metered = 1u << FIG_ALWAYS | 1u << FIG_METERED, rx = 1u << FIG_RX;
+	unsigned metered = 1u << FIG_STREAM | 1u << FIG_LOADED | 1u << FIG_METERED, rx = 1u << FIG_RX;
 	char t[80];
 
 	compare_figure(&look, metered, t, sizeof(t));
