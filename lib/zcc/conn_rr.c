@@ -127,6 +127,29 @@ static int await_ack(struct conn *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* -M uring: the sender's ring, and an open loop's reader's; a refusal is -2. */
+static int open_rings(struct conn *c, char *err, size_t errlen)
+{
+	struct rr_work *w = work_of(c);
+
+	w->tx_ring = calloc(1, sizeof(*w->tx_ring));
+	if (rr_settings->gap_ns)
+		w->rx_ring = calloc(1, sizeof(*w->rx_ring));
+	if (!w->tx_ring || (rr_settings->gap_ns && !w->rx_ring))
+		error(1, errno, "memory");
+	if (rr_uring_open(w->tx_ring, c->t.sock, err, errlen) < 0) {
+		free(w->tx_ring);
+		w->tx_ring = NULL;
+		return -2;
+	}
+	if (w->rx_ring && rr_uring_open(w->rx_ring, c->t.sock, err, errlen) < 0) {
+		free(w->rx_ring);
+		w->rx_ring = NULL;
+		return -2;
+	}
+	return 0;
+}
+
 static int rr_open(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
@@ -140,7 +163,9 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 	rr_hello_encode(buf, &w->h);
 	if (rr_write(c->t.sock, buf, sizeof(buf)) < 0)
 		return err_fill(err, errlen, errno, "%s: the hello", c->peer);
-	return await_ack(c, err, errlen);
+	if (await_ack(c, err, errlen) < 0)
+		return -1;
+	return rr_settings->use_uring ? open_rings(c, err, errlen) : 0;
 }
 
 int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
@@ -161,7 +186,8 @@ int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_
 	}
 	/* Counted before it goes: its answer may be read before send returns. */
 	__atomic_store_n(&w->f.sent, seq + 1, __ATOMIC_RELEASE);
-	if (rr_write_by(c->t.sock, w->req, w->h.req_bytes, rr_settings->use_write) < 0)
+	if ((w->tx_ring ? rr_uring_write(w->tx_ring, w->req, w->h.req_bytes) :
+	     rr_write_by(c->t.sock, w->req, w->h.req_bytes, rr_settings->use_write)) < 0)
 		return err_fill(err, errlen, errno, "%s: request %" PRIu64, c->peer, seq + 1);
 	__atomic_add_fetch(&c->t.bytes, w->h.req_bytes, __ATOMIC_RELAXED);
 	return 0;
@@ -178,7 +204,9 @@ static int take_answer(struct conn *c, uint64_t seq, struct rr_msg *m, char *err
 				  .length = w->h.resp_bytes, .kind = RR_RESPONSE };
 	enum rr_result res;
 	size_t got;
-	int rc = rr_read(c->t.sock, w->resp, w->h.resp_bytes, &got, NULL);
+	struct rr_uring *ring = w->rx_ring ? w->rx_ring : w->tx_ring;
+	int rc = ring ? rr_uring_read(ring, w->resp, w->h.resp_bytes, &got) :
+			rr_read(c->t.sock, w->resp, w->h.resp_bytes, &got, NULL);
 
 	if (rc < 0)
 		return err_fill(err, errlen, errno, "%s: answer %" PRIu64, c->peer, seq + 1);
@@ -354,7 +382,15 @@ static int rr_settle(struct conn *c, char *err, size_t errlen)
 
 static void rr_close(struct conn *c)
 {
-	(void)c;
+	struct rr_work *w = work_of(c);
+
+	if (w->tx_ring)
+		rr_uring_close(w->tx_ring);
+	if (w->rx_ring)
+		rr_uring_close(w->rx_ring);
+	free(w->tx_ring);
+	free(w->rx_ring);
+	w->tx_ring = w->rx_ring = NULL;
 }
 
 static uint64_t rr_planned(const struct conn *c)

@@ -32,6 +32,7 @@ struct rr_cfg {
 	const char *plot;	/* --plot FILE; NULL: none */
 	int call_times;		/* --call-times */
 	int use_write;		/* -M write: write() instead of send() */
+	int use_uring;		/* -M uring: io_uring's send and receive */
 	int resp_same;		/* no --response: each answer the size of its request */
 };
 

@@ -58,14 +58,14 @@ static unsigned rr_methods(const char *arg, struct opt_value *m)
 
 	for (unsigned i = 0; i < n; i++) {
 		name = tx_methods[m[i].index]->name;
-		if (!strcmp(name, "send") || !strcmp(name, "write"))
+		if (!strcmp(name, "send") || !strcmp(name, "write") || !strcmp(name, "uring"))
 			continue;
 		why = tx_methods[m[i].index]->flags & TX_PAGES || !strcmp(name, "mmap") ?
 			"it sends from a file, and --rr's messages are in memory" :
 			strstr(name, "zc") || !strcmp(name, "zerocopy") ?
 			"zero copy pins a message's pages and waits for its completion, which "
 			"costs more than copying a small message" :
-			"--rr's requests go by send or write only";
+			"--rr's requests go by send, write or uring only";
 		usage_error("--rr -M %s: %s", name, why);
 	}
 	return n;
@@ -137,12 +137,15 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 		resp = rc->resp_same ? (uint32_t)vs->v[i].chunk : rc->resp_bytes;
 		if (vs->v[i].udp)
 			check_udp((uint32_t)vs->v[i].chunk, resp, g->mptcp);
+		if (vs->v[i].udp && !strcmp(vs->v[i].method->name, "uring"))
+			usage_error("--rr -M uring: over TCP only (with --proto udp: send or write)");
 	}
 	rc->req_bytes = (uint32_t)vs->v[0].chunk;
 	rc->resp_bytes = rc->resp_same ? rc->req_bytes : rc->resp_bytes;
 	rc->gap_ns = vs->v[0].gap_ns;
 	rc->udp = vs->v[0].udp;
 	rc->use_write = !strcmp(vs->v[0].method->name, "write");
+	rc->use_uring = !strcmp(vs->v[0].method->name, "uring");
 }
 
 void rr_check_args(const struct optab_parser *p, const struct optab *rows,

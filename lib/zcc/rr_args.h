@@ -17,7 +17,7 @@ enum { OPT_CALL_TIMES = 340 };
 #define RR_OPTAB \
 	{ OPT_RR, "rr", NULL, "request/response with zcs instead of files (zcc(1)): requests " \
 	  "of -b bytes (default 1), closed loop; -n counts requests; prints rr: and latency:. " \
-	  "-M (send or write), -b, --gap and --proto take comma lists: each combination a " \
+	  "-M (send, write, uring), -b, --gap and --proto take comma lists: each combination a " \
 	  "variant, compared in rounds (-R) on --decide's figure; -R alone: a summary of " \
 	  "the transaction rate, p50 and p99 (and us/Tran with -c)" }, \
 	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \

@@ -8,6 +8,7 @@
 #include "base/pace.h"
 #include "wire/rr_proto.h"
 #include "wire/rr_seq.h"
+#include "wire/rr_uring.h"
 #include "zcc/rr.h"
 #include "zcc/rxreport.h"
 #include "zcc/send_internal.h"
@@ -42,6 +43,8 @@ struct rr_work {
 	pthread_mutex_t ival_lock;	/*   this lock (the watcher reads and resets it) */
 	struct rr_log_buf *log;		/* --log: rows not yet written */
 	struct rx_report_wait rp;	/* RR_ASK_REPORT: the far end's report */
+	struct rr_uring *tx_ring;	/* -M uring: the sender's (closed loop: both ways) */
+	struct rr_uring *rx_ring;	/*   and an open loop's reader's */
 };
 
 struct rr_work *rr_work_of(const struct conn *c);

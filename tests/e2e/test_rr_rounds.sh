@@ -15,10 +15,10 @@ run_zcc() {
 }
 
 # --- at the door ---------------------------------------------------------------
-for m in sendfile mmap splice zerocopy uring uring-zc; do
+for m in sendfile mmap splice zerocopy uring-zc; do
 	usage_refused "--rr -M $m" "$ZCC" --rr -s 0 -M "send,$m"
 	check "--rr -M $m: the line gives the reason" \
-		grep -Eq "^zcc: --rr -M $m: .*(file|pins|send or write)" "$TMP/err"
+		grep -Eq "^zcc: --rr -M $m: .*(file|pins|send, write or uring)" "$TMP/err"
 done
 usage_refused "--decide p99 without --rr" "$ZCC" -s 0 -M send,write --decide p99 /dev/null
 check "--decide p99 without --rr: named --rr's" grep -q "for --rr" "$TMP/err"
@@ -86,9 +86,23 @@ if command -v strace >/dev/null; then
 		check "-M $m: the 5 requests go by $m (write $(calls write), sendto $(calls sendto))" \
 			eval '[ "$(calls "$( [ "$m" = send ] && echo sendto || echo write)")" -eq 5 ]'
 	done
+	# -M uring: no send() or write() of a request, two io_uring_enter a
+	# transaction (the request's send, the answer's receive).
+	strace -f -e trace=write,sendto,io_uring_enter -o "$TMP/st" "$ZCC" --rr -s 127.0.0.1 \
+		-p "$ZCS_PORT" -n 5 -M uring >"$TMP/out" 2>&1
+	check "-M uring: 5 transactions, no request by send or write ($(calls write), $(calls sendto))" \
+		eval 'grep -q "^rr: 5 transactions" "$TMP/out" && [ "$(calls write)" -eq 0 ] &&
+		[ "$(calls sendto)" -eq 0 ]'
+	check "-M uring: io_uring_enter for each request and each answer" \
+		eval '[ "$(grep -c "io_uring_enter(.*) = 1$" "$TMP/st")" -eq 10 ]'
 else
-	skip "-M write: strace is not installed to see the calls"
+	skip "-M write, uring: strace is not installed to see the calls"
 fi
+run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 100 -M uring --gap 100us -b 200
+check "-M uring --gap: the open loop's reader on a ring of its own: $(head -c 200 "$TMP/err")" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^rr: 100 transactions" "$TMP/out"'
+usage_refused "--rr -M uring --proto udp" "$ZCC" --rr -s 0 -M uring --proto udp
+check "-M uring with UDP: the line says TCP only" grep -q "over TCP only" "$TMP/err"
 
 run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 200 -R 2 -b 200,1300 --plot "$TMP/rr.svg"
 check "--plot: an SVG of the p99 against the request size" eval '[ "$RC" -eq 0 ] &&
