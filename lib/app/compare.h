@@ -63,12 +63,12 @@ struct compare_row {
 	const char *name;	/* "send", "send/4K", "read/1K" */
 	const char *method;	/* NULL: not one of this run's variants */
 	size_t size;		/* the chunk or read size, under look->size_key */
-	int sized;		/* the method takes a size: -b lists draw against it */
 	size_t rounds;
 	double med[FIG_N];	/* each figure's median; NAN where not measured */
-	unsigned groups;	/* the groups every round had (figures.h) */
 	long agree;
 	struct stats_ratio ratio;	/* median, lo, hi, conf, n */
+	unsigned groups;	/* the groups every round had (figures.h) */
+	int sized;		/* the method takes a size: -b lists draw against it */
 	int has_ratio;
 	enum stats_verdict verdict;	/* LESS: cheaper, MORE: dearer */
 	char why[80];		/* "3 rounds: 5 needed": why the word is held; "" */
@@ -110,10 +110,15 @@ void compare_verdict(struct compare_row *row, enum fig_id fig, size_t rounds, si
 /*
  * compare_round_line - a run's figures as the round event (text: a round
  * line): the round (of rounds; 0: no end is set), the variant's place in
- * it (at), and every figure of the table r has. A failed stdout is exit 1.
+ * it (at), every figure of the table r has, and with o (the run's other
+ * processes, -c; NULL or not valid: none) their share: the key others_pct,
+ * and in text the mark " [others PCT%]" on a round they passed
+ * OTHERS_MARK in. A failed stdout is exit 1.
  */
+struct others_report;
 void compare_round_line(const struct compare_look *look, const struct compare_row *id,
-			size_t round, size_t rounds, unsigned at, const struct fig_run *r);
+			size_t round, size_t rounds, unsigned at, const struct fig_run *r,
+			const struct others_report *o);
 
 /*
  * compare_table - the table of rows[0..n) against rows[0]: a compare

@@ -12,6 +12,7 @@
 
 #include "app/compare.h"
 #include "app/out.h"
+#include "meter/others.h"
 #include "base/plural.h"
 
 const char *compare_word(enum stats_verdict v)
@@ -20,7 +21,8 @@ const char *compare_word(enum stats_verdict v)
 }
 
 void compare_round_line(const struct compare_look *look, const struct compare_row *id,
-			size_t round, size_t rounds, unsigned at, const struct fig_run *r)
+			size_t round, size_t rounds, unsigned at, const struct fig_run *r,
+			const struct others_report *o)
 {
 	unsigned groups = fig_groups(r, 1);
 
@@ -41,6 +43,8 @@ void compare_round_line(const struct compare_look *look, const struct compare_ro
 			line_text(", %s", look->self);
 		line_num(d->key, fig_value(r, (enum fig_id)i) * d->scale, d->prec, d->line);
 	}
+	if (o && o->valid)	/* others touched this round: marked */
+		line_num("others_pct", o->pct, 1, o->pct >= OTHERS_MARK ? " [others %.1f%%]" : NULL);
 	line_end();
 	if (out_failed())
 		exit(1);

@@ -171,7 +171,7 @@ static int run_round(struct sender *sd, struct send_cfg *cfg, struct live *l,
 		l->same |= r.rx_ok && rx_report_same(&r.rx);
 		fig_rounds_put(&l->figs[i], round, &fig);
 		others_tally_add(&l->others, l->v.v[i].name, &r.others);
-		compare_round_line(look, &l->rows[i], round, cc->rounds, j, &fig);
+		compare_round_line(look, &l->rows[i], round, cc->rounds, j, &fig, &r.others);
 	}
 	return 0;
 }

@@ -299,7 +299,8 @@ static void turn_done(struct turn *t)
 	f = turn_fig(t);
 	fig_rounds_put(&rs.figs[t->variant], t->at.round, &f);
 	others_tally_add(&rs.others, v->name, turn_others(t));
-	compare_round_line(&zcs_look, &rs.rows[t->variant], t->at.round, 0, t->at.at, &f);
+	compare_round_line(&zcs_look, &rs.rows[t->variant], t->at.round, 0, t->at.at, &f,
+			   turn_others(t));
 	rs.counted[t->at.round]++;
 	tables();
 }

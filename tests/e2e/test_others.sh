@@ -81,6 +81,13 @@ check "zcc -c -M: under the table, the runs it touched and the busy loop: $(grep
 	grep -Eq '^others: over 3% of the machine in [1-4] of 4 runs \(sendfile [0-2] of 2, send [0-2] of 2\), up to [0-9.]+% \((.*, )?zcothersbusy [0-9.]+%' "$TMP/cmp.out"
 check "zcc -c -M: the line comes after the table" \
 	sh -c "sed -n '/^compare: /,\$p' '$TMP/cmp.out' | grep -q '^others: over'"
+over=$(sed -n 's/^others: over 3% of the machine in \([0-9]*\) of 4 runs.*/\1/p' "$TMP/cmp.out")
+check "zcc -c -M: each round it touched marked, as many as the line counts ($over): $(grep -m1 '\[others' "$TMP/cmp.out")" \
+	eval '[ -n "$over" ] && [ "$(grep -Ec "^round [12]/2 (sendfile|send): .* \[others [0-9.]+%\]$" "$TMP/cmp.out")" -eq "$over" ]'
+run_metered "$TMP/cmp.err" "$ZC_BIN/zcc" -J -c -t 1 -R 2 -M sendfile,send -s 127.0.0.1 \
+	-p "$ZCS_PORT" "$TMP"/files/f* >"$TMP/cmp.json"
+check "zcc -c -M -J: every round event has others_pct" \
+	"$ZC_TESTBIN/jsoncheck" -E round -k others_pct "$TMP/cmp.json"
 stop_bg "$ZCS_PID"
 
 # --- the demo -----------------------------------------------------------------
