@@ -2,6 +2,7 @@
  * Raw IP and raw Ethernet sockets for messages (raw.h).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -117,7 +118,7 @@ ssize_t raw_send(const struct raw_sock *r, const void *buf, size_t len,
 		return err_fill(err, errlen, EMSGSIZE, "--proto packet: a frame of %zu bytes", len);
 	memcpy(frame, to->mac, RAW_MAC_LEN);
 	memcpy(frame + RAW_MAC_LEN, r->own_mac, RAW_MAC_LEN);
-	memcpy(frame + 2 * RAW_MAC_LEN, &type, sizeof(type));
+	memcpy(frame + (size_t)2 * RAW_MAC_LEN, &type, sizeof(type));
 	memcpy(frame + RAW_ETH_HLEN, buf, len);
 	ll.sll_ifindex = r->ifindex;
 	ll.sll_protocol = type;
@@ -144,8 +145,8 @@ ssize_t raw_recv(const struct raw_sock *r, void *buf, size_t len, int flags,
 		 struct raw_peer *from, int *cut, char *err, size_t errlen)
 {
 	unsigned char pkt[FRAME_MAX];
-	struct sockaddr_ll ll;
-	struct sockaddr_in in;
+	struct sockaddr_ll ll = { 0 };
+	struct sockaddr_in in = { 0 };
 	socklen_t sl = r->kind == RAW_IP ? sizeof(in) : sizeof(ll);
 	void *sa = r->kind == RAW_IP ? (void *)&in : (void *)&ll;
 	ssize_t n = recvfrom(r->fd, pkt, sizeof(pkt), flags, sa, &sl);
@@ -172,16 +173,17 @@ ssize_t raw_recv(const struct raw_sock *r, void *buf, size_t len, int flags,
 /* "00:11:22:aa:bb:cc" into mac: 0, or -1. */
 static int mac_parse(const char *s, unsigned char mac[RAW_MAC_LEN])
 {
-	unsigned v[RAW_MAC_LEN];
-	char end;
+	char *end;
+	unsigned long v;
 
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-		   &end) != RAW_MAC_LEN)
-		return -1;
 	for (int i = 0; i < RAW_MAC_LEN; i++) {
-		if (v[i] > 0xff)
+		if (!isxdigit((unsigned char)*s))
 			return -1;
-		mac[i] = (unsigned char)v[i];
+		v = strtoul(s, &end, 16);
+		if (v > 0xff || end == s || *end != (i == RAW_MAC_LEN - 1 ? '\0' : ':'))
+			return -1;
+		mac[i] = (unsigned char)v;
+		s = end + 1;
 	}
 	return 0;
 }
@@ -190,21 +192,21 @@ int raw_neigh_parse(const char *text, struct in_addr ip, const char *ifname,
 		    unsigned char mac[RAW_MAC_LEN])
 {
 	char addr[64], hw[64], dev[IF_NAMESIZE + 1], line[256];
-	unsigned type, flags;
+	char type[16], flags[16];
 	struct in_addr a;
-	const char *p = strchr(text, '\n');	/* the first line heads the columns */
+	const char *p = text + strcspn(text, "\n");	/* the first line heads the columns */
+	size_t n;
 
-	while (p && *++p) {
-		size_t n = strcspn(p, "\n");
-
+	while (*p && *++p) {
+		n = strcspn(p, "\n");
 		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), p);
 		p += n;
-		if (sscanf(line, "%63s 0x%x 0x%x %63s %*s %16s", addr, &type, &flags, hw, dev) == 5 &&
+		/* address, HW type, flags (0x2: ATF_COM, complete), HW address, mask, device */
+		if (sscanf(line, "%63s %15s %15s %63s %*s %16s", addr, type, flags, hw, dev) == 5 &&
 		    inet_pton(AF_INET, addr, &a) == 1 && a.s_addr == ip.s_addr &&
-		    strcmp(dev, ifname) == 0 && (flags & 0x2) && mac_parse(hw, mac) == 0)
-			return 0;	/* 0x2: ATF_COM, the entry is complete */
-		if (!*p)
-			break;
+		    strcmp(dev, ifname) == 0 && (strtoul(flags, NULL, 16) & 0x2) &&
+		    mac_parse(hw, mac) == 0)
+			return 0;
 	}
 	return -1;
 }

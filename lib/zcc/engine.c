@@ -322,8 +322,10 @@ static void engine_call_times(const struct engine *e)
 {
 	struct hist *all = malloc(sizeof(*all));
 
-	if (!all)
+	if (!all) {
 		error(1, errno, "memory");
+		return;
+	}
 	hist_init(all, e->sd->cfg->budget_ns);
 	for (unsigned i = 0; i < e->n; i++)
 		hist_merge(all, e->c[i].t.call_hist);

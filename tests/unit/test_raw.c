@@ -56,7 +56,7 @@ static ssize_t next(const struct raw_sock *r, char *buf, size_t len, const char 
 static void ip(void)
 {
 	struct sockaddr_in lo = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct raw_sock srv, cli;
+	struct raw_sock srv = { .fd = -1 }, cli = { .fd = -1 };
 	struct raw_peer from;
 	char err[256], buf[64];
 	ssize_t n;
@@ -80,7 +80,7 @@ static void ip(void)
 
 static void packet(void)
 {
-	struct raw_sock a, b;
+	struct raw_sock a = { .fd = -1 }, b = { .fd = -1 };
 	struct raw_peer to = { .mac = { 0 } }, from;
 	char err[256], buf[64];
 	ssize_t n;

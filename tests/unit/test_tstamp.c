@@ -23,7 +23,7 @@
 #include "unit/t.h"
 #include "wire/tstamp.h"
 
-static struct tstamp_tx st(enum tstamp_kind k, uint32_t id, uint64_t ns)
+static struct tstamp_tx stamp(enum tstamp_kind k, uint32_t id, uint64_t ns)
 {
 	return (struct tstamp_tx){ .kind = k, .id = id, .ns = ns };
 }
@@ -33,16 +33,20 @@ static void tracker(void)
 	struct tstamp_track *t = malloc(sizeof(*t));
 	struct tstamp_tx s;
 
+	if (!t) {
+		CHECK(0, "memory for a tracker");
+		return;
+	}
 	tstamp_track_init(t, 100, 150);
 	tstamp_track_sent(t, 1000);	/* message 0: bytes 0..99 */
 	tstamp_track_sent(t, 2000);	/* message 1: bytes 100..199 */
-	s = st(TSTAMP_SND, 99, 1250);	/* SND before SCHED: kept till SCHED comes */
+	s = stamp(TSTAMP_SND, 99, 1250);	/* SND before SCHED: kept till SCHED comes */
 	tstamp_track_take(t, &s);
-	s = st(TSTAMP_SCHED, 99, 1100);
+	s = stamp(TSTAMP_SCHED, 99, 1100);
 	tstamp_track_take(t, &s);
-	s = st(TSTAMP_ACK, 99, 1600);
+	s = stamp(TSTAMP_ACK, 99, 1600);
 	tstamp_track_take(t, &s);
-	s = st(TSTAMP_SCHED, 199, 2040);
+	s = stamp(TSTAMP_SCHED, 199, 2040);
 	tstamp_track_take(t, &s);
 	CHECK(hist_count(&t->stage[TS_USER_QDISC]) == 2 && hist_min(&t->stage[TS_USER_QDISC]) == 40 &&
 	      hist_max(&t->stage[TS_USER_QDISC]) == 100, "user to qdisc: 100 and 40 ns");
@@ -53,17 +57,17 @@ static void tracker(void)
 	CHECK(hist_over_budget(&t->stage[TS_DEV_ACK]) == 1, "the budget counted");
 	CHECK(t->got[TSTAMP_SCHED] == 2 && t->got[TSTAMP_SND] == 1 && t->got[TSTAMP_ACK] == 1,
 	      "stamps counted by kind");
-	s = st(TSTAMP_SCHED, 99, 1200);	/* again */
+	s = stamp(TSTAMP_SCHED, 99, 1200);	/* again */
 	tstamp_track_take(t, &s);
-	s = st(TSTAMP_SCHED, 299, 3000);	/* message 2: not sent */
+	s = stamp(TSTAMP_SCHED, 299, 3000);	/* message 2: not sent */
 	tstamp_track_take(t, &s);
-	s = st(TSTAMP_SCHED, 50, 3000);	/* inside message 0: no send ends there */
+	s = stamp(TSTAMP_SCHED, 50, 3000);	/* inside message 0: no send ends there */
 	tstamp_track_take(t, &s);
-	s = st(TSTAMP_ACK, 150, 3000);	/* inside message 1 */
+	s = stamp(TSTAMP_ACK, 150, 3000);	/* inside message 1 */
 	tstamp_track_take(t, &s);
 	CHECK(t->late == 4 && t->got[TSTAMP_SCHED] == 2 && t->got[TSTAMP_ACK] == 1,
 	      "twice, unsent, mid-message: late (%llu)", (unsigned long long)t->late);
-	s = st(TSTAMP_SND, 199, 1999);	/* before its SCHED: the clock stepped */
+	s = stamp(TSTAMP_SND, 199, 1999);	/* before its SCHED: the clock stepped */
 	tstamp_track_take(t, &s);
 	tstamp_track_wakeup(t, 5000, 4000);
 	CHECK(t->stepped == 2 && hist_count(&t->stage[TS_QDISC_DEV]) == 1 &&
@@ -72,7 +76,7 @@ static void tracker(void)
 	CHECK(hist_max(&t->stage[TS_WAKEUP]) == 70, "wake-up: stamp to recv() returning");
 	for (int i = 0; i < TSTAMP_RING; i++)
 		tstamp_track_sent(t, 10000);
-	s = st(TSTAMP_SCHED, 199, 2100);	/* message 1, long gone from the ring */
+	s = stamp(TSTAMP_SCHED, 199, 2100);	/* message 1, long gone from the ring */
 	tstamp_track_take(t, &s);
 	CHECK(t->late == 5, "a stamp for a message out of the ring: late");
 	free(t);
@@ -131,12 +135,18 @@ static int connected(int *cli, int *srv)
 	socklen_t len = sizeof(a);
 	int l = socket(AF_INET, SOCK_STREAM, 0);
 
-	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(l, 1) < 0 ||
-	    getsockname(l, (struct sockaddr *)&a, &len) < 0)
+	if (l < 0)
 		return -1;
+	if (bind(l, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(l, 1) < 0 ||
+	    getsockname(l, (struct sockaddr *)&a, &len) < 0) {
+		close(l);
+		return -1;
+	}
 	*cli = socket(AF_INET, SOCK_STREAM, 0);
-	if (*cli < 0 || connect(*cli, (struct sockaddr *)&a, sizeof(a)) < 0)
+	if (*cli < 0 || connect(*cli, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		close(l);
 		return -1;
+	}
 	*srv = accept(l, NULL, NULL);
 	close(l);
 	return *srv < 0 ? -1 : 0;
@@ -155,8 +165,11 @@ static void loopback(void)
 	int cli = -1, srv = -1, got = 0, rc, stamped = 0, bad = 0;
 	size_t have = 0;
 
-	if (!CHECK(connected(&cli, &srv) == 0, "a loopback connection"))
+	if (!t || connected(&cli, &srv) < 0) {
+		CHECK(0, "a loopback connection");
+		free(t);
 		return;
+	}
 	CHECK(tstamp_enable(cli, 1, err, sizeof(err)) == 0, "the sender's stamps asked (%s)", err);
 	CHECK(tstamp_enable(srv, 1, err, sizeof(err)) == 0, "the receiver's too");
 	tstamp_track_init(t, sizeof(msg), UINT64_MAX);
@@ -167,7 +180,7 @@ static void loopback(void)
 	/* Each of the 3 sends: SCHED, SND and ACK, as they come (bounded). */
 	pfd = (struct pollfd){ .fd = cli, .events = 0 };
 	while (got < 9 && poll(&pfd, 1, 5000) > 0)
-		while ((rc = tstamp_read_tx(cli, &s, err, sizeof(err))) == 1) {
+		while (tstamp_read_tx(cli, &s, err, sizeof(err)) == 1) {
 			tstamp_track_take(t, &s);
 			got++;
 		}
@@ -180,7 +193,7 @@ static void loopback(void)
 	while (have < sizeof(in)) {
 		m.msg_control = control;
 		m.msg_controllen = sizeof(control);
-		iov = (struct iovec){ in + have, sizeof(in) - have };
+		*m.msg_iov = (struct iovec){ in + have, sizeof(in) - have };
 		rc = (int)recvmsg(srv, &m, 0);
 		if (rc <= 0)
 			break;
@@ -195,7 +208,7 @@ static void loopback(void)
 	for (int i = 0; i < 100000 && !stamped && have == sizeof(in); i++) {
 		m.msg_control = control;
 		m.msg_controllen = sizeof(control);
-		iov = (struct iovec){ in, 1 };
+		*m.msg_iov = (struct iovec){ in, 1 };
 		if (send(cli, msg, 1, 0) != 1 || recvmsg(srv, &m, 0) != 1)
 			break;
 		arrived = tstamp_parse_rx(&m);
