@@ -22,8 +22,8 @@ int rr_uring_open(struct rr_uring *u, int fd, char *err, size_t errlen)
 	return 0;
 }
 
-/* One send or receive of len bytes at buf: its result (bytes, or -errno). */
-static int one(struct rr_uring *u, unsigned op, void *buf, size_t len)
+/* One send or receive of len bytes at address buf: its result (bytes, or -errno). */
+static int one(struct rr_uring *u, unsigned op, uint64_t buf, size_t len)
 {
 	struct io_uring_sqe *sqe = uring_get_sqe(&u->ring);
 	struct io_uring_cqe *cqe;
@@ -33,7 +33,7 @@ static int one(struct rr_uring *u, unsigned op, void *buf, size_t len)
 		return -EBUSY;
 	sqe->opcode = (uint8_t)op;
 	sqe->fd = u->fd;
-	sqe->addr = (uint64_t)(uintptr_t)buf;
+	sqe->addr = buf;
 	sqe->len = (uint32_t)len;
 	sqe->msg_flags = op == IORING_OP_SEND ? MSG_NOSIGNAL : 0;
 	while (!(cqe = uring_peek(&u->ring))) {
@@ -56,7 +56,7 @@ int rr_uring_write(struct rr_uring *u, const unsigned char *buf, size_t len)
 	int n;
 
 	while (len > 0) {
-		n = one(u, IORING_OP_SEND, (void *)(uintptr_t)buf, len);
+		n = one(u, IORING_OP_SEND, (uint64_t)(uintptr_t)buf, len);
 		if (n == -EINTR && !stop_signal)
 			continue;
 		if (n < 0) {
@@ -75,7 +75,7 @@ int rr_uring_read(struct rr_uring *u, unsigned char *buf, size_t len, size_t *go
 
 	*got = 0;
 	while (*got < len) {
-		n = one(u, IORING_OP_RECV, buf + *got, len - *got);
+		n = one(u, IORING_OP_RECV, (uint64_t)(uintptr_t)(buf + *got), len - *got);
 		if (n == 0)
 			return 1;
 		if (n == -EINTR && !stop_signal)
