@@ -168,7 +168,7 @@ check-threads:
 # on a fresh clone (tests/e2e/test_targets.sh checks these lists against
 # the scripts).
 DEMO_TOOLS  = jsoncheck methodcheck
-BENCH_TOOLS = jsoncheck loadgen methodcheck subreaper svgplot syscost zcstat
+BENCH_TOOLS = jsoncheck loadgen methodcheck subreaper svgplot syscost zcstat zctable
 
 demo: all $(DEMO_TOOLS:%=$(O)/tests/%)
 	@sh tests/demo.sh

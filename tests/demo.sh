@@ -9,7 +9,10 @@
 # that rotates, then each method's verdict against sendfile on service
 # demand (cheaper, dearer, or ~ when the rounds do not agree enough to
 # say; a verdict word needs 5 rounds, so the quick run's 3 print ~ and
-# why), and the chart of it as an SVG file (--plot).
+# why), and the chart of it as an SVG file (--plot). Then the other half
+# of the question, how long a message takes: 200-byte requests and
+# answers (zcc --rr -c), closed loop, over TCP against UDP in the same
+# rounds, decided on the round trip's p99, with its own chart.
 # zcc -c's meter is the kernel's idle time, which needs no calibration file
 # (a zcc without it: run time on a virtual machine, needing none either;
 # elsewhere the user's counts_per_sec is used, or made).
@@ -17,7 +20,8 @@
 # ZC_DEMO_QUICK=1: a few small files and short runs, for tests/e2e/test_demo.sh;
 # a calibration, where one is needed, is then ZC_DEMO_CALIB (made there when
 # missing) or, when that is not set, a fresh one that is not kept.
-# ZC_DEMO_PLOT: where the chart goes (default zc-demo.svg here).
+# ZC_DEMO_PLOT: where the chart goes (default zc-demo.svg here);
+# ZC_DEMO_RR_PLOT: the request/response chart's (default zc-demo-rr.svg).
 ZC_TOP=$(cd "$(dirname "$0")/.." && pwd)
 HARNESS_GRACE=10
 . "$ZC_TOP/tests/lib.sh"
@@ -25,8 +29,9 @@ HARNESS_GRACE=10
 methods=$(zcc_methods)
 n_methods=$(echo $methods | wc -w)
 plot=${ZC_DEMO_PLOT:-$PWD/zc-demo.svg}
+rr_plot=${ZC_DEMO_RR_PLOT:-$PWD/zc-demo-rr.svg}
 if [ "${ZC_DEMO_QUICK:-0}" = 1 ]; then
-	n_files=8 file_size=65536 secs_all=6 rounds=3
+	n_files=8 file_size=65536 secs_all=6 rounds=3 rr_secs=0.2
 	if [ -n "${ZC_DEMO_CALIB:-}" ]; then
 		CALIB_FILE=$ZC_DEMO_CALIB
 	else
@@ -35,7 +40,7 @@ if [ "${ZC_DEMO_QUICK:-0}" = 1 ]; then
 else
 	# The original README's example: the 63 shared libraries of a 2001
 	# system, about 350 KB each; about a minute of sending in all.
-	n_files=63 file_size=358400 secs_all=60 rounds=5
+	n_files=63 file_size=358400 secs_all=60 rounds=5 rr_secs=0.6
 fi
 secs=$(awk -v t=$secs_all -v n="$n_methods" -v r=$rounds 'BEGIN { printf "%.2f\n", t / n / r }')
 
@@ -65,6 +70,17 @@ if [ $rc -ne 0 ] || ! grep -q '^compare: ' "$WORK/cmp"; then
 	sed 's/^/  /' "$WORK/cmp" "$WORK/cmp.err" >&2
 	die "zcc -c -M $list failed (exit $rc)"
 fi
+say "how long a 200-byte message takes: TCP against UDP, $rounds rounds of requests and" \
+	"answers, closed loop, $rr_secs s each (zcc --rr -c)"
+show_cmd zcc --rr -c -s 127.0.0.1 -p "$ZCS_PORT" -b 200 --proto tcp,udp -R $rounds \
+	-t "$rr_secs" --plot "$rr_plot"
+run_metered "$WORK/rr.err" in_work "$ZC_BIN/zcc" --rr -c -s 127.0.0.1 -p "$ZCS_PORT" -b 200 \
+	--proto tcp,udp -R $rounds -t "$rr_secs" --plot "$rr_plot" >"$WORK/rr"
+rc=$?
+if [ $rc -ne 0 ] || ! grep -q '^compare: ' "$WORK/rr"; then
+	sed 's/^/  /' "$WORK/rr" "$WORK/rr.err" >&2
+	die "zcc --rr -c --proto tcp,udp failed (exit $rc)"
+fi
 stop_bg "$ZCS_PID"
 
 # The table, then the chart's place; each run's own lines are left out.
@@ -76,3 +92,6 @@ sed -n 's/^zcc: left out: \([a-z-]*\): /left out by this kernel: \1: /p' "$WORK/
 grep -v -e 'too short for a steady load' -e '^zcc: left out: ' "$WORK/cmp.err" |
 	sed 's/^/  /' 2>/dev/null || exit 141
 say "the chart: $plot (any web browser opens it)"
+sed -n '/^compare: /,$p' "$WORK/rr" 2>/dev/null || exit 141
+grep -v -e 'too short for a steady load' "$WORK/rr.err" | sed 's/^/  /' 2>/dev/null || exit 141
+say "its chart: $rr_plot"

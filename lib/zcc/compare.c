@@ -200,7 +200,7 @@ int compare_run(struct sender *sd, struct send_cfg *cfg, const struct variants *
 				      .fig = cc->fig }, l.figs, l.v.n, done, l.same);
 		compare_rows(&look, l.rows, l.v.n, l.figs, done);
 		compare_table(&look, l.rows, l.v.n, "the median of the rounds' ratios");
-		others_tally_line(&l.others, "the service demand");
+		others_tally_line(&l.others, l.v.rr ? "us/Tran" : "the service demand");
 		if (l.same && l.rows[0].groups & 1u << FIG_RX)
 			out_text("both ends are one machine (one boot id): the sender's and the "
 				 "receiver's load are one machine's, not to be added\n");

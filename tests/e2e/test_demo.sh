@@ -34,7 +34,7 @@ else
 		check "make demo on a fresh copy exits 0 (got $rc)" [ "$rc" -eq 0 ]
 	else
 		skip "make demo on a fresh copy: not a git checkout here; the demo runs from this tree"
-		TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib ZC_DEMO_PLOT=$TMP/demo.svg "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" sh "$ZC_TOP/tests/demo.sh" \
+		TMPDIR=$TMP/work ZC_DEMO_QUICK=1 ZC_DEMO_CALIB=$TMP/calib ZC_DEMO_PLOT=$TMP/demo.svg ZC_DEMO_RR_PLOT=$TMP/demo-rr.svg "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" sh "$ZC_TOP/tests/demo.sh" \
 			>"$TMP/out" 2>"$TMP/err"
 		rc=$?
 	fi
@@ -59,8 +59,16 @@ else
 		rate=$(echo "$row" | awk '{ print $2 }')
 		check "'$m' rate above 0 (got '$rate')" [ "${rate:-0}" -gt 0 ]
 	done
-	rows=$(grep -cE '^[a-z-]+ +[0-9]+ +-?[0-9]' "$TMP/out")
+	rows=$(sed -n '/^compare: .* against sendfile/,/^ratio: /p' "$TMP/out" | grep -cE '^[a-z-]+ +[0-9]+ +-?[0-9]')
 	check "a row per method, $(echo $methods | wc -w) (got $rows)" [ "$rows" -eq "$(echo $methods | wc -w)" ]
+	# How long a message takes: TCP against UDP, decided on p99.
+	check "request/response: TCP against UDP on the round trip's p99, 3 rounds" \
+		grep -q "^compare: 3 rounds, each variant against tcp on the round trip's p99 (us)" "$TMP/out"
+	check "request/response: tcp's reference row, udp's with its ratio and ~" eval \
+		'grep -Eq "^tcp +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ .*\(reference\)" "$TMP/out" &&
+		grep -Eq "^udp +[0-9]+ +[0-9.]+ .* [0-9.]+\.\.[0-9.]+ +[0-3]/3 +~ \(3 rounds: 5 needed\)" "$TMP/out"'
+	rr_plot=$(sed -n 's/^its chart: //p' "$TMP/out")
+	check "request/response: its chart, an SVG ($rr_plot)" grep -q '<svg xmlns' "${rr_plot:-/nonexistent}"
 	plot=$(sed -n 's/^the chart: \(.*\) (any web browser opens it)$/\1/p' "$TMP/out")
 	check "says where the chart is (got '$plot')" [ -n "$plot" ]
 	if [ -e "$TMP/fresh" ]; then
@@ -92,7 +100,7 @@ fi
 kept=no
 [ -s "$TMP/calib" ] && kept=yes
 : >"$TMP/out2"
-bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" ZC_DEMO_PLOT="$TMP/demo2.svg" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
+bg env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" ZC_DEMO_PLOT="$TMP/demo2.svg" ZC_DEMO_RR_PLOT="$TMP/demo2-rr.svg" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap2" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/out2" 2>"$TMP/err2"
 pid=$!
 # Up to 2 minutes: a fresh calibration in the sanitizer build on a busy

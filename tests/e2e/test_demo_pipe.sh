@@ -19,7 +19,7 @@ piped() {
 	shift
 	{
 		"$@" env TMPDIR="$TMP/work" ZC_DEMO_QUICK=1 ZC_DEMO_CALIB="$TMP/calib" \
-			ZC_DEMO_PLOT="$TMP/demo.svg" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" \
+			ZC_DEMO_PLOT="$TMP/demo.svg" ZC_DEMO_RR_PLOT="$TMP/demo-rr.svg" "$ZC_TESTBIN/subreaper" -s -t 2000 -o "$TMP/reap" \
 			sh "$ZC_TOP/tests/demo.sh" 2>"$TMP/err"
 		echo $? >"$TMP/rc"
 	} | head -n 1 >"$TMP/line"

@@ -128,7 +128,7 @@ fi
 
 # --- make demo with io_uring refused ------------------------------------------------
 meter_slot
-TMPDIR=$TMP ZC_DEMO_QUICK=1 ZC_DEMO_PLOT=$TMP/demo.svg "$NORING" sh "$ZC_TOP/tests/demo.sh" \
+TMPDIR=$TMP ZC_DEMO_QUICK=1 ZC_DEMO_PLOT=$TMP/demo.svg ZC_DEMO_RR_PLOT=$TMP/demo-rr.svg "$NORING" sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/demo" 2>"$TMP/demo.err"
 rc=$?
 check "the demo with io_uring refused: exit 0 (got $rc)" [ "$rc" -eq 0 ]

@@ -91,7 +91,7 @@ check "zcc -c -M -J: every round event has others_pct" \
 stop_bg "$ZCS_PID"
 
 # --- the demo -----------------------------------------------------------------
-TMPDIR=$TMP ZC_DEMO_QUICK=1 ZC_DEMO_PLOT=$TMP/demo.svg sh "$ZC_TOP/tests/demo.sh" \
+TMPDIR=$TMP ZC_DEMO_QUICK=1 ZC_DEMO_PLOT=$TMP/demo.svg ZC_DEMO_RR_PLOT=$TMP/demo-rr.svg sh "$ZC_TOP/tests/demo.sh" \
 	>"$TMP/demo.out" 2>"$TMP/demo.err"
 check "the demo: exit 0 ($(tail -n 3 "$TMP/demo.err"))" [ $? -eq 0 ]
 check "the demo: the line under its table names the busy loop" \
