@@ -30,6 +30,7 @@ struct rr_cfg {
 	const char *log;	/* --log FILE; NULL: none */
 	const char *plot;	/* --plot FILE; NULL: none */
 	int call_times;		/* --call-times */
+	int stamps;		/* --stamps */
 };
 
 /* What one-way times the two ends' clocks allow (lib/zcc/rr_times.c). */

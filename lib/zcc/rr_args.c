@@ -42,8 +42,6 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 	}
 	if (g->n_names)
 		usage_error("--rr sends requests, not files: give no file names");
-	if (rc->call_times)
-		usage_error("--rr --call-times: the calls of request/response are not timed yet");
 	if (g->method && strcmp(g->method, "send") != 0 && strcmp(g->method, "write") != 0)
 		usage_error("--rr -M %s: messages go by send (or write, the same here); the "
 			    "file methods have no file to send", g->method);
@@ -72,6 +70,7 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 	case OPT_LOG: rc->log = arg; break;
 	case OPT_CLOCKS_SYNCED: rc->clocks_synced = 1; break;
 	case OPT_CALL_TIMES: rc->call_times = 1; break;
+	case OPT_STAMPS: rc->stamps = 1; break;
 	case OPT_PROTO:
 		if (strcmp(arg, "tcp") != 0 && strcmp(arg, "udp") != 0)
 			usage_error("--proto '%s': tcp or udp", arg);
@@ -84,10 +83,11 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 
 void rr_check_unused(const struct rr_cfg *rc)
 {
-	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced)
+	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced ||
+	    rc->stamps)
 		usage_error("--%s is for request/response: give --rr", rc->resp_bytes ? "response" :
 			    rc->gap_ns ? "gap" : rc->proto_given ? "proto" : rc->log ? "log" :
-			    "clocks-synced");
+			    rc->stamps ? "stamps" : "clocks-synced");
 	if (rc->budget_ns != UINT64_MAX && !rc->call_times)
 		usage_error("--budget counts round trips (--rr) or system calls (--call-times): "
 			    "give one");

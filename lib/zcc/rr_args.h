@@ -11,6 +11,7 @@
 enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO, OPT_LOG,
        OPT_CLOCKS_SYNCED };
 enum { OPT_CALL_TIMES = 340 };
+enum { OPT_STAMPS = 350 };
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
 #define RR_OPTAB \
@@ -19,10 +20,13 @@ enum { OPT_CALL_TIMES = 340 };
 	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \
 	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) " \
 	  "whatever the answers; latency from when each was due, and from its send" }, \
-	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips " \
-	  "(the calls) over TIME" }, \
+	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips, " \
+	  "one-way times and timed calls over TIME, each line its own" }, \
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
-	  "distribution and max (call-times: line)" }, \
+	  "distribution and max (call-times: line; with --rr one for send, one for recv)" }, \
+	{ OPT_STAMPS, "stamps", NULL, "with --rr: the kernel's stamps of each request and " \
+	  "answer (SO_TIMESTAMPING): the stages: line, user to qdisc, qdisc to device, " \
+	  "device to ACK, device to program" }, \
 	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
 	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }, \
 	{ OPT_LOG, "log", "FILE", "with --rr: every answer's times into FILE, one CSV row " \

@@ -30,6 +30,7 @@ struct rr_work {
 	struct hist *ival;		/* -I: this interval's round trips, under */
 	pthread_mutex_t ival_lock;	/*   this lock (the watcher reads and resets it) */
 	struct rr_log_buf *log;		/* --log: rows not yet written */
+	struct rr_probe *probe;		/* --call-times, --stamps (zcc/rr_stamps.h); NULL: none */
 };
 
 struct rr_work *rr_work_of(const struct conn *c);
