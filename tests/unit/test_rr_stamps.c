@@ -112,7 +112,7 @@ static void stamps(void)
 	rr_probe_sent(p);	/* a request that never went: its stamps never come */
 	t0 = now_ns();
 	rr_probe_finish(p, a);
-	CHECK(rr_probe_missing(p->tx) == 2 && now_ns() - t0 < 20 * RR_STAMPS_DRAIN_MS * 1000000ull,
+	CHECK(rr_probe_missing(p->tx) == 2 && now_ns() - t0 < 20000000ull * RR_STAMPS_DRAIN_MS,
 	      "stamps that never come: 2 missing, the wait bounded");
 	close(a);
 	close(b);
