@@ -20,8 +20,8 @@ enum { OPT_STAMPS = 350 };
 	{ OPT_RESPONSE, "response", "BYTES", "with --rr: the answer's size (default -b's)" }, \
 	{ OPT_GAP, "gap", "TIME", "with --rr: open loop, a request every TIME (100us, 1ms, 2s) " \
 	  "whatever the answers; latency from when each was due, and from its send" }, \
-	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips, " \
-	  "one-way times and timed calls over TIME, each line its own" }, \
+	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips " \
+	  "and the timed calls over TIME, each latency: and call-times: line its own" }, \
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
 	  "distribution and max (call-times: line; with --rr one for send, one for recv)" }, \
 	{ OPT_STAMPS, "stamps", NULL, "with --rr: the kernel's stamps of each request and " \
