@@ -11,6 +11,7 @@
 #include "zcc/rr.h"
 #include "zcc/rr_args.h"
 #include "wire/rr_proto.h"
+#include "wire/tstamp_every.h"
 
 /* --proto udp: what a datagram run needs. */
 static void check_udp(const struct rr_cfg *rc, const struct rr_given *g)
@@ -81,13 +82,23 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 	}
 }
 
+void rr_stream_settings(const struct rr_cfg *rc, const char *method, struct send_cfg *sc)
+{
+	sc->call_times = rc->call_times && !rc->on;
+	sc->budget_ns = rc->budget_ns;
+	sc->stamps = rc->stamps && !rc->on;
+	if (sc->stamps && (!method || strcmp(method, "send") != 0))
+		usage_error("--stamps without --rr stamps one send in %d by its control data: "
+			    "give -M send (%s%s sends none)", TSTAMP_EVERY, method ? "-M " : "the default ",
+			    method ? method : "sendfile");
+}
+
 void rr_check_unused(const struct rr_cfg *rc)
 {
-	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced ||
-	    rc->stamps)
+	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced)
 		usage_error("--%s is for request/response: give --rr", rc->resp_bytes ? "response" :
 			    rc->gap_ns ? "gap" : rc->proto_given ? "proto" : rc->log ? "log" :
-			    rc->stamps ? "stamps" : "clocks-synced");
+			    "clocks-synced");
 	if (rc->budget_ns != UINT64_MAX && !rc->call_times)
 		usage_error("--budget counts round trips (--rr) or system calls (--call-times): "
 			    "give one");

@@ -24,9 +24,9 @@ enum { OPT_STAMPS = 350 };
 	  "and the timed calls over TIME, each latency: and call-times: line its own" }, \
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
 	  "distribution and max (call-times: line; with --rr one for send, one for recv)" }, \
-	{ OPT_STAMPS, "stamps", NULL, "with --rr: the kernel's stamps of each request and " \
-	  "answer (SO_TIMESTAMPING): the stages: line, user to qdisc, qdisc to device, " \
-	  "device to ACK, device to program" }, \
+	{ OPT_STAMPS, "stamps", NULL, "the kernel's stamps (SO_TIMESTAMPING) of each request " \
+	  "and answer with --rr, of one send in 64 with -M send: the stages: line, user to " \
+	  "qdisc, qdisc to device, device to ACK, device to program" }, \
 	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
 	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered)" }, \
 	{ OPT_LOG, "log", "FILE", "with --rr: every answer's times into FILE, one CSV row " \
@@ -56,6 +56,14 @@ struct rr_given {
  */
 void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 		   const struct rr_given *g, struct rr_cfg *rc, struct send_cfg *sc);
+
+/*
+ * rr_stream_settings - what stream mode takes of rc into sc: --call-times
+ * and --budget, and --stamps (one send in TSTAMP_EVERY, -M send only:
+ * method, as -M gave it, NULL: the default; else one usage line, exit 2).
+ * Under --rr the request/response work times and stamps its own.
+ */
+void rr_stream_settings(const struct rr_cfg *rc, const char *method, struct send_cfg *sc);
 
 /* rr_check_unused - without --rr, an RR option is a usage error (--budget
  * is --call-times' too). */

@@ -55,28 +55,34 @@ static void stage_pieces(const struct tstamp_track *t, enum tstamp_stage s, int 
 		 hist_count(h) ? ", max %.1f us" : NULL);
 }
 
-/* The stages: line of t (every connection's merged), beside the round trips. */
-static void stages_line(const struct tstamp_track *t, const struct hist *rtt,
-			uint64_t unstamped, uint64_t errors)
+void zcc_stages_line(const struct stages_of *of)
 {
+	const struct tstamp_track *t = of->t;
 	double sum = 0;
 
 	line_begin("stages");
-	line_text("stages: ");
+	line_text("stages");
+	if (!of->rtt) {
+		line_u64("every", of->every, " (1 send in %" PRIu64);
+		line_u64("stamped_sends", t->sent, ", %" PRIu64 " stamped)");
+	}
+	line_text(": ");
 	for (int s = 0; s < TS_STAGES; s++) {
 		stage_pieces(t, (enum tstamp_stage)s, s == 0);
 		if (hist_count(&t->stage[s]))
 			sum += (double)hist_at(&t->stage[s], 50) / 1e3;
 	}
 	line_num("sum_p50_us", sum, 3, "; medians add to %.1f us");
-	line_num("rtt_p50_us", hist_count(rtt) ? (double)hist_at(rtt, 50) / 1e3 : NAN, 3,
-		 " of a round trip's p50 %.1f us");
-	line_u64("stamps_missing", rr_probe_missing(t), "; stamps missing %" PRIu64);
+	if (of->rtt)
+		line_num("rtt_p50_us", hist_count(of->rtt) ? (double)hist_at(of->rtt, 50) / 1e3 :
+			 NAN, 3, " of a round trip's p50 %.1f us");
+	line_u64("stamps_missing", tstamp_track_missing(t), "; stamps missing %" PRIu64);
 	line_u64("stamps_late", t->late, ", late %" PRIu64);
 	line_u64("stamps_stepped", t->stepped, ", stepped %" PRIu64);
-	line_u64("arrivals_unstamped", unstamped, ", arrivals unstamped %" PRIu64);
-	line_u64("errqueue_errors", errors, errors ? ", error queue failed %" PRIu64 " times" :
-		 NULL);
+	if (of->rtt)
+		line_u64("arrivals_unstamped", of->unstamped, ", arrivals unstamped %" PRIu64);
+	line_u64("errqueue_errors", of->errors, of->errors ? ", error queue failed %" PRIu64
+		 " times" : NULL);
 	line_end();
 }
 
@@ -113,13 +119,14 @@ void rr_probe_lines(const struct engine *e, const struct hist *rtt)
 {
 	const struct rr_cfg *rc = rr_settings_of();
 	struct rr_probe *all = rr_probe_new(rc);
-	uint64_t unstamped = 0, errors = 0;
+	struct stages_of of = { .rtt = rtt };
 
 	if (!all)
 		return;
-	merge(e, all, &unstamped, &errors);
+	merge(e, all, &of.unstamped, &of.errors);
+	of.t = all->tx;
 	if (all->stamps)
-		stages_line(all->tx, rtt, unstamped, errors);
+		zcc_stages_line(&of);
 	if (all->calls) {
 		calls_line("send", &all->send_calls, rc->budget_ns);
 		calls_line("recv", &all->recv_calls, rc->budget_ns);

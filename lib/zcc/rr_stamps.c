@@ -11,15 +11,21 @@
 #include "base/clock.h"
 #include "zcc/rr_stamps.h"
 
+/* p, or one line and exit 1 when it is NULL: memory. */
+static void *need(void *p)
+{
+	if (!p)
+		error(1, errno, "memory");
+	return p;
+}
+
 struct rr_probe *rr_probe_new(const struct rr_cfg *rc)
 {
 	struct rr_probe *p;
 
 	if (!rc->call_times && !rc->stamps)
 		return NULL;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		error(1, errno, "memory");
+	p = need(calloc(1, sizeof(*p)));
 	p->calls = rc->call_times;
 	p->stamps = rc->stamps;
 	p->tcp = !rc->udp;
@@ -28,10 +34,8 @@ struct rr_probe *rr_probe_new(const struct rr_cfg *rc)
 	p->rx = (struct rr_io_ctl){ .calls = p->calls ? &p->recv_calls : NULL,
 				    .stamps = p->stamps };
 	if (p->stamps) {
-		p->tx = malloc(sizeof(*p->tx));
-		p->wake = malloc(sizeof(*p->wake));
-		if (!p->tx || !p->wake)
-			error(1, errno, "memory");
+		p->tx = need(malloc(sizeof(*p->tx)));
+		p->wake = need(malloc(sizeof(*p->wake)));
 		/* A TCP request spans its bytes' numbers; a datagram, one. */
 		tstamp_track_init(p->tx, p->tcp ? rc->req_bytes : 1, UINT64_MAX);
 		tstamp_track_init(p->wake, 1, UINT64_MAX);
@@ -129,29 +133,14 @@ int rr_probe_poll(struct rr_probe *p, int fd, int ms)
 	}
 }
 
-/* Stamps of t's requests still to come, of the kinds that came at all. */
-uint64_t rr_probe_missing(const struct tstamp_track *t)
-{
-	uint64_t n = 0;
-
-	for (int k = 0; k < TSTAMP_KINDS; k++)
-		if (t->got[k] && t->got[k] < t->sent)
-			n += t->sent - t->got[k];
-	return n;
-}
-
 void rr_probe_finish(struct rr_probe *p, int fd)
 {
-	uint64_t end = now_ns() + (uint64_t)RR_STAMPS_DRAIN_MS * 1000000, now;
-	struct pollfd pf = { .fd = fd, .events = 0 };	/* POLLERR: the error queue */
+	uint64_t end = now_ns() + (uint64_t)TSTAMP_DRAIN_MS * 1000000;
 
 	if (!p || !p->stamps)
 		return;
 	drain(p, fd);
-	while (rr_probe_missing(p->tx) && (now = now_ns()) < end) {
-		if (poll(&pf, 1, (int)((end - now + 999999) / 1000000)) != 1)
-			break;
-		if (!drain(p, fd))	/* woken by what is no stamp: none will come */
-			break;
-	}
+	/* Woken by what is no stamp: none will come. */
+	while (tstamp_track_missing(p->tx) && tstamp_wait_err(fd, end) && drain(p, fd))
+		;
 }

@@ -12,7 +12,7 @@
  * numbering starts at the first request. Each request's send() time is
  * noted, the error queue read after each answer (and whenever a wait for
  * one sees it readable), the answer's arrival stamp taken with it; after
- * the run a bounded drain (RR_STAMPS_DRAIN_MS) collects the last, and what
+ * the run a bounded drain (TSTAMP_DRAIN_MS) collects the last, and what
  * never came is counted as missing. The tracker of the requests is shared
  * by the sender and, under --gap, the reader thread: under a lock.
  */
@@ -25,9 +25,8 @@
 #include "base/hist.h"
 #include "wire/rr_io.h"
 #include "wire/tstamp.h"
+#include "wire/tstamp_every.h"
 #include "zcc/rr.h"
-
-#define RR_STAMPS_DRAIN_MS 200	/* after the run: the last stamps' wait */
 
 struct rr_probe {
 	int calls, stamps, tcp;		/* --call-times, --stamps, the protocol */
@@ -69,18 +68,26 @@ int rr_probe_poll(struct rr_probe *p, int fd, int ms);
 void rr_probe_finish(struct rr_probe *p, int fd);
 
 /*
- * rr_probe_missing - stamps of the requests that never came: of each
- * kind the path gives at all (some came), sent minus came.
- */
-uint64_t rr_probe_missing(const struct tstamp_track *t);
-
-/*
  * rr_probe_lines - the run's connections' probes merged: with --stamps
  * the stages: line (rtt: the run's round trips, to weigh the stages
  * against), with --call-times the two call-times: lines.
  */
 struct engine;
 void rr_probe_lines(const struct engine *e, const struct hist *rtt);
+
+/*
+ * zcc_stages_line - the stages: line of t (every connection's stamps
+ * merged), both modes: --rr's beside the round trips (rtt) and the
+ * arrivals with no stamp; stream mode's (rtt NULL) saying one send in
+ * how many was stamped.
+ */
+struct stages_of {
+	const struct tstamp_track *t;
+	const struct hist *rtt;
+	unsigned every;
+	uint64_t unstamped, errors;
+};
+void zcc_stages_line(const struct stages_of *of);
 
 /* rr_probe_of - the probe of one connection of conn_rr (NULL: none). */
 struct rr_probe *rr_probe_of(const struct conn *c);
