@@ -2,8 +2,9 @@
  * lib/wire/tstamp.c and tstamp_track.c: a message's stages from the
  * kernel's stamps. The tracker on stamps made up here (the stages, a
  * stamp for a message gone from the ring, twice, or before the send, a
- * clock step); the parser on control data built by hand; then the real
- * thing over a loopback TCP connection: every send stamped SCHED, SND and
+ * clock step; what counts as missing: only the kinds that came at all);
+ * the parser on control data built by hand; then the real thing over a
+ * loopback TCP connection: every send stamped SCHED, SND and
  * ACK with its last byte's number, and the receiver's arrival stamp; and
  * tstamp_every.c's one send in so many.
  */
@@ -77,6 +78,21 @@ static void tracker(void)
 	s = st(TSTAMP_SCHED, 199, 2100);	/* message 1, long gone from the ring */
 	tstamp_track_take(t, &s);
 	CHECK(t->late == 5, "a stamp for a message out of the ring: late");
+	free(t);
+}
+
+static void missing(void)
+{
+	struct tstamp_track *t = malloc(sizeof(*t));
+
+	tstamp_track_init(t, 1, UINT64_MAX);
+	for (int i = 0; i < 5; i++)
+		tstamp_track_sent(t, 1000);
+	t->got[TSTAMP_SCHED] = 5;
+	t->got[TSTAMP_SND] = 3;
+	CHECK(tstamp_track_missing(t) == 2, "missing: 2 SND of 5; no ACK came at all: none of it");
+	t->got[TSTAMP_SND] = 0;
+	CHECK(tstamp_track_missing(t) == 0, "a kind never stamped here is not missing");
 	free(t);
 }
 
@@ -250,6 +266,7 @@ static void every(void)
 int main(void)
 {
 	tracker();
+	missing();
 	parser();
 	loopback();
 	every();
