@@ -58,7 +58,8 @@ ssize_t tstamp_every_send(struct tstamp_every *e, int fd, const void *buf, size_
 	uint64_t user;
 	ssize_t n;
 
-	if (e->calls++ % e->every) {
+	/* Words held back for the data behind them (MSG_MORE) never end a packet. */
+	if ((flags & MSG_MORE) || e->calls++ % e->every) {
 		n = send(fd, buf, len, flags);
 		e->bytes += n > 0 ? (uint64_t)n : 0;
 		return n;

@@ -19,7 +19,7 @@
 
 struct tstamp_every {
 	unsigned every;
-	uint64_t calls;			/* sends so far */
+	uint64_t calls;			/* sends so far, but those with MSG_MORE */
 	uint64_t bytes;			/* bytes sent since tstamp_enable_each */
 	uint32_t last[TSTAMP_RING];	/* each stamped send's last byte's number */
 	uint64_t errors;		/* error queue reads that failed */

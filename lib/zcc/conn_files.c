@@ -78,7 +78,6 @@ static int files_open(struct conn *c, char *err, size_t errlen)
 static int files_run(struct conn *c, char *err, size_t errlen)
 {
 	struct files_work *fw = work_of(c);
-
 	int rc = tx_send_stream(c->sd->cfg->method, &c->t, fw->set.f, fw->set.n, fw->loops,
 				err, errlen);
 
