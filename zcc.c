@@ -387,7 +387,7 @@ static void prepare_args(void)
 	cfg.send.sockopts.connect_secs = cfg.send.stall;	/* -T bounds connecting too */
 	cfg.send.sockopts.connect_limit = "-T";
 	cfg.send.sockopts.pacing = (uint64_t)(cfg.rate / 8 / cfg.send.streams);
-	cfg.send.call_times = cfg.rr.call_times, cfg.send.budget_ns = cfg.rr.budget_ns;
+	rr_stream_settings(&cfg.rr, cfg.method_name, &cfg.send);	/* --call-times, --stamps */
 	cfg.compared = cfg.variants.n > 1;
 	compare_usable(&cfg.variants);	/* what the kernel refuses: left out */
 	cfg.send.method = cfg.variants.v[0].method;

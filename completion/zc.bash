@@ -17,7 +17,8 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-T --stall-timeout -c --cpu-load -W --where -r --run-time -L --loop-counts -K --kernel-time
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
 	--rate --plot --baseline --files-from --receiver-report --decide --mptcp
-	--rr --response --gap --budget --proto --log --clocks-synced --call-times -h --help --version'
+	--rr --response --gap --budget --proto --log --clocks-synced --call-times --stamps
+	-h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where

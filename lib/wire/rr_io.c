@@ -10,6 +10,7 @@
 #include "base/stop.h"
 #include "base/textfile.h"
 #include "wire/rr_io.h"
+#include "wire/tstamp.h"
 
 uint64_t rr_real_ns(void)
 {
@@ -80,14 +81,38 @@ enum rr_sniff rr_sniff_fd(int fd, int timeout_ms, const volatile sig_atomic_t *s
 	return RR_SNIFF_MORE;
 }
 
-int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
-	    const volatile sig_atomic_t *stop)
+ssize_t rr_recv_one(int fd, void *buf, size_t len, int flags, struct rr_io_ctl *ctl)
+{
+	char control[TSTAMP_CMSG_SPACE];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	uint64_t t0 = ctl && ctl->calls ? now_ns() : 0;
+	ssize_t n;
+
+	if (!ctl || !ctl->stamps)
+		n = recv(fd, buf, len, flags);
+	else {
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof(control);
+		n = recvmsg(fd, &msg, flags);
+	}
+	if (n > 0 && ctl && ctl->stamps) {
+		ctl->back_ns = rr_real_ns();
+		ctl->stamp_ns = tstamp_parse_rx(&msg);
+	}
+	if (n > 0 && t0)
+		hist_record(ctl->calls, now_ns() - t0);
+	return n;
+}
+
+int rr_read_ctl(int fd, unsigned char *buf, size_t len, size_t *got,
+		const volatile sig_atomic_t *stop, struct rr_io_ctl *ctl)
 {
 	ssize_t n;
 
 	*got = 0;
 	while (*got < len) {
-		n = recv(fd, buf + *got, len - *got, 0);
+		n = rr_recv_one(fd, buf + *got, len - *got, 0, ctl);
 		if (n == 0)
 			return 1;
 		if (n < 0 && errno == EINTR && stop && !*stop)
@@ -99,23 +124,38 @@ int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
 	return 0;
 }
 
-int rr_write(int fd, const unsigned char *buf, size_t len)
+int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
+	    const volatile sig_atomic_t *stop)
 {
-	return rr_write_by(fd, buf, len, 0);
+	return rr_read_ctl(fd, buf, len, got, stop, NULL);
 }
 
-int rr_write_by(int fd, const unsigned char *buf, size_t len, int by_write)
+int rr_write_by(int fd, const unsigned char *buf, size_t len, int by_write, struct hist *calls)
 {
+	uint64_t t0;
 	ssize_t n;
 
 	while (len > 0) {
+		t0 = calls ? now_ns() : 0;
 		n = by_write ? write(fd, buf, len) : send(fd, buf, len, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR && !stop_signal)
 			continue;
 		if (n < 0)
 			return -1;
+		if (calls)
+			hist_record(calls, now_ns() - t0);
 		buf += n;
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int rr_write_calls(int fd, const unsigned char *buf, size_t len, struct hist *calls)
+{
+	return rr_write_by(fd, buf, len, 0, calls);
+}
+
+int rr_write(int fd, const unsigned char *buf, size_t len)
+{
+	return rr_write_by(fd, buf, len, 0, NULL);
 }

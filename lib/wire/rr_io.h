@@ -10,7 +10,9 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
+#include "base/hist.h"
 #include "wire/rr_proto.h"
 
 /* rr_real_ns - CLOCK_REALTIME now, ns: the stamps of the messages' one-way times. */
@@ -45,11 +47,39 @@ int rr_read(int fd, unsigned char *buf, size_t len, size_t *got,
 	    const volatile sig_atomic_t *stop);
 
 /*
+ * What a reader of answers asks of each receive call beyond the bytes
+ * (zcc --rr's --call-times and --stamps): calls, each call's time
+ * (CLOCK_MONOTONIC) recorded there, NULL: none; stamps, received by
+ * recvmsg with a control buffer, whose arrival stamp (tstamp.h, realtime)
+ * goes into stamp_ns (0: the kernel gave none) and the realtime when the
+ * call returned into back_ns: of the last call that took bytes.
+ */
+struct rr_io_ctl {
+	struct hist *calls;
+	int stamps;
+	uint64_t stamp_ns, back_ns;
+};
+
+/*
+ * rr_recv_one - one receive call as recv(2) with flags, under ctl (NULL:
+ * a bare recv): its return, errno as recv's.
+ */
+ssize_t rr_recv_one(int fd, void *buf, size_t len, int flags, struct rr_io_ctl *ctl);
+
+/* rr_read_ctl - rr_read, each call under ctl (NULL: as rr_read). */
+int rr_read_ctl(int fd, unsigned char *buf, size_t len, size_t *got,
+		const volatile sig_atomic_t *stop, struct rr_io_ctl *ctl);
+
+/* rr_write_calls - rr_write, each send's time into calls (NULL: none). */
+int rr_write_calls(int fd, const unsigned char *buf, size_t len, struct hist *calls);
+
+/*
  * rr_write - write all len bytes (MSG_NOSIGNAL): 0, or -1 with errno
  * (EINTR: a signal came and stop_signal is set). rr_write_by - the same
- * by write() when by_write (the caller keeps SIGPIPE ignored).
+ * by write() when by_write (the caller keeps SIGPIPE ignored), each
+ * call's time into calls (NULL: none).
  */
 int rr_write(int fd, const unsigned char *buf, size_t len);
-int rr_write_by(int fd, const unsigned char *buf, size_t len, int by_write);
+int rr_write_by(int fd, const unsigned char *buf, size_t len, int by_write, struct hist *calls);
 
 #endif

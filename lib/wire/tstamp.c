@@ -57,6 +57,33 @@ int tstamp_enable(int fd, int tcp, char *err, size_t errlen)
 	return 0;
 }
 
+int tstamp_enable_each(int fd, char *err, size_t errlen)
+{
+	unsigned flags = SOF_TIMESTAMPING_SOFTWARE | SOF_TIMESTAMPING_OPT_ID |
+			 SOF_TIMESTAMPING_OPT_TSONLY;
+	unsigned with_tcp = flags | SOF_TIMESTAMPING_OPT_ID_TCP;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &with_tcp, sizeof(with_tcp)) == 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPING, &flags, sizeof(flags)) == 0)
+		return 0;
+	return err_fill(err, errlen, errno, "--stamps: SO_TIMESTAMPING");
+}
+
+size_t tstamp_cmsg(void *control)
+{
+	uint32_t record = SOF_TIMESTAMPING_TX_SCHED | SOF_TIMESTAMPING_TX_SOFTWARE |
+			  SOF_TIMESTAMPING_TX_ACK;
+	struct msghdr msg = { .msg_control = control, .msg_controllen = CMSG_SPACE(sizeof(record)) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	memset(control, 0, CMSG_SPACE(sizeof(record)));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SO_TIMESTAMPING;
+	cm->cmsg_len = CMSG_LEN(sizeof(record));
+	memcpy(CMSG_DATA(cm), &record, sizeof(record));
+	return CMSG_SPACE(sizeof(record));
+}
+
 static uint64_t ts_ns(const struct timespec *ts)
 {
 	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;

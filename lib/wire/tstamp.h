@@ -54,6 +54,20 @@ const char *tstamp_stage_key(enum tstamp_stage s);
  */
 int tstamp_enable(int fd, int tcp, char *err, size_t errlen);
 
+/*
+ * tstamp_enable_each - as tstamp_enable for TCP, but no send is stamped
+ * unless it asks by its control data (tstamp_cmsg): the bytes numbered
+ * from here on all the same.
+ */
+int tstamp_enable_each(int fd, char *err, size_t errlen);
+
+/*
+ * tstamp_cmsg - into control (TSTAMP_CMSG_SPACE bytes) the control
+ * message of a sendmsg that asks for its SCHED, SND and ACK stamps: its
+ * length.
+ */
+size_t tstamp_cmsg(void *control);
+
 /* One transmit stamp. */
 struct tstamp_tx {
 	enum tstamp_kind kind;
@@ -109,6 +123,18 @@ void tstamp_track_sent(struct tstamp_track *t, uint64_t user_ns);
 
 /* tstamp_track_take - stamp s: its message's stages that it completes recorded. */
 void tstamp_track_take(struct tstamp_track *t, const struct tstamp_tx *s);
+
+/*
+ * tstamp_track_put - stamp s of message msg (0: the first noted), however
+ * its number maps to it (stream mode: lib/wire/tstamp_every.h).
+ */
+void tstamp_track_put(struct tstamp_track *t, uint64_t msg, const struct tstamp_tx *s);
+
+/*
+ * tstamp_track_missing - the stamps that never came: of each kind the
+ * path gives at all (some came), messages noted minus stamps taken.
+ */
+uint64_t tstamp_track_missing(const struct tstamp_track *t);
 
 /* tstamp_track_wakeup - a message arrived at stamp_ns and recv() returned at user_ns. */
 void tstamp_track_wakeup(struct tstamp_track *t, uint64_t stamp_ns, uint64_t user_ns);

@@ -36,15 +36,34 @@ static void stage_put(struct tstamp_track *t, enum tstamp_stage s, uint64_t a, u
 void tstamp_track_take(struct tstamp_track *t, const struct tstamp_tx *s)
 {
 	/* The stamp's number is its message's last one: messages 0.. span unit each. */
-	uint64_t msg = ((uint64_t)s->id + 1) / t->unit, slot;
-	uint64_t *at;
+	uint64_t msg = ((uint64_t)s->id + 1) / t->unit;
 
-	if (msg == 0 || msg > t->sent || t->sent - msg >= TSTAMP_RING ||
-	    ((uint64_t)s->id + 1) % t->unit) {
+	if (msg == 0 || ((uint64_t)s->id + 1) % t->unit) {
 		t->late++;
 		return;
 	}
-	slot = (msg - 1) % TSTAMP_RING;
+	tstamp_track_put(t, msg - 1, s);
+}
+
+uint64_t tstamp_track_missing(const struct tstamp_track *t)
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < TSTAMP_KINDS; k++)
+		if (t->got[k] && t->got[k] < t->sent)
+			n += t->sent - t->got[k];
+	return n;
+}
+
+void tstamp_track_put(struct tstamp_track *t, uint64_t msg, const struct tstamp_tx *s)
+{
+	uint64_t slot, *at;
+
+	if (msg >= t->sent || t->sent - msg > TSTAMP_RING) {
+		t->late++;
+		return;
+	}
+	slot = msg % TSTAMP_RING;
 	at = t->at[slot];
 	if (at[s->kind]) {	/* one of a message's sends stamped twice: the first stands */
 		t->late++;

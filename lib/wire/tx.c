@@ -10,6 +10,7 @@
 
 #include "base/err.h"
 #include "wire/proto.h"
+#include "wire/tstamp_every.h"
 #include "wire/tx_internal.h"
 
 const struct tx_method *tx_find(const char *name)
@@ -94,7 +95,9 @@ int tx_put(struct tx *t, const void *buf, size_t len, int flags, int use_write,
 		if (t->stop && *t->stop)
 			return tx_stopped(t, err, errlen);
 		tx_call_begin(t);
-		n = use_write ? write(t->sock, p, len) : send(t->sock, p, len, flags);
+		n = use_write ? write(t->sock, p, len) :
+		    t->stamps ? tstamp_every_send(t->stamps, t->sock, p, len, flags) :
+		    send(t->sock, p, len, flags);
 		if (n < 0) {
 			if (errno == EINTR && !(t->stop && *t->stop))
 				continue;

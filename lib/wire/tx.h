@@ -28,6 +28,8 @@ struct tx_file {
 	void *map;		/* a method's view of it (mmap), set by open_file */
 };
 
+struct tstamp_every;
+
 /* The state of one connection's sending, shared by zcc and the method. */
 struct tx {
 	int sock;
@@ -63,6 +65,9 @@ struct tx {
 	 */
 	struct hist *call_hist;
 	uint64_t call_t0;
+
+	/* --stamps: one send in so many stamped (wire/tstamp_every.h); NULL: none. */
+	struct tstamp_every *stamps;
 
 	void *priv;		/* the method's own state */
 

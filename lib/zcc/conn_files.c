@@ -13,6 +13,7 @@
 
 #include "zcc/send_internal.h"
 #include "wire/proto.h"
+#include "wire/tstamp_every.h"
 #include "base/plural.h"
 
 /* A connection's own part of a stream. */
@@ -64,6 +65,9 @@ static int files_open(struct conn *c, char *err, size_t errlen)
 	struct files_work *fw = work_of(c);
 	const struct send_cfg *cfg = c->sd->cfg;
 
+	/* --stamps: the bytes numbered from the first. */
+	if (c->t.stamps && tstamp_enable_each(c->t.sock, err, errlen) < 0)
+		return -1;
 	if (tx_open(cfg->method, &c->t, fw->set.f, fw->set.n, err, errlen) < 0)
 		return -2;
 	if (cfg->secs > 0)
@@ -74,9 +78,12 @@ static int files_open(struct conn *c, char *err, size_t errlen)
 static int files_run(struct conn *c, char *err, size_t errlen)
 {
 	struct files_work *fw = work_of(c);
+	int rc = tx_send_stream(c->sd->cfg->method, &c->t, fw->set.f, fw->set.n, fw->loops,
+				err, errlen);
 
-	return tx_send_stream(c->sd->cfg->method, &c->t, fw->set.f, fw->set.n, fw->loops,
-			      err, errlen);
+	if (rc == 0 && c->t.stamps)
+		tstamp_every_finish(c->t.stamps, c->t.sock, TSTAMP_DRAIN_MS);
+	return rc;
 }
 
 static int files_settle(struct conn *c, char *err, size_t errlen)

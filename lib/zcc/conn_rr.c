@@ -28,6 +28,7 @@
 #include "base/pace.h"
 #include "wire/rr_io.h"
 #include "zcc/rr_internal.h"
+#include "zcc/rr_stamps.h"
 
 static const struct rr_cfg *rr_settings;
 
@@ -87,6 +88,7 @@ static void rr_init(struct conn *c, uint32_t loops)
 	hist_init(&w->f.due, rc->budget_ns);
 	hist_init(&w->f.sent_h, rc->budget_ns);
 	rr_times_init(w, c->sd->cfg);
+	w->probe = rr_probe_new(rc);
 	c->work = w;
 }
 
@@ -97,6 +99,7 @@ static void rr_free(struct conn *c)
 	free(w->req);
 	free(w->resp);
 	rr_times_free(w);
+	rr_probe_free(w->probe);
 	free(w);
 	c->work = NULL;
 }
@@ -127,45 +130,26 @@ static int await_ack(struct conn *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* -M uring: the sender's ring, and an open loop's reader's; a refusal is -2. */
-static int open_rings(struct conn *c, char *err, size_t errlen)
-{
-	struct rr_work *w = work_of(c);
-
-	w->tx_ring = calloc(1, sizeof(*w->tx_ring));
-	if (rr_settings->gap_ns)
-		w->rx_ring = calloc(1, sizeof(*w->rx_ring));
-	if (!w->tx_ring || (rr_settings->gap_ns && !w->rx_ring))
-		error(1, errno, "memory");
-	if (rr_uring_open(w->tx_ring, c->t.sock, err, errlen) < 0) {
-		free(w->tx_ring);
-		w->tx_ring = NULL;
-		return -2;
-	}
-	if (w->rx_ring && rr_uring_open(w->rx_ring, c->t.sock, err, errlen) < 0) {
-		free(w->rx_ring);
-		w->rx_ring = NULL;
-		return -2;
-	}
-	return 0;
-}
-
 static int rr_open(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
 	unsigned char buf[RR_HELLO_LEN];
-	int one = 1;
+	int one = 1, rc;
 
-	if (w->udp)
-		return rr_udp_open(c, err, errlen);
-	/* Every message goes at once: Nagle would hold the open loop's. */
-	setsockopt(c->t.sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	rr_hello_encode(buf, &w->h);
-	if (rr_write(c->t.sock, buf, sizeof(buf)) < 0)
-		return err_fill(err, errlen, errno, "%s: the hello", c->peer);
-	if (await_ack(c, err, errlen) < 0)
-		return -1;
-	return rr_settings->use_uring ? open_rings(c, err, errlen) : 0;
+	if (w->udp) {
+		rc = rr_udp_open(c, err, errlen);
+	} else {
+		/* Every message goes at once: Nagle would hold the open loop's. */
+		setsockopt(c->t.sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		rr_hello_encode(buf, &w->h);
+		if (rr_write(c->t.sock, buf, sizeof(buf)) < 0)
+			return err_fill(err, errlen, errno, "%s: the hello", c->peer);
+		rc = await_ack(c, err, errlen);
+	}
+	if (rc == 0 && rr_settings->use_uring)
+		rc = rr_rings_open(c, err, errlen);
+	/* --stamps from here: the first request is the stamps' first number. */
+	return rc < 0 ? rc : rr_probe_enable(w->probe, c->t.sock, err, errlen);
 }
 
 int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
@@ -186,8 +170,8 @@ int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_
 	}
 	/* Counted before it goes: its answer may be read before send returns. */
 	__atomic_store_n(&w->f.sent, seq + 1, __ATOMIC_RELEASE);
-	if ((w->tx_ring ? rr_uring_write(w->tx_ring, w->req, w->h.req_bytes) :
-	     rr_write_by(c->t.sock, w->req, w->h.req_bytes, rr_settings->use_write)) < 0)
+	rr_probe_sent(w->probe);
+	if (rr_send_bytes(c, w) < 0)
 		return err_fill(err, errlen, errno, "%s: request %" PRIu64, c->peer, seq + 1);
 	__atomic_add_fetch(&c->t.bytes, w->h.req_bytes, __ATOMIC_RELAXED);
 	return 0;
@@ -205,8 +189,9 @@ static int take_answer(struct conn *c, uint64_t seq, struct rr_msg *m, char *err
 	enum rr_result res;
 	size_t got;
 	struct rr_uring *ring = w->rx_ring ? w->rx_ring : w->tx_ring;
-	int rc = ring ? rr_uring_read(ring, w->resp, w->h.resp_bytes, &got) :
-			rr_read(c->t.sock, w->resp, w->h.resp_bytes, &got, NULL);
+	int rc = ring ? rr_ring_read(w, ring, &got) :
+			rr_read_ctl(c->t.sock, w->resp, w->h.resp_bytes, &got, NULL,
+				    rr_probe_ctl(w->probe));
 
 	if (rc < 0)
 		return err_fill(err, errlen, errno, "%s: answer %" PRIu64, c->peer, seq + 1);
@@ -215,6 +200,7 @@ static int take_answer(struct conn *c, uint64_t seq, struct rr_msg *m, char *err
 				PRIu64 " (%zu of %" PRIu32 " bytes came)", c->peer,
 				got ? "in" : "before", seq + 1, got, w->h.resp_bytes);
 	__atomic_add_fetch(&c->t.bytes, w->h.resp_bytes, __ATOMIC_RELAXED);
+	rr_probe_answer(w->probe, c->t.sock);
 	if (!w->timed) {
 		*m = (struct rr_msg){ .seq = seq, .due_mono = w->ring_due[seq % RR_RING],
 				      .tx_mono = w->ring_tx[seq % RR_RING] };
@@ -261,7 +247,6 @@ static void *read_answers(void *arg)
 {
 	struct conn *c = arg;
 	struct rr_work *w = work_of(c);
-	struct pollfd p = { .fd = c->t.sock, .events = POLLIN };
 	struct rr_msg m;
 
 	for (uint64_t seq = 0;; seq++) {
@@ -269,7 +254,7 @@ static void *read_answers(void *arg)
 			if (__atomic_load_n(&w->done_sending, __ATOMIC_ACQUIRE) &&
 			    seq >= __atomic_load_n(&w->f.sent, __ATOMIC_ACQUIRE))
 				return NULL;
-			if (poll(&p, 1, 100) == 1)
+			if (rr_probe_poll(w->probe, c->t.sock, 100) == 1)
 				break;	/* an answer, or the end: take_answer says */
 		}
 		if (take_answer(c, seq, &m, w->read_err, sizeof(w->read_err)) < 0) {
@@ -349,6 +334,8 @@ static int rr_run(struct conn *c, char *err, size_t errlen)
 		rc = run_open(c, err, errlen);
 	else
 		rc = work_of(c)->udp ? rr_udp_closed(c, err, errlen) : run_closed(c, err, errlen);
+	if (rc == 0)
+		rr_probe_finish(work_of(c)->probe, c->t.sock);
 	rr_log_flush(work_of(c)->log);	/* a failure's rows too */
 	return rc;
 }
@@ -382,15 +369,7 @@ static int rr_settle(struct conn *c, char *err, size_t errlen)
 
 static void rr_close(struct conn *c)
 {
-	struct rr_work *w = work_of(c);
-
-	if (w->tx_ring)
-		rr_uring_close(w->tx_ring);
-	if (w->rx_ring)
-		rr_uring_close(w->rx_ring);
-	free(w->tx_ring);
-	free(w->rx_ring);
-	w->tx_ring = w->rx_ring = NULL;
+	rr_rings_close(work_of(c));
 }
 
 static uint64_t rr_planned(const struct conn *c)

@@ -17,6 +17,7 @@
 #include "wire/net.h"
 #include "wire/rr_io.h"
 #include "zcc/rr_internal.h"
+#include "zcc/rr_stamps.h"
 
 #define HELLO_AGAIN_MS 500	/* a hello not acknowledged by then goes again */
 
@@ -97,13 +98,12 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 	struct rr_work *w = rr_work_of(c);
 	struct rr_expect want = { .run = w->h.run, .flow = w->h.flow,
 				  .length = w->h.resp_bytes, .kind = RR_RESPONSE };
-	struct pollfd p = { .fd = c->t.sock, .events = POLLIN };
 	enum rr_result res;
 	ssize_t n;
 
-	if (poll(&p, 1, ms) != 1)
+	if (rr_probe_poll(w->probe, c->t.sock, ms) != 1)
 		return 0;
-	n = recv(c->t.sock, w->resp, w->h.resp_bytes + 1, MSG_TRUNC);
+	n = rr_recv_one(c->t.sock, w->resp, w->h.resp_bytes + 1, MSG_TRUNC, rr_probe_ctl(w->probe));
 	if (n < 0)
 		return err_fill(err, errlen, errno, "%s: an answer", c->peer);
 	if (n == 0)
@@ -114,6 +114,7 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 		return err_fill(err, errlen, 0, "%s: an answer of %zd bytes is %s", c->peer, n,
 				rr_result_text(res));
 	__atomic_add_fetch(&c->t.bytes, w->h.resp_bytes, __ATOMIC_RELAXED);
+	rr_probe_answer(w->probe, c->t.sock);
 	*kind = rr_seq_see(&w->seq, m->seq, __atomic_load_n(&w->f.sent, __ATOMIC_ACQUIRE));
 	return 1;
 }

@@ -19,6 +19,7 @@
 
 #include "app/env_out.h"
 #include "zcc/report.h"
+#include "zcc/rr_stamps.h"
 #include "zcc/send_internal.h"
 #include "app/stop_exit.h"
 #include "zcc/suspended.h"
@@ -61,6 +62,7 @@ static void engine_free(struct engine *e)
 	for (unsigned i = 0; i < e->n; i++) {
 		e->ops->free(&e->c[i]);
 		free(e->c[i].t.call_hist);
+		free(e->c[i].t.stamps);
 	}
 	free(e->c);
 	pthread_cond_destroy(&e->wake);
@@ -128,6 +130,8 @@ static void engine_init(struct engine *e, struct sender *sd, const struct conn_o
 				error(1, errno, "memory");
 			hist_init(c->t.call_hist, cfg->budget_ns);
 		}
+		if (cfg->stamps && !(c->t.stamps = tstamp_every_new(TSTAMP_EVERY, UINT64_MAX)))
+			error(1, errno, "memory");
 		c->cancel = &e->cancel;
 		ops->init(c, loops);
 	}
@@ -333,6 +337,23 @@ static void engine_call_times(const struct engine *e)
 	free(all);
 }
 
+/* --stamps: the connections' stamped sends merged, as one stages: line. */
+static void engine_stamps(const struct engine *e)
+{
+	struct tstamp_every *all = tstamp_every_new(TSTAMP_EVERY, UINT64_MAX);
+	struct stages_of of = { .every = TSTAMP_EVERY };
+
+	if (!all)
+		error(1, errno, "memory");
+	for (unsigned i = 0; i < e->n; i++) {
+		tstamp_track_merge(&all->track, &e->c[i].t.stamps->track);
+		of.errors += e->c[i].t.stamps->errors;
+	}
+	of.t = &all->track;
+	zcc_stages_line(&of);
+	free(all);
+}
+
 /* --mptcp: the run is MPTCP when any connection is; the first one's subflows. */
 static void engine_mptcp(const struct engine *e)
 {
@@ -374,6 +395,8 @@ struct send_result engine_send(struct sender *sd, const struct conn_ops *ops, ui
 		report_result(sd, &r);
 	if (sd->cfg->call_times)
 		engine_call_times(&e);
+	if (sd->cfg->stamps)
+		engine_stamps(&e);
 	if (e.mrc < 0)
 		error(1, 0, "%s", e.merr);
 	if (e.named)

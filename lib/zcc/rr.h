@@ -34,6 +34,7 @@ struct rr_cfg {
 	int use_write;		/* -M write: write() instead of send() */
 	int use_uring;		/* -M uring: io_uring's send and receive */
 	int resp_same;		/* no --response: each answer the size of its request */
+	int stamps;		/* --stamps */
 };
 
 /* What one-way times the two ends' clocks allow (lib/zcc/rr_times.c). */

@@ -16,6 +16,7 @@
 #include "zcc/rr.h"
 #include "zcc/rr_args.h"
 #include "wire/rr_proto.h"
+#include "wire/tstamp_every.h"
 
 /* --gap's and --proto's lists, as the parser read them. */
 static struct opt_value cfg_gaps[COMPARE_MAX], cfg_protos[2];
@@ -139,6 +140,10 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 			check_udp((uint32_t)vs->v[i].chunk, resp, g->mptcp);
 		if (vs->v[i].udp && !strcmp(vs->v[i].method->name, "uring"))
 			usage_error("--rr -M uring: over TCP only (with --proto udp: send or write)");
+		if (rc->stamps && !strcmp(vs->v[i].method->name, "uring"))
+			usage_error("--rr -M uring --stamps: an answer's arrival stamp comes with "
+				    "recvmsg's control data, which io_uring's receive here does not "
+				    "read: send or write");
 	}
 	rc->req_bytes = (uint32_t)vs->v[0].chunk;
 	rc->resp_bytes = rc->resp_same ? rc->req_bytes : rc->resp_bytes;
@@ -163,8 +168,6 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 	}
 	if (g->n_names)
 		usage_error("--rr sends requests, not files: give no file names");
-	if (rc->call_times)
-		usage_error("--rr --call-times: the calls of request/response are not timed yet");
 	rr_variants(g, rc, vs);
 	if (g->baseline && vs->n < 2)
 		usage_error("--rr --baseline: sets rounds of variants beside the baseline's: give "
@@ -194,6 +197,7 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 	case OPT_LOG: rc->log = arg; break;
 	case OPT_CLOCKS_SYNCED: rc->clocks_synced = 1; break;
 	case OPT_CALL_TIMES: rc->call_times = 1; break;
+	case OPT_STAMPS: rc->stamps = 1; break;
 	case OPT_PROTO:
 		cfg_n_protos = opt_values(&pspec, arg, cfg_protos, 2);
 		rc->udp = cfg_protos[0].index == 1;
@@ -201,6 +205,17 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 		break;
 	default: opt_refused(opt);
 	}
+}
+
+void rr_stream_settings(const struct rr_cfg *rc, const char *method, struct send_cfg *sc)
+{
+	sc->call_times = rc->call_times && !rc->on;
+	sc->budget_ns = rc->budget_ns;
+	sc->stamps = rc->stamps && !rc->on;
+	if (sc->stamps && (!method || strcmp(method, "send") != 0))
+		usage_error("--stamps without --rr stamps one send in %d by its control data: "
+			    "give -M send (%s%s sends none)", TSTAMP_EVERY, method ? "-M " : "the default ",
+			    method ? method : "sendfile");
 }
 
 void rr_check_unused(const struct rr_cfg *rc)

@@ -12,6 +12,7 @@
 enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO, OPT_LOG,
        OPT_CLOCKS_SYNCED };
 enum { OPT_CALL_TIMES = 340 };
+enum { OPT_STAMPS = 350 };
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
 #define RR_OPTAB \
@@ -25,9 +26,12 @@ enum { OPT_CALL_TIMES = 340 };
 	  "whatever the answers; latency from when each was due, and from its send; " \
 	  "a comma list (10ms,1ms,100us) makes a variant of each gap" }, \
 	{ OPT_BUDGET, "budget", "TIME", "with --rr or --call-times: count the round trips " \
-	  "(the calls) over TIME" }, \
+	  "and the timed calls over TIME, each latency: and call-times: line its own" }, \
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each system call that moves data: its " \
-	  "distribution and max (call-times: line)" }, \
+	  "distribution and max (call-times: line; with --rr one for send, one for recv)" }, \
+	{ OPT_STAMPS, "stamps", NULL, "the kernel's stamps (SO_TIMESTAMPING) of each request " \
+	  "and answer with --rr, of one send in 64 with -M send: the stages: line, user to " \
+	  "qdisc, qdisc to device, device to ACK, device to program" }, \
 	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
 	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered); " \
 	  "tcp,udp makes a variant of each" }, \
@@ -72,6 +76,14 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
  */
 enum fig_id rr_decide_arg(const char *arg, int measured);
 int rr_decide_name(const char *arg);
+
+/*
+ * rr_stream_settings - what stream mode takes of rc into sc: --call-times
+ * and --budget, and --stamps (one send in TSTAMP_EVERY, -M send only:
+ * method, as -M gave it, NULL: the default; else one usage line, exit 2).
+ * Under --rr the request/response work times and stamps its own.
+ */
+void rr_stream_settings(const struct rr_cfg *rc, const char *method, struct send_cfg *sc);
 
 /* rr_check_unused - without --rr, an RR option is a usage error (--budget
  * is --call-times' too). */

@@ -45,9 +45,23 @@ struct rr_work {
 	struct rx_report_wait rp;	/* RR_ASK_REPORT: the far end's report */
 	struct rr_uring *tx_ring;	/* -M uring: the sender's (closed loop: both ways) */
 	struct rr_uring *rx_ring;	/*   and an open loop's reader's */
+	struct rr_probe *probe;		/* --call-times, --stamps (zcc/rr_stamps.h); NULL: none */
 };
 
 struct rr_work *rr_work_of(const struct conn *c);
+
+/*
+ * The bytes' ways (lib/zcc/conn_rr_io.c). rr_rings_open - -M uring: the
+ * connection's rings (an open loop's reader's too); a refusal -2 with
+ * err. rr_rings_close - them gone. rr_send_bytes - a request's bytes by
+ * -M's method: 0, or -1 with errno. rr_ring_read - an answer's bytes by
+ * ring, as rr_read. Each call timed with --call-times.
+ */
+struct rr_uring;
+int rr_rings_open(struct conn *c, char *err, size_t errlen);
+void rr_rings_close(struct rr_work *w);
+int rr_send_bytes(struct conn *c, struct rr_work *w);
+int rr_ring_read(struct rr_work *w, struct rr_uring *ring, size_t *got);
 
 /*
  * The times of each answer (lib/zcc/rr_times.c). rr_times_init - w's

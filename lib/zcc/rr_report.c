@@ -25,6 +25,7 @@
 #include "base/safe_text.h"
 #include "app/opt.h"
 #include "zcc/rr.h"
+#include "zcc/rr_stamps.h"
 #include "zcc/send_internal.h"
 
 /* The percentiles of the latency lines: JSON key, text. */
@@ -164,6 +165,7 @@ void rr_report(const struct engine *e, struct send_result *r)
 		schedule_line(f);
 	}
 	rr_one_way_line(f);
+	rr_probe_lines(e, rc->gap_ns ? &f->sent_h : &f->due);	/* --stamps, --call-times */
 	if (r->measured)
 		cpu_line(e->sd, r);
 	if (rc->plot)	/* after every line: a chart that fails loses none */

@@ -38,6 +38,7 @@ struct send_cfg {
 	int debug;			/* -d */
 	int rx_report;			/* --receiver-report */
 	int call_times;			/* --call-times */
+	int stamps;			/* --stamps: one send in TSTAMP_EVERY stamped (-M send) */
 	uint64_t budget_ns;		/* --budget; UINT64_MAX: none */
 };
 

@@ -103,6 +103,12 @@ check "-M uring --gap: the open loop's reader on a ring of its own: $(head -c 20
 	eval '[ "$RC" -eq 0 ] && grep -q "^rr: 100 transactions" "$TMP/out"'
 usage_refused "--rr -M uring --proto udp" "$ZCC" --rr -s 0 -M uring --proto udp
 check "-M uring with UDP: the line says TCP only" grep -q "over TCP only" "$TMP/err"
+usage_refused "--rr -M uring --stamps" "$ZCC" --rr -s 0 -M uring --stamps
+check "-M uring --stamps: the line says why" grep -q "recvmsg's control data" "$TMP/err"
+run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 50 -M uring --call-times
+check "-M uring --call-times: 50 send and 50 receive calls timed: $(grep -c '^call-times' "$TMP/out") lines" \
+	eval '[ "$RC" -eq 0 ] && grep -q "^call-times: 50 send calls, p50 " "$TMP/out" &&
+	grep -q "^call-times: 50 recv calls, p50 " "$TMP/out"'
 
 run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 200 -R 2 -b 200,1300 --plot "$TMP/rr.svg"
 check "--plot: an SVG of the p99 against the request size" eval '[ "$RC" -eq 0 ] &&

@@ -2,9 +2,11 @@
  * lib/wire/tstamp.c and tstamp_track.c: a message's stages from the
  * kernel's stamps. The tracker on stamps made up here (the stages, a
  * stamp for a message gone from the ring, twice, or before the send, a
- * clock step); the parser on control data built by hand; then the real
- * thing over a loopback TCP connection: every send stamped SCHED, SND and
- * ACK with its last byte's number, and the receiver's arrival stamp.
+ * clock step; what counts as missing: only the kinds that came at all);
+ * the parser on control data built by hand; then the real thing over a
+ * loopback TCP connection: every send stamped SCHED, SND and
+ * ACK with its last byte's number, and the receiver's arrival stamp; and
+ * tstamp_every.c's one send in so many.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 
 #include "unit/t.h"
 #include "wire/tstamp.h"
+#include "wire/tstamp_every.h"
 
 static struct tstamp_tx stamp(enum tstamp_kind k, uint32_t id, uint64_t ns)
 {
@@ -79,6 +82,21 @@ static void tracker(void)
 	s = stamp(TSTAMP_SCHED, 199, 2100);	/* message 1, long gone from the ring */
 	tstamp_track_take(t, &s);
 	CHECK(t->late == 5, "a stamp for a message out of the ring: late");
+	free(t);
+}
+
+static void missing(void)
+{
+	struct tstamp_track *t = malloc(sizeof(*t));
+
+	tstamp_track_init(t, 1, UINT64_MAX);
+	for (int i = 0; i < 5; i++)
+		tstamp_track_sent(t, 1000);
+	t->got[TSTAMP_SCHED] = 5;
+	t->got[TSTAMP_SND] = 3;
+	CHECK(tstamp_track_missing(t) == 2, "missing: 2 SND of 5; no ACK came at all: none of it");
+	t->got[TSTAMP_SND] = 0;
+	CHECK(tstamp_track_missing(t) == 0, "a kind never stamped here is not missing");
 	free(t);
 }
 
@@ -221,10 +239,49 @@ static void loopback(void)
 	free(t);
 }
 
+/*
+ * Stream mode's stamps over loopback TCP: of 130 sends of 100 bytes, one
+ * in 64 asks (the 1st, 65th and 129th), each found by its last byte's
+ * number, and the last drain takes what is still to come.
+ */
+static void every(void)
+{
+	struct tstamp_every *e = tstamp_every_new(64, UINT64_MAX);
+	unsigned char msg[100] = { 0 }, sink[4096];
+	char err[256] = "";
+	int cli = -1, srv = -1, sent = 0;
+
+	if (!CHECK(e && connected(&cli, &srv) == 0, "a loopback connection"))
+		return;
+	CHECK(tstamp_enable_each(cli, err, sizeof(err)) == 0, "stamps asked send by send (%s)", err);
+	for (int i = 0; i < 130; i++) {
+		sent += tstamp_every_send(e, cli, msg, sizeof(msg), 0) == (ssize_t)sizeof(msg);
+		while (recv(srv, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+			;
+	}
+	tstamp_every_finish(e, cli, TSTAMP_DRAIN_MS);
+	CHECK(sent == 130 && e->calls == 130 && e->bytes == 13000, "every send went (%d)", sent);
+	CHECK(e->track.sent == 3 && e->last[0] == 99 && e->last[1] == 6499 && e->last[2] == 12899,
+	      "3 sends stamped, the 1st, 65th and 129th: their last bytes' numbers");
+	CHECK(e->track.got[TSTAMP_SCHED] == 3 && e->track.got[TSTAMP_SND] == 3 &&
+	      e->track.got[TSTAMP_ACK] == 3 && e->track.late == 0 &&
+	      tstamp_track_missing(&e->track) == 0,
+	      "each one's SCHED, SND and ACK, none other, none late (%llu %llu %llu, late %llu)",
+	      (unsigned long long)e->track.got[TSTAMP_SCHED],
+	      (unsigned long long)e->track.got[TSTAMP_SND],
+	      (unsigned long long)e->track.got[TSTAMP_ACK], (unsigned long long)e->track.late);
+	CHECK(hist_count(&e->track.stage[TS_DEV_ACK]) == 3, "their stages");
+	close(cli);
+	close(srv);
+	free(e);
+}
+
 int main(void)
 {
 	tracker();
+	missing();
 	parser();
 	loopback();
+	every();
 	return t_exit();
 }
