@@ -174,17 +174,28 @@ static long long opt_value(int opt, const char *arg, long long min, long long ma
 		    sized ? " (a size is digits with an optional K, M or G)" : "");
 }
 
-double opt_time(int opt, const char *arg, double min, double max)
+/* opt_secs and opt_time: seconds by parse (what they are: what), or one usage line. */
+static double opt_seconds(int opt, const char *arg, double min, double max,
+			  int (*parse)(const char *, double, double, double *, const char **),
+			  const char *what)
 {
 	char shown[SAFE_LEN], name[64];
 	const char *why;
 	double v;
 
-	if (parse_time(arg, min, max, &v, &why) == 0)
+	if (parse(arg, min, max, &v, &why) == 0)
 		return v;
-	usage_error("%s: '%s': %s (a time: digits, a fraction allowed, then ns, us, ms or s; "
-		    "%g s to %g s)", opt_spelled(opt, name, sizeof(name)),
-		    safe_text(arg, shown, sizeof(shown)), why, min, max);
+	safe_text(arg, shown, sizeof(shown));
+	opt_spelled(opt, name, sizeof(name));
+	if (why == parse_out_of_range)
+		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
+	usage_error("%s: '%s': %s (%s)", name, shown, why, what);
+}
+
+double opt_time(int opt, const char *arg, double min, double max)
+{
+	return opt_seconds(opt, arg, min, max, parse_time,
+			   "a time: digits, a fraction allowed, then ns, us, ms or s");
 }
 
 long long opt_num(int opt, const char *arg, long long min, long long max)
@@ -199,17 +210,7 @@ long long opt_size(int opt, const char *arg, long long min, long long max)
 
 double opt_secs(int opt, const char *arg, double min, double max)
 {
-	char shown[SAFE_LEN], name[64];
-	const char *why;
-	double v;
-
-	if (parse_secs(arg, min, max, &v, &why) == 0)
-		return v;
-	safe_text(arg, shown, sizeof(shown));
-	opt_spelled(opt, name, sizeof(name));
-	if (why == parse_out_of_range)
-		usage_error("%s: '%s': out of range (%.10g..%.10g seconds)", name, shown, min, max);
-	usage_error("%s: '%s': %s (seconds are digits, a fraction allowed)", name, shown, why);
+	return opt_seconds(opt, arg, min, max, parse_secs, "seconds are digits, a fraction allowed");
 }
 
 /* cppcheck-suppress constParameter ; getopt_long's own type: main's argv converts to it */

@@ -12,9 +12,7 @@ PEER=$ZC_TESTBIN/rrpeer
 SINK=$ZC_TESTBIN/sink
 
 run_zcc() {
-	timeout 30 "$ZCC" "$@" >"$TMP/out" 2>"$TMP/err"
-	RC=$?
-	return "$RC"
+	captured 30 "$ZCC" "$@"
 }
 
 NUM='[0-9]+(\.[0-9]+)?'

@@ -11,9 +11,7 @@ ZCC=$ZC_BIN/zcc
 NUM='[0-9]+(\.[0-9]+)?'
 
 run_zcc() {
-	timeout 60 "$ZCC" "$@" >"$TMP/out" 2>"$TMP/err"
-	RC=$?
-	return "$RC"
+	captured 60 "$ZCC" "$@"
 }
 
 # near A B: decimals A and B within 1% of each other (or both under 0.01).

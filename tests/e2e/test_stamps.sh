@@ -19,9 +19,7 @@ P="p50 $NUM us, p99 $NUM us, max $NUM us"
 LAT="p50 $NUM us, p90 $NUM us, p99 $NUM us, p99.9 $NUM us, p99.99 $NUM us, max $NUM us, mean $NUM us, sd $NUM us"
 
 run_zcc() {
-	timeout 30 "$@" >"$TMP/out" 2>"$TMP/err"
-	RC=$?
-	return "$RC"
+	captured 30 "$@"
 }
 
 shim_ready tstamp

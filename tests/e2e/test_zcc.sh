@@ -22,8 +22,7 @@ sink_start() {
 
 # run_zcc ARGS...: zcc with stdout/stderr in $TMP/out, $TMP/err; $RC.
 run_zcc() {
-	timeout 20 "$ZCC" "$@" >"$TMP/out" 2>"$TMP/err"
-	RC=$?
+	captured 20 "$ZCC" "$@"
 }
 
 lines() { wc -l <"$1" | tr -d ' '; }

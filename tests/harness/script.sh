@@ -154,6 +154,17 @@ forget_bg() {
 	BG_PIDS=$_left
 }
 
+# captured SECS COMMAND...: COMMAND within SECS seconds (timeout), its
+# stdout in $TMP/out and its stderr in $TMP/err; its status in RC, and
+# returned.
+captured() {
+	_cs=$1
+	shift
+	timeout "$_cs" "$@" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	return "$RC"
+}
+
 # run_fg COMMAND...: run a command to its end, as if in the foreground, but
 # as a known PID: a signal to the script then interrupts the wait at once
 # and cleanup kills the command, instead of the script waiting for it.

@@ -58,34 +58,39 @@ static void size_accepts(const char *s, long long min, long long max, long long 
 	accepted_by(parse_size, "size ", s, min, max, want);
 }
 
-/* parse_secs: v is what s gives, or why is why it is refused. */
-static void secs_is(const char *s, double want, const char *why)
+/* A parser of seconds (parse_secs, parse_time) within [min, max]. */
+struct seconds {
+	const char *name;
+	int (*parse)(const char *, double, double, double *, const char **);
+	double min, max;
+};
+
+static const struct seconds secs = { "secs", parse_secs, 0.001, 1e7 };
+static const struct seconds times = { "time", parse_time, 1e-9, 1e3 };
+
+/* p: v is what s gives (to a part in 10^12), or why is why it is refused. */
+static void seconds_is(const struct seconds *p, const char *s, double want, const char *why)
 {
 	const char *got = NULL;
 	double v = -1;
-	int rc = parse_secs(s, 0.001, 1e7, &v, &got);
+	int rc = p->parse(s, p->min, p->max, &v, &got);
 
 	if (why)
-		CHECK(rc == -1 && got && strcmp(got, why) == 0, "secs '%s' refused: %s (got %s)",
-		      s ? s : "(null)", why, got ? got : "accepted");
+		CHECK(rc == -1 && got && strcmp(got, why) == 0, "%s '%s' refused: %s (got %s)",
+		      p->name, s ? s : "(null)", why, got ? got : "accepted");
 	else
-		CHECK(rc == 0 && v == want, "secs '%s' is %g (got %g, %s)", s, want, v,
-		      got ? got : "ok");
+		CHECK(rc == 0 && fabs(v - want) <= 1e-12 * want, "%s '%s' is %g (got %g, %s)",
+		      p->name, s, want, v, got ? got : "ok");
 }
 
-/* parse_time, within 1e-9 to 1e3 s: as secs_is, want in seconds. */
+static void secs_is(const char *s, double want, const char *why)
+{
+	seconds_is(&secs, s, want, why);
+}
+
 static void time_is(const char *s, double want, const char *why)
 {
-	const char *got = NULL;
-	double v = -1;
-	int rc = parse_time(s, 1e-9, 1e3, &v, &got);
-
-	if (why)
-		CHECK(rc == -1 && got && strcmp(got, why) == 0, "time '%s' refused: %s (got %s)",
-		      s ? s : "(null)", why, got ? got : "accepted");
-	else
-		CHECK(rc == 0 && fabs(v - want) <= 1e-12 * want, "time '%s' is %g s (got %g, %s)",
-		      s, want, v, got ? got : "ok");
+	seconds_is(&times, s, want, why);
 }
 
 static void usage(FILE *f, int status)
