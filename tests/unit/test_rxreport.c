@@ -164,7 +164,7 @@ static void reader(void)
 
 /*
  * Version 2: a request/response report adds transactions; a stream's line
- * stays version 1, an old line reads as before, and a version 1 line that
+ * stays version 1, an old line still reads, and a version 1 line that
  * names transactions is malformed.
  */
 static void version2(void)
