@@ -107,6 +107,7 @@ struct tstamp_track {
 	uint64_t at[TSTAMP_RING][TSTAMP_KINDS];	/* its stamps so far (0: none yet) */
 	uint64_t got[TSTAMP_KINDS];	/* stamps taken, by kind */
 	uint64_t late;			/* stamps for a message gone from the ring */
+	uint64_t again;			/* a kind's second stamp: the packet sent again */
 	uint64_t stepped;		/* stages that came out negative */
 	struct hist stage[TS_STAGES];
 };

@@ -65,8 +65,13 @@ void tstamp_track_put(struct tstamp_track *t, uint64_t msg, const struct tstamp_
 	}
 	slot = msg % TSTAMP_RING;
 	at = t->at[slot];
-	if (at[s->kind]) {	/* one of a message's sends stamped twice: the first stands */
-		t->late++;
+	/*
+	 * A kind stamped twice: TCP sent the packet again (a retransmission,
+	 * a tail loss probe) and the clone carries the first's stamp flags.
+	 * The first stands.
+	 */
+	if (at[s->kind]) {
+		t->again++;
 		return;
 	}
 	at[s->kind] = s->ns;
@@ -97,6 +102,7 @@ void tstamp_track_merge(struct tstamp_track *into, const struct tstamp_track *fr
 		into->got[k] += from->got[k];
 	into->sent += from->sent;
 	into->late += from->late;
+	into->again += from->again;
 	into->stepped += from->stepped;
 	for (int s = 0; s < TS_STAGES; s++)
 		hist_merge(&into->stage[s], &from->stage[s]);

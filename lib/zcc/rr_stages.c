@@ -5,7 +5,7 @@
  *   stages: user to qdisc p50 X us, p99 Y us, max Z us; qdisc to device
  *           ...; device to ACK ...; device to program ...; medians add
  *           to S us of a round trip's p50 R us; stamps missing M, late
- *           L, stepped K, arrivals unstamped U
+ *           L, again A, stepped K, arrivals unstamped U
  *   call-times: N send calls, p50 ... (lib/app/hist_out.h)
  *   call-times: N recv calls, p50 ...
  *
@@ -78,6 +78,7 @@ void zcc_stages_line(const struct stages_of *of)
 			 NAN, 3, " of a round trip's p50 %.1f us");
 	line_u64("stamps_missing", tstamp_track_missing(t), "; stamps missing %" PRIu64);
 	line_u64("stamps_late", t->late, ", late %" PRIu64);
+	line_u64("stamps_again", t->again, ", again %" PRIu64);
 	line_u64("stamps_stepped", t->stepped, ", stepped %" PRIu64);
 	if (of->rtt)
 		line_u64("arrivals_unstamped", of->unstamped, ", arrivals unstamped %" PRIu64);

@@ -40,7 +40,7 @@ S="-s 127.0.0.1 -p $ZCS_PORT"
 run_zcc "$ZCC" --rr $S -t 1 -b 200 --stamps
 check "TCP: exit 0, nothing on stderr ($(cat "$TMP/err"))" eval '[ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ]'
 check "TCP: the stages: line, every stage stamped: $(grep '^stages' "$TMP/out")" grep -Eq \
-	"^stages: user to qdisc $P; qdisc to device $P; device to ACK $P; device to program $P; medians add to $NUM us of a round trip's p50 $NUM us; stamps missing 0, late 0, stepped 0, arrivals unstamped [0-9]+$" \
+	"^stages: user to qdisc $P; qdisc to device $P; device to ACK $P; device to program $P; medians add to $NUM us of a round trip's p50 $NUM us; stamps missing 0, late 0, again [0-9]+, stepped 0, arrivals unstamped [0-9]+$" \
 	"$TMP/out"
 check "TCP: the stages: line right after one-way:" \
 	[ "$(grep -A1 '^one-way:' "$TMP/out" | sed -n '2s/:.*//p')" = stages ]
@@ -49,7 +49,7 @@ run_zcc "$ZCC" --rr $S -t 1 -b 200 --stamps -J
 check "TCP, -J: strict JSON, the stages event's keys" "$J" -E stages -k user_qdisc_p50_us \
 	-k user_qdisc_p99_us -k user_qdisc_max_us -k qdisc_device_p50_us -k device_ack_p50_us \
 	-k wakeup_p50_us -k wakeup_count -k sum_p50_us -k rtt_p50_us -k stamps_missing \
-	-k stamps_late -k stamps_stepped -k arrivals_unstamped "$TMP/out"
+	-k stamps_late -k stamps_again -k stamps_stepped -k arrivals_unstamped "$TMP/out"
 eval "$("$J" -E stages -s s_ "$TMP/out")"
 # Each stage is a part of a round trip: its median under the round trip's;
 # together, about the round trip less the server's part (loose: a busy
@@ -143,7 +143,7 @@ usage_refused "stream --stamps -M send,splice" "$ZCC" $S -M send,splice --stamps
 run_zcc "$ZCC" $S -M send -b 4096 -n 3 --stamps --call-times "$TMP/f"
 check "stream: exit 0, the stages: line after call-times: $(grep '^stages' "$TMP/out")" eval '
 	[ "$RC" -eq 0 ] && [ "$(grep -A1 "^call-times:" "$TMP/out" | sed -n "2s/[ :].*//p")" = stages ] &&
-	grep -Eq "^stages \(1 send in 64, [0-9]+ stamped\): user to qdisc $P; qdisc to device $P; device to ACK $P; device to program: not stamped here; medians add to $NUM us; stamps missing 0, late 0, stepped 0$" "$TMP/out"'
+	grep -Eq "^stages \(1 send in 64, [0-9]+ stamped\): user to qdisc $P; qdisc to device $P; device to ACK $P; device to program: not stamped here; medians add to $NUM us; stamps missing 0, late 0, again [0-9]+, stepped 0$" "$TMP/out"'
 # shellcheck disable=SC2086
 run_zcc "$ZCC" $S -M send -b 4096 -n 3 --stamps --call-times -J "$TMP/f"
 calls=$(json_get "$TMP/out" call_times calls)
