@@ -152,21 +152,20 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 	return rc < 0 ? rc : rr_probe_enable(w->probe, c->t.sock, err, errlen);
 }
 
-int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen)
+int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, uint64_t tx, char *err,
+		    size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t tx = 0, real = 0;
+	uint64_t real = 0;
 
 	if (w->timed) {
-		if (RR_CLOCKS)
-			rr_clock_pair(&tx, &real);
+		rr_clock_pair(&tx, &real);
 		rr_msg_encode(w->req, &(struct rr_msg){ .kind = RR_REQUEST, .run = w->h.run,
 			.flow = w->h.flow, .length = w->h.req_bytes, .seq = seq,
 			.due_mono = due, .tx_mono = tx, .tx_real = real });
-	} else {
-		tx = RR_CLOCKS ? now_ns() : 0;
+	} else if (!tx) {	/* a closed loop keeps its one request's times itself */
 		w->ring_due[seq % RR_RING] = due;
-		w->ring_tx[seq % RR_RING] = tx;
+		w->ring_tx[seq % RR_RING] = now_ns();
 	}
 	/* Counted before it goes: its answer may be read before send returns. */
 	__atomic_store_n(&w->f.sent, seq + 1, __ATOMIC_RELEASE);
@@ -179,7 +178,8 @@ int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_
 
 /*
  * The answer to request seq, read whole and checked, into *m (bare: its
- * request's times from the ring). 0, or -1 with err.
+ * request's times from the ring, which a closed loop fills in itself).
+ * 0, or -1 with err.
  */
 static int take_answer(struct conn *c, uint64_t seq, struct rr_msg *m, char *err, size_t errlen)
 {
@@ -216,25 +216,52 @@ static int take_answer(struct conn *c, uint64_t seq, struct rr_msg *m, char *err
 	return 0;
 }
 
+/* RR_BLOCK's bare transaction: the request's bytes and the answer's, no clock. */
+static int bare_one(struct conn *c, uint64_t seq, struct rr_msg *m, char *err, size_t errlen)
+{
+	struct rr_work *w = work_of(c);
+
+	if (w->timed)
+		rr_msg_encode(w->req, &(struct rr_msg){ .kind = RR_REQUEST, .run = w->h.run,
+			.flow = w->h.flow, .length = w->h.req_bytes, .seq = seq });
+	__atomic_store_n(&w->f.sent, seq + 1, __ATOMIC_RELEASE);
+	if (rr_send_bytes(c, w) < 0)
+		return err_fill(err, errlen, errno, "%s: request %" PRIu64, c->peer, seq + 1);
+	__atomic_add_fetch(&c->t.bytes, w->h.req_bytes, __ATOMIC_RELAXED);
+	return take_answer(c, seq, m, err, errlen);
+}
+
 /* Closed loop: a request, its answer, until -n's count or -t's end. */
 static int run_closed(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = work_of(c);
-	uint64_t limit = rr_settings->msgs, now;
+	uint64_t limit = rr_settings->msgs, now = now_ns();
 	struct rr_msg m;
 	int timed_end = c->sd->cfg->secs > 0;
+	struct rr_blocks b = { .t0 = now };
 
 	for (uint64_t seq = 0; limit ? seq < limit : 1; seq++) {
-		now = RR_CLOCKS || timed_end ? now_ns() : 0;
 		if (timed_end && now >= c->end)
 			break;
-		if (rr_send_request(c, seq, now, err, errlen) < 0 ||
-		    take_answer(c, seq, &m, err, errlen) < 0)
-			return -1;
-		if (RR_CLOCKS)
-			rr_record(w, &m, 0);
+		if (RR_BLOCK && rr_block_bare(seq)) {
+			if (bare_one(c, seq, &m, err, errlen) < 0)
+				return -1;
+		} else {
+			/* The answer's arrival is the next request's sending. */
+			if (rr_send_request(c, seq, now, now, err, errlen) < 0 ||
+			    take_answer(c, seq, &m, err, errlen) < 0)
+				return -1;
+			if (!w->timed)
+				m.due_mono = m.tx_mono = now;
+			now = now_ns();
+			rr_record(w, &m, 0, now);
+		}
 		w->f.answered = seq + 1;
+		if (RR_BLOCK)
+			rr_block_end(&b, seq, seq + 1 == limit);
 	}
+	if (RR_BLOCK)
+		rr_blocks_say(&b);
 	return 0;
 }
 
@@ -262,7 +289,7 @@ static void *read_answers(void *arg)
 			shutdown(c->t.sock, SHUT_RDWR);	/* the sender stops too */
 			return NULL;
 		}
-		rr_record(w, &m, 1);
+		rr_record(w, &m, 1, 0);
 		__atomic_store_n(&w->f.answered, seq + 1, __ATOMIC_RELEASE);
 	}
 }
@@ -282,7 +309,7 @@ static int send_paced(struct conn *c, char *err, size_t errlen)
 						__ATOMIC_ACQUIRE) >= RR_RING)
 				return err_fill(err, errlen, 0, "%s: %d requests unanswered: the "
 						"server does not answer", c->peer, RR_RING);
-			if (rr_send_request(c, act.seq, act.due, err, errlen) < 0)
+			if (rr_send_request(c, act.seq, act.due, 0, err, errlen) < 0)
 				return -1;
 			break;
 		case PACE_WAIT:

@@ -5,9 +5,12 @@
  */
 #include <errno.h>
 #include <error.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "zcc/rr_internal.h"
+#include "base/clock.h"
 #include "zcc/rr_stamps.h"
 
 /* -M uring: the sender's ring, and an open loop's reader's; a refusal is -2. */
@@ -68,4 +71,30 @@ void rr_rings_close(struct rr_work *w)
 	free(w->tx_ring);
 	free(w->rx_ring);
 	w->tx_ring = w->rx_ring = NULL;
+}
+
+/* RR_BLOCK's ledger: a block of RR_BLOCK transactions, clocked and bare in turn. */
+#define BLOCK (RR_BLOCK ? RR_BLOCK : 1)
+
+int rr_block_bare(uint64_t seq)
+{
+	return (seq / BLOCK) % 2;
+}
+
+void rr_block_end(struct rr_blocks *b, uint64_t seq, int last)
+{
+	uint64_t t1;
+
+	if ((seq + 1) % BLOCK && !last)
+		return;
+	t1 = now_ns();
+	b->ns[rr_block_bare(seq)] += t1 - b->t0;
+	b->n[rr_block_bare(seq)] += seq % BLOCK + 1;
+	b->t0 = t1;
+}
+
+void rr_blocks_say(const struct rr_blocks *b)
+{
+	fprintf(stderr, "zcc: RR_BLOCK %d: clocked %" PRIu64 " in %" PRIu64 " ns, bare %" PRIu64
+		" in %" PRIu64 " ns\n", BLOCK, b->n[0], b->ns[0], b->n[1], b->ns[1]);
 }

@@ -122,7 +122,7 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 /* An answer that counts: its times recorded (open loop: from due and from send). */
 static void udp_record(struct rr_work *w, const struct rr_msg *m, int open)
 {
-	rr_record(w, m, open);
+	rr_record(w, m, open, 0);
 	__atomic_store_n(&w->f.answered, w->seq.received, __ATOMIC_RELEASE);
 }
 
@@ -145,7 +145,7 @@ int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 	for (uint64_t seq = 0; (limit ? seq < limit : 1) && rc >= 0; seq++) {
 		if (timed_end && now_ns() >= c->end)
 			break;
-		if (rr_send_request(c, seq, now_ns(), err, errlen) < 0)
+		if (rr_send_request(c, seq, now_ns(), 0, err, errlen) < 0)
 			return -1;
 		/* Late answers of earlier requests, and copies, are counted, not timed. */
 		while ((rc = udp_answer(c, RR_UDP_LOST_MS, &m, &kind, err, errlen)) > 0)

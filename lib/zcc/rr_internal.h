@@ -14,14 +14,30 @@
 #include "zcc/send_internal.h"
 
 /*
- * RR_CLOCKS 0: a build for the bench alone (tests/bench/rr.sh, compiled
- * with -DRR_CLOCKS=0 in a directory of its own), whose closed loop reads
- * no clock and records nothing, with -n ending it: the same loop's rate
- * beside the real one's is what the clocks and the histogram cost.
+ * RR_BLOCK N: a build for the bench alone (tests/bench/rr.sh compiles it
+ * with -DRR_BLOCK=N in a directory of its own). Its TCP closed loop runs
+ * blocks of N transactions in turn clocked (as always) and bare (the same
+ * calls, no clock read, nothing recorded) and says on standard error how
+ * long each kind took: the clocks' and histogram's cost, the two kinds
+ * milliseconds apart, so the machine's drift falls on both alike. 0 (the
+ * shipped build): every transaction clocked.
  */
-#ifndef RR_CLOCKS
-#define RR_CLOCKS 1
+#ifndef RR_BLOCK
+#define RR_BLOCK 0
 #endif
+
+/*
+ * RR_BLOCK's ledger (lib/zcc/conn_rr_io.c): rr_block_bare - whether
+ * transaction seq is a bare block's; rr_block_end - seq done (last: the
+ * run's last), a block's time and count to its kind when it ends;
+ * rr_blocks_say - the line on standard error.
+ */
+struct rr_blocks {
+	uint64_t t0, ns[2], n[2];	/* [1]: bare */
+};
+int rr_block_bare(uint64_t seq);
+void rr_block_end(struct rr_blocks *b, uint64_t seq, int last);
+void rr_blocks_say(const struct rr_blocks *b);
 
 #define RR_RING 4096		/* bare open loop: requests in flight at most */
 #define RR_UDP_LOST_MS 500	/* UDP: an answer not in by then is lost */
@@ -69,13 +85,14 @@ int rr_ring_read(struct rr_work *w, struct rr_uring *ring, size_t *got);
  * them. rr_clocks_take - what the ack a says of the server's clock,
  * beside ours: whether w records one-way times. rr_record - the answer
  * m (its request's stamps: echoed, or from the ring when bare) of flow,
- * arrived now: its round trips (open: from due and from send; closed:
+ * arrived at now (monotonic, just read by the caller; 0: read here, as
+ * one-way times always do, with the realtime clock): its round trips (open: from due and from send; closed:
  * from send), its one-way times, -I's and --log's.
  */
 void rr_times_init(struct rr_work *w, const struct send_cfg *sc);
 void rr_times_free(struct rr_work *w);
 void rr_clocks_take(struct rr_work *w, const struct rr_ack *a);
-void rr_record(struct rr_work *w, const struct rr_msg *m, int open);
+void rr_record(struct rr_work *w, const struct rr_msg *m, int open, uint64_t now);
 
 /*
  * rr_clocks_of - what one-way times two ends allow: their boot ids (one,
@@ -118,8 +135,15 @@ void rr_log_free(struct rr_log_buf *buf);
 size_t rr_log_format(char *buf, uint32_t flow, const struct rr_msg *m, uint64_t arrival,
 		     const struct rr_times *t);
 
-/* rr_send_request - request seq of c, due at due, out now: 0, or -1 with err. */
-int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, char *err, size_t errlen);
+/*
+ * rr_send_request - request seq of c, due at due, out now: 0, or -1 with
+ * err. tx: the monotonic time the caller has just read for its sending
+ * (closed loop: the time its last answer came), which it keeps for the
+ * answer (bare messages: the ring is not written); 0: read here, and
+ * kept in the ring for a bare message's answer.
+ */
+int rr_send_request(struct conn *c, uint64_t seq, uint64_t due, uint64_t tx, char *err,
+		    size_t errlen);
 
 /*
  * The UDP side (lib/zcc/conn_rr_udp.c): the connected socket (-1 with

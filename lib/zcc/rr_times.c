@@ -125,14 +125,14 @@ static void one_way(struct rr_work *w, const struct rr_msg *m, uint64_t now, uin
 	t->one_way = 1;
 }
 
-void rr_record(struct rr_work *w, const struct rr_msg *m, int open)
+void rr_record(struct rr_work *w, const struct rr_msg *m, int open, uint64_t now)
 {
-	uint64_t now = 0, real = 0, rtt;
+	uint64_t real = 0, rtt;
 	struct rr_times t;
 
 	if (w->one_way)
 		rr_clock_pair(&now, &real);
-	else
+	else if (!now)
 		now = now_ns();
 	t = (struct rr_times){ .from_due = now - m->due_mono, .from_send = now - m->tx_mono };
 	rtt = open ? t.from_due : t.from_send;

@@ -19,11 +19,17 @@
 #                     of netperf's P50 (omni's P50_LATENCY, whole
 #                     microseconds) and of sockperf's full round trip
 #                     (--full-rtt: its percentile 50).
-#   the instrument    the same closed loop of 1-byte messages with its clocks
-#                     and histogram against a build of zcc whose loop reads
-#                     no clock and records nothing (-DRR_CLOCKS=0, built by
-#                     this part in a directory of its own; both run by -n,
-#                     the same count): at least 0.995x the rate.
+#   the instrument    the closed loop of 1-byte messages with its clocks and
+#                     histogram against the same loop reading no clock and
+#                     recording nothing: a build of zcc (-DRR_BLOCK=10, in a
+#                     directory of its own) whose loop runs blocks of 10
+#                     transactions clocked and bare in turn and says how
+#                     long each kind took, so the two are milliseconds
+#                     apart and the machine's drift (5% and more from one
+#                     run to the next on a shared host) falls on both; each
+#                     round one run of -n (the count the real loop made in
+#                     RR_SECS), its ratio the clocked rate over the bare:
+#                     at least 0.995x.
 #   memory            one closed-loop run of ZC_BENCH_RR_MEM_SECS (60 s):
 #                     zcc's VmRSS (/proc/PID/status) once a second; what it
 #                     grew after the first second stays under 1 MiB (the
@@ -184,9 +190,9 @@ spread() {
 	printf "%.${_d}f [%.${_d}f-%.${_d}f]" "$s_median" "$s_min" "$s_max"
 }
 
-# ratios FILE: each round's ratio A/B, two decimals.
+# ratios FILE [DECIMALS]: each round's ratio A/B, to DECIMALS places (default 2).
 ratios() {
-	while read -r _a _b; do printf ' %.2f' "$(calc "$_a / $_b")"; done <"$1"
+	while read -r _a _b; do printf " %.${2:-2}f" "$(calc "$_a / $_b")"; done <"$1"
 }
 
 # judge_ratio NAME WHAT PREFIX TEST TARGET: the verdict on the paired
@@ -250,43 +256,37 @@ rr_row() {
 	fi
 }
 
-# rr_instrument: the clocks' and histogram's cost, zcc against its
-# RR_CLOCKS=0 build, both by -n (the count the real loop made in RR_SECS).
+# rr_instrument: the clocks' and histogram's cost, by zcc's RR_BLOCK=10
+# build (clocked and bare blocks in turn, each kind's time on stderr), one
+# run of -n (the count the real loop made in RR_SECS) a round.
 rr_instrument() {
-	_ud=$WORK/untimed
+	_ud=$WORK/blocks
 	echo
-	echo "  the instrument's own cost: 1-byte closed loop, zcc against the same loop without clocks"
-	show "make O=$_ud BIN=$_ud/bin CPPFLAGS=-DRR_CLOCKS=0 $_ud/bin/zcc"
-	make -C "$ZC_TOP" -s -j2 O="$_ud" BIN="$_ud/bin" CPPFLAGS=-DRR_CLOCKS=0 "$_ud/bin/zcc" \
-		>"$WORK/untimed.build" 2>&1 || die "the RR_CLOCKS=0 build failed: $(tail -n 3 "$WORK/untimed.build")"
+	echo "  the instrument's own cost: 1-byte closed loop, clocked against bare in blocks of 10 transactions"
+	show "make O=$_ud BIN=$_ud/bin CPPFLAGS=-DRR_BLOCK=10 $_ud/bin/zcc"
+	make -C "$ZC_TOP" -s -j2 O="$_ud" BIN="$_ud/bin" CPPFLAGS=-DRR_BLOCK=10 "$_ud/bin/zcc" \
+		>"$WORK/blocks.build" 2>&1 || die "the RR_BLOCK=10 build failed: $(tail -n 3 "$WORK/blocks.build")"
 	_n=$(printf '%.0f' "$(calc "$(median_of "$WORK/rr1.tps" 1) * $RR_SECS")")
-	show "zcc -B 0 --rr -s 127.0.0.1 -p $ZCS_PORT -b 1 -n $_n -J   (and $_ud/bin/zcc, the same)"
+	show "$_ud/bin/zcc -B 0 --rr -s 127.0.0.1 -p $ZCS_PORT -b 1 -n $_n -J"
 	: >"$WORK/instr.rate"
 	_r=1
 	while [ $_r -le "$RR_REPS" ]; do
-		if [ $((_r % 2)) = 1 ]; then
-			_a=$(rr_count_rate "$ZC_BIN/zcc" "$_n") _b=$(rr_count_rate "$_ud/bin/zcc" "$_n")
-		else
-			_b=$(rr_count_rate "$_ud/bin/zcc" "$_n") _a=$(rr_count_rate "$ZC_BIN/zcc" "$_n")
-		fi
-		need "$_a" "$_b"
-		echo "$_a $_b" >>"$WORK/instr.rate"
+		"$_ud/bin/zcc" -B 0 --rr -s 127.0.0.1 -p "$ZCS_PORT" -b 1 -n "$_n" -J \
+			>/dev/null 2>"$WORK/blocks.err" || die "the RR_BLOCK build's zcc failed: $(cat "$WORK/blocks.err")"
+		# zcc: RR_BLOCK 10: clocked N in NS ns, bare N in NS ns
+		# shellcheck disable=SC2046
+		set -- $(sed -n 's/^zcc: RR_BLOCK [0-9]*: clocked \([0-9]*\) in \([0-9]*\) ns, bare \([0-9]*\) in \([0-9]*\) ns$/\1 \2 \3 \4/p' "$WORK/blocks.err")
+		need "${1:-}" "${2:-}" "${3:-}" "${4:-}"
+		echo "$(calc "$1 * 1e9 / $2") $(calc "$3 * 1e9 / $4")" >>"$WORK/instr.rate"
 		_r=$((_r + 1))
 	done
-	echo "    transactions/s  zc $(spread "$WORK/instr.rate" 1 0), without clocks $(spread "$WORK/instr.rate" 2 0)"
-	echo "    rounds: rate$(ratios "$WORK/instr.rate")"
+	echo "    transactions/s  clocked $(spread "$WORK/instr.rate" 1 0), bare $(spread "$WORK/instr.rate" 2 0)"
+	echo "    rounds: rate$(ratios "$WORK/instr.rate" 3)"
 	ratio_of "$WORK/instr.rate" ri_
 	# shellcheck disable=SC2154
 	csv rr instrument rate_ratio "$ri_median" x
 	judge_ratio instrument "rr 1 B, clocks and histogram against none: transactions/s" ri_ \
 		"m >= 0.995" "target: at least 0.995x"
-}
-
-# rr_count_rate ZCC N: the transactions per second of N 1-byte requests.
-rr_count_rate() {
-	"$1" -B 0 --rr -s 127.0.0.1 -p "$ZCS_PORT" -b 1 -n "$2" -J >"$WORK/cnt.json" 2>"$WORK/cnt.err" ||
-		die "$1 --rr -n $2 failed: $(cat "$WORK/cnt.err")"
-	json_get "$WORK/cnt.json" rr transactions_per_sec
 }
 
 # rss_kb PID: VmRSS of PID in kB, empty once it is gone.

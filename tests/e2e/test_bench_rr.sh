@@ -4,7 +4,7 @@
 # its knobs refused at the door; the rows of both sizes against netperf
 # TCP_RR (with NETPERF) or a line saying why not, sockperf at 200 bytes
 # and its reason at 1 byte, each round's ratios, a verdict for each
-# target, the instrument's row against its RR_CLOCKS=0 build, the memory
+# target, the instrument's row from its RR_BLOCK=10 build, the memory
 # row, the CSV's rows, and nothing left behind (servers, the netperf
 # build's directory).
 . "$ZC_TOP/tests/lib.sh"
@@ -54,7 +54,9 @@ else
 	check "sockperf: why not" grep -q '^    sockperf: skipped: sockperf is not installed' "$TMP/rr.txt"
 fi
 check "the instrument's row and verdict" sh -c "
-	grep -q 'CPPFLAGS=-DRR_CLOCKS=0' '$TMP/rr.txt' &&
+	grep -q 'CPPFLAGS=-DRR_BLOCK=10' '$TMP/rr.txt' &&
+	grep -Eq '^    transactions/s  clocked [0-9]+ \[[0-9]+-[0-9]+\], bare [0-9]+ ' '$TMP/rr.txt' &&
+	grep -Eq '^    rounds: rate [0-9]\.[0-9]{3}$' '$TMP/rr.txt' &&
 	grep -Eq '^  -> (target met|TARGET NOT MET): rr 1 B, clocks and histogram against none: transactions/s [0-9.]+x' '$TMP/rr.txt'"
 check "the memory row and verdict" sh -c "
 	grep -Eq '^    VmRSS after 1 s [0-9]+ kB, at most [0-9]+ kB over [0-9]+ transactions: grew -?[0-9]+ kB$' '$TMP/rr.txt' &&
