@@ -79,7 +79,7 @@ static enum rr_result hello_fields(const struct rr_hello *h)
 		return RR_FIELD;
 	if (h->mode != RR_MODE_RR || h->run == 0)
 		return RR_FIELD;
-	if ((h->flags & ~RR_ASK_REPORT) || (h->proto == RR_UDP && h->flags))
+	if (h->flags & ~RR_ASK_REPORT)
 		return RR_FIELD;
 	if (h->req_bytes < 1 || h->req_bytes > max || h->resp_bytes < 1 || h->resp_bytes > max)
 		return RR_FIELD;
@@ -208,7 +208,7 @@ enum rr_result rr_msg_decode(const unsigned char *buf, size_t len,
 	if (m->run != want->run || m->flow != want->flow)
 		return RR_FOREIGN;
 	if (m->kind != want->kind)
-		return m->kind == RR_REQUEST || m->kind == RR_RESPONSE ? RR_KIND : RR_FIELD;
+		return m->kind >= RR_REQUEST && m->kind <= RR_BYE ? RR_KIND : RR_FIELD;
 	/* what the peer meant to send, then what came */
 	r = size_check(m->length, want->length);
 	if (r == RR_OK)

@@ -15,12 +15,13 @@
  *     16 bytes: the client's boot id       zeros: unknown
  *
  * The flags were 0 before any was defined, so a client that asks for
- * nothing sends the hello it always did. RR_ASK_REPORT (TCP only): once
- * the client has shut its side after the last answer, the server writes
+ * nothing sends the hello it always did. RR_ASK_REPORT: the client wants
  * the receiver's report (lib/wire/rxreport.h, version 2: its transactions,
- * load, CPUs and seconds) and then closes; the client reads it to give
- * the far end's CPU per transaction. An unknown flag, or one over UDP,
- * is a field out of range.
+ * load, CPUs and seconds) to give the far end's CPU per transaction. Over
+ * TCP, once the client has shut its side after the last answer, the
+ * server writes it and then closes. Over UDP the client's last datagram
+ * is a bye (below) and the server answers it with the report's line as
+ * one datagram. An unknown flag is a field out of range.
  *
  * Telling it from a stream. A 2001 stream begins u32 n_loops, u32 n_files.
  * Read so, the hello announces RR_HELLO_W0 (about 2.05e9) loops of
@@ -64,6 +65,13 @@
  *     u64 tx_real                            CLOCK_REALTIME ns of that send (client)
  *     u64 rx_real, back_real                 response: CLOCK_REALTIME the server
  *                                            read the request, sent the answer
+ *
+ * A bye (RR_BYE, UDP with RR_ASK_REPORT) is the header alone, seq the
+ * requests sent, zeros to RR_BYE_LEN bytes: at least the report that
+ * answers it (RXREPORT_MAX), so the server never sends an address more
+ * than it got from it. The server's answer to each bye is the report
+ * (the same line each time: the client sends the bye again until one
+ * comes, as datagrams go missing).
  *
  * The server echoes run, flow, seq and the client's three stamps, sets
  * kind and length for its answer and fills the last two, so zcc holds
@@ -113,10 +121,11 @@
 #define RR_ACK_WAIT_MS	3000
 #define RR_BOOT_ID	16
 #define RR_SNIFF_BYTES	8		/* rr_sniff decides by then */
+#define RR_BYE_LEN	512		/* a bye's bytes: RXREPORT_MAX */
 
 enum rr_proto { RR_TCP = 1, RR_UDP = 2 };
 enum rr_mode { RR_MODE_RR = 1 };
-enum rr_kind { RR_REQUEST = 1, RR_RESPONSE = 2 };
+enum rr_kind { RR_REQUEST = 1, RR_RESPONSE = 2, RR_BYE = 3 };
 enum rr_ask { RR_ASK_REPORT = 1 };	/* the hello's flags */
 
 /* What a decode found; each refusal its own code. */

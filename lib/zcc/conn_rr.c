@@ -382,7 +382,7 @@ static int rr_settle(struct conn *c, char *err, size_t errlen)
 	ssize_t n;
 
 	if (work_of(c)->udp)
-		return 0;
+		return work_of(c)->h.flags & RR_ASK_REPORT ? rr_far_udp(c) : 0;
 	if (work_of(c)->h.flags & RR_ASK_REPORT)
 		return rr_far_settle(c, err, errlen);
 	shutdown(c->t.sock, SHUT_WR);

@@ -158,11 +158,14 @@ void *rr_udp_reader(void *arg);
 
 /*
  * The far end's report (lib/zcc/rr_far.c). rr_far_asks - whether c's
- * hello asks for it: -c, over TCP. rr_far_settle -
- * after the last answer, the client's side shut, the report read
- * into c->rx (c->rx_ok) until the server closes: a settle hook's result.
+ * hello asks for it: -c. rr_far_settle - TCP: after the last answer, the
+ * client's side shut, the report read into c->rx (c->rx_ok) until the
+ * server closes: a settle hook's result. rr_far_udp - UDP: the bye sent
+ * and the report taken into c->rx (c->rx_ok); none, or a wrong one, is
+ * one line (once a run) and the figures are zcc's alone: 0.
  */
 int rr_far_asks(const struct conn *c);
 int rr_far_settle(struct conn *c, char *err, size_t errlen);
+int rr_far_udp(struct conn *c);
 
 #endif

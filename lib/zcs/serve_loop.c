@@ -172,7 +172,7 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 			pfd[0].revents = pfd[3].revents = 0;
 		}
 		if (pfd[3].revents & POLLIN)
-			serve_udp_take(pfd[3].fd, sc->debug);
+			serve_udp_take(pfd[3].fd, sc);
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		serve_sampler_answer();

@@ -23,6 +23,12 @@
 # (lib/meter/meter.h, PRESENCE_PAIR_US).
 
 PERTURB_REPS=${ZC_BENCH_PERTURB_REPS:-5}
+# ZC_BENCH_PERTURB_METHODS: the meters to run beside none, of -K, -r and
+# -L (default all three, -L where a calibration is made). "-K" alone runs
+# the default's target in many rounds in the time of a few: on a shared
+# host one run's rate differs from the next by 5% and more, and the
+# interval of the median narrows only as the rounds grow.
+PERTURB_METHODS=${ZC_BENCH_PERTURB_METHODS:--K -r -L}
 PERTURB_SECS=2
 PT_NS_TX=zcpt-tx-$$
 PT_NS_RX=zcpt-rx-$$
@@ -137,9 +143,17 @@ pt_per_switch() {
 }
 
 part_perturb() {
-	calibrate_once
-	PT_METHODS="none -K -r"
-	[ -s "$WORK/counts_per_sec" ] && PT_METHODS="$PT_METHODS -L"
+	reps_ok ZC_BENCH_PERTURB_REPS "$PERTURB_REPS" 1
+	PT_METHODS=none
+	for _m in $PERTURB_METHODS; do
+		case $_m in
+		-K | -r) PT_METHODS="$PT_METHODS $_m" ;;
+		-L) calibrate_once
+		    [ -s "$WORK/counts_per_sec" ] && PT_METHODS="$PT_METHODS -L" ;;
+		*) die "ZC_BENCH_PERTURB_METHODS: '$_m' is not -K, -r or -L" ;;
+		esac
+	done
+	[ "$PT_METHODS" != none ] || die "ZC_BENCH_PERTURB_METHODS names no meter (-K, -r, -L)"
 	section "perturb: the meter's presence, zcc -c by each method ($PT_METHODS) against none, $PERTURB_REPS paired rounds of $PERTURB_SECS s"
 	big_files
 	echo "  per method: the rate's ratio metered/unmetered, median [interval]; the meter's us/KB; its ratio"

@@ -17,7 +17,8 @@
 # Environment: ZC_BENCH_OUT (output directory), ZC_BENCH_REPS (loopback
 # runs per method, default 3), ZC_BENCH_PEER_REPS (paired rounds in peers,
 # default 5), ZC_BENCH_LINK_REPS (rounds per rate in link, default 5, at
-# least 2), ZC_BENCH_PERTURB_REPS (paired rounds in perturb, default 5),
+# least 2), ZC_BENCH_PERTURB_REPS (paired rounds in perturb, default 5;
+# ZC_BENCH_PERTURB_METHODS its meters, default -K -r -L),
 # ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"),
 # ZC_BENCH_LOOPBACK_SECS (the length of a loopback run, default 2; the
 # tests' short run takes 0.5), ZC_BENCH_RR_* (tests/bench/rr.sh), ZC_BIN
@@ -246,7 +247,7 @@ estimate() {
 	sweep) echo 60 ;;
 	peers) if command -v iperf3 >/dev/null 2>&1; then echo $(((PEER_REPS * 2 + 2) * 13 * 3 + (PEER_REPS * 2) * 16 + 60)); else echo 1; fi ;;
 	accuracy) echo 480 ;;
-	perturb) echo $((6 * ${ZC_BENCH_PERTURB_REPS:-5} * 4 * 4)) ;;
+	perturb) echo $((6 * ${ZC_BENCH_PERTURB_REPS:-5} * 4 * ($(echo ${ZC_BENCH_PERTURB_METHODS:--K -r -L} | wc -w) + 1))) ;;
 	scale) echo 200 ;;
 	rr) echo $((${ZC_BENCH_RR_REPS:-10} * ${ZC_BENCH_RR_SECS:-5} * 7 + ${ZC_BENCH_RR_MEM_SECS:-60} + 30)) ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;

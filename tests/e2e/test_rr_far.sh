@@ -3,8 +3,11 @@
 # zcc --rr -c asks zcs for its report (the hello's RR_ASK_REPORT) and its
 # cpu: line gains the far end's CPU per transaction: with zcs -c its load,
 # CPUs and us/Tran, the same figures zcs's own answered: line gives; zcs
-# without -c sends its own CPU alone (JSON). A client that does not ask
-# (no -c, UDP) and a 2001 stream to the same zcs see nothing new.
+# without -c sends its own CPU alone (JSON). Over UDP the same by a bye
+# that zcs answers with its report; a UDP server that answers the bye
+# with nothing, a line that is not a report, or a count zcc did not make:
+# one line, zcc's figures alone, exit 0. A client that does not ask (no
+# -c) and a 2001 stream to the same zcs see nothing new.
 . "$ZC_TOP/tests/lib.sh"
 
 ZCC=$ZC_BIN/zcc
@@ -57,10 +60,16 @@ check "-J: the cpu event's server keys ($(grep '"cpu"' "$TMP/out" | head -c 400)
 run_zcc --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 500
 check "no -c: no cpu: line, nothing on stderr" \
 	eval '[ "$RC" -eq 0 ] && ! grep -q "^cpu:" "$TMP/out" && [ ! -s "$TMP/err" ]'
-metered "$TMP/err" run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 500 -b 100 -c
-check "UDP -c: zcc's figures alone, no complaint ($(cat "$TMP/err"))" eval '[ "$RC" -eq 0 ] &&
-	grep -Eq "^cpu: load $NUM% of [0-9]+ CPUs, $NUM us/Tran, zcc itself $NUM us/Tran$" "$TMP/out" &&
-	[ ! -s "$TMP/err" ]'
+metered "$TMP/err" run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 500 -b 100 -c -J
+check "UDP -c: zcs's figures by the bye's report, nothing on stderr ($(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ] && grep "\"event\":\"cpu\"" "$TMP/out" | grep -q \
+	"\"server_load_pct\":.*\"server_ncpus\":.*\"server_us_per_tran\":[0-9.]*,\"server_own_us_per_tran\":[0-9.]*"'
+metered "$TMP/err" run_zcc --rr --proto udp -s 127.0.0.1 -p "$ZCS_PORT" -n 500 -b 100 -c \
+	--gap 100us
+cline=$(grep '^cpu:' "$TMP/out")
+check "UDP --gap -c: the cpu: line with zcs's: $cline" sh -c 'echo "$1" | grep -Eq \
+	"^cpu: load $2% of [0-9]+ CPUs, $2 us/Tran, zcc itself $2 us/Tran; zcs: load $2% of [0-9]+ CPUs, $2 us/Tran, zcs itself $2 us/Tran$"' \
+	sh "$cline" "$NUM"
 printf 'data\n' >"$TMP/a"
 run_zcc -s 127.0.0.1 -p "$ZCS_PORT" "$TMP/a"
 check "a 2001 stream to the same zcs: sent: ($(cat "$TMP/err"))" \
@@ -68,6 +77,23 @@ check "a 2001 stream to the same zcs: sent: ($(cat "$TMP/err"))" \
 check "zcs: its done: line" wait_for "$TMP/zcs.out" '^done: 17 bytes in'
 stop_bg "$ZCS_PID"
 check "zcs -c said nothing on stderr ($(head -c 300 "$TMP/zcs.err"))" [ ! -s "$TMP/zcs.err" ]
+
+# --- UDP: no report, a bad one, a wrong count: zcc's figures alone -------------
+for how in none bad count; do
+	peer_start "$ZC_TESTBIN/rrpeer" udpbye $how || not_ok "rrpeer udpbye $how starts"
+	metered "$TMP/err" run_zcc --rr --proto udp -s 127.0.0.1 -p "$PEER_PORT" -n 50 -b 100 -c
+	case $how in
+	none) why="the receiver sent no report over UDP" ;;
+	bad) why="the receiver's report is malformed: " ;;
+	*) why="the server's report counts 999999 transactions, zcc sent 50 and had 50 answered" ;;
+	esac
+	check "UDP, the bye answered by $how: exit 0, one line ($(cat "$TMP/err"))" eval '
+		[ "$RC" -eq 0 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "^zcc: 127.0.0.1 port $PEER_PORT: $why.*: the figures are zcc'"'"'s alone$" "$TMP/err" &&
+		grep -Eq "^cpu: load $NUM% of [0-9]+ CPUs, $NUM us/Tran, zcc itself $NUM us/Tran$" "$TMP/out"'
+	[ $how != none ] || check "rrpeer saw the bye 5 times" wait_for "$TMP/peer.out" '^byes: 5$'
+	stop_bg "$PEER_PID"
+done
 
 # --- zcs without -c: its own CPU, in the JSON only ------------------------------
 zcs_start || { not_ok "zcs starts: $(cat "$TMP/zcs.err")"; meter_slot_free; finish; }

@@ -25,6 +25,12 @@
  *                        datagrams of no flow, then a hello asking for answers
  *                        longer than its requests; prints "other replies: N,
  *                        acks of 48 bytes: A, refused: R" of what came back
+ *   rrpeer udpbye HOW    a UDP server on 127.0.0.1 (kernel-chosen port) that
+ *                        acknowledges a hello, answers each request, and
+ *                        to a bye: HOW none (no report; it exits after the
+ *                        5th bye), bad (a line that is not a report), count
+ *                        (a report of 999999 transactions); prints "byes: N"
+ *                        when it exits (2 s without a datagram)
  *
  * Prints "listening on port N" (kernel-chosen port) and "hello" once the
  * hello is in, each flushed at once.
@@ -41,6 +47,7 @@
 
 #include "wire/net.h"
 #include "wire/rr_io.h"
+#include "wire/rxreport.h"
 #include "tools/listen_once.h"
 
 static int stamp;		/* foreign: answers carry the server's times */
@@ -163,6 +170,66 @@ static int udpfoe(unsigned port)
 	return 0;
 }
 
+/* udpbye: the bye's answer as how says, to the address of from. */
+static void bye_answer(int fd, const char *how, const struct sockaddr_in *from)
+{
+	struct rxreport x = { .method = "rr", .rr = 1, .transactions = 999999,
+			      .bytes = 999999 * 100, .read_bytes = 100, .seconds = 1, .boot_id = "-" };
+	char line[RXREPORT_MAX];
+	int n = 0;
+
+	if (!strcmp(how, "bad"))
+		n = snprintf(line, sizeof(line), "zc-report 2 what\n");
+	else if (!strcmp(how, "count"))
+		n = rxreport_format(line, sizeof(line), &x);
+	if (n > 0)
+		sendto(fd, line, (size_t)n, 0, (const struct sockaddr *)from, sizeof(*from));
+}
+
+static int udpbye(const char *how)
+{
+	struct sockaddr_in me = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) },
+			   from;
+	socklen_t len = sizeof(me);
+	struct pollfd p = { .events = POLLIN };
+	static unsigned char buf[RR_UDP_MAX];
+	struct rr_hello h = { 0 };
+	struct rr_ack a = { .max_bytes = RR_UDP_MAX };
+	struct rr_expect want;
+	struct rr_msg m;
+	unsigned byes = 0;
+	ssize_t n;
+
+	p.fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (p.fd < 0 || bind(p.fd, (struct sockaddr *)&me, sizeof(me)) < 0 ||
+	    getsockname(p.fd, (struct sockaddr *)&me, &len) < 0)
+		error(1, errno, "UDP socket");
+	printf("listening on port %u\n", ntohs(me.sin_port));
+	fflush(stdout);
+	while (byes < 5 && poll(&p, 1, 2000) == 1) {
+		len = sizeof(from);
+		n = recvfrom(p.fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &len);
+		if (n == RR_HELLO_LEN && rr_hello_decode(buf, (size_t)n, &h) == RR_OK) {
+			a.run = h.run;
+			a.flow = h.flow;
+			rr_ack_encode(buf, &a);
+			sendto(p.fd, buf, RR_ACK_LEN, 0, (struct sockaddr *)&from, len);
+			continue;
+		}
+		want = (struct rr_expect){ h.run, h.flow, h.req_bytes, RR_REQUEST };
+		if (n > 0 && rr_msg_decode(buf, (size_t)n, &want, &m) == RR_OK) {
+			m.kind = RR_RESPONSE;
+			rr_msg_encode(buf, &m);
+			sendto(p.fd, buf, h.resp_bytes, 0, (struct sockaddr *)&from, len);
+		} else if (n == RR_BYE_LEN) {
+			byes++;
+			bye_answer(p.fd, how, &from);
+		}
+	}
+	printf("byes: %u\n", byes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned char buf[RR_HELLO_LEN];
@@ -177,6 +244,8 @@ int main(int argc, char **argv)
 		return bad_client((unsigned)strtoul(argv[2], NULL, 10), argv[3]);
 	if (!strcmp(mode, "udpfoe") && argc > 2)
 		return udpfoe((unsigned)strtoul(argv[2], NULL, 10));
+	if (!strcmp(mode, "udpbye") && argc > 2)
+		return udpbye(argv[2]);
 	fd = listen_once("127.0.0.1", &o);
 	if (rr_read(fd, buf, sizeof(buf), &got, NULL) != 0 ||
 	    rr_hello_decode(buf, sizeof(buf), &h) != RR_OK)

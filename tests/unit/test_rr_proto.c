@@ -156,7 +156,7 @@ static void hellos(void)
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "a response over the largest: RR_FIELD");
 }
 
-/* The flags: RR_ASK_REPORT over TCP taken and kept; unknown ones and UDP's refused. */
+/* The flags: RR_ASK_REPORT over TCP and UDP taken and kept; unknown ones refused. */
 static void hello_flags(void)
 {
 	struct rr_hello ask = hello0, h;
@@ -174,7 +174,8 @@ static void hello_flags(void)
 	ask.proto = RR_UDP;
 	ask.req_bytes = ask.resp_bytes = RR_MSG_HDR;
 	rr_hello_encode(b, &ask);
-	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "the report asked over UDP: RR_FIELD");
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_OK && h.flags == RR_ASK_REPORT,
+	      "UDP asking for the report (by a bye): taken");
 }
 
 static void acks(void)
@@ -228,6 +229,10 @@ static void messages(void)
 	b[7] ^= 1;
 	b[3] = RR_REQUEST;
 	CHECK(msg_of(b, 1300, &m) == RR_KIND, "a request where the answer was due: RR_KIND");
+	b[3] = RR_BYE;
+	CHECK(msg_of(b, 1300, &m) == RR_KIND, "a bye where the answer was due: RR_KIND");
+	b[3] = RR_BYE + 1;
+	CHECK(msg_of(b, 1300, &m) == RR_FIELD, "a kind not defined: RR_FIELD");
 	for (int i = 0; i <= RR_FIELD; i++) {
 		t[i] = rr_result_text((enum rr_result)i);
 		for (int j = 0; j < i; j++)
