@@ -73,28 +73,28 @@ void rr_rings_close(struct rr_work *w)
 	w->tx_ring = w->rx_ring = NULL;
 }
 
+#if RR_BLOCK
 /* RR_BLOCK's ledger: a block of RR_BLOCK transactions, clocked and bare in turn. */
-#define BLOCK (RR_BLOCK ? RR_BLOCK : 1)
-
 int rr_block_bare(uint64_t seq)
 {
-	return (seq / BLOCK) % 2;
+	return (int)((seq / RR_BLOCK) % 2);
 }
 
 void rr_block_end(struct rr_blocks *b, uint64_t seq, int last)
 {
 	uint64_t t1;
 
-	if ((seq + 1) % BLOCK && !last)
+	if ((seq + 1) % RR_BLOCK && !last)
 		return;
 	t1 = now_ns();
 	b->ns[rr_block_bare(seq)] += t1 - b->t0;
-	b->n[rr_block_bare(seq)] += seq % BLOCK + 1;
+	b->n[rr_block_bare(seq)] += seq % RR_BLOCK + 1;
 	b->t0 = t1;
 }
 
 void rr_blocks_say(const struct rr_blocks *b)
 {
 	fprintf(stderr, "zcc: RR_BLOCK %d: clocked %" PRIu64 " in %" PRIu64 " ns, bare %" PRIu64
-		" in %" PRIu64 " ns\n", BLOCK, b->n[0], b->ns[0], b->n[1], b->ns[1]);
+		" in %" PRIu64 " ns\n", RR_BLOCK, b->n[0], b->ns[0], b->n[1], b->ns[1]);
 }
+#endif

@@ -35,9 +35,18 @@
 struct rr_blocks {
 	uint64_t t0, ns[2], n[2];	/* [1]: bare */
 };
+#if RR_BLOCK
 int rr_block_bare(uint64_t seq);
 void rr_block_end(struct rr_blocks *b, uint64_t seq, int last);
 void rr_blocks_say(const struct rr_blocks *b);
+#else
+static inline int rr_block_bare(uint64_t seq) { (void)seq; return 0; }
+static inline void rr_block_end(struct rr_blocks *b, uint64_t seq, int last)
+{
+	(void)b, (void)seq, (void)last;
+}
+static inline void rr_blocks_say(const struct rr_blocks *b) { (void)b; }
+#endif
 
 #define RR_RING 4096		/* bare open loop: requests in flight at most */
 #define RR_UDP_LOST_MS 500	/* UDP: an answer not in by then is lost */

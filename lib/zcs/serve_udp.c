@@ -35,9 +35,9 @@ struct udp_flow {
 	uint64_t last;		/* now_ns of its last datagram: the oldest goes first */
 	uint64_t answered, start;	/* requests answered since the hello, at now_ns */
 	double cpu0;		/* zcs's CPU seconds at the hello */
+	struct serve_sampler_mark first;
 	int ask;		/* RR_ASK_REPORT */
 	int metered;		/* -c: first holds the ledger at the hello */
-	struct serve_sampler_mark first;
 	int report_len;		/* the report, made at the first bye (0: not yet) */
 	char report[RXREPORT_MAX];
 };

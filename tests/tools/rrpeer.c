@@ -174,7 +174,7 @@ static int udpfoe(unsigned port)
 static void bye_answer(int fd, const char *how, const struct sockaddr_in *from)
 {
 	struct rxreport x = { .method = "rr", .rr = 1, .transactions = 999999,
-			      .bytes = 999999 * 100, .read_bytes = 100, .seconds = 1, .boot_id = "-" };
+			      .bytes = 999999ull * 100, .read_bytes = 100, .seconds = 1, .boot_id = "-" };
 	char line[RXREPORT_MAX];
 	int n = 0;
 
