@@ -18,6 +18,7 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
 	--rate --plot --baseline --files-from --receiver-report --decide --mptcp
 	--rr --response --gap --budget --proto --log --clocks-synced --call-times --stamps
+	--busy-poll
 	-h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
@@ -33,7 +34,7 @@ _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	-b --chunk-size -i --recv-buffer -o --send-buffer -B --cpu -I --interval
 	-R --repeat -T --stall-timeout -f --calibration-file -N --cpus -P --streams
 	--rate --plot --baseline --files-from --decide --response --gap --budget
-	--proto --log'
+	--proto --log --busy-poll'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
 	-B --cpu -f --calibration-file -N --cpus --plot --budget'

@@ -1,5 +1,5 @@
 /*
- * Comma lists of names, sizes and times (opt_values.h).
+ * Comma lists of names, sizes, times and numbers (opt_values.h).
  */
 #include <errno.h>
 #include <error.h>
@@ -49,6 +49,11 @@ static void read_item(const struct opt_spec *spec, const char *text, struct opt_
 		v->value = opt_time(spec->opt, text, spec->min, spec->max);
 		time_label(v->label, sizeof(v->label), v->value);
 		break;
+	case OPT_NUMS:
+		v->value = (double)opt_num(spec->opt, text, (long long)spec->min,
+					   (long long)spec->max);
+		snprintf(v->label, sizeof(v->label), "%.0f", v->value);
+		break;
 	}
 }
 
@@ -63,6 +68,8 @@ static void one_value(const struct opt_spec *spec, const struct opt_value *a,
 	opt_spelled(spec->opt, o, sizeof(o));
 	if (spec->kind == OPT_SIZES)
 		usage_error("%s: '%s' and '%s' are one size, %.0f bytes", o, sa, sb, b->value);
+	if (spec->kind == OPT_NUMS)
+		usage_error("%s: '%s' and '%s' are one number, %.0f", o, sa, sb, b->value);
 	usage_error("%s: '%s' and '%s' are one time, %g s", o, sa, sb, b->value);
 }
 

@@ -1,6 +1,6 @@
 /*
  * A comma list of values of one kind, checked at the door: names from a
- * table (methods), byte sizes, or times. zcc's and zcs's -M and -b lists
+ * table (methods), byte sizes, times, or whole numbers. zcc's and zcs's -M and -b lists
  * are two such lists, crossed into variants (a method and a size each);
  * a list of message sizes or gaps is another. The caller says which
  * option the list came with (for the usage line) and what it holds; this
@@ -11,7 +11,7 @@
 
 #define OPT_VALUES_MAX 64	/* items in one list */
 
-enum opt_kind { OPT_NAMES, OPT_SIZES, OPT_TIMES };
+enum opt_kind { OPT_NAMES, OPT_SIZES, OPT_TIMES, OPT_NUMS };
 
 /* What a list holds. */
 struct opt_spec {
@@ -19,14 +19,14 @@ struct opt_spec {
 	enum opt_kind kind;
 	const char *what;	/* names: "method", as the usage line says it */
 	const char *(*name)(int i);	/* names: the i-th known name; NULL past the last */
-	double min, max;	/* sizes in bytes, times in seconds: the range */
+	double min, max;	/* sizes in bytes, times in seconds, numbers: the range */
 };
 
 /* One item of a list. */
 struct opt_value {
 	char text[48];		/* as given (cut to fit: for lines only) */
 	int index;		/* names: its place in the table of names */
-	double value;		/* sizes: bytes; times: seconds */
+	double value;		/* sizes: bytes; times: seconds; numbers: the number */
 	char label[32];		/* the name, or the value as written shortest: 4K, 10ms */
 };
 

@@ -73,6 +73,37 @@ int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
+#ifndef SO_INCOMING_NAPI_ID
+#define SO_INCOMING_NAPI_ID 56
+#endif
+#ifndef SO_PREFER_BUSY_POLL
+#define SO_PREFER_BUSY_POLL 69
+#endif
+
+int net_busy_poll(int fd, unsigned us, char *err, size_t errlen)
+{
+	unsigned id = 0;
+	socklen_t len = sizeof(id);
+	int v = (int)us, one = 1;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &len) < 0)
+		return err_fill(err, errlen, errno, "--busy-poll: SO_INCOMING_NAPI_ID");
+	if (id == 0)
+		return err_fill(err, errlen, 0, "--busy-poll: the connection has no NAPI ID "
+				"(loopback, or a device whose driver has no NAPI): nothing to poll");
+	/* Some kernels ask CAP_NET_ADMIN for a value above net.core.busy_read. */
+	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &v, sizeof(v)) < 0)
+		return err_fill(err, errlen, 0, "--busy-poll: SO_BUSY_POLL: %s", errno == EPERM ?
+				"this kernel asks CAP_NET_ADMIN above net.core.busy_read" :
+				strerror(errno));
+	/* Older kernels lack it: the busy polling alone then. */
+	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) < 0 &&
+	    errno != ENOPROTOOPT)
+		return err_fill(err, errlen, 0, "--busy-poll: SO_PREFER_BUSY_POLL: %s",
+				errno == EPERM ? "needs CAP_NET_ADMIN" : strerror(errno));
+	return 0;
+}
+
 int net_set_cork(int fd, char *err, size_t errlen)
 {
 	return set_checked(fd, IPPROTO_TCP, TCP_CORK, "TCP_CORK", 1, 0, err, errlen);

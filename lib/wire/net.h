@@ -56,6 +56,15 @@ int net_listen(const char *addr, unsigned port, const struct net_opts *o,
 /* Set the buffers and debug flag of o on fd and check the kernel kept them. */
 int net_set_opts(int fd, const struct net_opts *o, char *err, size_t errlen);
 
+/*
+ * net_busy_poll - fd's receive calls busy-poll its device's queue for up
+ * to us microseconds (SO_BUSY_POLL, and SO_PREFER_BUSY_POLL where the
+ * kernel has it). Only where a packet has come in by a NAPI instance
+ * (SO_INCOMING_NAPI_ID not 0): loopback and devices without NAPI have
+ * nothing to poll, refused with that reason. -1 with err.
+ */
+int net_busy_poll(int fd, unsigned us, char *err, size_t errlen);
+
 /* Set TCP_CORK on fd and check that it stuck. */
 int net_set_cork(int fd, char *err, size_t errlen);
 

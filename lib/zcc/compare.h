@@ -33,6 +33,7 @@ struct variant {
 	char name[48];		/* "send", or "send/4K" with a -b list */
 	uint64_t gap_ns;	/* --rr: --gap's; 0: closed loop */
 	int udp;		/* --rr: --proto udp */
+	uint32_t busy_us;	/* --rr: --busy-poll's; 0: none */
 };
 
 struct variants {

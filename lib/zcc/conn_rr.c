@@ -26,6 +26,7 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "base/pace.h"
+#include "wire/net.h"
 #include "wire/rr_io.h"
 #include "zcc/rr_internal.h"
 #include "zcc/rr_stamps.h"
@@ -148,6 +149,9 @@ static int rr_open(struct conn *c, char *err, size_t errlen)
 	}
 	if (rc == 0 && rr_settings->use_uring)
 		rc = rr_rings_open(c, err, errlen);
+	/* The ack came in: the connection's NAPI ID, if any, is known. */
+	if (rc == 0 && rr_settings->busy_us)
+		rc = net_busy_poll(c->t.sock, rr_settings->busy_us, err, errlen);
 	/* --stamps from here: the first request is the stamps' first number. */
 	return rc < 0 ? rc : rr_probe_enable(w->probe, c->t.sock, err, errlen);
 }

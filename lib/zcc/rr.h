@@ -35,6 +35,8 @@ struct rr_cfg {
 	int use_uring;		/* -M uring: io_uring's send and receive */
 	int resp_same;		/* no --response: each answer the size of its request */
 	int stamps;		/* --stamps */
+	uint32_t busy_us;	/* --busy-poll: SO_BUSY_POLL's; 0: none */
+	int busy_given;		/* --busy-poll */
 };
 
 /* What one-way times the two ends' clocks allow (lib/zcc/rr_times.c). */

@@ -18,9 +18,12 @@
 #include "wire/rr_proto.h"
 #include "wire/tstamp_every.h"
 
-/* --gap's and --proto's lists, as the parser read them. */
-static struct opt_value cfg_gaps[COMPARE_MAX], cfg_protos[2];
-static unsigned cfg_n_gaps, cfg_n_protos;
+/* --gap's, --proto's and --busy-poll's lists, as the parser read them. */
+static struct opt_value cfg_gaps[COMPARE_MAX], cfg_protos[2], cfg_busy[COMPARE_MAX];
+static unsigned cfg_n_gaps, cfg_n_protos, cfg_n_busy;
+
+/* The lists crossed into variants: -M, --proto, -b, --gap, --busy-poll. */
+#define DIMS 5
 
 static const char *proto_name(int i)
 {
@@ -73,13 +76,13 @@ static unsigned rr_methods(const char *arg, struct opt_value *m)
 }
 
 /* The labels of the lists of more than one item, joined: "write/udp/200/1ms". */
-static void variant_name(struct variant *v, const struct opt_value *const at[4],
-			 const unsigned count[4])
+static void variant_name(struct variant *v, const struct opt_value *const at[DIMS],
+			 const unsigned count[DIMS])
 {
 	size_t len = 0;
 
 	v->name[0] = '\0';
-	for (int d = 0; d < 4; d++)
+	for (int d = 0; d < DIMS; d++)
 		if (count[d] > 1)
 			len += (size_t)snprintf(v->name + len, sizeof(v->name) - len, "%s%s",
 						len ? "/" : "", at[d]->label);
@@ -87,21 +90,21 @@ static void variant_name(struct variant *v, const struct opt_value *const at[4],
 		snprintf(v->name, sizeof(v->name), "%s", at[0]->label);
 }
 
-/* Every combination of methods, protocols, sizes and gaps, into vs. */
-static void cross(struct variants *vs, const struct opt_value *const list[4],
-		  const unsigned count[4])
+/* Every combination of methods, protocols, sizes, gaps and busy polls, into vs. */
+static void cross(struct variants *vs, const struct opt_value *const list[DIMS],
+		  const unsigned count[DIMS])
 {
-	unsigned n = count[0] * count[1] * count[2] * count[3];
+	unsigned n = count[0] * count[1] * count[2] * count[3] * count[4];
 
 	if (n > COMPARE_MAX)
-		usage_error("--rr: -M, --proto, -b and --gap make %u variants, more than %d", n,
-			    COMPARE_MAX);
+		usage_error("--rr: -M, --proto, -b, --gap and --busy-poll make %u variants, more "
+			    "than %d", n, COMPARE_MAX);
 	for (unsigned k = 0; k < n; k++) {
-		const struct opt_value *at[4];
+		const struct opt_value *at[DIMS];
 		struct variant *v = &vs->v[k];
 		unsigned rest = k;
 
-		for (int d = 3; d >= 0; d--) {
+		for (int d = DIMS - 1; d >= 0; d--) {
 			at[d] = &list[d][rest % count[d]];
 			rest /= count[d];
 		}
@@ -109,11 +112,12 @@ static void cross(struct variants *vs, const struct opt_value *const list[4],
 		v->udp = at[1]->index == 1;
 		v->chunk = (size_t)at[2]->value;
 		v->gap_ns = cfg_n_gaps ? (uint64_t)(at[3]->value * 1e9 + 0.5) : 0;
+		v->busy_us = (uint32_t)at[4]->value;
 		variant_name(v, at, count);
 	}
 	vs->n = n;
 	vs->rr = 1;
-	vs->by_size = count[2] > 1 && count[1] == 1 && count[3] == 1;
+	vs->by_size = count[2] > 1 && count[1] == 1 && count[3] == 1 && count[4] == 1;
 }
 
 /* The variants of the lists: each checked, the first's settings into rc. */
@@ -123,16 +127,16 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 		.max = RR_MSG_MAX };
 	struct opt_value m[COMPARE_MAX], b[COMPARE_MAX], none = { .label = "" };
 	struct opt_value tcp = { .index = 0, .label = "tcp" };
-	unsigned count[4] = { rr_methods(g->method, m), cfg_n_protos ? cfg_n_protos : 1, 0,
-			      cfg_n_gaps ? cfg_n_gaps : 1 };
+	unsigned count[DIMS] = { rr_methods(g->method, m), cfg_n_protos ? cfg_n_protos : 1, 0,
+				 cfg_n_gaps ? cfg_n_gaps : 1, cfg_n_busy ? cfg_n_busy : 1 };
 	int any_udp = cfg_n_protos == 2 || rc->udp;
 	char dflt[16];
 	uint32_t resp;
 
 	snprintf(dflt, sizeof(dflt), "%d", any_udp ? RR_MSG_HDR : 1);
 	count[2] = opt_values(&bspec, g->chunks ? g->chunks : dflt, b, COMPARE_MAX);
-	cross(vs, (const struct opt_value *const[4]){ m, cfg_n_protos ? cfg_protos : &tcp, b,
-	      cfg_n_gaps ? cfg_gaps : &none }, count);
+	cross(vs, (const struct opt_value *const[DIMS]){ m, cfg_n_protos ? cfg_protos : &tcp, b,
+	      cfg_n_gaps ? cfg_gaps : &none, cfg_n_busy ? cfg_busy : &none }, count);
 	rc->resp_same = !rc->resp_bytes;
 	for (unsigned i = 0; i < vs->n; i++) {
 		resp = rc->resp_same ? (uint32_t)vs->v[i].chunk : rc->resp_bytes;
@@ -140,6 +144,10 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 			check_udp((uint32_t)vs->v[i].chunk, resp, g->mptcp);
 		if (vs->v[i].udp && !strcmp(vs->v[i].method->name, "uring"))
 			usage_error("--rr -M uring: over TCP only (with --proto udp: send or write)");
+		if (vs->v[i].busy_us && !strcmp(vs->v[i].method->name, "uring"))
+			usage_error("--rr -M uring --busy-poll: the socket's busy polling is its "
+				    "receive call's, which io_uring's receive does not make: send or "
+				    "write");
 		if (rc->stamps && !strcmp(vs->v[i].method->name, "uring"))
 			usage_error("--rr -M uring --stamps: an answer's arrival stamp comes with "
 				    "recvmsg's control data, which io_uring's receive here does not "
@@ -148,6 +156,7 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 	rc->req_bytes = (uint32_t)vs->v[0].chunk;
 	rc->resp_bytes = rc->resp_same ? rc->req_bytes : rc->resp_bytes;
 	rc->gap_ns = vs->v[0].gap_ns;
+	rc->busy_us = vs->v[0].busy_us;
 	rc->udp = vs->v[0].udp;
 	rc->use_write = !strcmp(vs->v[0].method->name, "write");
 	rc->use_uring = !strcmp(vs->v[0].method->name, "uring");
@@ -171,7 +180,7 @@ void rr_check_args(const struct optab_parser *p, const struct optab *rows,
 	rr_variants(g, rc, vs);
 	if (g->baseline && vs->n < 2)
 		usage_error("--rr --baseline: sets rounds of variants beside the baseline's: give "
-			    "-M, -b, --gap or --proto a list");
+			    "-M, -b, --gap, --proto or --busy-poll a list");
 	if (rc->log)
 		rr_log_check(rc->log);
 	rc->msgs = optab_given(p, 'n') ? g->loops : 0;
@@ -185,6 +194,8 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 		.min = 1e-6, .max = 1000 };
 	static const struct opt_spec pspec = { .opt = OPT_PROTO, .kind = OPT_NAMES,
 		.what = "protocol", .name = proto_name };
+	static const struct opt_spec bpspec = { .opt = OPT_BUSY_POLL, .kind = OPT_NUMS,
+		.min = 0, .max = RR_BUSY_POLL_MAX };
 
 	switch (opt) {
 	case OPT_RR: rc->on = 1; break;
@@ -198,6 +209,13 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 	case OPT_CLOCKS_SYNCED: rc->clocks_synced = 1; break;
 	case OPT_CALL_TIMES: rc->call_times = 1; break;
 	case OPT_STAMPS: rc->stamps = 1; break;
+	case OPT_BUSY_POLL:
+		cfg_n_busy = opt_values(&bpspec, arg, cfg_busy, COMPARE_MAX);
+		for (unsigned i = 0; i < cfg_n_busy; i++)	/* its name among the variants */
+			snprintf(cfg_busy[i].label, sizeof(cfg_busy[i].label), "busy%.0f",
+				 cfg_busy[i].value);
+		rc->busy_given = 1;
+		break;
 	case OPT_PROTO:
 		cfg_n_protos = opt_values(&pspec, arg, cfg_protos, 2);
 		rc->udp = cfg_protos[0].index == 1;
@@ -220,10 +238,11 @@ void rr_stream_settings(const struct rr_cfg *rc, const char *method, struct send
 
 void rr_check_unused(const struct rr_cfg *rc)
 {
-	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced)
+	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced ||
+	    rc->busy_given)
 		usage_error("--%s is for request/response: give --rr", rc->resp_bytes ? "response" :
 			    rc->gap_ns ? "gap" : rc->proto_given ? "proto" : rc->log ? "log" :
-			    "clocks-synced");
+			    rc->busy_given ? "busy-poll" : "clocks-synced");
 	if (rc->budget_ns != UINT64_MAX && !rc->call_times)
 		usage_error("--budget counts round trips (--rr) or system calls (--call-times): "
 			    "give one");

@@ -13,6 +13,8 @@ enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO, OPT_LOG,
        OPT_CLOCKS_SYNCED };
 enum { OPT_CALL_TIMES = 340 };
 enum { OPT_STAMPS = 350 };
+enum { OPT_BUSY_POLL = 360 };
+#define RR_BUSY_POLL_MAX 1000000	/* --busy-poll's largest, us: a second */
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
 #define RR_OPTAB \
@@ -37,6 +39,10 @@ enum { OPT_STAMPS = 350 };
 	  "tcp,udp makes a variant of each" }, \
 	{ OPT_LOG, "log", "FILE", "with --rr: every answer's times into FILE, one CSV row " \
 	  "each under a header naming the columns (ns); FILE must not exist" }, \
+	{ OPT_BUSY_POLL, "busy-poll", "US", "with --rr: busy-poll the device's queue for up " \
+	  "to US microseconds in each receive (SO_BUSY_POLL, SO_PREFER_BUSY_POLL; 0: off), " \
+	  "where the connection has a NAPI ID (not loopback); a list (0,50) makes a variant " \
+	  "of each" }, \
 	{ OPT_CLOCKS_SYNCED, "clocks-synced", NULL, "with --rr: the two ends' realtime " \
 	  "clocks are synchronised (NTP, PTP): one-way times across machines, each end's " \
 	  "clock error stated and no figure finer than it" }
@@ -58,7 +64,7 @@ struct rr_given {
 /*
  * rr_check_args - --rr with the rest of the command line (p, parsed with
  * rows): one usage line and exit 2 for what means nothing; the variants
- * of -M, --proto, -b and --gap (each a comma list) into vs, every one
+ * of -M, --proto, -b, --gap and --busy-poll (each a comma list) into vs, every one
  * checked (-M: send or write, another refused with the reason; UDP's
  * sizes), the first's settings into *rc (a request of 1 byte by default,
  * as netperf's TCP_RR, 64 with UDP; the answer as the request), -n's

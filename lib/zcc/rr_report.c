@@ -60,6 +60,7 @@ static void rr_line(const struct rr_figures *f, const struct send_result *r,
 		line_u64("duplicated", f->duplicated, ", duplicated %" PRIu64);
 		line_u64("reordered", f->reordered, ", reordered %" PRIu64);
 	}
+	line_u64("busy_poll_us", rc->busy_us, rc->busy_us ? ", busy polling %" PRIu64 " us" : NULL);
 	line_bool("interrupted", r->interrupted, " (interrupted)");
 	line_num("stopped_seconds", (double)r->stopped_ns / 1e9, 3,
 		 r->stopped_ns >= 50000000u ? " (%.1f s stopped)" : NULL);
