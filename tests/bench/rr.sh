@@ -46,19 +46,31 @@
 # netperf figures are skipped, saying why. sockperf: on PATH (Debian's
 # package), else skipped, saying why.
 #
+# A round's side is ZC_BENCH_RR_TURNS runs of RR_SECS / TURNS seconds,
+# the sides in turn (zc, netperf, sockperf, zc, ...), its figures their
+# means: on a shared host one run's rate differs from the next by 5% and
+# more, drifting over seconds, and sides a second apart meet much the
+# same drift where sides seconds apart do not.
+#
 # ZC_BENCH_RR_REPS (paired rounds, default 10), ZC_BENCH_RR_SECS (whole
-# seconds a side, default 5) and ZC_BENCH_RR_MEM_SECS (the memory run,
-# default 60, at least 3) make a short run to see the part work.
+# seconds a side, default 5), ZC_BENCH_RR_TURNS (runs a side makes of
+# them, default 5, dividing RR_SECS) and ZC_BENCH_RR_MEM_SECS (the memory
+# run, default 60, at least 3) make a short run to see the part work.
 
 RR_REPS=${ZC_BENCH_RR_REPS:-10}
 RR_SECS=${ZC_BENCH_RR_SECS:-5}
+RR_TURNS=${ZC_BENCH_RR_TURNS:-5}
 RR_MEM_SECS=${ZC_BENCH_RR_MEM_SECS:-60}
 command -v judge_cpu >/dev/null 2>&1 || . "$BENCH_DIR/peers.sh"
 
 check_rr() {
 	reps_ok ZC_BENCH_RR_REPS "$RR_REPS" 1
 	reps_ok ZC_BENCH_RR_SECS "$RR_SECS" 1
+	reps_ok ZC_BENCH_RR_TURNS "$RR_TURNS" 1
+	[ $((RR_SECS % RR_TURNS)) = 0 ] ||
+		die "ZC_BENCH_RR_TURNS ($RR_TURNS) must divide ZC_BENCH_RR_SECS ($RR_SECS): netperf runs whole seconds"
 	reps_ok ZC_BENCH_RR_MEM_SECS "$RR_MEM_SECS" 3
+	RR_TURN_SECS=$((RR_SECS / RR_TURNS))
 }
 
 # rr_netperf: NETPERF and NETSERVER ready to run, built first from a
@@ -100,12 +112,12 @@ rr_netperf_gone() {
 	[ -z "${RR_NP_DIR:-}" ] || rm -rf "$RR_NP_DIR"
 }
 
-# side_zc SIZE: one zcc --rr run of RR_SECS on CPU 0 to the part's zcs;
+# side_zc SIZE: one zcc --rr run of RR_TURN_SECS on CPU 0 to the part's zcs;
 # TPS, US (us/Tran of the machine, -c), OWN (zcc's own us/Tran), P50 (us).
 side_zc() {
-	[ -z "${QUIET:-}" ] && show "zcc -B 0 --rr -s 127.0.0.1 -p $ZCS_PORT -b $1 -t $RR_SECS -c -J"
+	[ -z "${QUIET:-}" ] && show "zcc -B 0 --rr -s 127.0.0.1 -p $ZCS_PORT -b $1 -t $RR_TURN_SECS -c -J"
 	run_metered "$WORK/zc.err" in_work "$ZC_BIN/zcc" -B 0 --rr -s 127.0.0.1 -p "$ZCS_PORT" \
-		-b "$1" -t "$RR_SECS" -c -J >"$WORK/zc.json" || die "zcc --rr failed: $(cat "$WORK/zc.err")"
+		-b "$1" -t "$RR_TURN_SECS" -c -J >"$WORK/zc.json" || die "zcc --rr failed: $(cat "$WORK/zc.err")"
 	TPS=$(json_get "$WORK/zc.json" rr transactions_per_sec)
 	US=$(json_get "$WORK/zc.json" cpu us_per_tran)
 	OWN=$(json_get "$WORK/zc.json" cpu own_us_per_tran)
@@ -113,12 +125,12 @@ side_zc() {
 	need "$TPS" "$US" "$OWN" "$P50"
 }
 
-# side_np SIZE: one netperf TCP_RR run of RR_SECS, netperf on CPU 0 and
+# side_np SIZE: one netperf TCP_RR run of RR_TURN_SECS, netperf on CPU 0 and
 # netserver's test on CPU 1; TPS, US (its local service demand), OWN
 # (netperf's own CPU per transaction: its process's, from subreaper, its
 # control connection's few milliseconds included), P50.
 side_np() {
-	set -- -H 127.0.0.1 -p "$NP_PORT" -t TCP_RR -l "$RR_SECS" -c -T 0,1 -P 0 -- \
+	set -- -H 127.0.0.1 -p "$NP_PORT" -t TCP_RR -l "$RR_TURN_SECS" -c -T 0,1 -P 0 -- \
 		-r "$1,$1" -o THROUGHPUT,LOCAL_SD,P50_LATENCY,ELAPSED_TIME
 	[ -z "${QUIET:-}" ] && show "netperf $*"
 	"$ZC_TESTBIN/subreaper" -s -o "$WORK/np.rusage" "$NETPERF" "$@" >"$WORK/np.out" 2>&1 ||
@@ -130,22 +142,41 @@ side_np() {
 	OWN=$(calc "$(cputime_us "$WORK/np.rusage") / ($TPS * $_el)")
 }
 
-# side_sp SIZE: one sockperf ping-pong of RR_SECS on CPU 0; P50, its full
+# side_sp SIZE: one sockperf ping-pong of RR_TURN_SECS on CPU 0; P50, its full
 # round trip's percentile 50 (us).
 side_sp() {
-	set -- ping-pong --tcp -i 127.0.0.1 -p "$SP_PORT" -m "$1" -t "$RR_SECS" --full-rtt
+	set -- ping-pong --tcp -i 127.0.0.1 -p "$SP_PORT" -m "$1" -t "$RR_TURN_SECS" --full-rtt
 	[ -z "${QUIET:-}" ] && show "taskset -c 0 sockperf $*"
 	taskset -c 0 sockperf "$@" >"$WORK/sp.out" 2>&1 || die "sockperf failed: $(tail -n 2 "$WORK/sp.out")"
 	P50=$(sed -n 's/.*percentile 50\.000 = *\([0-9.]*\).*/\1/p' "$WORK/sp.out" | tail -n 1)
 	need "$P50"
 }
 
+# rr_turn SIDE SIZE: one run of SIDE (zc, np, sp), its figures added to
+# the round's sums (_zt _zu _zp _zo, _nt _nu _np _no, _sp).
+rr_turn() {
+	case $1 in
+	zc)
+		side_zc "$2"
+		_zt=$(calc "$_zt + $TPS") _zu=$(calc "$_zu + $US") _zp=$(calc "$_zp + $P50")
+		_zo=$(calc "$_zo + $OWN")
+		;;
+	np)
+		[ -z "$NETPERF" ] && return 0
+		side_np "$2"
+		_nt=$(calc "$_nt + $TPS") _nu=$(calc "$_nu + $US") _np=$(calc "$_np + $P50")
+		_no=$(calc "$_no + $OWN")
+		;;
+	sp) [ -z "$SP_USE" ] || { side_sp "$2"; _sp=$(calc "$_sp + $P50"); } ;;
+	esac
+}
+
 # rr_rounds NAME SIZE: RR_REPS rounds of zc, netperf (when here) and
-# sockperf (when SP_USE), in an order that turns each round; "zc peer"
-# lines into NAME.rate, NAME.cpu (zc's and netperf's -c), NAME.npown
-# (their own CPU per transaction), NAME.p50 (against netperf),
-# NAME.spp50 (against sockperf); zc's own us/Tran and its rate into
-# NAME.own and NAME.tps.
+# sockperf (when SP_USE), each side RR_TURNS runs in turn with the others,
+# in an order that turns each round; the means, "zc peer" lines, into
+# NAME.rate, NAME.cpu (zc's and netperf's -c), NAME.npown (their own CPU
+# per transaction), NAME.p50 (against netperf), NAME.spp50 (against
+# sockperf); zc's own us/Tran and its rate into NAME.own and NAME.tps.
 rr_rounds() {
 	for _f in rate cpu npown p50 spp50 own tps; do : >"$WORK/$1.$_f"; done
 	_r=1
@@ -156,18 +187,16 @@ rr_rounds() {
 		2) _order="np sp zc" ;;
 		*) _order="sp zc np" ;;
 		esac
-		for _s in $_order; do
-			case $_s in
-			zc)
-				side_zc "$2"
-				_zt=$TPS _zu=$US _zp=$P50 _zo=$OWN
-				echo "$OWN" >>"$WORK/$1.own"
-				echo "$TPS" >>"$WORK/$1.tps"
-				;;
-			np) [ -z "$NETPERF" ] || { side_np "$2"; _nt=$TPS _nu=$US _np=$P50 _no=$OWN; } ;;
-			sp) [ -z "$SP_USE" ] || { side_sp "$2"; _sp=$P50; } ;;
-			esac
+		_zt=0 _zu=0 _zp=0 _zo=0 _nt=0 _nu=0 _np=0 _no=0 _sp=0 _t=1
+		while [ $_t -le "$RR_TURNS" ]; do
+			for _s in $_order; do rr_turn $_s "$2"; done
+			QUIET=1 _t=$((_t + 1))
 		done
+		for _v in _zt _zu _zp _zo _nt _nu _np _no _sp; do
+			eval "$_v=\$(calc \"\$$_v / $RR_TURNS\")"
+		done
+		echo "$_zo" >>"$WORK/$1.own"
+		echo "$_zt" >>"$WORK/$1.tps"
 		if [ -n "$NETPERF" ]; then
 			echo "$_zt $_nt" >>"$WORK/$1.rate"
 			echo "$_zu $_nu" >>"$WORK/$1.cpu"
@@ -218,7 +247,7 @@ judge_ratio() {
 # shellcheck disable=SC2154
 rr_row() {
 	echo
-	echo "  $2-byte messages, closed loop, one flow, $RR_REPS rounds of $RR_SECS s a side:"
+	echo "  $2-byte messages, closed loop, one flow, $RR_REPS rounds of $RR_SECS s a side ($RR_TURNS runs each, in turn):"
 	echo "    zcc itself      $(spread "$WORK/$1.own" 1 2) us/Tran"
 	if [ -n "$NETPERF" ]; then
 		echo "    transactions/s  zc $(spread "$WORK/$1.rate" 1 0), netperf $(spread "$WORK/$1.rate" 2 0)"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # needs: meter-long long
-# make bench PART=rr, short (1 round of 1 s a side, a 3 s memory run):
+# make bench PART=rr, short (1 round of 1 s a side in 1 run, a 3 s memory run):
 # its knobs refused at the door; the rows of both sizes against netperf
 # TCP_RR (with NETPERF) or a line saying why not, sockperf at 200 bytes
 # and its reason at 1 byte, each round's ratios, a verdict for each
@@ -24,10 +24,11 @@ refused() {
 refused "ZC_BENCH_RR_REPS=0" ZC_BENCH_RR_REPS=0
 refused "ZC_BENCH_RR_SECS=x" ZC_BENCH_RR_SECS=x
 refused "ZC_BENCH_RR_MEM_SECS=2" ZC_BENCH_RR_MEM_SECS=2
+refused "ZC_BENCH_RR_TURNS=2 (not dividing 5 s)" ZC_BENCH_RR_TURNS=2
 
 bench_run_here "bench rr run"
 meter_slot
-TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_RR_REPS=1 ZC_BENCH_RR_SECS=1 \
+TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BENCH_RR_REPS=1 ZC_BENCH_RR_SECS=1 ZC_BENCH_RR_TURNS=1 \
 	ZC_BENCH_RR_MEM_SECS=3 ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
 	timeout 600 sh "$bench" rr >"$TMP/rr.txt" 2>&1
 rc=$?
@@ -35,7 +36,7 @@ meter_slot_free
 check "bench rr, 1 round of 1 s: exit 0 (got $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$TMP/rr.txt"
 for b in 1 200; do
-	check "a $b-byte row" grep -q "^  $b-byte messages, closed loop, one flow, 1 rounds of 1 s a side:$" "$TMP/rr.txt"
+	check "a $b-byte row" grep -q "^  $b-byte messages, closed loop, one flow, 1 rounds of 1 s a side (1 runs each, in turn):$" "$TMP/rr.txt"
 done
 check "zcc's own us/Tran with its spread" grep -Eq '^    zcc itself +[0-9.]+ \[[0-9.]+-[0-9.]+\] us/Tran$' "$TMP/rr.txt"
 if grep -q '^    netperf: skipped: ' "$TMP/rr.txt"; then
