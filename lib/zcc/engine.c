@@ -350,7 +350,7 @@ static void engine_stamps(const struct engine *e)
 		of.errors += e->c[i].t.stamps->errors;
 	}
 	of.t = &all->track;
-	zcc_stages_line(&of);
+	stages_line(&of);
 	free(all);
 }
 

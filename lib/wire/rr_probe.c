@@ -1,43 +1,42 @@
 /*
- * A connection's --call-times and --stamps (lib/zcc/rr_stamps.h): the
- * socket's side, into its probe; the lines: lib/zcc/rr_stages.c.
+ * A connection's --call-times and --stamps (lib/wire/rr_probe.h): the
+ * socket's side, into its probe.
  */
-#include <errno.h>
-#include <error.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
-#include "zcc/rr_stamps.h"
+#include "wire/rr_probe.h"
+#include "wire/tstamp_every.h"
 
-/* p, or one line and exit 1 when it is NULL: memory. */
-static void *need(void *p)
-{
-	if (!p)
-		error(1, errno, "memory");
-	return p;
-}
-
-struct rr_probe *rr_probe_new(const struct rr_cfg *rc)
+struct rr_probe *rr_probe_make(int calls, int stamps, int tcp, uint32_t unit,
+			       uint64_t budget_ns)
 {
 	struct rr_probe *p;
 
-	if (!rc->call_times && !rc->stamps)
+	if (!calls && !stamps)
 		return NULL;
-	p = need(calloc(1, sizeof(*p)));
-	p->calls = rc->call_times;
-	p->stamps = rc->stamps;
-	p->tcp = !rc->udp;
-	hist_init(&p->send_calls, rc->budget_ns);
-	hist_init(&p->recv_calls, rc->budget_ns);
+	if (!(p = calloc(1, sizeof(*p))))
+		return NULL;
+	p->calls = calls;
+	p->stamps = stamps;
+	p->tcp = tcp;
+	hist_init(&p->send_calls, budget_ns);
+	hist_init(&p->recv_calls, budget_ns);
 	p->rx = (struct rr_io_ctl){ .calls = p->calls ? &p->recv_calls : NULL,
 				    .stamps = p->stamps };
 	if (p->stamps) {
-		p->tx = need(malloc(sizeof(*p->tx)));
-		p->wake = need(malloc(sizeof(*p->wake)));
-		/* A TCP request spans its bytes' numbers; a datagram, one. */
-		tstamp_track_init(p->tx, p->tcp ? rc->req_bytes : 1, UINT64_MAX);
+		p->tx = malloc(sizeof(*p->tx));
+		p->wake = malloc(sizeof(*p->wake));
+		if (!p->tx || !p->wake) {
+			free(p->tx);
+			free(p->wake);
+			free(p);
+			return NULL;
+		}
+		/* A TCP message spans its bytes' numbers; a datagram, one. */
+		tstamp_track_init(p->tx, p->tcp ? unit : 1, UINT64_MAX);
 		tstamp_track_init(p->wake, 1, UINT64_MAX);
 		pthread_mutex_init(&p->lock, NULL);
 	}
