@@ -37,7 +37,7 @@
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 
-enum { OPT_PLOT = 300, OPT_MPTCP, OPT_CALL_TIMES, OPT_BUDGET };	/* long options only */
+enum { OPT_PLOT = 300, OPT_MPTCP, OPT_CALL_TIMES, OPT_BUDGET, OPT_STAMPS };	/* long only */
 
 /* Everything the options say, set by parse_args and read everywhere else. */
 struct settings {
@@ -143,6 +143,9 @@ static const struct optab options[] = {
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each receive step (the method's calls "
 	  "for one piece): after each done line, their distribution (call-times:)" },
 	{ OPT_BUDGET, "budget", "TIME", "with --call-times: count the steps over TIME" },
+	{ OPT_STAMPS, "stamps", NULL, "request/response over TCP: the kernel's stamps "
+	  "(SO_TIMESTAMPING) of each answer and request, a stages: line after each answered: "
+	  "line (zcs's side: its answers' way out, the requests' wake-ups)" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcs and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -158,7 +161,7 @@ static __attribute__((noreturn)) void usage(FILE *f, int status)
 	fprintf(f, "usage: zcs [-1cdhJKLrW] [-a address] [-b read_size] [-B cpu] [-f file]\n"
 		"           [-i input_bufsize] [-m max_conns] [-M method] [-N nr_cpus]\n"
 		"           [-o output_bufsize] [-p port] [-t period] [-T secs] [--plot FILE]\n"
-		"           [--mptcp] [--call-times [--budget time]]\n"
+		"           [--mptcp] [--call-times [--budget time]] [--stamps]\n"
 		"\nReceive zcc streams and print the receive rate (a kbyte is 1024 bytes).\n\n");
 	optab_help(f, options);
 	fprintf(f, "\nMethods (-M):\n");
@@ -270,6 +273,7 @@ static void parse_args(int argc, char **argv)
 		case 'T': cfg.conn.stall_secs = opt_secs(c, optarg, 0, MAX_SECS); break;
 		case OPT_MPTCP: cfg.net.mptcp = cfg.conn.mptcp = 1; break;
 		case OPT_CALL_TIMES: cfg.conn.call_times = 1; break;
+		case OPT_STAMPS: cfg.conn.stamps = 1; break;
 		case OPT_BUDGET:
 			cfg.conn.budget_ns = (uint64_t)(opt_time(c, optarg, 1e-9, 1e6) * 1e9 + 0.5);
 			break;

@@ -24,7 +24,7 @@ _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
 	-r --run-time -L --loop-counts -K --kernel-time -f --calibration-file -N --cpus -J --json
-	--plot --mptcp --call-times --budget -h --help --version'
+	--plot --mptcp --call-times --budget --stamps -h --help --version'
 _zc_opts_cyclesoak='-C --calibrate -f --calibration-file -N --cpus -p --period
 	-m --period-ms -B --per-cpu -1 --once -n --nice -r --run-time
 	-L --loop-counts -K --kernel-time -W --where -d --debug -J --json -h --help --version'

@@ -3,7 +3,9 @@
  * read and acknowledged (or refused by an ack that says why), then each
  * request of the announced size read whole and answered, stamped when
  * the messages carry the header. -T bounds every wait for a request: a
- * client silent that long is closed, as a stalled stream is.
+ * client silent that long is closed, as a stalled stream is. --stamps:
+ * the kernel's stamps of the answers and the requests (lib/wire/rr_probe.h),
+ * a stages: line after the answered: line.
  */
 #include <errno.h>
 #include <error.h>
@@ -19,12 +21,14 @@
 
 #include "app/meter_session.h"
 #include "app/out.h"
+#include "app/stages_out.h"
 #include "base/clock.h"
 #include "base/stop.h"
 #include "base/textfile.h"
 #include "meter/meter.h"
 #include "wire/proto.h"
 #include "wire/rr_io.h"
+#include "wire/rr_probe.h"
 #include "wire/rxreport.h"
 #include "zcs/serve_rr.h"
 #include "zcs/serve_sampler.h"
@@ -44,6 +48,7 @@ struct rr_conn {
 	double cpu0;			/* this process's CPU time at the start */
 	struct serve_sampler_mark first;	/* -c: the ledger at the start */
 	int metered;
+	struct rr_probe *probe;		/* --stamps; NULL: none */
 };
 
 /* How answering ended. */
@@ -127,6 +132,7 @@ static int answer(struct rr_conn *r)
 		m.back_real = rr_real_ns();
 		rr_msg_encode(r->resp, &m);
 	}
+	rr_probe_sent(r->probe);
 	if (rr_write(r->fd, r->resp, r->h.resp_bytes) == 0)
 		return 0;
 	if (errno == EINTR)
@@ -146,7 +152,8 @@ static enum rr_end answer_all(struct rr_conn *r)
 	int rc;
 
 	for (;;) {
-		rc = rr_read(r->fd, r->req, r->h.req_bytes, &got, &stop_signal);
+		rc = rr_read_ctl(r->fd, r->req, r->h.req_bytes, &got, &stop_signal,
+				 rr_probe_ctl(r->probe));
 		if (rc == 1 && got == 0)
 			return RR_END_CLOSED;
 		if (rc < 0 && errno == EINTR)
@@ -155,6 +162,7 @@ static enum rr_end answer_all(struct rr_conn *r)
 			said_short(r, "request", rc, got);
 			return RR_END_BROKEN;
 		}
+		rr_probe_answer(r->probe, r->fd);	/* the request's wake-up, stamps so far */
 		rc = answer(r);
 		if (rc < 0)
 			return rc == -2 ? RR_END_STOP : RR_END_BROKEN;
@@ -236,6 +244,40 @@ static void send_report(const struct rr_conn *r, const struct rr_tally *t)
 	}
 }
 
+/*
+ * --stamps: the probe of the answers out and the requests in, switched on
+ * now that the acknowledgement is written (the stamps number the answers'
+ * bytes from the first). Out of memory or refused: said, served without.
+ */
+static void stamps_on(struct rr_conn *r)
+{
+	char err[256];
+
+	if (!r->cfg->stamps)
+		return;
+	r->probe = rr_probe_make(0, 1, 1, r->h.resp_bytes, UINT64_MAX);
+	if (!r->probe)
+		error(0, ENOMEM, "%s: --stamps", r->peer);
+	else if (rr_probe_enable(r->probe, r->fd, err, sizeof(err)) < 0) {
+		error(0, 0, "%s: %s: served without stamps", r->peer, err);
+		rr_probe_free(r->probe);
+		r->probe = NULL;
+	}
+}
+
+/* --stamps: the connection's stages: line, the last stamps waited for. */
+static void stamps_line(struct rr_conn *r)
+{
+	if (!r->probe)
+		return;
+	rr_probe_finish(r->probe, r->fd);
+	tstamp_track_merge(r->probe->tx, r->probe->wake);
+	stages_line(&(struct stages_of){ .t = r->probe->tx, .arrivals = 1,
+		    .unstamped = r->probe->unstamped, .errors = r->probe->errors });
+	rr_probe_free(r->probe);
+	r->probe = NULL;
+}
+
 /* The buffers of one request and one answer; -1 when out of memory (said). */
 static int buffers(struct rr_conn *r)
 {
@@ -286,6 +328,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 	bound_waits(&r);
 	no_delay(&r);
 	if (take_hello(&r) == 0 && buffers(&r) == 0) {
+		stamps_on(&r);
 		r.metered = sc->meter && serve_sampler_read(&r.first) == 0;
 		r.start = now_ns();
 		how = answer_all(&r);
@@ -294,6 +337,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 			struct rr_tally t = tally(&r);
 
 			report_answered(&r, &t, how == RR_END_STOP);
+			stamps_line(&r);
 			if (how == RR_END_CLOSED)
 				send_report(&r, &t);
 		}
@@ -303,6 +347,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 		*res = (struct serve_result){ .start_ns = r.start, .end_ns = r.end,
 			.bytes = r.n * ((uint64_t)r.h.req_bytes + r.h.resp_bytes),
 			.own_secs = cpu_self_secs() - r.cpu0, .whole = how == RR_END_CLOSED };
+	rr_probe_free(r.probe);	/* a broken connection's: no line */
 	free(r.req);
 	free(r.resp);
 	close(fd);

@@ -8,7 +8,10 @@
 # zcc --rr --call-times: a send calls and a recv calls line, the send
 # calls those tests/tools/shim_sockcalls.so sees on the socket (but the
 # hello), --budget counting on both. Stream mode --stamps: -M send only,
-# one send in 64 stamped, each with its three stamps.
+# one send in 64 stamped, each with its three stamps. zcs --stamps: its
+# side of a TCP request/response connection, a stages: line after its
+# answered: line (text and JSON); refused by the kernel, one line and the
+# connection served without; a stream and a UDP flow have none.
 . "$ZC_TOP/tests/lib.sh"
 . "$ZC_TOP/tests/harness/e2e.sh"
 
@@ -164,4 +167,43 @@ stamped=$(json_get "$TMP/out" stages stamped_sends)
 check "stream, stamps lost after the first 3: the rest counted missing, the run ends" \
 	eval '[ "$RC" -eq 0 ] && [ -n "$stamped" ] &&
 	[ "$(json_get "$TMP/out" stages stamps_missing)" -eq $((3 * stamped - 3)) ]'
+stop_bg "$ZCS_PID"
+
+# --- zcs --stamps: the server's side -------------------------------------------
+zcs_start --stamps || { not_ok "zcs --stamps starts: $(cat "$TMP/zcs.err")"; finish; }
+S="-s 127.0.0.1 -p $ZCS_PORT"
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr $S -t 1 -b 200
+check "zcs --stamps, TCP: the stages: line after answered: (answers out, requests' wake-ups)" eval '
+	wait_for "$TMP/zcs.out" "^stages:" &&
+	[ "$(grep -A1 "^answered:" "$TMP/zcs.out" | sed -n "2s/:.*//p")" = stages ] &&
+	grep -Eq "^stages: user to qdisc $P; qdisc to device $P; device to ACK $P; device to program $P; medians add to $NUM us; stamps missing 0, late 0, again [0-9]+, stepped 0, arrivals unstamped [0-9]+$" "$TMP/zcs.out"'
+# shellcheck disable=SC2086
+run_zcc "$ZCC" $S -M send "$TMP/f"
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr --proto udp $S -n 100 -b 100
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr $S -n 100 -b 1
+check "a stream and a UDP flow: no stages: line; 1-byte messages: the next one" eval '
+	wait_for "$TMP/zcs.out" "^answered: 100 requests" &&
+	[ "$(grep -c "^stages:" "$TMP/zcs.out")" -eq 2 ] &&
+	[ "$(grep -A1 "^done:" "$TMP/zcs.out" | grep -c "^stages:")" -eq 0 ] && [ ! -s "$TMP/zcs.err" ]'
+stop_bg "$ZCS_PID"
+zcs_start --stamps -J || { not_ok "zcs --stamps -J starts: $(cat "$TMP/zcs.err")"; finish; }
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 500 -b 200
+check "zcs --stamps -J: strict JSON, a stages event with the wake-up" eval '
+	wait_for "$TMP/zcs.out" "\"event\":\"stages\"" &&
+	"$J" -E stages -k wakeup_p50_us -k user_qdisc_p50_us -k stamps_missing "$TMP/zcs.out"'
+stop_bg "$ZCS_PID"
+LD_PRELOAD=$TSHIM ZC_SHIM_TSTAMP=refuse zcs_start --stamps ||
+	{ not_ok "zcs --stamps (refused) starts: $(cat "$TMP/zcs.err")"; finish; }
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 100 -b 200
+check "zcs --stamps refused by the kernel: one line, served without ($(cat "$TMP/zcs.err"))" eval '
+	[ "$RC" -eq 0 ] && wait_for "$TMP/zcs.out" "^answered: 100 requests" &&
+	[ "$(wc -l <"$TMP/zcs.err")" -eq 1 ] &&
+	grep -q "SO_TIMESTAMPING.*: served without stamps$" "$TMP/zcs.err" &&
+	! grep -q "^stages:" "$TMP/zcs.out"'
+stop_bg "$ZCS_PID"
 finish
