@@ -15,24 +15,7 @@ tx=zc-slow-tx$$
 rx=zc-slow-rx$$
 port=2222
 
-remove_ns() {
-	ip netns delete "$tx" 2>/dev/null
-	ip netns delete "$rx" 2>/dev/null
-}
-
-if ! ip netns add "$tx" 2>/dev/null; then
-	skip "slow link: cannot make a network namespace (not root, or no ip)"
-	finish
-fi
-on_cleanup remove_ns
-if ! { ip netns add "$rx" &&
-	ip -n "$tx" link add vt type veth peer name vr netns "$rx" &&
-	ip -n "$tx" addr add 192.0.2.1/24 dev vt && ip -n "$rx" addr add 192.0.2.2/24 dev vr &&
-	ip -n "$tx" link set vt up && ip -n "$rx" link set vr up &&
-	ip -n "$rx" link set lo up; } 2>"$TMP/ip.err"; then
-	not_ok "cannot set up the namespaces: $(cat "$TMP/ip.err")"
-	finish
-fi
+two_hosts "$tx" "$rx" || finish
 if ! ip netns exec "$tx" tc qdisc add dev vt root tbf rate 40mbit burst 32kbit \
 	latency 400ms 2>"$TMP/tc.err"; then
 	skip "slow link: tc tbf refused: $(cat "$TMP/tc.err")"
