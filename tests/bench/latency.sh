@@ -254,7 +254,7 @@ lat_calltimes() {
 			_gf=
 			[ "$_kg" = closed ] || _gf="--gap $_kg"
 			# shellcheck disable=SC2086
-			if ! lat_zcc lat.ct "$_kp" -b 200 $_kgf --call-times --budget 20us -t "$LAT_SECS"; then
+			if ! lat_zcc lat.ct "$_kp" -b 200 $_gf --call-times --budget 20us -t "$LAT_SECS"; then
 				printf '  %-6s %6s  failed: %s\n' "$_kp" "$_kg" "$LAT_ERR"
 				continue
 			fi
@@ -304,10 +304,15 @@ lat_load() {
 	echo "  load and priority: 200 bytes every 100 us, $((LAT_SECS * 2)) s, $LAT_WHERE; load: the machine's, cyclesoak -K"
 	printf '  %-6s %-28s %15s %8s %8s %8s\n' proto run "over 20us/sent" p50 p99.9 load%
 	# zcs under SCHED_RR for the last row: one of its own.
-	ZCS_PREFIX="$LAT_RX $ZC_BIN/run_rr"
-	zcs_up lat_rrzcs -B 1
-	ZCS_PREFIX= LAT_RR_PORT=$ZCS_PORT _rrz=$ZCS_PID
-	show "$LAT_RX run_rr zcs -p 0 -B 1   (port $ZCS_PORT)"
+	_rrz=
+	if "$ZC_BIN/run_rr" true 2>"$WORK/lat.rrprobe"; then
+		ZCS_PREFIX="$LAT_RX $ZC_BIN/run_rr"
+		zcs_up lat_rrzcs -B 1
+		ZCS_PREFIX= LAT_RR_PORT=$ZCS_PORT _rrz=$ZCS_PID
+		show "$LAT_RX run_rr zcs -p 0 -B 1   (port $ZCS_PORT)"
+	else
+		echo "  run_rr: skipped: it cannot run here ($(head -n 1 "$WORK/lat.rrprobe"))"
+	fi
 	for _lp in tcp udp; do
 		lat_load_run quiet $_lp "quiet"
 		_qo=$OVER
@@ -316,15 +321,17 @@ lat_load() {
 		[ $_lp = tcp ] && show "taskset -c 0 loadgen -k -l 100 -n 1 -t $((LAT_SECS * 4 + 30))   (beside the next two)"
 		lat_load_run loaded $_lp "busy thread on CPU 0"
 		_lo=$OVER
-		LAT_WRAP=$ZC_BIN/run_rr
-		lat_load_run rr $_lp "busy thread, run_rr zcc, zcs"
-		LAT_WRAP=
+		if [ -n "$_rrz" ]; then
+			LAT_WRAP=$ZC_BIN/run_rr
+			lat_load_run rr $_lp "busy thread, run_rr zcc, zcs"
+			LAT_WRAP=
+		fi
 		stop_bg "$_lg"
 		QUIET=1
-		lat_load_judge $_lp "$_qo" "$_lo" "$OVER" "$L50"
+		[ -z "$_rrz" ] || lat_load_judge $_lp "$_qo" "$_lo" "$OVER" "$L50"
 	done
 	QUIET=
-	stop_bg "$_rrz"
+	[ -z "$_rrz" ] || stop_bg "$_rrz"
 }
 
 # lat_load_judge PROTO QUIET LOADED RR RR-P50: the run_rr target.
