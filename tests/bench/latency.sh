@@ -15,7 +15,10 @@
 #                     read one clock), and the gap the protocol could not
 #                     keep (the schedule's cannot_keep), named. Charts: the
 #                     p99 against the gap, a curve per protocol, a chart a
-#                     size (closed loop is no gap: not on the chart).
+#                     size (closed loop is no gap: not on the chart). And
+#                     the 200-byte tcp and udp cells at every gap through
+#                     zcc's own comparison (--gap LIST --proto tcp,udp -R
+#                     ZC_BENCH_LATENCY_REPS --decide p99), its table.
 #   load, priority    the 200-byte run at a 100 us gap quiet, beside one
 #                     busy thread on zcc's CPU (loadgen -l 100 -n 1 pinned
 #                     to CPU 0), and beside it with zcc and zcs under
@@ -240,6 +243,24 @@ lat_table() {
 		echo "  gaps $_tp could not keep here: ${_k:-none}"
 	done
 	for _ts in $LAT_SIZES; do lat_chart "$_ts"; done
+}
+
+# lat_rounds: the same 200-byte cells, tcp and udp at every gap, through
+# zcc's own comparison: paired rounds, the order turning, decided on p99.
+lat_rounds() {
+	_gl=$(echo $LAT_GAPS | tr ' ' '\n' | grep -v '^closed$' | tr '\n' ',' | sed 's/,$//')
+	[ -n "$_gl" ] || return 0
+	set -- -B 0 --rr -s "$LAT_ADDR" -p "$LAT_PORT_tcp" -b 200 --gap "$_gl" --proto tcp,udp \
+		-R "$LAT_REPS" -t "$LAT_SECS" --budget 20us --decide p99
+	echo
+	echo "  zcc's own rounds of the 200-byte cells, $LAT_WHERE (its compare table):"
+	show "$LAT_TX zcc $*"
+	# shellcheck disable=SC2086
+	if run_metered "$WORK/lat.rounds.err" in_work $LAT_TX "$ZC_BIN/zcc" "$@" >"$WORK/lat.rounds"; then
+		sed -n '/^compare:/,$s/^/  /p' "$WORK/lat.rounds"
+	else
+		echo "  failed: $(head -n 1 "$WORK/lat.rounds.err")"
+	fi
 }
 
 # lat_calltimes: --call-times at each gap per protocol, 200 bytes: the
@@ -639,6 +660,7 @@ part_latency() {
 	lat_protos
 	lat_servers
 	lat_table
+	lat_rounds
 	lat_load
 	lat_calltimes
 	lat_peers

@@ -252,7 +252,7 @@ estimate() {
 	scale) echo 200 ;;
 	rr) echo $((${ZC_BENCH_RR_REPS:-10} * ${ZC_BENCH_RR_SECS:-5} * 7 + ${ZC_BENCH_RR_MEM_SECS:-60} + 30)) ;;
 	latency) _g=$(echo ${ZC_BENCH_LATENCY_GAPS:-1 2 3 4 5 6} | wc -w) _s=${ZC_BENCH_LATENCY_SECS:-2}
-		echo $((_g * _s * 2 * 2 + _g * _s * 2 + 6 * _s * 2 * 2 + ${ZC_BENCH_LATENCY_REPS:-3} * 10 * _s + 60)) ;;
+		echo $((_g * _s * 7 + 6 * _s * 2 * 2 + ${ZC_BENCH_LATENCY_REPS:-3} * (10 + _g * 2) * _s + 60)) ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac
 }

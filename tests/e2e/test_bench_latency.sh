@@ -3,9 +3,9 @@
 # make bench PART=latency, short (1 s a cell, 1 round, gaps 1ms and closed):
 # its knobs refused at the door; the talk's table (between namespaces as
 # root, else over loopback, saying why) with a row per protocol, size and
-# gap, the charts, the load rows and their verdict, the call-times rows,
-# each peer's row or why not, the CSV's rows, and nothing left behind
-# (namespaces, servers, the netperf build's directory).
+# gap, the charts, zcc's own rounds, the load rows and their verdict, the
+# call-times rows, each peer's row or why not, the CSV's rows, and nothing
+# left behind (namespaces, servers, the netperf build's directory).
 . "$ZC_TOP/tests/lib.sh"
 . "$ZC_TOP/tests/harness/e2e.sh"
 
@@ -62,6 +62,9 @@ for s in 200 1300; do
 		grep -q '^  picture: $TMP/out/latency_p99_$s.svg' '$TMP/lat.txt' &&
 		grep -q '<svg' '$TMP/out/latency_p99_$s.svg' && head -n 1 '$TMP/out/latency_p99_$s.csv' | grep -q '^gap_us,tcp,udp'"
 done
+check "zcc's own rounds: its compare table of the 200-byte cells" sh -c "
+	grep -q '^  compare: 1 round, each variant against tcp' '$TMP/lat.txt' &&
+	grep -Eq '^  udp(/1ms)? +[0-9]+ ' '$TMP/lat.txt'"
 check "the talk's figures beside the call times" grep -q "^  the talk's (its machine): raw Ethernet and raw IP about 5 and 13 sends of 26,000" "$TMP/lat.txt"
 # peer NAME PATTERN-OF-ITS-ROW: its row, or one line why not.
 peer() {
