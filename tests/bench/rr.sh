@@ -227,7 +227,8 @@ ratios() {
 # judge_ratio NAME WHAT PREFIX TEST TARGET: the verdict on the paired
 # ratios under PREFIX (ratio_of), met when TEST (an is_true expression of
 # m, lo and hi: the median and the interval as printed, three decimals)
-# holds; TARGET says it in words.
+# holds; TARGET says it in words. Another part names its CSV part in
+# JUDGE_PART, as for peers.sh's judge_cpu.
 judge_ratio() {
 	eval "_m=\$${3}median _lo=\$${3}lo _hi=\$${3}hi _cf=\$${3}conf _n=\$${3}n _ab=\$${3}above"
 	_m=$(printf '%.3f' "$_m")
@@ -240,7 +241,7 @@ judge_ratio() {
 	fi
 	# shellcheck disable=SC2154
 	verdict $_met "$2 ${_m}x [$_lo-$_hi, $(calc "$_cf * 100")%], $_ab of $_n rounds above 1 ($5)"
-	csv rr "$1" "${3%_}_target_met" $_met bool
+	csv "${JUDGE_PART:-rr}" "$1" "${3%_}_target_met" $_met bool
 }
 
 # rr_row NAME SIZE: the table lines and verdicts of one message size.

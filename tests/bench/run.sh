@@ -2,7 +2,7 @@
 # make bench [PART=name]: the benchmark that shows what a byte sent costs
 # the CPU, beside the 2001 figures.
 #
-#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|perturb|scale|link|rr]...
+#   sh tests/bench/run.sh [loopback|sweep|peers|accuracy|perturb|scale|link|rr|latency]...
 #
 # Each part is one file next to this one, sourced here, and a thin script
 # over the programs' own output (their -J); the statistics
@@ -21,14 +21,15 @@
 # ZC_BENCH_PERTURB_METHODS its meters, default -K -r -L),
 # ZC_BENCH_LINK_RATES (tc rates, default "100mbit 4gbit"),
 # ZC_BENCH_LOOPBACK_SECS (the length of a loopback run, default 2; the
-# tests' short run takes 0.5), ZC_BENCH_RR_* (tests/bench/rr.sh), ZC_BIN
+# tests' short run takes 0.5), ZC_BENCH_RR_* (tests/bench/rr.sh),
+# ZC_BENCH_LATENCY_SECS, _REPS and _GAPS (tests/bench/latency.sh), ZC_BIN
 # and ZC_TESTBIN as for the tests.
 ZC_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BENCH_DIR=$ZC_TOP/tests/bench
 HARNESS_GRACE=10
 . "$ZC_TOP/tests/lib.sh"
 
-ALL_PARTS="loopback sweep peers accuracy perturb scale link rr"
+ALL_PARTS="loopback sweep peers accuracy perturb scale link rr latency"
 OUT=${ZC_BENCH_OUT:-$ZC_TOP/build/bench}
 REPS=${ZC_BENCH_REPS:-3}
 PEER_REPS=${ZC_BENCH_PEER_REPS:-5}
@@ -250,6 +251,8 @@ estimate() {
 	perturb) echo $((6 * ${ZC_BENCH_PERTURB_REPS:-5} * 4 * ($(echo ${ZC_BENCH_PERTURB_METHODS:--K -r -L} | wc -w) + 1))) ;;
 	scale) echo 200 ;;
 	rr) echo $((${ZC_BENCH_RR_REPS:-10} * ${ZC_BENCH_RR_SECS:-5} * 7 + ${ZC_BENCH_RR_MEM_SECS:-60} + 30)) ;;
+	latency) _g=$(echo ${ZC_BENCH_LATENCY_GAPS:-1 2 3 4 5 6} | wc -w) _s=${ZC_BENCH_LATENCY_SECS:-2}
+		echo $((_g * _s * 7 + 6 * _s * 2 * 2 + ${ZC_BENCH_LATENCY_REPS:-3} * (10 + _g * 2) * _s + 60)) ;;
 	link) if [ "$(id -u)" = 0 ]; then echo $((_r * (_n * LINK_REPS * 5 / 2 + 20))); else echo 1; fi ;;
 	esac
 }

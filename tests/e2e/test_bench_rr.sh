@@ -13,18 +13,10 @@
 bench=$ZC_TOP/tests/bench/run.sh
 mkdir -p "$TMP/tmp" "$TMP/out"
 
-# refused WHAT "VAR=VALUE": exit 1, one line on stderr, no table.
-refused() {
-	env "$2" TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
-		sh "$bench" rr >"$TMP/out.txt" 2>"$TMP/err.txt"
-	_rc=$?
-	check "$1: exit 1 (got $_rc), one line: $(cat "$TMP/err.txt")" \
-		sh -c "[ $_rc -eq 1 ] && [ \$(wc -l <'$TMP/err.txt') -eq 1 ] && ! grep -q '^===' '$TMP/out.txt'"
-}
-refused "ZC_BENCH_RR_REPS=0" ZC_BENCH_RR_REPS=0
-refused "ZC_BENCH_RR_SECS=x" ZC_BENCH_RR_SECS=x
-refused "ZC_BENCH_RR_MEM_SECS=2" ZC_BENCH_RR_MEM_SECS=2
-refused "ZC_BENCH_RR_TURNS=2 (not dividing 5 s)" ZC_BENCH_RR_TURNS=2
+bench_refused rr "ZC_BENCH_RR_REPS=0" ZC_BENCH_RR_REPS=0
+bench_refused rr "ZC_BENCH_RR_SECS=x" ZC_BENCH_RR_SECS=x
+bench_refused rr "ZC_BENCH_RR_MEM_SECS=2" ZC_BENCH_RR_MEM_SECS=2
+bench_refused rr "ZC_BENCH_RR_TURNS=2 (not dividing 5 s)" ZC_BENCH_RR_TURNS=2
 
 bench_run_here "bench rr run"
 meter_slot

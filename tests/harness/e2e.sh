@@ -107,3 +107,15 @@ bench_run_here() {
 		finish
 	fi
 }
+
+# bench_refused PART WHAT "VAR=VALUE": make bench PART with that setting
+# (TMPDIR and the output under $TMP) must stop at the door: exit 1, one
+# line on stderr, no table.
+bench_refused() {
+	mkdir -p "$TMP/tmp" "$TMP/out"
+	env "$3" TMPDIR="$TMP/tmp" ZC_BENCH_OUT="$TMP/out" ZC_BIN="$ZC_BIN" ZC_TESTBIN="$ZC_TESTBIN" \
+		sh "$ZC_TOP/tests/bench/run.sh" "$1" >"$TMP/out.txt" 2>"$TMP/err.txt"
+	_rc=$?
+	check "$2: exit 1 (got $_rc), one line: $(cat "$TMP/err.txt")" \
+		sh -c "[ $_rc -eq 1 ] && [ \$(wc -l <'$TMP/err.txt') -eq 1 ] && ! grep -q '^===' '$TMP/out.txt'"
+}
