@@ -11,7 +11,7 @@
  *     u32 run id                           the client's, random, not 0
  *     u32 flow id                          0.. for -P's flows
  *     u32 request bytes, u32 response bytes   1..RR_MSG_MAX (UDP: RR_UDP_MAX)
- *     u8 protocol, u8 mode, u16 flags      RR_TCP or RR_UDP; RR_MODE_RR; RR_ASK_*
+ *     u8 protocol, u8 mode, u16 flags      RR_TCP, RR_UDP, RR_IP, RR_PACKET; RR_MODE_RR; RR_ASK_*
  *     16 bytes: the client's boot id       zeros: unknown
  *
  * The flags were 0 before any was defined, so a client that asks for
@@ -123,7 +123,9 @@
 #define RR_SNIFF_BYTES	8		/* rr_sniff decides by then */
 #define RR_BYE_LEN	512		/* a bye's bytes: RXREPORT_MAX */
 
-enum rr_proto { RR_TCP = 1, RR_UDP = 2 };
+/* RR_IP, RR_PACKET: raw IP and raw Ethernet (lib/wire/raw.h), a UDP datagram's payload. */
+enum rr_proto { RR_TCP = 1, RR_UDP = 2, RR_IP = 3, RR_PACKET = 4 };
+#define rr_proto_dgram(p) ((p) == RR_UDP || (p) == RR_IP || (p) == RR_PACKET)
 enum rr_mode { RR_MODE_RR = 1 };
 enum rr_kind { RR_REQUEST = 1, RR_RESPONSE = 2, RR_BYE = 3 };
 enum rr_ask { RR_ASK_REPORT = 1 };	/* the hello's flags */

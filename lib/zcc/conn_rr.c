@@ -75,7 +75,7 @@ static void rr_init(struct conn *c, uint32_t loops)
 		error(1, errno, "memory");
 	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
-		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR,
+		.proto = rc->proto ? (uint8_t)rc->proto : RR_TCP, .mode = RR_MODE_RR,
 		.flags = rr_far_asks(c) ? RR_ASK_REPORT : 0 };
 	rr_boot_id(w->h.boot_id);
 	w->timed = rr_timed(rc->req_bytes, rc->resp_bytes);
@@ -367,11 +367,11 @@ static int rr_run(struct conn *c, char *err, size_t errlen)
 	return rc;
 }
 
-/* The connection: TCP as a stream's, or a connected UDP socket. */
+/* The connection: TCP as a stream's, or a datagram protocol's socket. */
 static int rr_connect(struct conn *c, char *err, size_t errlen)
 {
 	if (rr_settings->udp)
-		return rr_udp_connect(c, err, errlen);
+		return rr_dgram_connect(c, err, errlen);
 	return send_connect(c->sd, c->cancel, c->peer, sizeof(c->peer), err, errlen);
 }
 

@@ -108,6 +108,7 @@ struct send_result rr_variant_run(struct sender *sd, const struct rr_cfg *asked,
 		now.resp_bytes = now.req_bytes;
 	now.gap_ns = v->gap_ns;
 	now.udp = v->udp;
+	now.proto = v->proto;
 	now.use_write = strcmp(v->method->name, "write") == 0;
 	now.use_uring = strcmp(v->method->name, "uring") == 0;
 	rr_cfg_set(&now);

@@ -37,6 +37,7 @@ struct serve_cfg {
 	struct where_session *where;		/* -W, or NULL */
 	int call_times;			/* --call-times */
 	uint64_t budget_ns;		/* --budget; UINT64_MAX: none */
+	struct serve_dg *raw;		/* --proto ip or packet: its end (serve_dgram.h); NULL */
 };
 
 /* What one connection moved and cost, for the comparison and the report. */
