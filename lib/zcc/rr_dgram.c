@@ -81,12 +81,12 @@ static int route_ifname(const struct sockaddr_in *to, char ifname[IF_NAMESIZE], 
 static int packet_connect(struct conn *c, struct rr_dgram *d, const struct sockaddr_in *to,
 			  char *err, size_t errlen)
 {
-	const char *given = rr_settings_of()->ifname;
-	char ifname[IF_NAMESIZE];
+	const char *ifname = rr_settings_of()->ifname;
+	char routed[IF_NAMESIZE];
 
-	if (!given && route_ifname(to, ifname, err, errlen) < 0)
+	if (!ifname && route_ifname(to, routed, err, errlen) < 0)
 		return -1;
-	snprintf(ifname, sizeof(ifname), "%s", given ? given : ifname);
+	ifname = ifname ? ifname : routed;
 	if (raw_packet_open(&d->raw, ifname, RAW_ETHERTYPE, err, errlen) < 0)
 		return -1;
 	if (raw_neigh(to->sin_addr, ifname, d->to.mac, NEIGH_WAIT_MS, err, errlen) < 0) {
