@@ -3,7 +3,7 @@
 # between two network namespaces joined by a veth pair (root only): the
 # closed loop over each, the open loop over ip, ip and udp compared in
 # rounds; a foreign sender on the protocol (tests/tools/rawfoe) counted at
-# zcs and the run unaffected; at the door --ip-proto 6 and -b above the
+# zcs, and one toward zcc counted there, the runs unaffected; at the door --ip-proto 6 and -b above the
 # MTU; without CAP_NET_RAW one line naming it; the interface going down
 # mid-run: one line, exit 1.
 . "$ZC_TOP/tests/lib.sh"
@@ -76,6 +76,21 @@ foe() {
 		grep -q "^zcs: --proto $1: 300 packets foreign" "$TMP/zcs.err"
 }
 
+# foe_back PROTO WHERE: foreign packets toward zcc (from the server's side,
+# 1000 over a second or more) while it runs 300 requests over PROTO: it
+# counts them as foreign, its run whole.
+foe_back() {
+	proto=$1
+	: >"$TMP/foe.out"
+	bg ip netns exec "$RX" "$FOE" "$1" "$2" 1000 >"$TMP/foe.out" 2>"$TMP/foe.err"
+	foe_pid=$!
+	wait_for "$TMP/foe.out" '^sending$' || not_ok "rawfoe $1 starts: $(cat "$TMP/foe.err")"
+	in_tx --rr --proto "$1" -s 192.0.2.2 -p "$ZCS_PORT" -n 300 -b 200 --gap 1ms
+	check "--proto $1, foreign packets toward zcc: counted, the run whole ($(grep ^rr: "$TMP/out"); $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 300 transactions .* over $proto, lost 0, duplicated 0, reordered 0, foreign [1-9][0-9]*$" "$TMP/out"'
+	stop_bg "$foe_pid"
+}
+
 # --- raw IP ---------------------------------------------------------------------
 raw_zcs --proto ip || { not_ok "zcs --proto ip starts: $(cat "$TMP/zcs.err")"; finish; }
 closed ip
@@ -103,6 +118,7 @@ if command -v setpriv >/dev/null; then
 else
 	skip "not root: no setpriv here"
 fi
+foe_back ip 192.0.2.1
 foe ip 192.0.2.2
 
 # --- raw Ethernet -----------------------------------------------------------------
@@ -125,6 +141,7 @@ check "vt down mid-run: exit 1, one line naming the send's error ($(cat "$TMP/do
 	eval '[ "$down_rc" -eq 1 ] && [ "$(wc -l <"$TMP/down.err")" -eq 1 ] &&
 	grep -q "Network is down" "$TMP/down.err"'
 ip -n "$TX" link set vt up
+foe_back packet vr
 foe packet vt
 
 finish
