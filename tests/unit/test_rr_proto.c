@@ -142,8 +142,15 @@ static void hellos(void)
 	b[11]++;
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "hello of another length: RR_FIELD");
 	b[11]--;
-	b[28] = 3;
+	b[28] = 5;
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "an unknown protocol: RR_FIELD");
+	b[28] = RR_IP;
+	proto_put_u32(b + 20, 63);
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "raw IP below the header's size: "
+	      "RR_FIELD, as UDP");
+	b[28] = RR_PACKET;
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "raw Ethernet below the header's "
+	      "size: RR_FIELD, as UDP");
 	b[28] = RR_UDP;
 	proto_put_u32(b + 20, 63);
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "UDP below the header's size: RR_FIELD");
