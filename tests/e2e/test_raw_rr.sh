@@ -57,17 +57,25 @@ closed() {
 		eval '[ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ] && grep -Eq "^rr: 200 transactions in .*request 200 bytes, response 200 bytes over $proto, lost 0, duplicated 0, reordered 0, foreign 0$" "$TMP/out"'
 }
 
-# foe PROTO WHERE: 300 foreign packets during an open-loop run over PROTO;
-# the run whole, zcs counts each of them.
-foe() {
-	proto=$1
+# beside_foe NS PROTO WHERE COUNT FOREIGN: rawfoe in namespace NS sends
+# COUNT foreign packets over PROTO to WHERE while zcc runs 300 requests
+# over PROTO, open loop: the run whole, its rr: line's foreign count
+# matching FOREIGN (grep -E). foe_pid: rawfoe's.
+beside_foe() {
+	proto=$2 foreign=$5
 	: >"$TMP/foe.out"
-	bg ip netns exec "$TX" "$FOE" "$1" "$2" 300 >"$TMP/foe.out" 2>"$TMP/foe.err"
+	bg ip netns exec "$1" "$FOE" "$2" "$3" "$4" >"$TMP/foe.out" 2>"$TMP/foe.err"
 	foe_pid=$!
-	wait_for "$TMP/foe.out" '^sending$' || not_ok "rawfoe $1 starts: $(cat "$TMP/foe.err")"
-	in_tx --rr --proto "$1" -s 192.0.2.2 -p "$ZCS_PORT" -n 300 -b 200 --gap 1ms
-	check "--proto $1 beside a foreign sender: 300 transactions, lost 0 ($(cat "$TMP/err"))" \
-		eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 300 transactions .* over $proto, lost 0, duplicated 0, reordered 0, foreign 0$" "$TMP/out"'
+	wait_for "$TMP/foe.out" '^sending$' || not_ok "rawfoe $2 starts: $(cat "$TMP/foe.err")"
+	in_tx --rr --proto "$2" -s 192.0.2.2 -p "$ZCS_PORT" -n 300 -b 200 --gap 1ms
+	check "--proto $2 beside a foreign sender in $1: 300 transactions, lost 0, foreign $5 ($(grep ^rr: "$TMP/out"); $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 300 transactions .* over $proto, lost 0, duplicated 0, reordered 0, foreign $foreign$" "$TMP/out"'
+}
+
+# foe PROTO WHERE: 300 foreign packets toward zcs during a run over PROTO:
+# zcs counts each of them, zcc sees none.
+foe() {
+	beside_foe "$TX" "$1" "$2" 300 0
 	check "rawfoe $1 sent its 300" wait_for "$TMP/foe.out" '^sent 300$' 100
 	reap_pid "$foe_pid" 10
 	forget_bg "$foe_pid"
@@ -77,17 +85,9 @@ foe() {
 }
 
 # foe_back PROTO WHERE: foreign packets toward zcc (from the server's side,
-# 1000 over a second or more) while it runs 300 requests over PROTO: it
-# counts them as foreign, its run whole.
+# 1000 over a second or more) during its run: counted there.
 foe_back() {
-	proto=$1
-	: >"$TMP/foe.out"
-	bg ip netns exec "$RX" "$FOE" "$1" "$2" 1000 >"$TMP/foe.out" 2>"$TMP/foe.err"
-	foe_pid=$!
-	wait_for "$TMP/foe.out" '^sending$' || not_ok "rawfoe $1 starts: $(cat "$TMP/foe.err")"
-	in_tx --rr --proto "$1" -s 192.0.2.2 -p "$ZCS_PORT" -n 300 -b 200 --gap 1ms
-	check "--proto $1, foreign packets toward zcc: counted, the run whole ($(grep ^rr: "$TMP/out"); $(cat "$TMP/err"))" \
-		eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 300 transactions .* over $proto, lost 0, duplicated 0, reordered 0, foreign [1-9][0-9]*$" "$TMP/out"'
+	beside_foe "$RX" "$1" "$2" 1000 '[1-9][0-9]*'
 	stop_bg "$foe_pid"
 }
 
