@@ -143,6 +143,17 @@ static int poll_timeout(void)
 	return ms;
 }
 
+/* Request/response over UDP beside the listener (lib/zcs/serve_udp.h): udp, or NULL. */
+static struct serve_dg *udp_beside(struct serve_dg *udp, int listen_fd)
+{
+	char err[160];
+
+	if (serve_dg_udp(udp, listen_fd, err, sizeof(err)) >= 0)
+		return udp;
+	error(0, 0, "warning: %s: no UDP request/response", err);
+	return NULL;
+}
+
 /* The datagram ends' turn: each one's waiting messages answered. */
 static void take_datagrams(struct serve_dg *const dg[2], const struct pollfd *pfd)
 {
@@ -166,10 +177,9 @@ static void say_foreign(const struct serve_dg *d)
 void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns,
 		   unsigned char *buf)
 {
-	char drain[160];	/* the wake pipe's bytes; the UDP socket's refusal */
+	char drain[160];	/* the wake pipe's bytes */
 	struct serve_dg udp;
-	struct serve_dg *const dg[2] = { serve_dg_udp(&udp, listen_fd, drain, sizeof(drain)) < 0 ?
-					 NULL : &udp, sc->raw };
+	struct serve_dg *const dg[2] = { udp_beside(&udp, listen_fd), sc->raw };
 	struct pollfd pfd[5] = {
 		{ .fd = listen_fd, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
@@ -179,8 +189,6 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 	};
 	int broken = 0;
 
-	if (!dg[0])	/* request/response over UDP: lib/zcs/serve_udp.h */
-		error(0, 0, "warning: %s: no UDP request/response", drain);
 	cfg = sc;
 	listen_sock = listen_fd;
 	serve_conns_open(max_conns, serve_rounds_on() ? serve_rounds_ended : NULL);
