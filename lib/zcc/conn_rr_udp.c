@@ -69,7 +69,7 @@ int rr_udp_open(struct conn *c, char *err, size_t errlen)
 		if (rr_dgram_send(c, buf, RR_HELLO_LEN) < 0 && errno != ECONNREFUSED)
 			return err_fill(err, errlen, errno, "%s: the hello", c->peer);
 		/* Another run's packets on a raw protocol are passed over. */
-		while (n < 0 && poll(&p, 1, HELLO_AGAIN_MS) == 1 &&
+		while (n < 0 && now_ns() < end && poll(&p, 1, HELLO_AGAIN_MS) == 1 &&
 		       ((n = rr_dgram_recv(c, buf, sizeof(buf), NULL)) == RR_DG_NONE ||
 			(n > 0 && w->dg.proto != RR_UDP &&
 			 rr_ack_decode(buf, (size_t)n, w->h.run, w->h.flow, &a) != RR_OK)))
@@ -111,8 +111,12 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 	enum rr_result res;
 	ssize_t n;
 
-	if (rr_probe_poll(w->probe, c->t.sock, ms) != 1)
+	if (rr_probe_poll(w->probe, c->t.sock, ms) != 1) {
+		/* A raw socket is not shut by a stop: none came, and the run is over. */
+		if (w->dg.proto != RR_UDP && __atomic_load_n(c->cancel, __ATOMIC_RELAXED))
+			return err_fill(err, errlen, 0, "%s: stopped", c->peer);
 		return 0;
+	}
 	n = rr_dgram_recv(c, w->resp, w->h.resp_bytes + 1, rr_probe_ctl(w->probe));
 	if (n == RR_DG_NONE)
 		return 2;
@@ -150,6 +154,14 @@ static void udp_figures(struct rr_work *w)
 	w->f.reordered = w->seq.reordered;
 }
 
+/* The milliseconds from now to until, rounded up (0: it has come). */
+static int ms_until(uint64_t until)
+{
+	uint64_t now = now_ns();
+
+	return now >= until ? 0 : (int)((until - now + 999999) / 1000000);
+}
+
 int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = rr_work_of(c);
@@ -157,14 +169,17 @@ int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 	int timed_end = c->sd->cfg->secs > 0, rc = 0;
 	enum rr_seq_kind kind = RR_SEQ_BOGUS;
 	struct rr_msg m;
+	uint64_t lost;
 
 	for (uint64_t seq = 0; (limit ? seq < limit : 1) && rc >= 0; seq++) {
 		if (timed_end && now_ns() >= c->end)
 			break;
 		if (rr_send_request(c, seq, now_ns(), 0, err, errlen) < 0)
 			return -1;
-		/* Late answers of earlier requests, and copies, are counted, not timed. */
-		while ((rc = udp_answer(c, RR_UDP_LOST_MS, &m, &kind, err, errlen)) > 0)
+		/* Late answers of earlier requests, copies and foreign packets are
+		 * counted, not timed; none of them puts off the answer's loss. */
+		lost = now_ns() + (uint64_t)RR_UDP_LOST_MS * 1000000;
+		while ((rc = udp_answer(c, ms_until(lost), &m, &kind, err, errlen)) > 0)
 			if (rc == 1 && m.seq == seq && kind == RR_SEQ_NEW) {
 				udp_record(w, &m, 0);
 				break;

@@ -135,6 +135,10 @@ int rr_dgram_send(const struct conn *c, const void *buf, size_t len)
 
 	if (d->proto == RR_UDP)
 		return send(c->t.sock, buf, len, 0) < 0 ? -1 : 0;
+	if (__atomic_load_n(c->cancel, __ATOMIC_RELAXED)) {
+		errno = ESHUTDOWN;	/* a packet socket cannot be shut: as if it were */
+		return -1;
+	}
 	return raw_send(&d->raw, buf, len, d->proto == RR_PACKET ? &d->to : NULL, err,
 			sizeof(err)) < 0 ? -1 : 0;
 }
@@ -150,11 +154,10 @@ ssize_t rr_dgram_recv(const struct conn *c, void *buf, size_t len, struct rr_io_
 	if (d->proto == RR_UDP)
 		return rr_recv_one(c->t.sock, buf, len, MSG_TRUNC, ctl);
 	n = raw_recv(&d->raw, buf, len, MSG_DONTWAIT, NULL, &cut, err, sizeof(err));
+	/* Stopped: as a shut socket, what is there first, then the end. */
 	if (n < 0 && errno == EAGAIN)
-		return RR_DG_NONE;
+		return __atomic_load_n(c->cancel, __ATOMIC_RELAXED) ? 0 : RR_DG_NONE;
 	if (n < 0 || n > 0)
 		return n;
-	if (__atomic_load_n(c->cancel, __ATOMIC_RELAXED))
-		return 0;	/* shut by a stop */
 	return RR_DG_NONE;	/* a packet socket's own frame, or a header cut short */
 }

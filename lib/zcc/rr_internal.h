@@ -172,8 +172,9 @@ void *rr_udp_reader(void *arg);
  * --ifname), a request above the path's MTU refused: -1 with err.
  * rr_dgram_send - one message: 0, or -1 with errno. rr_dgram_recv - one
  * message into buf (a longer one: more than len, as MSG_TRUNC says); 0:
- * the socket shut by a stop; RR_DG_NONE: a packet socket's own frame,
- * or one cut short of its header; -1 with errno.
+ * the socket shut by a stop (a raw one: the run cancelled, which fails
+ * rr_dgram_send too, ESHUTDOWN); RR_DG_NONE: a packet socket's own
+ * frame, or one cut short of its header; -1 with errno.
  */
 #define RR_DG_NONE (-2)
 int rr_dgram_connect(struct conn *c, char *err, size_t errlen);

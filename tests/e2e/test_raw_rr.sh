@@ -4,8 +4,8 @@
 # closed loop over each, the open loop over ip, ip and udp compared in
 # rounds; a foreign sender on the protocol (tests/tools/rawfoe) counted at
 # zcs, and one toward zcc counted there, the runs unaffected; at the door --ip-proto 6 and -b above the
-# MTU; without CAP_NET_RAW one line naming it; the interface going down
-# mid-run: one line, exit 1.
+# MTU; without CAP_NET_RAW one line naming it; a stop mid-run; the
+# interface going down mid-run: one line, exit 1.
 . "$ZC_TOP/tests/lib.sh"
 
 ZCC=$ZC_BIN/zcc
@@ -127,6 +127,22 @@ closed packet
 in_tx --rr --proto packet --ifname vt -s 192.0.2.2 -p "$ZCS_PORT" -n 10 -b 1501
 check "--proto packet -b 1501: refused, naming the MTU ($(cat "$TMP/err"))" \
 	eval '[ "$RC" -eq 1 ] && grep -q "above the 1500 bytes .* MTU" "$TMP/err"'
+# A stop mid-run (a packet socket cannot be shut): the run ends at once,
+# its lines said, the stop's exit status.
+for gap in "" "--gap 1ms"; do
+	# shellcheck disable=SC2086
+	bg ip netns exec "$TX" "$ZCC" --rr --proto packet -s 192.0.2.2 -p "$ZCS_PORT" \
+		-n 10000000 -b 200 -I 0.2 $gap >"$TMP/stop.out" 2>"$TMP/stop.err"
+	stop_pid=$!
+	wait_for "$TMP/stop.out" 'transactions/sec' 100
+	kill -TERM "$stop_pid"
+	within 30 proc_ended "$stop_pid"
+	wait "$stop_pid"
+	stop_rc=$?
+	forget_bg "$stop_pid"
+	check "--proto packet $gap stopped by SIGTERM: exit 143 within 3 s, rr: (interrupted) ($(cat "$TMP/stop.err"))" \
+		eval '[ "$stop_rc" -eq 143 ] && grep -q "^rr: .* over packet, .*(interrupted)$" "$TMP/stop.out"'
+done
 # The interface going down mid-run: the send's error, one line, exit 1.
 bg ip netns exec "$TX" "$ZCC" --rr --proto packet -s 192.0.2.2 -p "$ZCS_PORT" -n 20000 \
 	-b 200 --gap 1ms -I 0.2 >"$TMP/down.out" 2>"$TMP/down.err"
