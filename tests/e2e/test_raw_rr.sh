@@ -4,8 +4,9 @@
 # closed loop over each, the open loop over ip, ip and udp compared in
 # rounds; a foreign sender on the protocol (tests/tools/rawfoe) counted at
 # zcs, and one toward zcc counted there, the runs unaffected; at the door --ip-proto 6 and -b above the
-# MTU; without CAP_NET_RAW one line naming it; a stop mid-run; the
-# interface going down mid-run: one line, exit 1.
+# MTU; without CAP_NET_RAW one line naming it; a stop mid-run; zcc's
+# interface going down mid-run: one line, exit 1; zcs's: a warning, and
+# it serves on.
 . "$ZC_TOP/tests/lib.sh"
 
 ZCC=$ZC_BIN/zcc
@@ -157,6 +158,12 @@ check "vt down mid-run: exit 1, one line naming the send's error ($(cat "$TMP/do
 	eval '[ "$down_rc" -eq 1 ] && [ "$(wc -l <"$TMP/down.err")" -eq 1 ] &&
 	grep -q "Network is down" "$TMP/down.err"'
 ip -n "$TX" link set vt up
+# The server's interface going down: one warning, and zcs serves on once it is up.
+ip -n "$RX" link set vr down
+check "vr down: zcs says so in one warning" \
+	wait_for "$TMP/zcs.err" '^zcs: warning: --proto packet: receive: Network is down$'
+ip -n "$RX" link set vr up
+closed packet
 foe_back packet vr
 foe packet vt
 
