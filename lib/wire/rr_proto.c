@@ -285,3 +285,14 @@ int rr_boot_id_parse(const char *text, unsigned char id[RR_BOOT_ID])
 	memset(id, 0, RR_BOOT_ID);
 	return -1;
 }
+
+uint32_t rr_run_of(const unsigned char *buf, size_t len)
+{
+	if (len >= RR_HELLO_LEN && rr_sniff(buf, len) == RR_SNIFF_RR)
+		return proto_get_u32(buf + 12);
+	if (len >= RR_ACK_LEN && proto_get_u32(buf) == RR_ACK_MAGIC)
+		return proto_get_u32(buf + 8);
+	if (len >= RR_MSG_HDR && get16(buf) == RR_MSG_MAGIC)
+		return proto_get_u32(buf + 4);
+	return 0;
+}

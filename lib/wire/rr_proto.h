@@ -187,6 +187,13 @@ enum rr_sniff { RR_SNIFF_MORE, RR_SNIFF_STREAM, RR_SNIFF_RR };
  */
 enum rr_sniff rr_sniff(const unsigned char *buf, size_t have);
 
+/*
+ * rr_run_of - the run id a hello, an ack or a message in buf[0..len)
+ * names, by its magic; 0 for anything else (no run's id is 0). What a
+ * raw socket's reader tells its own run's packets by.
+ */
+uint32_t rr_run_of(const unsigned char *buf, size_t len);
+
 /* rr_timed - do messages of these sizes carry the header? */
 static inline int rr_timed(uint32_t req_bytes, uint32_t resp_bytes)
 {

@@ -31,6 +31,7 @@
 #include "zcc/rr_stamps.h"
 
 static const struct rr_cfg *rr_settings;
+static uint32_t run_id;		/* this run's, every flow's: a round's own */
 
 void rr_cfg_set(const struct rr_cfg *rc)
 {
@@ -48,6 +49,7 @@ struct send_result rr_send_run(struct sender *sd)
 
 	if (rr_settings->log)
 		rr_log_open(rr_settings->log);
+	run_id = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1;
 	r = engine_send(sd, &conn_rr, 0);
 	rr_log_sync();
 	return r;
@@ -73,7 +75,7 @@ static void rr_init(struct conn *c, uint32_t loops)
 	(void)loops;
 	if (!w)
 		error(1, errno, "memory");
-	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
+	w->h = (struct rr_hello){ .run = run_id,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
 		.proto = rc->proto ? (uint8_t)rc->proto : RR_TCP, .mode = RR_MODE_RR,
 		.flags = rr_far_asks(c) ? RR_ASK_REPORT : 0 };

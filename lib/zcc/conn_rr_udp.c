@@ -126,8 +126,10 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 		return err_fill(err, errlen, 0, "%s: stopped", c->peer);
 	res = rr_msg_decode(w->resp, (size_t)n > w->h.resp_bytes ? w->h.resp_bytes + 1 :
 			    (size_t)n, &want, m);
+	/* A raw socket sees the other flows' answers too: theirs, not foreign. */
 	if (res != RR_OK && w->dg.proto != RR_UDP) {
-		w->f.foreign++;
+		if (rr_run_of(w->resp, (size_t)n) != w->h.run)
+			w->f.foreign++;
 		return 2;
 	}
 	if (res != RR_OK)

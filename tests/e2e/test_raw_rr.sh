@@ -95,6 +95,9 @@ foe_back() {
 # --- raw IP ---------------------------------------------------------------------
 raw_zcs --proto ip || { not_ok "zcs --proto ip starts: $(cat "$TMP/zcs.err")"; finish; }
 closed ip
+in_tx --rr --proto ip -P 2 -s 192.0.2.2 -p "$ZCS_PORT" -n 200 -b 200
+check "--proto ip -P 2: 400 transactions, each flow's answers not foreign to the other ($(grep ^rr: "$TMP/out"); $(cat "$TMP/err"))" \
+	eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 400 transactions .* over ip, lost 0, duplicated 0, reordered 0, foreign 0$" "$TMP/out"'
 in_tx --rr --proto ip -s 192.0.2.2 -p "$ZCS_PORT" -n 100 -b 200 --gap 1ms
 check "--proto ip --gap 1ms -n 100: exit 0, 100 transactions, the schedule ($(cat "$TMP/err"))" \
 	eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 100 transactions .* over ip, lost 0" "$TMP/out" &&
