@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app/env_out.h"
 #include "app/mptcp_out.h"
@@ -23,6 +24,7 @@
 #include "app/optab.h"
 #include "app/out.h"
 #include "zcs/serve_conns.h"
+#include "zcs/serve_dgram.h"
 #include "zcs/serve_loop.h"
 #include "zcs/serve_rounds.h"
 #include "zcs/serve_sampler.h"
@@ -32,12 +34,14 @@
 #include "base/safe_text.h"
 #include "meter/calib_file.h"
 #include "wire/net.h"
+#include "wire/rr_proto.h"
 #include "wire/rx.h"
 
 #define MAX_READ_SIZE	(64 << 20)
 #define MAX_SECS	86400
 
-enum { OPT_PLOT = 300, OPT_MPTCP, OPT_CALL_TIMES, OPT_BUDGET, OPT_STAMPS };	/* long only */
+enum { OPT_PLOT = 300, OPT_MPTCP, OPT_CALL_TIMES, OPT_BUDGET,	/* long options only */
+       OPT_PROTO, OPT_IP_PROTO, OPT_IFNAME, OPT_STAMPS };
 
 /* Everything the options say, set by parse_args and read everywhere else. */
 struct settings {
@@ -53,6 +57,8 @@ struct settings {
 	const char *methods, *sizes;	/* -M, -b: a name or size, or comma lists */
 	struct rx_variants variants;	/* -M x -b; two or more: compared */
 	const char *plot;		/* --plot */
+	struct serve_raw_cfg raw;	/* --proto, --ip-proto, --ifname */
+	struct serve_dg raw_end;	/*   its socket, opened before listening */
 	/* -1 (alone), -b, -d, -M, -t, -T; and the meter opened for -c, -W */
 	struct serve_cfg conn;
 };
@@ -146,6 +152,12 @@ static const struct optab options[] = {
 	{ OPT_STAMPS, "stamps", NULL, "request/response over TCP: the kernel's stamps "
 	  "(SO_TIMESTAMPING) of each answer and request, a stages: line after each answered: "
 	  "line (zcs's side: its answers' way out, the requests' wake-ups)" },
+	{ OPT_PROTO, "proto", "PROTO", "ip (raw IP) or packet (raw Ethernet, with --ifname): "
+	  "zcc --rr --proto's requests answered on that protocol too, beside TCP and UDP; "
+	  "packets not of a run served are counted as foreign (a line at the end). Needs "
+	  "CAP_NET_RAW" },
+	{ OPT_IP_PROTO, "ip-proto", "N", "with --proto ip: the IP protocol number (default 253)" },
+	{ OPT_IFNAME, "ifname", "IF", "with --proto packet: the interface to answer on" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPTAB_VERSION, "version", NULL, "print zcs and its version" },
 	{ 0, NULL, NULL, NULL },
@@ -231,6 +243,37 @@ static void check_args(void)
 		usage_error("-W says where -c's load went: give -c");
 }
 
+/* --proto's name: ip or packet (TCP and UDP are always served). */
+static int raw_proto_arg(const char *arg)
+{
+	char shown[SAFE_LEN];
+
+	if (!strcmp(arg, "ip") || !strcmp(arg, "packet"))
+		return arg[0] == 'i' ? RR_IP : RR_PACKET;
+	usage_error("--proto '%s': ip or packet (tcp and udp are served without it)",
+		    safe_text(arg, shown, sizeof(shown)));
+}
+
+/* --proto's companions, and its end opened (CAP_NET_RAW: one line, exit 1). */
+static void open_raw(void)
+{
+	char err[256];
+
+	if (cfg.raw.ip_proto && cfg.raw.proto != RR_IP)
+		usage_error("--ip-proto is for --proto ip");
+	if (!cfg.raw.ifname != (cfg.raw.proto != RR_PACKET))
+		usage_error(cfg.raw.ifname ? "--ifname is for --proto packet" :
+			    "--proto packet: give the interface, --ifname IF");
+	if (cfg.raw.proto && cfg.conn.alone)
+		usage_error("--proto %s with -1: the raw protocol is served beside TCP, by the "
+			    "server that stays", cfg.raw.proto == RR_IP ? "ip" : "packet");
+	if (!cfg.raw.proto)
+		return;
+	if (serve_dg_raw(&cfg.raw_end, &cfg.raw, err, sizeof(err)) < 0)
+		error(1, 0, "%s", err);
+	cfg.conn.raw = &cfg.raw_end;
+}
+
 static void parse_args(int argc, char **argv)
 {
 	char shown[SAFE_LEN];
@@ -277,6 +320,9 @@ static void parse_args(int argc, char **argv)
 		case OPT_BUDGET:
 			cfg.conn.budget_ns = (uint64_t)(opt_time(c, optarg, 1e-9, 1e6) * 1e9 + 0.5);
 			break;
+		case OPT_PROTO: cfg.raw.proto = raw_proto_arg(optarg); break;
+		case OPT_IP_PROTO: cfg.raw.ip_proto = opt_ip_proto(c, optarg); break;
+		case OPT_IFNAME: cfg.raw.ifname = optarg; break;
 		default: opt_refused(c);
 		}
 	}
@@ -341,6 +387,7 @@ int main(int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	parse_args(argc, argv);
 	check_args();
+	open_raw();	/* before the meter: a refusal leaves nothing running */
 	mptcp_asked(cfg.net.mptcp);	/* before the meter starts or a socket listens */
 	out_init("zcs", cfg.json);
 	signal(SIGPIPE, SIG_IGN);

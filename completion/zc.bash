@@ -18,13 +18,12 @@ _zc_opts_zcc='-s --server -p --port -n --loops -t --time -M --method -S --copy
 	-C --calibrate -f --calibration-file -N --cpus -P --streams -J --json
 	--rate --plot --baseline --files-from --receiver-report --decide --mptcp
 	--rr --response --gap --budget --proto --log --clocks-synced --call-times --stamps
-	--busy-poll
-	-h --help --version'
+	--busy-poll --ip-proto --ifname -h --help --version'
 _zc_opts_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -1 --once -i --recv-buffer
 	-o --send-buffer -B --cpu -d --debug -c --cpu-load -W --where
 	-r --run-time -L --loop-counts -K --kernel-time -f --calibration-file -N --cpus -J --json
-	--plot --mptcp --call-times --budget --stamps -h --help --version'
+	--plot --mptcp --call-times --budget --stamps --proto --ip-proto --ifname -h --help --version'
 _zc_opts_cyclesoak='-C --calibrate -f --calibration-file -N --cpus -p --period
 	-m --period-ms -B --per-cpu -1 --once -n --nice -r --run-time
 	-L --loop-counts -K --kernel-time -W --where -d --debug -J --json -h --help --version'
@@ -34,10 +33,10 @@ _zc_valued_zcc='-s --server -p --port -n --loops -t --time -M --method
 	-b --chunk-size -i --recv-buffer -o --send-buffer -B --cpu -I --interval
 	-R --repeat -T --stall-timeout -f --calibration-file -N --cpus -P --streams
 	--rate --plot --baseline --files-from --decide --response --gap --budget
-	--proto --log --busy-poll'
+	--proto --log --busy-poll --ip-proto --ifname'
 _zc_valued_zcs='-p --port -a --address -b --read-size -M --method -t --period
 	-T --stall-timeout -m --max-conns -i --recv-buffer -o --send-buffer
-	-B --cpu -f --calibration-file -N --cpus --plot --budget'
+	-B --cpu -f --calibration-file -N --cpus --plot --budget --proto --ip-proto --ifname'
 _zc_valued_cyclesoak='-f --calibration-file -N --cpus -p --period -m --period-ms'
 _zc_valued_run_rr='-p --priority -l --rt-limit'
 
@@ -104,8 +103,12 @@ _zc_value()
 	-s | --server)
 		mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
 		;;
-	--proto | --decide)	# --proto: a list of variants, its last item
-		words='tcp udp'
+	--ifname)
+		mapfile -t COMPREPLY < <(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")
+		;;
+	--proto | --decide)	# --proto: zcc's a list of variants, its last item
+		words='tcp udp ip packet'
+		[[ $prog == zcs ]] && words='ip packet'
 		[[ $opt == --decide ]] && words='sender receiver path p50 p90 p99 p99.9 us/Tran'
 		head=
 		if [[ $opt == --proto && $cur == *,* ]]; then

@@ -9,6 +9,7 @@
 #include "app/opt.h"
 #include "app/optab.h"
 #include "app/out.h"
+#include "wire/raw.h"
 #include "base/safe_text.h"
 #include "base/version.h"
 
@@ -274,4 +275,17 @@ unsigned opt_list(int opt, char *list, char **item, unsigned max)
 	}
 	free(whole);
 	return n;
+}
+
+int opt_ip_proto(int opt, const char *arg)
+{
+	int p = (int)opt_num(opt, arg, 0, 255);
+	const char *why = raw_ip_proto_why(p);
+	char spelled[32];
+
+	if (why)
+		usage_error("%s %d: the protocol is %s, the kernel's own or reserved: give an "
+			    "unassigned or experimental one (253, 254)",
+			    opt_spelled(opt, spelled, sizeof(spelled)), p, why);
+	return p;
 }

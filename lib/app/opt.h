@@ -21,6 +21,13 @@ long long opt_num(int opt, const char *arg, long long min, long long max);
 /* opt_size - opt_num for a byte size (parse_size): "-b: '1.5K': ..." */
 long long opt_size(int opt, const char *arg, long long min, long long max);
 
+/*
+ * opt_ip_proto - opt_num for a raw IP protocol number (zcc's and zcs's
+ * --ip-proto): one the kernel speaks itself, or a reserved one, refused
+ * naming it (lib/wire/raw.h), exit 2.
+ */
+int opt_ip_proto(int opt, const char *arg);
+
 /* opt_secs - opt_num for seconds (parse_secs): "-t: '0x10': ..." */
 double opt_secs(int opt, const char *arg, double min, double max);
 

@@ -251,6 +251,25 @@ int raw_neigh(struct in_addr ip, const char *ifname, unsigned char mac[RAW_MAC_L
 			"on %s in the neighbour table", shown, ifname);
 }
 
+const char *raw_ip_proto_why(int p)
+{
+	static const struct { int p; const char *name; } taken[] = {
+		{ 0, "IPv6 hop-by-hop options'" }, { 1, "ICMP's" }, { 2, "IGMP's" },
+		{ 4, "IP in IP's" }, { 6, "TCP's" }, { 17, "UDP's" }, { 41, "IPv6 in IPv4's" },
+		{ 47, "GRE's" }, { 50, "IPsec ESP's" }, { 51, "IPsec AH's" },
+		{ 58, "ICMPv6's" }, { 103, "PIM's" }, { 108, "IP compression's" },
+		{ 112, "VRRP's" }, { 115, "L2TP's" }, { 132, "SCTP's" }, { 136, "UDP-Lite's" },
+		{ 137, "MPLS in IP's" }, { 255, "reserved" },
+	};
+
+	if (p < 0 || p > 255)
+		return "out of 0..255";
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (taken[i].p == p)
+			return taken[i].name;
+	return NULL;
+}
+
 void raw_close(struct raw_sock *r)
 {
 	if (r->fd >= 0)

@@ -96,6 +96,12 @@ int raw_neigh_parse(const char *text, struct in_addr ip, const char *ifname,
 int raw_neigh(struct in_addr ip, const char *ifname, unsigned char mac[RAW_MAC_LEN],
 	      int wait_ms, char *err, size_t errlen);
 
+/*
+ * raw_ip_proto_why - why IP protocol p is not zc's to use (one the
+ * kernel speaks itself, or out of 1..254: "ICMP's", "TCP's"), or NULL.
+ */
+const char *raw_ip_proto_why(int p);
+
 /* raw_close - the socket closed. */
 void raw_close(struct raw_sock *r);
 

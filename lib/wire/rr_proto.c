@@ -73,9 +73,9 @@ void rr_hello_encode(unsigned char *buf, const struct rr_hello *h)
 /* The hello's fields, each in range for its protocol. */
 static enum rr_result hello_fields(const struct rr_hello *h)
 {
-	uint32_t max = h->proto == RR_UDP ? RR_UDP_MAX : RR_MSG_MAX;
+	uint32_t max = rr_proto_dgram(h->proto) ? RR_UDP_MAX : RR_MSG_MAX;
 
-	if (h->proto != RR_TCP && h->proto != RR_UDP)
+	if (h->proto != RR_TCP && !rr_proto_dgram(h->proto))
 		return RR_FIELD;
 	if (h->mode != RR_MODE_RR || h->run == 0)
 		return RR_FIELD;
@@ -83,7 +83,7 @@ static enum rr_result hello_fields(const struct rr_hello *h)
 		return RR_FIELD;
 	if (h->req_bytes < 1 || h->req_bytes > max || h->resp_bytes < 1 || h->resp_bytes > max)
 		return RR_FIELD;
-	if (h->proto == RR_UDP && !rr_timed(h->req_bytes, h->resp_bytes))
+	if (rr_proto_dgram(h->proto) && !rr_timed(h->req_bytes, h->resp_bytes))
 		return RR_FIELD;
 	return RR_OK;
 }
@@ -284,4 +284,15 @@ int rr_boot_id_parse(const char *text, unsigned char id[RR_BOOT_ID])
 		return 0;
 	memset(id, 0, RR_BOOT_ID);
 	return -1;
+}
+
+uint32_t rr_run_of(const unsigned char *buf, size_t len)
+{
+	if (len >= RR_HELLO_LEN && rr_sniff(buf, len) == RR_SNIFF_RR)
+		return proto_get_u32(buf + 12);
+	if (len >= RR_ACK_LEN && proto_get_u32(buf) == RR_ACK_MAGIC)
+		return proto_get_u32(buf + 8);
+	if (len >= RR_MSG_HDR && get16(buf) == RR_MSG_MAGIC)
+		return proto_get_u32(buf + 4);
+	return 0;
 }

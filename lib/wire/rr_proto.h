@@ -11,7 +11,7 @@
  *     u32 run id                           the client's, random, not 0
  *     u32 flow id                          0.. for -P's flows
  *     u32 request bytes, u32 response bytes   1..RR_MSG_MAX (UDP: RR_UDP_MAX)
- *     u8 protocol, u8 mode, u16 flags      RR_TCP or RR_UDP; RR_MODE_RR; RR_ASK_*
+ *     u8 protocol, u8 mode, u16 flags      RR_TCP, RR_UDP, RR_IP, RR_PACKET; RR_MODE_RR; RR_ASK_*
  *     16 bytes: the client's boot id       zeros: unknown
  *
  * The flags were 0 before any was defined, so a client that asks for
@@ -123,7 +123,9 @@
 #define RR_SNIFF_BYTES	8		/* rr_sniff decides by then */
 #define RR_BYE_LEN	512		/* a bye's bytes: RXREPORT_MAX */
 
-enum rr_proto { RR_TCP = 1, RR_UDP = 2 };
+/* RR_IP, RR_PACKET: raw IP and raw Ethernet (lib/wire/raw.h), a UDP datagram's payload. */
+enum rr_proto { RR_TCP = 1, RR_UDP = 2, RR_IP = 3, RR_PACKET = 4 };
+#define rr_proto_dgram(p) ((p) == RR_UDP || (p) == RR_IP || (p) == RR_PACKET)
 enum rr_mode { RR_MODE_RR = 1 };
 enum rr_kind { RR_REQUEST = 1, RR_RESPONSE = 2, RR_BYE = 3 };
 enum rr_ask { RR_ASK_REPORT = 1 };	/* the hello's flags */
@@ -184,6 +186,13 @@ enum rr_sniff { RR_SNIFF_MORE, RR_SNIFF_STREAM, RR_SNIFF_RR };
  * (one too short to be anything else).
  */
 enum rr_sniff rr_sniff(const unsigned char *buf, size_t have);
+
+/*
+ * rr_run_of - the run id a hello, an ack or a message in buf[0..len)
+ * names, by its magic; 0 for anything else (no run's id is 0). What a
+ * raw socket's reader tells its own run's packets by.
+ */
+uint32_t rr_run_of(const unsigned char *buf, size_t len);
 
 /* rr_timed - do messages of these sizes carry the header? */
 static inline int rr_timed(uint32_t req_bytes, uint32_t resp_bytes)

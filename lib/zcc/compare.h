@@ -32,7 +32,8 @@ struct variant {
 	size_t chunk;		/* -b; for a method that sends whole files, unused */
 	char name[48];		/* "send", or "send/4K" with a -b list */
 	uint64_t gap_ns;	/* --rr: --gap's; 0: closed loop */
-	int udp;		/* --rr: --proto udp */
+	int udp;		/* --rr: --proto udp, ip or packet: datagrams */
+	int proto;		/* --rr: --proto's (enum rr_proto) */
 	uint32_t busy_us;	/* --rr: --busy-poll's; 0: none */
 };
 

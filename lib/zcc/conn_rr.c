@@ -32,6 +32,7 @@
 #include "zcc/rr_stamps.h"
 
 static const struct rr_cfg *rr_settings;
+static uint32_t run_id;		/* this run's, every flow's: a round's own */
 
 void rr_cfg_set(const struct rr_cfg *rc)
 {
@@ -49,6 +50,7 @@ struct send_result rr_send_run(struct sender *sd)
 
 	if (rr_settings->log)
 		rr_log_open(rr_settings->log);
+	run_id = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1;
 	r = engine_send(sd, &conn_rr, 0);
 	rr_log_sync();
 	return r;
@@ -74,9 +76,9 @@ static void rr_init(struct conn *c, uint32_t loops)
 	(void)loops;
 	if (!w)
 		error(1, errno, "memory");
-	w->h = (struct rr_hello){ .run = (uint32_t)(now_ns() ^ rr_real_ns() ^ (uint64_t)getpid()) | 1,
+	w->h = (struct rr_hello){ .run = run_id,
 		.flow = c->idx - 1, .req_bytes = rc->req_bytes, .resp_bytes = rc->resp_bytes,
-		.proto = rc->udp ? RR_UDP : RR_TCP, .mode = RR_MODE_RR,
+		.proto = rc->proto ? (uint8_t)rc->proto : RR_TCP, .mode = RR_MODE_RR,
 		.flags = rr_far_asks(c) ? RR_ASK_REPORT : 0 };
 	rr_boot_id(w->h.boot_id);
 	w->timed = rr_timed(rc->req_bytes, rc->resp_bytes);
@@ -371,11 +373,11 @@ static int rr_run(struct conn *c, char *err, size_t errlen)
 	return rc;
 }
 
-/* The connection: TCP as a stream's, or a connected UDP socket. */
+/* The connection: TCP as a stream's, or a datagram protocol's socket. */
 static int rr_connect(struct conn *c, char *err, size_t errlen)
 {
 	if (rr_settings->udp)
-		return rr_udp_connect(c, err, errlen);
+		return rr_dgram_connect(c, err, errlen);
 	return send_connect(c->sd, c->cancel, c->peer, sizeof(c->peer), err, errlen);
 }
 

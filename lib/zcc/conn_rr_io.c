@@ -43,6 +43,12 @@ int rr_send_bytes(struct conn *c, struct rr_work *w)
 	uint64_t t0 = calls ? now_ns() : 0;
 	int rc;
 
+	if (w->udp && w->dg.proto != RR_UDP) {
+		rc = rr_dgram_send(c, w->req, w->h.req_bytes);
+		if (calls && rc == 0)
+			hist_record(calls, now_ns() - t0);
+		return rc;
+	}
 	if (!w->tx_ring)
 		return rr_write_by(c->t.sock, w->req, w->h.req_bytes, rr_settings_of()->use_write, calls);
 	rc = rr_uring_write(w->tx_ring, w->req, w->h.req_bytes);

@@ -1,8 +1,10 @@
 /*
- * zcc --rr --proto udp (lib/zcc/rr_internal.h): every message is one
- * datagram with the header, so each answer says which request it is;
- * lost, duplicated and reordered answers are counted by number
- * (lib/wire/rr_seq.h), and only the first copy of each is timed.
+ * zcc --rr --proto udp, ip or packet (lib/zcc/rr_internal.h): every
+ * message is one datagram with the header (lib/zcc/rr_dgram.c carries
+ * it), so each answer says which request it is; lost, duplicated and
+ * reordered answers are counted by number (lib/wire/rr_seq.h), and only
+ * the first copy of each is timed. A raw socket sees every packet of its
+ * protocol: one not of this run, or cut short, is counted as foreign.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -64,13 +66,20 @@ int rr_udp_open(struct conn *c, char *err, size_t errlen)
 
 	rr_hello_encode(buf, &w->h);
 	while (n < 0 && now_ns() < end) {
-		if (send(c->t.sock, buf, RR_HELLO_LEN, 0) < 0 && errno != ECONNREFUSED)
+		if (rr_dgram_send(c, buf, RR_HELLO_LEN) < 0 && errno != ECONNREFUSED)
 			return err_fill(err, errlen, errno, "%s: the hello", c->peer);
-		if (poll(&p, 1, HELLO_AGAIN_MS) == 1)
-			n = recv(c->t.sock, buf, sizeof(buf), 0);
+		/* Another run's packets on a raw protocol are passed over. */
+		while (n < 0 && now_ns() < end && poll(&p, 1, HELLO_AGAIN_MS) == 1 &&
+		       ((n = rr_dgram_recv(c, buf, sizeof(buf), NULL)) == RR_DG_NONE ||
+			(n > 0 && w->dg.proto != RR_UDP &&
+			 rr_ack_decode(buf, (size_t)n, w->h.run, w->h.flow, &a) != RR_OK)))
+			n = -1;
 		if (n == 0)	/* shut down: a stop */
 			return err_fill(err, errlen, 0, "%s: stopped", c->peer);
 	}
+	if (n < 0 && w->dg.proto != RR_UDP)
+		return err_fill(err, errlen, 0, "%s: no answer: no zcs serves --proto %s there",
+				c->peer, w->dg.proto == RR_IP ? "ip" : "packet");
 	if (n < 0)
 		return err_fill(err, errlen, 0, "%s: no answer over UDP: the server does not "
 				"speak request/response (a 2001 zcs?)", c->peer);
@@ -88,9 +97,10 @@ int rr_udp_open(struct conn *c, char *err, size_t errlen)
 
 /*
  * One answer datagram, waiting at most ms: 1 with *m (counted by number
- * against the requests sent by then: *kind), 0 when none came, -1 with
- * err (a short or long one, not ours, an error, or the socket shut by a
- * stop).
+ * against the requests sent by then: *kind), 0 when none came, 2 for a
+ * raw protocol's packet that is not ours (counted as foreign), -1 with
+ * err (a short or long one, not ours over UDP, an error, or the socket
+ * shut by a stop).
  */
 static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind *kind,
 		      char *err, size_t errlen)
@@ -101,15 +111,27 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 	enum rr_result res;
 	ssize_t n;
 
-	if (rr_probe_poll(w->probe, c->t.sock, ms) != 1)
+	if (rr_probe_poll(w->probe, c->t.sock, ms) != 1) {
+		/* A raw socket is not shut by a stop: none came, and the run is over. */
+		if (w->dg.proto != RR_UDP && __atomic_load_n(c->cancel, __ATOMIC_RELAXED))
+			return err_fill(err, errlen, 0, "%s: stopped", c->peer);
 		return 0;
-	n = rr_recv_one(c->t.sock, w->resp, w->h.resp_bytes + 1, MSG_TRUNC, rr_probe_ctl(w->probe));
+	}
+	n = rr_dgram_recv(c, w->resp, w->h.resp_bytes + 1, rr_probe_ctl(w->probe));
+	if (n == RR_DG_NONE)
+		return 2;
 	if (n < 0)
 		return err_fill(err, errlen, errno, "%s: an answer", c->peer);
 	if (n == 0)
 		return err_fill(err, errlen, 0, "%s: stopped", c->peer);
 	res = rr_msg_decode(w->resp, (size_t)n > w->h.resp_bytes ? w->h.resp_bytes + 1 :
 			    (size_t)n, &want, m);
+	/* A raw socket sees the other flows' answers too: theirs, not foreign. */
+	if (res != RR_OK && w->dg.proto != RR_UDP) {
+		if (rr_run_of(w->resp, (size_t)n) != w->h.run)
+			w->f.foreign++;
+		return 2;
+	}
 	if (res != RR_OK)
 		return err_fill(err, errlen, 0, "%s: an answer of %zd bytes is %s", c->peer, n,
 				rr_result_text(res));
@@ -134,6 +156,14 @@ static void udp_figures(struct rr_work *w)
 	w->f.reordered = w->seq.reordered;
 }
 
+/* The milliseconds from now to until, rounded up (0: it has come). */
+static int ms_until(uint64_t until)
+{
+	uint64_t now = now_ns();
+
+	return now >= until ? 0 : (int)((until - now + 999999) / 1000000);
+}
+
 int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = rr_work_of(c);
@@ -141,15 +171,18 @@ int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 	int timed_end = c->sd->cfg->secs > 0, rc = 0;
 	enum rr_seq_kind kind = RR_SEQ_BOGUS;
 	struct rr_msg m;
+	uint64_t lost;
 
 	for (uint64_t seq = 0; (limit ? seq < limit : 1) && rc >= 0; seq++) {
 		if (timed_end && now_ns() >= c->end)
 			break;
 		if (rr_send_request(c, seq, now_ns(), 0, err, errlen) < 0)
 			return -1;
-		/* Late answers of earlier requests, and copies, are counted, not timed. */
-		while ((rc = udp_answer(c, RR_UDP_LOST_MS, &m, &kind, err, errlen)) > 0)
-			if (m.seq == seq && kind == RR_SEQ_NEW) {
+		/* Late answers of earlier requests, copies and foreign packets are
+		 * counted, not timed; none of them puts off the answer's loss. */
+		lost = now_ns() + (uint64_t)RR_UDP_LOST_MS * 1000000;
+		while ((rc = udp_answer(c, ms_until(lost), &m, &kind, err, errlen)) > 0)
+			if (rc == 1 && m.seq == seq && kind == RR_SEQ_NEW) {
 				udp_record(w, &m, 0);
 				break;
 			}
@@ -173,13 +206,13 @@ void *rr_udp_reader(void *arg)
 			w->read_rc = -1;
 			break;
 		}
-		if (rc > 0 && (kind == RR_SEQ_NEW || kind == RR_SEQ_LATE))
+		if (rc == 1 && (kind == RR_SEQ_NEW || kind == RR_SEQ_LATE))
 			udp_record(w, &m, 1);
 		if (!__atomic_load_n(&w->done_sending, __ATOMIC_ACQUIRE))
 			continue;
 		if (w->seq.received >= w->f.sent)
 			break;
-		if (rc > 0 || !quiet)
+		if (rc == 1 || !quiet)
 			quiet = now_ns();
 		else if (now_ns() - quiet >= (uint64_t)RR_UDP_LOST_MS * 1000000)
 			break;	/* the rest are lost */

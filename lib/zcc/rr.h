@@ -20,8 +20,11 @@
 /* What the command line says about --rr, set by the program's parser. */
 struct rr_cfg {
 	int on;			/* --rr */
-	int udp;		/* --proto udp */
+	int udp;		/* --proto udp, ip or packet: datagrams with numbers */
+	int proto;		/* --proto's (enum rr_proto, lib/wire/rr_proto.h); 0: tcp */
 	int proto_given;	/* --proto */
+	int ip_proto;		/* --ip-proto; 0: none given (RAW_IP_PROTO) */
+	const char *ifname;	/* --ifname; NULL: the route's interface */
 	uint32_t req_bytes;	/* -b */
 	uint32_t resp_bytes;	/* --response */
 	uint64_t msgs;		/* -n: requests per connection; 0: -t */
@@ -54,7 +57,8 @@ struct send_result;
 /* One connection's figures, merged into the run's by rr_report. */
 struct rr_figures {
 	uint64_t sent, answered;
-	uint64_t lost, duplicated, reordered;	/* UDP */
+	uint64_t lost, duplicated, reordered;	/* datagrams */
+	uint64_t foreign;	/* raw: packets of another run, or cut short */
 	struct hist due;	/* from when each request was due (closed loop: sent) */
 	struct hist sent_h;	/* --gap: from when it went out */
 	uint64_t lag_max, behind, pauses, pause_max, due_count;

@@ -19,7 +19,7 @@
 #include "wire/tstamp_every.h"
 
 /* --gap's, --proto's and --busy-poll's lists, as the parser read them. */
-static struct opt_value cfg_gaps[COMPARE_MAX], cfg_protos[2], cfg_busy[COMPARE_MAX];
+static struct opt_value cfg_gaps[COMPARE_MAX], cfg_protos[4], cfg_busy[COMPARE_MAX];
 static unsigned cfg_n_gaps, cfg_n_protos, cfg_n_busy;
 
 /* The lists crossed into variants: -M, --proto, -b, --gap, --busy-poll. */
@@ -27,9 +27,9 @@ static unsigned cfg_n_gaps, cfg_n_protos, cfg_n_busy;
 
 static const char *proto_name(int i)
 {
-	static const char *const names[] = { "tcp", "udp", NULL };
+	static const char *const names[] = { "tcp", "udp", "ip", "packet", NULL };
 
-	return i >= 0 && i < 2 ? names[i] : NULL;
+	return i >= 0 && i < 4 ? names[i] : NULL;
 }
 
 static const char *tx_name(int i)
@@ -37,19 +37,29 @@ static const char *tx_name(int i)
 	return tx_methods[i] ? tx_methods[i]->name : NULL;
 }
 
-/* --proto udp: what a datagram run of those sizes needs. */
-static void check_udp(uint32_t req, uint32_t resp, int mptcp)
+/* --proto udp, ip or packet (name): what a datagram run of those sizes needs. */
+static void check_udp(const char *name, uint32_t req, uint32_t resp, int mptcp)
 {
 	if (!rr_timed(req, resp))
-		usage_error("--proto udp: every datagram carries its number: -b and --response "
-			    "of at least %d bytes", RR_MSG_HDR);
+		usage_error("--proto %s: every datagram carries its number: -b and --response "
+			    "of at least %d bytes", name, RR_MSG_HDR);
 	if (req > RR_UDP_MAX)
-		usage_error("--proto udp: a datagram holds at most %u bytes (-b)", RR_UDP_MAX);
+		usage_error("--proto %s: a datagram holds at most %u bytes (-b)", name, RR_UDP_MAX);
 	if (resp > req)
-		usage_error("--proto udp: --response %" PRIu32 " above -b %" PRIu32 ": over UDP an "
-			    "answer is never larger than its request (no amplifier)", resp, req);
+		usage_error("--proto %s: --response %" PRIu32 " above -b %" PRIu32 ": over a "
+			    "datagram protocol an answer is never larger than its request (no "
+			    "amplifier)", name, resp, req);
 	if (mptcp)
-		usage_error("--proto udp: --mptcp is TCP's");
+		usage_error("--proto %s: --mptcp is TCP's", name);
+}
+
+/* --ip-proto and --ifname: with the protocol they belong to. */
+static void check_raw(const struct rr_cfg *rc, int any_ip, int any_packet)
+{
+	if (rc->ip_proto && !any_ip)
+		usage_error("--ip-proto is for --proto ip");
+	if (rc->ifname && !any_packet)
+		usage_error("--ifname is for --proto packet");
 }
 
 /* -M's list: send and write suit a message of a few bytes; the rest, why not. */
@@ -109,7 +119,8 @@ static void cross(struct variants *vs, const struct opt_value *const list[DIMS],
 			rest /= count[d];
 		}
 		v->method = tx_methods[at[0]->index];
-		v->udp = at[1]->index == 1;
+		v->udp = at[1]->index >= 1;
+		v->proto = at[1]->index + RR_TCP;
 		v->chunk = (size_t)at[2]->value;
 		v->gap_ns = cfg_n_gaps ? (uint64_t)(at[3]->value * 1e9 + 0.5) : 0;
 		v->busy_us = (uint32_t)at[4]->value;
@@ -129,7 +140,7 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 	struct opt_value tcp = { .index = 0, .label = "tcp" };
 	unsigned count[DIMS] = { rr_methods(g->method, m), cfg_n_protos ? cfg_n_protos : 1, 0,
 				 cfg_n_gaps ? cfg_n_gaps : 1, cfg_n_busy ? cfg_n_busy : 1 };
-	int any_udp = cfg_n_protos == 2 || rc->udp;
+	int any_udp = cfg_n_protos > 1 || rc->udp, any_ip = 0, any_packet = 0;
 	char dflt[16];
 	uint32_t resp;
 
@@ -140,10 +151,22 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 	rc->resp_same = !rc->resp_bytes;
 	for (unsigned i = 0; i < vs->n; i++) {
 		resp = rc->resp_same ? (uint32_t)vs->v[i].chunk : rc->resp_bytes;
+		any_ip |= vs->v[i].proto == RR_IP;
+		any_packet |= vs->v[i].proto == RR_PACKET;
 		if (vs->v[i].udp)
-			check_udp((uint32_t)vs->v[i].chunk, resp, g->mptcp);
+			check_udp(proto_name(vs->v[i].proto - RR_TCP), (uint32_t)vs->v[i].chunk, resp,
+				  g->mptcp);
+		if (vs->v[i].proto > RR_UDP && strcmp(vs->v[i].method->name, "send"))
+			usage_error("--rr -M %s: with --proto %s a request goes by send (its frame "
+				    "is zc's to build)", vs->v[i].method->name,
+				    proto_name(vs->v[i].proto - RR_TCP));
+		if (vs->v[i].proto > RR_UDP && (rc->stamps || rc->call_times || vs->v[i].busy_us))
+			usage_error("--proto %s: --%s is not there yet: give it with tcp or udp",
+				    proto_name(vs->v[i].proto - RR_TCP), rc->stamps ? "stamps" :
+				    rc->call_times ? "call-times" : "busy-poll");
 		if (vs->v[i].udp && !strcmp(vs->v[i].method->name, "uring"))
-			usage_error("--rr -M uring: over TCP only (with --proto udp: send or write)");
+			usage_error("--rr -M uring: over TCP only (with --proto %s: send or write)",
+				    proto_name(vs->v[i].proto - RR_TCP));
 		if (vs->v[i].busy_us && !strcmp(vs->v[i].method->name, "uring"))
 			usage_error("--rr -M uring --busy-poll: the socket's busy polling is its "
 				    "receive call's, which io_uring's receive does not make: send or "
@@ -158,6 +181,8 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 	rc->gap_ns = vs->v[0].gap_ns;
 	rc->busy_us = vs->v[0].busy_us;
 	rc->udp = vs->v[0].udp;
+	rc->proto = vs->v[0].proto;
+	check_raw(rc, any_ip, any_packet);
 	rc->use_write = !strcmp(vs->v[0].method->name, "write");
 	rc->use_uring = !strcmp(vs->v[0].method->name, "uring");
 }
@@ -217,10 +242,12 @@ void rr_opt(int opt, const char *arg, struct rr_cfg *rc)
 		rc->busy_given = 1;
 		break;
 	case OPT_PROTO:
-		cfg_n_protos = opt_values(&pspec, arg, cfg_protos, 2);
-		rc->udp = cfg_protos[0].index == 1;
+		cfg_n_protos = opt_values(&pspec, arg, cfg_protos, 4);
+		rc->udp = cfg_protos[0].index >= 1;
 		rc->proto_given = 1;
 		break;
+	case OPT_IP_PROTO: rc->ip_proto = opt_ip_proto(opt, arg); break;
+	case OPT_IFNAME: rc->ifname = arg; break;
 	default: opt_refused(opt);
 	}
 }
@@ -239,10 +266,11 @@ void rr_stream_settings(const struct rr_cfg *rc, const char *method, struct send
 void rr_check_unused(const struct rr_cfg *rc)
 {
 	if (rc->resp_bytes || rc->gap_ns || rc->proto_given || rc->log || rc->clocks_synced ||
-	    rc->busy_given)
+	    rc->busy_given || rc->ip_proto || rc->ifname)
 		usage_error("--%s is for request/response: give --rr", rc->resp_bytes ? "response" :
 			    rc->gap_ns ? "gap" : rc->proto_given ? "proto" : rc->log ? "log" :
-			    rc->busy_given ? "busy-poll" : "clocks-synced");
+			    rc->busy_given ? "busy-poll" : rc->ip_proto ? "ip-proto" :
+			    rc->ifname ? "ifname" : "clocks-synced");
 	if (rc->budget_ns != UINT64_MAX && !rc->call_times)
 		usage_error("--budget counts round trips (--rr) or system calls (--call-times): "
 			    "give one");

@@ -13,7 +13,8 @@ enum { OPT_RR = 320, OPT_RESPONSE, OPT_GAP, OPT_BUDGET, OPT_PROTO, OPT_LOG,
        OPT_CLOCKS_SYNCED };
 enum { OPT_CALL_TIMES = 340 };
 enum { OPT_STAMPS = 350 };
-enum { OPT_BUSY_POLL = 360 };
+enum { OPT_IP_PROTO = 360, OPT_IFNAME };
+enum { OPT_BUSY_POLL = 370 };
 #define RR_BUSY_POLL_MAX 1000000	/* --busy-poll's largest, us: a second */
 
 /* Their entries in zcc.c's one option table (lib/app/optab.h). */
@@ -34,9 +35,14 @@ enum { OPT_BUSY_POLL = 360 };
 	{ OPT_STAMPS, "stamps", NULL, "the kernel's stamps (SO_TIMESTAMPING) of each request " \
 	  "and answer with --rr, of one send in 64 with -M send: the stages: line, user to " \
 	  "qdisc, qdisc to device, device to ACK, device to program" }, \
-	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default) or udp (stamped messages of " \
-	  "64 bytes or more, answers no longer than requests; lost, duplicated, reordered); " \
-	  "tcp,udp makes a variant of each" }, \
+	{ OPT_PROTO, "proto", "PROTO", "with --rr: tcp (default), udp, ip (raw IP) or packet " \
+	  "(raw Ethernet): the last three stamped messages of 64 bytes or more, answers no " \
+	  "longer than requests; lost, duplicated, reordered; ip and packet need CAP_NET_RAW " \
+	  "and a message within the MTU; tcp,udp makes a variant of each" }, \
+	{ OPT_IP_PROTO, "ip-proto", "N", "with --proto ip: the IP protocol number (default 253, " \
+	  "for experiments; one the kernel speaks itself is refused)" }, \
+	{ OPT_IFNAME, "ifname", "IF", "with --proto packet: the interface (default: the one " \
+	  "that routes to the server); the server's MAC from the neighbour table" }, \
 	{ OPT_LOG, "log", "FILE", "with --rr: every answer's times into FILE, one CSV row " \
 	  "each under a header naming the columns (ns); FILE must not exist" }, \
 	{ OPT_BUSY_POLL, "busy-poll", "US", "with --rr: busy-poll the device's queue for up " \

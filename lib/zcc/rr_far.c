@@ -6,7 +6,7 @@
  * the stream's (send_await_close), with its bound and -T. Over UDP zcc
  * sends a bye and zcs answers it with the report, as one datagram: the
  * bye goes again every BYE_WAIT_MS, BYE_TRIES times at most, as either
- * may be lost.
+ * may be lost. Raw IP and raw Ethernet do as UDP (lib/zcc/rr_dgram.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -75,11 +75,11 @@ static ssize_t bye_answer(const struct conn *c, const unsigned char *bye, char *
 	for (int t = 0; t < BYE_TRIES; t++) {
 		uint64_t end = now_ns() + (uint64_t)BYE_WAIT_MS * 1000000;
 
-		if (send(c->t.sock, bye, RR_BYE_LEN, 0) < 0 && errno != ECONNREFUSED)
+		if (rr_dgram_send(c, bye, RR_BYE_LEN) < 0 && errno != ECONNREFUSED)
 			return -1;
 		while (now_ns() < end &&
 		       poll(&p, 1, (int)((end - now_ns()) / 1000000) + 1) == 1) {
-			n = recv(c->t.sock, buf, len, MSG_TRUNC);
+			n = rr_dgram_recv(c, buf, len, NULL);
 			if (n >= (ssize_t)strlen(HEAD) && !memcmp(buf, HEAD, strlen(HEAD)))
 				return n <= (ssize_t)len ? n : -1;
 		}

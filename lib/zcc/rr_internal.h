@@ -6,6 +6,7 @@
 #define ZC_ZCC_RR_INTERNAL_H
 
 #include "base/pace.h"
+#include "wire/raw.h"
 #include "wire/rr_proto.h"
 #include "wire/rr_seq.h"
 #include "wire/rr_uring.h"
@@ -51,10 +52,18 @@ static inline void rr_blocks_say(const struct rr_blocks *b) { (void)b; }
 #define RR_RING 4096		/* bare open loop: requests in flight at most */
 #define RR_UDP_LOST_MS 500	/* UDP: an answer not in by then is lost */
 
+/* The datagram protocol of a connection (lib/zcc/rr_dgram.c). */
+struct rr_dgram {
+	int proto;			/* RR_UDP, RR_IP or RR_PACKET */
+	struct raw_sock raw;		/* RR_IP, RR_PACKET: the socket (fd: c->t.sock) */
+	struct raw_peer to;		/* RR_PACKET: the server's MAC */
+};
+
 struct rr_work {
 	struct rr_hello h;
 	int timed;
-	int udp;			/* --proto udp */
+	int udp;			/* --proto udp, ip or packet */
+	struct rr_dgram dg;		/*   which one */
 	unsigned char *req, *resp;	/* resp: one byte more than an answer */
 	struct rr_figures f;
 	struct rr_seq seq;		/* UDP: the answers' numbers */
@@ -164,6 +173,23 @@ int rr_udp_connect(struct conn *c, char *err, size_t errlen);
 int rr_udp_open(struct conn *c, char *err, size_t errlen);
 int rr_udp_closed(struct conn *c, char *err, size_t errlen);
 void *rr_udp_reader(void *arg);
+
+/*
+ * The datagram protocols (lib/zcc/rr_dgram.c). rr_dgram_connect - c's
+ * socket for --proto udp, ip or packet (the server's IPv4 address, for
+ * packet its MAC from the neighbour table on the route's interface or
+ * --ifname), a request above the path's MTU refused: -1 with err.
+ * rr_dgram_send - one message: 0, or -1 with errno. rr_dgram_recv - one
+ * message into buf (a longer one: more than len, as MSG_TRUNC says); 0:
+ * the socket shut by a stop (a raw one: the run cancelled, which fails
+ * rr_dgram_send too, ESHUTDOWN); RR_DG_NONE: a packet socket's own
+ * frame, or one cut short of its header; -1 with errno.
+ */
+#define RR_DG_NONE (-2)
+int rr_dgram_connect(struct conn *c, char *err, size_t errlen);
+int rr_dgram_send(const struct conn *c, const void *buf, size_t len);
+struct rr_io_ctl;
+ssize_t rr_dgram_recv(const struct conn *c, void *buf, size_t len, struct rr_io_ctl *ctl);
 
 /*
  * The far end's report (lib/zcc/rr_far.c). rr_far_asks - whether c's

@@ -54,12 +54,15 @@ static void rr_line(const struct rr_figures *f, const struct send_result *r,
 	line_u64("requests", f->sent, NULL);
 	if (rc->gap_ns)
 		line_num("gap_us", (double)rc->gap_ns / 1e3, 3, NULL);
-	line_str("proto", rc->udp ? "udp" : "tcp", NULL);
+	line_str("proto", rc->proto == RR_IP ? "ip" : rc->proto == RR_PACKET ? "packet" :
+		 rc->udp ? "udp" : "tcp", rc->proto > RR_UDP ? " over %s" : NULL);
 	if (rc->udp) {
 		line_u64("lost", f->lost, ", lost %" PRIu64);
 		line_u64("duplicated", f->duplicated, ", duplicated %" PRIu64);
 		line_u64("reordered", f->reordered, ", reordered %" PRIu64);
 	}
+	if (rc->proto > RR_UDP)
+		line_u64("foreign", f->foreign, ", foreign %" PRIu64);
 	line_u64("busy_poll_us", rc->busy_us, rc->busy_us ? ", busy polling %" PRIu64 " us" : NULL);
 	line_bool("interrupted", r->interrupted, " (interrupted)");
 	line_num("stopped_seconds", (double)r->stopped_ns / 1e9, 3,
@@ -110,6 +113,7 @@ static void merge(const struct engine *e, struct rr_figures *f)
 		f->sent += one->sent;
 		f->answered += one->answered;
 		f->lost += one->lost;
+		f->foreign += one->foreign;
 		f->duplicated += one->duplicated;
 		f->reordered += one->reordered;
 		hist_merge(&f->due, &one->due);

@@ -109,6 +109,7 @@ struct send_result rr_variant_run(struct sender *sd, const struct rr_cfg *asked,
 	now.gap_ns = v->gap_ns;
 	now.udp = v->udp;
 	now.busy_us = v->busy_us;
+	now.proto = v->proto;
 	now.use_write = strcmp(v->method->name, "write") == 0;
 	now.use_uring = strcmp(v->method->name, "uring") == 0;
 	rr_cfg_set(&now);

@@ -38,6 +38,7 @@ struct serve_cfg {
 	int call_times;			/* --call-times */
 	uint64_t budget_ns;		/* --budget; UINT64_MAX: none */
 	int stamps;			/* --stamps: request/response over TCP */
+	struct serve_dg *raw;		/* --proto ip or packet: its end (serve_dgram.h); NULL */
 };
 
 /* What one connection moved and cost, for the comparison and the report. */

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <error.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,12 +12,14 @@
 #include "app/env_out.h"
 #include "zcs/serve_conns.h"
 #include "zcs/serve_loop.h"
+#include "zcs/serve_dgram.h"
 #include "zcs/serve_udp.h"
 #include "zcs/serve_rounds.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_total.h"
 #include "app/stop_exit.h"
 #include "wire/net.h"
+#include "wire/rr_proto.h"
 
 static const struct serve_cfg *cfg;
 static int listen_sock = -1;
@@ -60,6 +63,8 @@ static int accept_peer(char *peer, size_t len)
 static void forget_parent(void)
 {
 	close(listen_sock);
+	if (cfg->raw)
+		close(cfg->raw->fd);
 	close(wake_pipe[0]);
 	close(wake_pipe[1]);
 	wake_pipe[0] = wake_pipe[1] = -1;
@@ -138,20 +143,52 @@ static int poll_timeout(void)
 	return ms;
 }
 
+/* Request/response over UDP beside the listener (lib/zcs/serve_udp.h): udp, or NULL. */
+static struct serve_dg *udp_beside(struct serve_dg *udp, int listen_fd)
+{
+	char err[160];
+
+	if (serve_dg_udp(udp, listen_fd, err, sizeof(err)) >= 0)
+		return udp;
+	error(0, 0, "warning: %s: no UDP request/response", err);
+	return NULL;
+}
+
+/* The datagram ends' turn: each one's waiting messages answered. */
+static void take_datagrams(struct serve_dg *const dg[2], const struct pollfd *pfd)
+{
+	char err[160];
+
+	for (int i = 0; i < 2; i++)
+		if (dg[i] && (pfd[i].revents & (POLLIN | POLLERR)) &&
+		    serve_udp_take(dg[i], cfg, err, sizeof(err)) < 0)
+			error(0, 0, "warning: %s", err);
+}
+
+/* At the end: what the raw end counted as not of a run it serves. */
+static void say_foreign(const struct serve_dg *d)
+{
+	if (d && d->foreign)
+		error(0, 0, "--proto %s: %" PRIu64 " packet%s foreign (another protocol's "
+		      "user, another run, or cut short), not answered",
+		      d->proto == RR_PACKET ? "packet" : "ip", d->foreign, d->foreign == 1 ? "" : "s");
+}
+
 void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns,
 		   unsigned char *buf)
 {
-	char drain[160];	/* the wake pipe's bytes; the UDP socket's refusal */
-	struct pollfd pfd[4] = {
+	char drain[160];	/* the wake pipe's bytes */
+	struct serve_dg udp;
+	struct serve_dg *const dg[2] = { udp_beside(&udp, listen_fd), sc->raw };
+	struct pollfd pfd[5] = {
 		{ .fd = listen_fd, .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
 		{ .fd = serve_sampler_fd(), .events = POLLIN },
-		{ .fd = serve_udp_open(listen_fd, drain, sizeof(drain)), .events = POLLIN },
+		{ .fd = dg[0] ? udp.fd : -1, .events = POLLIN },
+		{ .fd = sc->raw ? sc->raw->fd : -1, .events = POLLIN },
 	};
 	int broken = 0;
 
-	if (pfd[3].fd < 0)	/* request/response over UDP: lib/zcs/serve_udp.h */
-		error(0, 0, "warning: %s: no UDP request/response", drain);
 	cfg = sc;
 	listen_sock = listen_fd;
 	serve_conns_open(max_conns, serve_rounds_on() ? serve_rounds_ended : NULL);
@@ -166,13 +203,12 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 	serve_catch(SIGCHLD, on_child);
 
 	while (!stop_signal && !broken) {
-		if (poll(pfd, 4, poll_timeout()) < 0) {
+		if (poll(pfd, 5, poll_timeout()) < 0) {
 			if (errno != EINTR)
 				error(1, errno, "poll");
-			pfd[0].revents = pfd[3].revents = 0;
+			pfd[0].revents = pfd[3].revents = pfd[4].revents = 0;
 		}
-		if (pfd[3].revents & POLLIN)
-			serve_udp_take(pfd[3].fd, sc);
+		take_datagrams(dg, pfd + 3);
 		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		serve_sampler_answer();
@@ -183,8 +219,11 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 			accept_one(buf);
 	}
 	close(listen_sock);
-	if (pfd[3].fd >= 0)
-		close(pfd[3].fd);
+	if (dg[0])
+		serve_dg_close(&udp);
+	say_foreign(sc->raw);
+	if (sc->raw)
+		serve_dg_close(sc->raw);
 	/* Giving up: the others' lines could not be whole (no stdout, no meter). */
 	serve_conns_stop(broken ? SIGKILL : stop_signal);
 	serve_conns_close();

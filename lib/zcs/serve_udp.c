@@ -1,9 +1,10 @@
 /*
- * UDP request/response in zcs's parent (lib/zcs/serve_udp.h): a small
- * table of flows, the oldest replaced when it is full; each datagram is
- * a hello (acknowledged), a request of a known flow (answered at once,
- * stamped), its bye (answered with the receiver's report), or foreign
- * (counted).
+ * Datagram request/response in zcs's parent (lib/zcs/serve_udp.h): a
+ * small table of flows over every datagram end (UDP, raw IP, raw
+ * Ethernet: lib/zcs/serve_dgram.h), the oldest replaced when it is full;
+ * each datagram is a hello (acknowledged), a request of a known flow
+ * (answered at once, stamped), its bye (answered with the receiver's
+ * report), or foreign (counted).
  */
 #include <errno.h>
 #include <error.h>
@@ -18,9 +19,11 @@
 #include "base/textfile.h"
 #include "meter/meter.h"
 #include "wire/net.h"
+#include "wire/proto.h"
 #include "wire/rr_io.h"
 #include "wire/rxreport.h"
 #include "zcs/serve.h"
+#include "zcs/serve_dgram.h"
 #include "zcs/serve_sampler.h"
 #include "zcs/serve_udp.h"
 
@@ -29,6 +32,7 @@
 _Static_assert(RXREPORT_MAX <= RR_BYE_LEN, "a bye is at least the report that answers it");
 
 struct udp_flow {
+	const struct serve_dg *end;	/* where it came, and its answers go */
 	struct sockaddr_storage from;
 	socklen_t fromlen;
 	uint32_t run, flow, req_bytes, resp_bytes;
@@ -43,67 +47,43 @@ struct udp_flow {
 };
 
 static struct udp_flow flows[UDP_FLOWS];
-static uint64_t foreign;
 static unsigned char dgram[RR_UDP_MAX + 1], answer[RR_UDP_MAX];
 
-uint64_t serve_udp_foreign(void)
-{
-	return foreign;
-}
-
-int serve_udp_open(int listen_fd, char *err, size_t errlen)
-{
-	struct sockaddr_storage ss = { 0 };
-	socklen_t len = sizeof(ss), olen;
-	int fd, v6only = 0;
-
-	if (getsockname(listen_fd, (struct sockaddr *)&ss, &len) < 0)
-		return err_fill(err, errlen, errno, "UDP: the listener's address");
-	fd = socket(ss.ss_family, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return err_fill(err, errlen, errno, "UDP socket");
-	olen = sizeof(v6only);
-	if (ss.ss_family == AF_INET6 &&
-	    getsockopt(listen_fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &olen) == 0)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
-	if (bind(fd, (struct sockaddr *)&ss, len) < 0) {
-		err_fill(err, errlen, errno, "UDP: bind to the listener's port");
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int same_peer(const struct udp_flow *f, const struct sockaddr_storage *from,
-		     socklen_t fromlen)
-{
-	return f->fromlen == fromlen && !memcmp(&f->from, from, fromlen);
-}
-
-/* The flow of a datagram from there, or NULL. */
-static struct udp_flow *flow_of(const struct sockaddr_storage *from, socklen_t fromlen)
+/*
+ * The flow of a datagram from there on end d, of run and flow (a raw
+ * end sees every client of the machine alike, -P's flows among them),
+ * or NULL.
+ */
+static struct udp_flow *flow_of(const struct serve_dg *d, const struct sockaddr_storage *from,
+				socklen_t fromlen, uint32_t run, uint32_t flow)
 {
 	for (int i = 0; i < UDP_FLOWS; i++)
-		if (flows[i].fromlen && same_peer(&flows[i], from, fromlen))
+		if (flows[i].fromlen == fromlen && flows[i].end == d && flows[i].run == run &&
+		    flows[i].flow == flow && !memcmp(&flows[i].from, from, fromlen))
 			return &flows[i];
 	return NULL;
 }
 
+static const char *dg_name(const struct serve_dg *d)
+{
+	return d->proto == RR_IP ? "ip" : d->proto == RR_PACKET ? "packet" : "UDP";
+}
+
 /* A hello from there: acknowledged (or refused by the ack), its flow kept. */
-static void take_hello(int fd, const unsigned char *buf, size_t n,
+static void take_hello(const struct serve_dg *d, const unsigned char *buf, size_t n,
 		       const struct sockaddr_storage *from, socklen_t fromlen,
 		       const struct serve_cfg *sc)
 {
 	struct rr_hello h;
-	struct rr_ack a = { .max_bytes = RR_UDP_MAX };
-	struct udp_flow *f = flow_of(from, fromlen), *old = &flows[0];
+	struct rr_ack a = { .max_bytes = (uint32_t)d->max };
+	struct udp_flow *f, *old = &flows[0];
 	enum rr_result res = rr_hello_decode(buf, n, &h);
 	unsigned char ack[RR_ACK_LEN];
 	char peer[128];
 
-	if (res == RR_OK && (h.proto != RR_UDP || h.mode != RR_MODE_RR ||
+	if (res == RR_OK && (h.proto != d->proto || h.mode != RR_MODE_RR ||
 			     !rr_timed(h.req_bytes, h.resp_bytes) || h.resp_bytes > h.req_bytes ||
-			     h.req_bytes > RR_UDP_MAX))
+			     h.req_bytes > d->max))
 		res = RR_FIELD;		/* unstamped, or an answer larger than asked */
 	a.run = h.run;
 	a.flow = h.flow;
@@ -111,25 +91,26 @@ static void take_hello(int fd, const unsigned char *buf, size_t n,
 	a.clock_err_us = rr_clock_err_us();
 	rr_boot_id(a.boot_id);
 	rr_ack_encode(ack, &a);
-	sendto(fd, ack, sizeof(ack), MSG_DONTWAIT, (const struct sockaddr *)from, fromlen);
-	net_addr_name((const struct sockaddr *)from, fromlen, peer, sizeof(peer));
+	serve_dg_send(d, ack, sizeof(ack), from, fromlen);
+	serve_dg_name(from, fromlen, peer, sizeof(peer));
 	if (res != RR_OK) {
-		error(0, 0, "%s: UDP request/response refused: the hello is %s", peer,
-		      rr_result_text(res));
+		error(0, 0, "%s: %s request/response refused: the hello is %s", peer,
+		      dg_name(d), rr_result_text(res));
 		return;
 	}
+	f = flow_of(d, from, fromlen, h.run, h.flow);
 	for (int i = 0; !f && i < UDP_FLOWS; i++)
 		if (flows[i].last < old->last)
 			old = &flows[i];
 	f = f ? f : old;
-	*f = (struct udp_flow){ .fromlen = fromlen, .run = h.run, .flow = h.flow,
+	*f = (struct udp_flow){ .end = d, .fromlen = fromlen, .run = h.run, .flow = h.flow,
 		.req_bytes = h.req_bytes, .resp_bytes = h.resp_bytes, .last = now_ns(),
 		.start = now_ns(), .cpu0 = cpu_self_secs(), .ask = h.flags & RR_ASK_REPORT };
 	memcpy(&f->from, from, fromlen);
 	f->metered = sc->meter && serve_sampler_read(&f->first) == 0;
 	if (sc->debug)
-		error(0, 0, "%s: UDP request/response, %" PRIu32 " and %" PRIu32 " bytes", peer,
-		      h.req_bytes, h.resp_bytes);
+		error(0, 0, "%s: %s request/response, %" PRIu32 " and %" PRIu32 " bytes", peer,
+		      dg_name(d), h.req_bytes, h.resp_bytes);
 }
 
 /*
@@ -159,7 +140,7 @@ static void make_report(struct udp_flow *f)
 }
 
 /* A bye of flow f (it asked for the report): answered with it; else 0. */
-static int take_bye(int fd, struct udp_flow *f, size_t n)
+static int take_bye(struct udp_flow *f, size_t n)
 {
 	struct rr_expect want = { .run = f->run, .flow = f->flow, .length = RR_BYE_LEN,
 				  .kind = RR_BYE };
@@ -170,21 +151,20 @@ static int take_bye(int fd, struct udp_flow *f, size_t n)
 	if (!f->report_len)
 		make_report(f);
 	if (f->report_len > 0)
-		sendto(fd, f->report, (size_t)f->report_len, MSG_DONTWAIT,
-		       (const struct sockaddr *)&f->from, f->fromlen);
+		serve_dg_send(f->end, f->report, (size_t)f->report_len, &f->from, f->fromlen);
 	return 1;
 }
 
 /* A request of flow f: answered, stamped; a bye: the report; anything else counted. */
-static void take_request(int fd, struct udp_flow *f, size_t n, uint64_t rx)
+static void take_request(struct serve_dg *d, struct udp_flow *f, size_t n, uint64_t rx)
 {
 	struct rr_expect want = { .run = f->run, .flow = f->flow, .length = f->req_bytes,
 				  .kind = RR_REQUEST };
 	struct rr_msg m;
 
 	if (rr_msg_decode(dgram, n, &want, &m) != RR_OK) {
-		if (!take_bye(fd, f, n))
-			foreign++;
+		if (!take_bye(f, n))
+			d->foreign++;
 		return;
 	}
 	f->last = now_ns();
@@ -194,11 +174,10 @@ static void take_request(int fd, struct udp_flow *f, size_t n, uint64_t rx)
 	m.rx_real = rx;
 	m.back_real = rr_real_ns();
 	rr_msg_encode(answer, &m);
-	sendto(fd, answer, f->resp_bytes, MSG_DONTWAIT, (const struct sockaddr *)&f->from,
-	       f->fromlen);
+	serve_dg_send(d, answer, f->resp_bytes, &f->from, f->fromlen);
 }
 
-void serve_udp_take(int fd, const struct serve_cfg *sc)
+int serve_udp_take(struct serve_dg *d, const struct serve_cfg *sc, char *err, size_t errlen)
 {
 	struct sockaddr_storage from;
 	socklen_t fromlen;
@@ -206,21 +185,25 @@ void serve_udp_take(int fd, const struct serve_cfg *sc)
 	ssize_t n;
 
 	for (;;) {
-		fromlen = sizeof(from);
-		n = recvfrom(fd, dgram, sizeof(dgram), MSG_DONTWAIT, (struct sockaddr *)&from,
-			     &fromlen);
+		n = serve_dg_recv(d, dgram, sizeof(dgram), &from, &fromlen);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && errno != EAGAIN)	/* a raw end's interface gone down */
+			return err_fill(err, errlen, errno, "--proto %s: receive", dg_name(d));
 		if (n < 0)
-			return;
+			return 0;
+		if (n == 0 && d->proto == RR_PACKET)
+			continue;	/* its own answer, going out */
 		if (rr_sniff(dgram, (size_t)n) == RR_SNIFF_RR) {
-			take_hello(fd, dgram, (size_t)n, &from, fromlen, sc);
+			take_hello(d, dgram, (size_t)n, &from, fromlen, sc);
 			continue;
 		}
-		f = flow_of(&from, fromlen);
+		/* The run and flow ids: a message's words 1 and 2. */
+		f = n < 12 ? NULL : flow_of(d, &from, fromlen, proto_get_u32(dgram + 4),
+					    proto_get_u32(dgram + 8));
 		if (f)
-			take_request(fd, f, (size_t)n, rr_real_ns());
+			take_request(d, f, (size_t)n, rr_real_ns());
 		else
-			foreign++;
+			d->foreign++;
 	}
 }

@@ -1,8 +1,10 @@
 /*
- * zcs's request/response over UDP (lib/wire/rr_proto.h): one socket on
- * the TCP listener's address and port, read by the parent's poll loop.
- * A flow is known by its hello's source address and port; a request
- * from anyone else, or not the flow's, is counted, never answered.
+ * zcs's request/response over datagrams (lib/wire/rr_proto.h): one UDP
+ * socket on the TCP listener's address and port and, with --proto, a
+ * raw IP or raw Ethernet end (lib/zcs/serve_dgram.h), read by the
+ * parent's poll loop. A flow is known by its end, its hello's source
+ * address (and port) and its run and flow ids; a request from anyone
+ * else, or not the flow's, is counted as foreign, never answered.
  *
  * No amplifier. A datagram's source can be forged, so zcs never sends
  * more bytes to an address than it received from it: the ack is as long
@@ -18,22 +20,16 @@
 #ifndef ZC_ZCS_SERVE_UDP_H
 #define ZC_ZCS_SERVE_UDP_H
 
-#include <stdint.h>
+#include <stddef.h>
 
 /*
- * serve_udp_open - the UDP socket beside TCP listener listen_fd (same
- * address and port), non-blocking; -1 with err.
- */
-int serve_udp_open(int listen_fd, char *err, size_t errlen);
-
-/*
- * serve_udp_take - answer every datagram waiting on fd (sc: -d's lines,
- * -c's meter for a flow's report).
+ * serve_udp_take - answer every datagram waiting on end d (sc: -d's
+ * lines, -c's meter for a flow's report); what is not a flow's is
+ * counted in d->foreign. 0, or -1 with err when d's receive fails (a
+ * packet end's interface went down).
  */
 struct serve_cfg;
-void serve_udp_take(int fd, const struct serve_cfg *sc);
-
-/* serve_udp_foreign - datagrams counted and not answered so far. */
-uint64_t serve_udp_foreign(void);
+struct serve_dg;
+int serve_udp_take(struct serve_dg *d, const struct serve_cfg *sc, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # zcc --rr --busy-poll: usage refused at the door (without --rr, a bad or
 # too large value, -M uring); over loopback (no NAPI ID) one line, exit 1,
-# and 0 (off) runs as before; between two network namespaces over a veth
+# and 0 (off) runs, busy_poll_us 0; between two network namespaces over a veth
 # pair whose ends have GRO on (veth then receives by NAPI: the connection
 # gets a NAPI ID), the rr: line and event say the busy polling, over TCP
 # and UDP, a list 0,50 is two variants in one table, and a user without
@@ -17,6 +17,7 @@ grep -q "^zcc: --busy-poll is for request/response: give --rr$" "$TMP/err" &&
 usage_refused "--busy-poll x" "$ZCC" --rr --busy-poll x -s 127.0.0.1
 usage_refused "--busy-poll above a second" "$ZCC" --rr --busy-poll 1000001 -s 127.0.0.1
 usage_refused "--busy-poll 5,05" "$ZCC" --rr --busy-poll 5,05 -s 127.0.0.1
+usage_refused "--proto ip --busy-poll" "$ZCC" --rr --proto ip --busy-poll 5 -b 100 -s 127.0.0.1
 usage_refused "-M uring --busy-poll" "$ZCC" --rr -M uring --busy-poll 5 -s 127.0.0.1
 grep -q "io_uring's receive does not make" "$TMP/err" &&
 	ok "uring: says why" || not_ok "uring: says why: $(cat "$TMP/err")"
@@ -27,7 +28,7 @@ check "loopback --busy-poll 50: exit 1, one line naming the missing NAPI ID ($(c
 	eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
 	grep -q "^zcc: --busy-poll: the connection has no NAPI ID (loopback" "$TMP/err"'
 captured 30 "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 100 --busy-poll 0 -J
-check "loopback --busy-poll 0: off, the run as before" eval '[ "$RC" -eq 0 ] &&
+check "loopback --busy-poll 0: off, the run whole" eval '[ "$RC" -eq 0 ] &&
 	[ "$(json_get "$TMP/out" rr busy_poll_us)" = 0 ] && [ ! -s "$TMP/err" ]'
 stop_bg "$ZCS_PID"
 

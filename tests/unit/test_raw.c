@@ -37,6 +37,27 @@ static void neigh(void)
 	CHECK(raw_neigh_parse("", a, "v0", mac) == -1, "an empty table: none");
 }
 
+/* The IP protocols the kernel speaks itself are refused by name; zc's own is not. */
+static void ip_protos(void)
+{
+	const char *why = raw_ip_proto_why(6);
+	int wrong = -1;
+
+	CHECK(why && strstr(why, "TCP"), "6: TCP's (%s)", why ? why : "none");
+	for (int p = 0; p < 256; p++) {
+		int kernel = p <= 2 || p == 4 || p == 6 || p == 17 || p == 41 || p == 47 || p == 50 ||
+			     p == 51 || p == 58 || p == 103 || p == 108 || p == 112 || p == 115 ||
+			     p == 132 || p == 136 || p == 137 || p == 255;
+
+		if ((raw_ip_proto_why(p) != NULL) != kernel && wrong < 0)
+			wrong = p;
+	}
+	CHECK(wrong < 0, "each of 0..255 refused exactly when the kernel speaks it (first "
+	      "wrong: %d)", wrong);
+	CHECK(raw_ip_proto_why(RAW_IP_PROTO) == NULL, "zc's default is taken");
+	CHECK(raw_ip_proto_why(-1) && raw_ip_proto_why(256), "out of range: refused");
+}
+
 /* The next payload on r that is not skip (its own request, seen too; cut
  * short: its start): its length. */
 static ssize_t next(const struct raw_sock *r, char *buf, size_t len, const char *skip,
@@ -125,6 +146,7 @@ static void unprivileged(void)
 int main(void)
 {
 	neigh();
+	ip_protos();
 	if (geteuid() != 0) {
 		printf("skip - raw sockets: not root\n");
 		return t_exit();

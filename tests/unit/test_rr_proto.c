@@ -142,8 +142,15 @@ static void hellos(void)
 	b[11]++;
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "hello of another length: RR_FIELD");
 	b[11]--;
-	b[28] = 3;
+	b[28] = 5;
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "an unknown protocol: RR_FIELD");
+	b[28] = RR_IP;
+	proto_put_u32(b + 20, 63);
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "raw IP below the header's size: "
+	      "RR_FIELD, as UDP");
+	b[28] = RR_PACKET;
+	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "raw Ethernet below the header's "
+	      "size: RR_FIELD, as UDP");
 	b[28] = RR_UDP;
 	proto_put_u32(b + 20, 63);
 	CHECK(hello_of(b, RR_HELLO_LEN, &h) == RR_FIELD, "UDP below the header's size: RR_FIELD");
@@ -354,6 +361,25 @@ static void fuzz(void)
 	      FUZZ, ok, bad);
 }
 
+/* The run a hello, an ack or a message names; anything else, or one cut short: 0. */
+static void run_ids(void)
+{
+	unsigned char b[RR_MSG_HDR + 8] = { 0 };
+
+	rr_hello_encode(b, &hello0);
+	CHECK(rr_run_of(b, RR_HELLO_LEN) == 0xdeadbeef, "a hello's run");
+	CHECK(rr_run_of(b, RR_HELLO_LEN - 1) == 0, "a hello cut short: none");
+	rr_ack_encode(b, &(struct rr_ack){ .run = 0xfeedf00d, .flow = 1 });
+	CHECK(rr_run_of(b, RR_ACK_LEN) == 0xfeedf00d, "an ack's run");
+	rr_msg_encode(b, &msg0);
+	CHECK(rr_run_of(b, sizeof(b)) == 0xdeadbeef, "a message's run");
+	CHECK(rr_run_of(b, RR_MSG_HDR - 1) == 0, "a message cut short of its header: none");
+	b[0] ^= 0xff;
+	CHECK(rr_run_of(b, sizeof(b)) == 0, "no magic: none");
+	memset(b, 0, sizeof(b));
+	CHECK(rr_run_of(b, sizeof(b)) == 0, "zeros: none");
+}
+
 int main(void)
 {
 	rng_seed(56, 2);
@@ -364,6 +390,7 @@ int main(void)
 	messages();
 	times();
 	boot_ids();
+	run_ids();
 	fuzz();
 	return t_exit();
 }
