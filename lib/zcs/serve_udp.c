@@ -33,13 +33,13 @@ _Static_assert(RXREPORT_MAX <= RR_BYE_LEN, "a bye is at least the report that an
 
 struct udp_flow {
 	const struct serve_dg *end;	/* where it came, and its answers go */
-	struct sockaddr_storage from;
-	socklen_t fromlen;
-	uint32_t run, flow, req_bytes, resp_bytes;
 	uint64_t last;		/* now_ns of its last datagram: the oldest goes first */
 	uint64_t answered, start;	/* requests answered since the hello, at now_ns */
 	double cpu0;		/* zcs's CPU seconds at the hello */
 	struct serve_sampler_mark first;
+	struct sockaddr_storage from;
+	socklen_t fromlen;
+	uint32_t run, flow, req_bytes, resp_bytes;
 	int ask;		/* RR_ASK_REPORT */
 	int metered;		/* -c: first holds the ledger at the hello */
 	int report_len;		/* the report, made at the first bye (0: not yet) */
