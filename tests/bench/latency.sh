@@ -282,6 +282,12 @@ lat_calltimes() {
 	echo "  the talk's (its machine): raw Ethernet and raw IP about 5 and 13 sends of 26,000 over 20 us; TCP 8 to 402 of 20,000"
 	printf '  %-6s %6s %16s %9s %9s %16s %9s\n' proto gap "send over 20us" "send p99" "send max" "recv over 20us" "recv max"
 	for _kp in $LAT_PROTOS; do
+		case $_kp in
+		ip | packet)
+			printf '  %-6s  not measured: zcc times no calls over raw sockets yet\n' "$_kp"
+			continue
+			;;
+		esac
 		for _kg in $LAT_GAPS; do
 			_gf=
 			[ "$_kg" = closed ] || _gf="--gap $_kg"
