@@ -156,7 +156,7 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 		if (vs->v[i].udp)
 			check_udp(proto_name(vs->v[i].proto - RR_TCP), (uint32_t)vs->v[i].chunk, resp,
 				  g->mptcp);
-		if (vs->v[i].proto > RR_UDP && strcmp(vs->v[i].method->name, "send"))
+		if (vs->v[i].proto > RR_UDP && strcmp(vs->v[i].method->name, "send") != 0)
 			usage_error("--rr -M %s: with --proto %s a request goes by send (its frame "
 				    "is zc's to build)", vs->v[i].method->name,
 				    proto_name(vs->v[i].proto - RR_TCP));

@@ -101,7 +101,7 @@ int rr_dgram_connect(struct conn *c, char *err, size_t errlen)
 {
 	const struct rr_cfg *rc = rr_settings_of();
 	struct rr_dgram *d = &rr_work_of(c)->dg;
-	struct sockaddr_in to;
+	struct sockaddr_in to = { 0 };
 	int fd;
 
 	d->proto = rc->proto;

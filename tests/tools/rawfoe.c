@@ -47,13 +47,13 @@ int main(int argc, char **argv)
 	unsigned long n, i;
 	int rc;
 
-	if (argc < 4 || (strcmp(argv[1], "ip") && strcmp(argv[1], "packet")))
+	if (argc < 4 || (strcmp(argv[1], "ip") != 0 && strcmp(argv[1], "packet") != 0))
 		error(2, 0, "usage: rawfoe ip ADDR COUNT [PROTO] | rawfoe packet IFNAME COUNT");
 	n = strtoul(argv[3], NULL, 10);
 	if (argv[1][0] == 'i') {
 		if (inet_pton(AF_INET, argv[2], &to.ip.sin_addr) != 1)
 			error(2, 0, "%s: not an IPv4 address", argv[2]);
-		rc = raw_ip_open(&r, argc > 4 ? atoi(argv[4]) : RAW_IP_PROTO, NULL, err,
+		rc = raw_ip_open(&r, argc > 4 ? (int)strtol(argv[4], NULL, 10) : RAW_IP_PROTO, NULL, err,
 				 sizeof(err));
 	} else {
 		memset(to.mac, 0xff, sizeof(to.mac));
