@@ -89,8 +89,9 @@ int net_busy_poll(int fd, unsigned us, char *err, size_t errlen)
 	if (getsockopt(fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &len) < 0)
 		return err_fill(err, errlen, errno, "--busy-poll: SO_INCOMING_NAPI_ID");
 	if (id == 0)
-		return err_fill(err, errlen, 0, "--busy-poll: the connection has no NAPI ID "
-				"(loopback, or a device whose driver has no NAPI): nothing to poll");
+		return err_fill(err, errlen, 0, "--busy-poll: the socket has no NAPI ID "
+				"(loopback, a device whose driver has no NAPI, or a raw socket, "
+				"which the kernel does not mark): nothing to poll");
 	/* Some kernels ask CAP_NET_ADMIN for a value above net.core.busy_read. */
 	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &v, sizeof(v)) < 0)
 		return err_fill(err, errlen, 0, "--busy-poll: SO_BUSY_POLL: %s", errno == EPERM ?

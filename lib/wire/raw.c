@@ -15,8 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/err.h"
 #include "wire/raw.h"
+#include "wire/rr_io.h"
+#include "wire/tstamp.h"
 
 #define IP_HDR_MAX 60		/* an IPv4 header with every option */
 #define FRAME_MAX 65536
@@ -141,33 +144,56 @@ static ssize_t ip_payload(unsigned char *pkt, size_t n, void *buf, size_t len, i
 	return *cut ? (ssize_t)len : (ssize_t)(n - hl);
 }
 
+/* The payload of the n bytes of pkt that recvmsg took into buf, as raw_recv says. */
+static ssize_t payload(const struct raw_sock *r, unsigned char *pkt, size_t n,
+		       const struct sockaddr_ll *ll, void *buf, size_t len, int *cut)
+{
+	if (r->kind == RAW_IP)
+		return ip_payload(pkt, n, buf, len, cut);
+	if (ll->sll_pkttype == PACKET_OUTGOING || n < RAW_ETH_HLEN)
+		return 0;
+	n -= RAW_ETH_HLEN;
+	*cut = n > len;
+	memcpy(buf, pkt + RAW_ETH_HLEN, *cut ? len : n);
+	return *cut ? (ssize_t)len : (ssize_t)n;
+}
+
 ssize_t raw_recv(const struct raw_sock *r, void *buf, size_t len, int flags,
-		 struct raw_peer *from, int *cut, char *err, size_t errlen)
+		 struct raw_peer *from, int *cut, struct rr_io_ctl *ctl, char *err,
+		 size_t errlen)
 {
 	unsigned char pkt[FRAME_MAX];
+	char control[TSTAMP_CMSG_SPACE];
 	struct sockaddr_ll ll = { 0 };
 	struct sockaddr_in in = { 0 };
-	socklen_t sl = r->kind == RAW_IP ? sizeof(in) : sizeof(ll);
-	void *sa = r->kind == RAW_IP ? (void *)&in : (void *)&ll;
-	ssize_t n = recvfrom(r->fd, pkt, sizeof(pkt), flags, sa, &sl);
+	struct iovec iov = { .iov_base = pkt, .iov_len = sizeof(pkt) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_name = r->kind == RAW_IP ? (void *)&in : (void *)&ll,
+			      .msg_namelen = r->kind == RAW_IP ? sizeof(in) : sizeof(ll) };
+	uint64_t t0 = ctl && ctl->calls ? now_ns() : 0;
+	ssize_t n;
 
+	if (ctl && ctl->stamps) {
+		msg.msg_control = control;
+		msg.msg_controllen = sizeof(control);
+	}
+	n = recvmsg(r->fd, &msg, flags);
 	*cut = 0;
 	if (n < 0)
 		return err_fill(err, errlen, errno, "--proto %s: receive",
 				r->kind == RAW_IP ? "ip" : "packet");
-	if (r->kind == RAW_IP) {
-		if (from)
-			from->ip = in;
-		return ip_payload(pkt, (size_t)n, buf, len, cut);
-	}
-	if (ll.sll_pkttype == PACKET_OUTGOING || (size_t)n < RAW_ETH_HLEN)
-		return 0;
-	if (from)
+	if (from && r->kind == RAW_IP)
+		from->ip = in;
+	else if (from && (size_t)n >= RAW_ETH_HLEN)
 		memcpy(from->mac, pkt + RAW_MAC_LEN, RAW_MAC_LEN);
-	n -= RAW_ETH_HLEN;
-	*cut = (size_t)n > len;
-	memcpy(buf, pkt + RAW_ETH_HLEN, *cut ? len : (size_t)n);
-	return *cut ? (ssize_t)len : n;
+	n = payload(r, pkt, (size_t)n, &ll, buf, len, cut);
+	if (n > 0 && ctl && ctl->stamps) {
+		ctl->back_ns = rr_real_ns();
+		ctl->stamp_ns = tstamp_parse_rx(&msg);
+	}
+	if (n > 0 && t0)
+		hist_record(ctl->calls, now_ns() - t0);
+	return n;
 }
 
 /* "00:11:22:aa:bb:cc" into mac: 0, or -1. */

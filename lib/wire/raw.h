@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct rr_io_ctl;
+
 #define RAW_IP_PROTO 253	/* RFC 3692: for experimentation and testing */
 #define RAW_ETHERTYPE 0x88b5	/* IEEE 802: local experimental EtherType 1 */
 #define RAW_ETH_HLEN 14		/* destination, source, EtherType */
@@ -74,10 +76,13 @@ ssize_t raw_send(const struct raw_sock *r, const void *buf, size_t len,
  * off) into buf: its length (a payload longer than len: the first len
  * bytes, *cut set), from's address; 0 for a packet that is none of ours
  * to read (a packet socket's own outgoing frame, a header cut short);
- * -1 with err (EAGAIN with MSG_DONTWAIT in flags: nothing there).
+ * -1 with err (EAGAIN with MSG_DONTWAIT in flags: nothing there). Under
+ * ctl (lib/wire/rr_io.h; NULL: none) the call is timed and the arrival
+ * stamp taken, as rr_recv_one's, when it returns a payload.
  */
 ssize_t raw_recv(const struct raw_sock *r, void *buf, size_t len, int flags,
-		 struct raw_peer *from, int *cut, char *err, size_t errlen);
+		 struct raw_peer *from, int *cut, struct rr_io_ctl *ctl, char *err,
+		 size_t errlen);
 
 /*
  * raw_neigh_parse - in text (the kernel's /proc/net/arp), the hardware

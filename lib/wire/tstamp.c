@@ -8,6 +8,7 @@
 
 #include <linux/errqueue.h>	/* after time.h: its struct timespec */
 #include <linux/net_tstamp.h>
+#include <linux/if_packet.h>
 
 #include "base/err.h"
 #include "wire/tstamp.h"
@@ -113,7 +114,8 @@ int tstamp_parse_tx(const struct msghdr *msg, struct tstamp_tx *out)
 		if (stamp_of(cm))
 			ns = stamp_of(cm);
 		else if (((cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) ||
-			  (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR)) &&
+			  (cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR) ||
+			  (cm->cmsg_level == SOL_PACKET && cm->cmsg_type == PACKET_TX_TIMESTAMP)) &&
 			 cm->cmsg_len >= CMSG_LEN(sizeof(ee))) {
 			memcpy(&ee, CMSG_DATA(cm), sizeof(ee));
 			have_ee = ee.ee_errno == ENOMSG &&

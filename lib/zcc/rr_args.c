@@ -160,10 +160,6 @@ static void rr_variants(const struct rr_given *g, struct rr_cfg *rc, struct vari
 			usage_error("--rr -M %s: with --proto %s a request goes by send (its frame "
 				    "is zc's to build)", vs->v[i].method->name,
 				    proto_name(vs->v[i].proto - RR_TCP));
-		if (vs->v[i].proto > RR_UDP && (rc->stamps || rc->call_times || vs->v[i].busy_us))
-			usage_error("--proto %s: --%s is not there yet: give it with tcp or udp",
-				    proto_name(vs->v[i].proto - RR_TCP), rc->stamps ? "stamps" :
-				    rc->call_times ? "call-times" : "busy-poll");
 		if (vs->v[i].udp && !strcmp(vs->v[i].method->name, "uring"))
 			usage_error("--rr -M uring: over TCP only (with --proto %s: send or write)",
 				    proto_name(vs->v[i].proto - RR_TCP));

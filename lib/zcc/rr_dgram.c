@@ -153,7 +153,7 @@ ssize_t rr_dgram_recv(const struct conn *c, void *buf, size_t len, struct rr_io_
 
 	if (d->proto == RR_UDP)
 		return rr_recv_one(c->t.sock, buf, len, MSG_TRUNC, ctl);
-	n = raw_recv(&d->raw, buf, len, MSG_DONTWAIT, NULL, &cut, err, sizeof(err));
+	n = raw_recv(&d->raw, buf, len, MSG_DONTWAIT, NULL, &cut, ctl, err, sizeof(err));
 	/* Stopped: as a shut socket, what is there first, then the end. */
 	if (n < 0 && errno == EAGAIN)
 		return __atomic_load_n(c->cancel, __ATOMIC_RELAXED) ? 0 : RR_DG_NONE;

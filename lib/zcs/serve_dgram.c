@@ -73,7 +73,7 @@ ssize_t serve_dg_recv(struct serve_dg *d, void *buf, size_t len,
 			     fromlen);
 		return n;
 	}
-	n = raw_recv(&d->raw, buf, len, MSG_DONTWAIT, &p, &cut, err, sizeof(err));
+	n = raw_recv(&d->raw, buf, len, MSG_DONTWAIT, &p, &cut, NULL, err, sizeof(err));
 	if (n <= 0)
 		return n;
 	memset(from, 0, sizeof(*from));

@@ -17,7 +17,6 @@ grep -q "^zcc: --busy-poll is for request/response: give --rr$" "$TMP/err" &&
 usage_refused "--busy-poll x" "$ZCC" --rr --busy-poll x -s 127.0.0.1
 usage_refused "--busy-poll above a second" "$ZCC" --rr --busy-poll 1000001 -s 127.0.0.1
 usage_refused "--busy-poll 5,05" "$ZCC" --rr --busy-poll 5,05 -s 127.0.0.1
-usage_refused "--proto ip --busy-poll" "$ZCC" --rr --proto ip --busy-poll 5 -b 100 -s 127.0.0.1
 usage_refused "-M uring --busy-poll" "$ZCC" --rr -M uring --busy-poll 5 -s 127.0.0.1
 grep -q "io_uring's receive does not make" "$TMP/err" &&
 	ok "uring: says why" || not_ok "uring: says why: $(cat "$TMP/err")"
@@ -26,7 +25,7 @@ zcs_start || { not_ok "zcs starts: $(cat "$TMP/zcs.err")"; finish; }
 captured 30 "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 100 --busy-poll 50
 check "loopback --busy-poll 50: exit 1, one line naming the missing NAPI ID ($(cat "$TMP/err"))" \
 	eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-	grep -q "^zcc: --busy-poll: the connection has no NAPI ID (loopback" "$TMP/err"'
+	grep -q "^zcc: --busy-poll: the socket has no NAPI ID (loopback" "$TMP/err"'
 captured 30 "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 100 --busy-poll 0 -J
 check "loopback --busy-poll 0: off, the run whole" eval '[ "$RC" -eq 0 ] &&
 	[ "$(json_get "$TMP/out" rr busy_poll_us)" = 0 ] && [ ! -s "$TMP/err" ]'

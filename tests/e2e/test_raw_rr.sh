@@ -2,7 +2,9 @@
 # zcc --rr --proto ip and --proto packet against zcs --proto ip / packet,
 # between two network namespaces joined by a veth pair (root only): the
 # closed loop over each, the open loop over ip, ip and udp compared in
-# rounds; a foreign sender on the protocol (tests/tools/rawfoe) counted at
+# rounds; --stamps and --call-times over each (no ACK stamp, said), and
+# --busy-poll refused (no NAPI ID on a raw socket); a foreign sender on
+# the protocol (tests/tools/rawfoe) counted at
 # zcs, and one toward zcc counted there, the runs unaffected; at the door --ip-proto 6 and -b above the
 # MTU; without CAP_NET_RAW one line naming it; a stop mid-run; zcc's
 # interface going down mid-run: one line, exit 1; zcs's: a warning, and
@@ -15,6 +17,7 @@ FOE=$ZC_TESTBIN/rawfoe
 TX=zcrawt$$
 RX=zcrawr$$
 NUM='[0-9]+(\.[0-9]+)?'
+P="p50 $NUM us, p99 $NUM us, max $NUM us"
 
 if [ "$(id -u)" != 0 ]; then
 	skip "raw sockets and network namespaces: not root"
@@ -58,6 +61,31 @@ closed() {
 		eval '[ "$RC" -eq 0 ] && [ ! -s "$TMP/err" ] && grep -Eq "^rr: 200 transactions in .*request 200 bytes, response 200 bytes over $proto, lost 0, duplicated 0, reordered 0, foreign 0$" "$TMP/out"'
 }
 
+# probed PROTO: --stamps and --call-times over PROTO: the stages each
+# raw socket is stamped at (no ACK: said), every answer counted, stamped or
+# not; each request's send call timed and a receive call for each answer;
+# --busy-poll refused with the reason (the kernel marks no raw socket
+# with a NAPI ID), in one line.
+probed() {
+	in_tx --rr --proto "$1" -s 192.0.2.2 -p "$ZCS_PORT" -n 300 -b 200 --stamps --call-times -J
+	check "--proto $1 --stamps: the stages stamped, device to ACK said ($(grep '"event":"stages"' "$TMP/out"); $(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 0 ] && [ "$(json_get "$TMP/out" stages stamps_missing)" = 0 ] &&
+		[ "$(json_get "$TMP/out" stages device_ack_count)" = 0 ] &&
+		[ "$(json_get "$TMP/out" stages qdisc_device_count)" -gt 0 ] &&
+		[ "$(( $(json_get "$TMP/out" stages wakeup_count) + $(json_get "$TMP/out" stages arrivals_unstamped) ))" = 300 ]'
+	sends=$(grep '"direction":"send"' "$TMP/out" | sed 's/.*"calls":\([0-9]*\).*/\1/')
+	recvs=$(grep '"direction":"recv"' "$TMP/out" | sed 's/.*"calls":\([0-9]*\).*/\1/')
+	check "--proto $1 --call-times: 300 sends timed, a receive for each answer ($sends, $recvs)" \
+		eval '[ "$sends" = 300 ] && [ -n "$recvs" ] && [ "$recvs" -ge 300 ]'
+	in_tx --rr --proto "$1" -s 192.0.2.2 -p "$ZCS_PORT" -n 300 -b 200 --stamps
+	check "--proto $1 --stamps: the stages: line ($(grep ^stages "$TMP/out"))" grep -Eq \
+		"^stages: user to qdisc ($P|not stamped here); qdisc to device $P; device to ACK: not stamped here; device to program $P; " \
+		"$TMP/out"
+	in_tx --rr --proto "$1" -s 192.0.2.2 -p "$ZCS_PORT" -n 10 -b 200 --busy-poll 50
+	check "--proto $1 --busy-poll 50: one line, the raw socket has no NAPI ID ($(cat "$TMP/err"))" \
+		eval '[ "$RC" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "no NAPI ID.*raw socket" "$TMP/err"'
+}
+
 # beside_foe NS PROTO WHERE COUNT FOREIGN: rawfoe in namespace NS sends
 # COUNT foreign packets over PROTO to WHERE while zcc runs 300 requests
 # over PROTO, open loop: the run whole, its rr: line's foreign count
@@ -95,6 +123,7 @@ foe_back() {
 # --- raw IP ---------------------------------------------------------------------
 raw_zcs --proto ip || { not_ok "zcs --proto ip starts: $(cat "$TMP/zcs.err")"; finish; }
 closed ip
+probed ip
 in_tx --rr --proto ip -P 2 -s 192.0.2.2 -p "$ZCS_PORT" -n 200 -b 200
 check "--proto ip -P 2: 400 transactions, each flow's answers not foreign to the other ($(grep ^rr: "$TMP/out"); $(cat "$TMP/err"))" \
 	eval '[ "$RC" -eq 0 ] && grep -Eq "^rr: 400 transactions .* over ip, lost 0, duplicated 0, reordered 0, foreign 0$" "$TMP/out"'
@@ -128,6 +157,7 @@ foe ip 192.0.2.2
 # --- raw Ethernet -----------------------------------------------------------------
 raw_zcs --proto packet --ifname vr || { not_ok "zcs --proto packet starts: $(cat "$TMP/zcs.err")"; finish; }
 closed packet
+probed packet
 in_tx --rr --proto packet --ifname vt -s 192.0.2.2 -p "$ZCS_PORT" -n 10 -b 1501
 check "--proto packet -b 1501: refused, naming the MTU ($(cat "$TMP/err"))" \
 	eval '[ "$RC" -eq 1 ] && grep -q "above the 1500 bytes .* MTU" "$TMP/err"'

@@ -67,7 +67,7 @@ static ssize_t next(const struct raw_sock *r, char *buf, size_t len, const char 
 	ssize_t n;
 
 	for (int i = 0; i < 100; i++) {
-		n = raw_recv(r, buf, len, 0, from, cut, err, sizeof(err));
+		n = raw_recv(r, buf, len, 0, from, cut, NULL, err, sizeof(err));
 		if (n < 0 || (n > 0 && !(skip && (size_t)n <= strlen(skip) && !memcmp(buf, skip, (size_t)n))))
 			return n;
 	}
