@@ -147,7 +147,8 @@ static const struct optab options[] = {
 	  "too); -d shows each connection's subflows. A kernel that allows no "
 	  "MPTCP here (net.mptcp.enabled) is one line, exit 1" },
 	{ OPT_CALL_TIMES, "call-times", NULL, "time each receive step (the method's calls "
-	  "for one piece): after each done line, their distribution (call-times:)" },
+	  "for one piece): after each done line, their distribution (call-times:); "
+	  "request/response over TCP: the requests' receive calls and the answers' sends" },
 	{ OPT_BUDGET, "budget", "TIME", "with --call-times: count the steps over TIME" },
 	{ OPT_STAMPS, "stamps", NULL, "request/response over TCP: the kernel's stamps "
 	  "(SO_TIMESTAMPING) of each answer and request, a stages: line after each answered: "

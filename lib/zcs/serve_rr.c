@@ -5,7 +5,9 @@
  * the messages carry the header. -T bounds every wait for a request: a
  * client silent that long is closed, as a stalled stream is. --stamps:
  * the kernel's stamps of the answers and the requests (lib/wire/rr_probe.h),
- * a stages: line after the answered: line.
+ * a stages: line after the answered: line; --call-times: each receive
+ * call of a request and each send of an answer timed, a call-times: line
+ * of each after it.
  */
 #include <errno.h>
 #include <error.h>
@@ -19,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/hist_out.h"
 #include "app/meter_session.h"
 #include "app/out.h"
 #include "app/stages_out.h"
@@ -48,7 +51,7 @@ struct rr_conn {
 	double cpu0;			/* this process's CPU time at the start */
 	struct serve_sampler_mark first;	/* -c: the ledger at the start */
 	int metered;
-	struct rr_probe *probe;		/* --stamps; NULL: none */
+	struct rr_probe *probe;		/* --stamps, --call-times; NULL: none */
 };
 
 /* How answering ended. */
@@ -133,7 +136,7 @@ static int answer(struct rr_conn *r)
 		rr_msg_encode(r->resp, &m);
 	}
 	rr_probe_sent(r->probe);
-	if (rr_write(r->fd, r->resp, r->h.resp_bytes) == 0)
+	if (rr_write_calls(r->fd, r->resp, r->h.resp_bytes, rr_probe_send_calls(r->probe)) == 0)
 		return 0;
 	if (errno == EINTR)
 		return -2;
@@ -245,36 +248,55 @@ static void send_report(const struct rr_conn *r, const struct rr_tally *t)
 }
 
 /*
- * --stamps: the probe of the answers out and the requests in, switched on
- * now that the acknowledgement is written (the stamps number the answers'
- * bytes from the first). Out of memory or refused: said, served without.
+ * --stamps and --call-times: the probe of the answers out and the
+ * requests in, switched on now that the acknowledgement is written (the
+ * stamps number the answers' bytes from the first). Out of memory or
+ * refused: said, served without.
  */
-static void stamps_on(struct rr_conn *r)
+static void probe_on(struct rr_conn *r)
 {
 	char err[256];
 
-	if (!r->cfg->stamps)
+	if (!r->cfg->stamps && !r->cfg->call_times)
 		return;
-	r->probe = rr_probe_make(0, 1, 1, r->h.resp_bytes, UINT64_MAX);
+	r->probe = rr_probe_make(r->cfg->call_times, r->cfg->stamps, 1, r->h.resp_bytes,
+				 r->cfg->budget_ns);
 	if (!r->probe)
-		error(0, ENOMEM, "%s: --stamps", r->peer);
+		error(0, ENOMEM, "%s: --stamps, --call-times", r->peer);
 	else if (rr_probe_enable(r->probe, r->fd, err, sizeof(err)) < 0) {
 		error(0, 0, "%s: %s: served without stamps", r->peer, err);
 		rr_probe_free(r->probe);
-		r->probe = NULL;
+		r->probe = r->cfg->call_times ? rr_probe_make(1, 0, 1, r->h.resp_bytes,
+							       r->cfg->budget_ns) : NULL;
 	}
 }
 
-/* --stamps: the connection's stages: line, the last stamps waited for. */
-static void stamps_line(struct rr_conn *r)
+/* --call-times: one call-times: line, dir "recv" (the requests') or "send". */
+static void calls_line(const struct rr_conn *r, const char *dir, const struct hist *h)
 {
-	if (!r->probe)
-		return;
-	rr_probe_finish(r->probe, r->fd);
-	tstamp_track_merge(r->probe->tx, r->probe->wake);
-	stages_line(&(struct stages_of){ .t = r->probe->tx, .arrivals = 1,
-		    .unstamped = r->probe->unstamped, .errors = r->probe->errors });
-	rr_probe_free(r->probe);
+	line_begin("call_times");
+	line_str("peer", r->peer, NULL);
+	line_str("direction", dir, NULL);
+	hist_calls_pieces(dir, h, r->cfg->budget_ns);
+	line_end();
+}
+
+/* The connection's stages: line (the last stamps waited for), its call-times: lines. */
+static void probe_lines(struct rr_conn *r)
+{
+	struct rr_probe *p = r->probe;
+
+	if (p && p->stamps) {
+		rr_probe_finish(p, r->fd);
+		tstamp_track_merge(p->tx, p->wake);
+		stages_line(&(struct stages_of){ .t = p->tx, .arrivals = 1,
+			    .unstamped = p->unstamped, .errors = p->errors });
+	}
+	if (p && p->calls) {
+		calls_line(r, "recv", &p->recv_calls);
+		calls_line(r, "send", &p->send_calls);
+	}
+	rr_probe_free(p);
 	r->probe = NULL;
 }
 
@@ -328,7 +350,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 	bound_waits(&r);
 	no_delay(&r);
 	if (take_hello(&r) == 0 && buffers(&r) == 0) {
-		stamps_on(&r);
+		probe_on(&r);
 		r.metered = sc->meter && serve_sampler_read(&r.first) == 0;
 		r.start = now_ns();
 		how = answer_all(&r);
@@ -337,7 +359,7 @@ int serve_rr(const struct serve_cfg *sc, int fd, const char *peer, struct serve_
 			struct rr_tally t = tally(&r);
 
 			report_answered(&r, &t, how == RR_END_STOP);
-			stamps_line(&r);
+			probe_lines(&r);
 			if (how == RR_END_CLOSED)
 				send_report(&r, &t);
 		}

@@ -11,7 +11,10 @@
 # one send in 64 stamped, each with its three stamps. zcs --stamps: its
 # side of a TCP request/response connection, a stages: line after its
 # answered: line (text and JSON); refused by the kernel, one line and the
-# connection served without; a stream and a UDP flow have none.
+# connection served without; a stream and a UDP flow have none. zcs
+# --call-times: a recv and a send call-times: line after a TCP
+# request/response connection's answered: line, kept when the stamps are
+# refused.
 . "$ZC_TOP/tests/lib.sh"
 . "$ZC_TOP/tests/harness/e2e.sh"
 
@@ -205,5 +208,28 @@ check "zcs --stamps refused by the kernel: one line, served without ($(cat "$TMP
 	[ "$(wc -l <"$TMP/zcs.err")" -eq 1 ] &&
 	grep -q "SO_TIMESTAMPING.*: served without stamps$" "$TMP/zcs.err" &&
 	! grep -q "^stages:" "$TMP/zcs.out"'
+stop_bg "$ZCS_PID"
+LD_PRELOAD=$TSHIM ZC_SHIM_TSTAMP=refuse zcs_start --stamps --call-times ||
+	{ not_ok "zcs --stamps --call-times (refused) starts: $(cat "$TMP/zcs.err")"; finish; }
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 100 -b 200
+check "zcs --stamps refused, --call-times kept: its lines, no stages: ($(cat "$TMP/zcs.err"))" eval '
+	[ "$RC" -eq 0 ] && wait_for "$TMP/zcs.out" "^call-times: [0-9]+ send calls" &&
+	grep -q "^call-times: 100 send calls, " "$TMP/zcs.out" && ! grep -q "^stages:" "$TMP/zcs.out"'
+stop_bg "$ZCS_PID"
+
+# --- zcs --call-times: each request's receive calls, each answer's send --------------
+zcs_start --call-times --budget 1ns -J ||
+	{ not_ok "zcs --call-times starts: $(cat "$TMP/zcs.err")"; finish; }
+# shellcheck disable=SC2086
+run_zcc "$ZCC" --rr -s 127.0.0.1 -p "$ZCS_PORT" -n 300 -b 200
+check "zcs --call-times -J: strict JSON, a recv and a send call_times event" eval '
+	wait_for "$TMP/zcs.out" "\"direction\":\"send\"" &&
+	"$J" -E call_times -k peer -k direction -k calls -k p50_us -k max_us "$TMP/zcs.out"'
+recvs=$(grep '"direction":"recv"' "$TMP/zcs.out" | sed 's/.*"calls":\([0-9]*\).*/\1/')
+sends=$(grep '"direction":"send"' "$TMP/zcs.out" | sed 's/.*"calls":\([0-9]*\).*/\1/')
+over=$(grep '"direction":"send"' "$TMP/zcs.out" | sed 's/.*"over":\([0-9]*\).*/\1/')
+check "zcs --call-times: 300 answers' sends (all over 1 ns: $over), a receive call or more for each request ($sends, $recvs)" \
+	eval '[ "$sends" = 300 ] && [ "$over" = 300 ] && [ -n "$recvs" ] && [ "$recvs" -ge 300 ]'
 stop_bg "$ZCS_PID"
 finish
