@@ -15,7 +15,10 @@
 #                     netperf's local service demand, both by the kernel's
 #                     idle time) at most 1.05x netperf's, and so each
 #                     client's own (zcc's getrusage; netperf's process
-#                     CPU time from subreaper); zc's p50 within 10%
+#                     CPU time from subreaper) and so each server's own
+#                     (zcs's answered: line, its getrusage over the
+#                     connection; netserver -f's /proc/PID/schedstat
+#                     around the run); zc's p50 within 10%
 #                     of netperf's P50 (omni's P50_LATENCY, whole
 #                     microseconds) and of sockperf's full round trip
 #                     (--full-rtt: its percentile 50).
@@ -113,7 +116,9 @@ rr_netperf_gone() {
 }
 
 # side_zc SIZE: one zcc --rr run of RR_TURN_SECS on CPU 0 to the part's zcs;
-# TPS, US (us/Tran of the machine, -c), OWN (zcc's own us/Tran), P50 (us).
+# TPS, US (us/Tran of the machine, -c), OWN (zcc's own us/Tran), P50 (us),
+# SOWN (zcs's own us/Tran: its answered: line's, the connection's CPU time
+# by getrusage; written before its report, which zcc -c waits for).
 side_zc() {
 	[ -z "${QUIET:-}" ] && show "zcc -B 0 --rr -s 127.0.0.1 -p $ZCS_PORT -b $1 -t $RR_TURN_SECS -c -J"
 	run_metered "$WORK/zc.err" in_work "$ZC_BIN/zcc" -B 0 --rr -s 127.0.0.1 -p "$ZCS_PORT" \
@@ -122,24 +127,36 @@ side_zc() {
 	US=$(json_get "$WORK/zc.json" cpu us_per_tran)
 	OWN=$(json_get "$WORK/zc.json" cpu own_us_per_tran)
 	P50=$(json_get "$WORK/zc.json" latency p50_us)
-	need "$TPS" "$US" "$OWN" "$P50"
+	SOWN=$(json_get "$WORK/rr_zcs.out" answered own_us_per_tran | tail -n 1)
+	need "$TPS" "$US" "$OWN" "$P50" "$SOWN"
+}
+
+# ns_cpu_ns: netserver's CPU time so far, ns (/proc/PID/schedstat's first
+# figure: one process serving each test itself, -f, so all of it).
+ns_cpu_ns() {
+	read -r _ns_cpu _ <"/proc/$NS_PID/schedstat" || die "netserver ($NS_PID) is gone"
+	echo "$_ns_cpu"
 }
 
 # side_np SIZE: one netperf TCP_RR run of RR_TURN_SECS, netperf on CPU 0 and
 # netserver's test on CPU 1; TPS, US (its local service demand), OWN
 # (netperf's own CPU per transaction: its process's, from subreaper, its
-# control connection's few milliseconds included), P50.
+# control connection's few milliseconds included), P50; SOWN, netserver's
+# own CPU per transaction (its control work included too).
 side_np() {
 	set -- -H 127.0.0.1 -p "$NP_PORT" -t TCP_RR -l "$RR_TURN_SECS" -c -T 0,1 -P 0 -- \
 		-r "$1,$1" -o THROUGHPUT,LOCAL_SD,P50_LATENCY,ELAPSED_TIME
 	[ -z "${QUIET:-}" ] && show "netperf $*"
+	_ns0=$(ns_cpu_ns)
 	"$ZC_TESTBIN/subreaper" -s -o "$WORK/np.rusage" "$NETPERF" "$@" >"$WORK/np.out" 2>&1 ||
 		die "netperf failed: $(tail -n 2 "$WORK/np.out")"
+	_ns1=$(ns_cpu_ns)
 	# shellcheck disable=SC2046
 	set -- $(tail -n 1 "$WORK/np.out" | tr ',' ' ')
 	TPS=${1:-} US=${2:-} P50=${3:-} _el=${4:-}
 	need "$TPS" "$US" "$P50" "$_el" "$(cputime_us "$WORK/np.rusage")"
 	OWN=$(calc "$(cputime_us "$WORK/np.rusage") / ($TPS * $_el)")
+	SOWN=$(calc "($_ns1 - $_ns0) / 1000 / ($TPS * $_el)")
 }
 
 # side_sp SIZE: one sockperf ping-pong of RR_TURN_SECS on CPU 0; P50, its full
@@ -153,19 +170,19 @@ side_sp() {
 }
 
 # rr_turn SIDE SIZE: one run of SIDE (zc, np, sp), its figures added to
-# the round's sums (_zt _zu _zp _zo, _nt _nu _np _no, _sp).
+# the round's sums (_zt _zu _zp _zo _zs, _nt _nu _np _no _ns, _sp).
 rr_turn() {
 	case $1 in
 	zc)
 		side_zc "$2"
 		_zt=$(calc "$_zt + $TPS") _zu=$(calc "$_zu + $US") _zp=$(calc "$_zp + $P50")
-		_zo=$(calc "$_zo + $OWN")
+		_zo=$(calc "$_zo + $OWN") _zs=$(calc "$_zs + $SOWN")
 		;;
 	np)
 		[ -z "$NETPERF" ] && return 0
 		side_np "$2"
 		_nt=$(calc "$_nt + $TPS") _nu=$(calc "$_nu + $US") _np=$(calc "$_np + $P50")
-		_no=$(calc "$_no + $OWN")
+		_no=$(calc "$_no + $OWN") _ns=$(calc "$_ns + $SOWN")
 		;;
 	sp) [ -z "$SP_USE" ] || { side_sp "$2"; _sp=$(calc "$_sp + $P50"); } ;;
 	esac
@@ -175,10 +192,10 @@ rr_turn() {
 # sockperf (when SP_USE), each side RR_TURNS runs in turn with the others,
 # in an order that turns each round; the means, "zc peer" lines, into
 # NAME.rate, NAME.cpu (zc's and netperf's -c), NAME.npown (their own CPU
-# per transaction), NAME.p50 (against netperf), NAME.spp50 (against
+# per transaction), NAME.srvown (zcs's and netserver's), NAME.p50 (against netperf), NAME.spp50 (against
 # sockperf); zc's own us/Tran and its rate into NAME.own and NAME.tps.
 rr_rounds() {
-	for _f in rate cpu npown p50 spp50 own tps; do : >"$WORK/$1.$_f"; done
+	for _f in rate cpu npown srvown p50 spp50 own tps; do : >"$WORK/$1.$_f"; done
 	_r=1
 	while [ $_r -le "$RR_REPS" ]; do
 		QUIET=$([ $_r = 1 ] || echo 1)
@@ -187,12 +204,12 @@ rr_rounds() {
 		2) _order="np sp zc" ;;
 		*) _order="sp zc np" ;;
 		esac
-		_zt=0 _zu=0 _zp=0 _zo=0 _nt=0 _nu=0 _np=0 _no=0 _sp=0 _t=1
+		_zt=0 _zu=0 _zp=0 _zo=0 _zs=0 _nt=0 _nu=0 _np=0 _no=0 _ns=0 _sp=0 _t=1
 		while [ $_t -le "$RR_TURNS" ]; do
 			for _s in $_order; do rr_turn $_s "$2"; done
 			QUIET=1 _t=$((_t + 1))
 		done
-		for _v in _zt _zu _zp _zo _nt _nu _np _no _sp; do
+		for _v in _zt _zu _zp _zo _zs _nt _nu _np _no _ns _sp; do
 			eval "$_v=\$(calc \"\$$_v / $RR_TURNS\")"
 		done
 		echo "$_zo" >>"$WORK/$1.own"
@@ -201,6 +218,7 @@ rr_rounds() {
 			echo "$_zt $_nt" >>"$WORK/$1.rate"
 			echo "$_zu $_nu" >>"$WORK/$1.cpu"
 			echo "$_zo $_no" >>"$WORK/$1.npown"
+			echo "$_zs $_ns" >>"$WORK/$1.srvown"
 			echo "$_zp $_np" >>"$WORK/$1.p50"
 		fi
 		[ -z "$SP_USE" ] || echo "$_zp $_sp" >>"$WORK/$1.spp50"
@@ -254,8 +272,9 @@ rr_row() {
 		echo "    transactions/s  zc $(spread "$WORK/$1.rate" 1 0), netperf $(spread "$WORK/$1.rate" 2 0)"
 		echo "    us/Tran (-c)    zc $(spread "$WORK/$1.cpu" 1), netperf $(spread "$WORK/$1.cpu" 2)"
 		echo "    own us/Tran     zc $(spread "$WORK/$1.npown" 1 2), netperf $(spread "$WORK/$1.npown" 2 2)"
+		echo "    server's own    zcs $(spread "$WORK/$1.srvown" 1 2), netserver $(spread "$WORK/$1.srvown" 2 2)"
 		echo "    p50 us          zc $(spread "$WORK/$1.p50" 1), netperf $(spread "$WORK/$1.p50" 2)"
-		echo "    rounds zc/netperf: rate$(ratios "$WORK/$1.rate"); cpu$(ratios "$WORK/$1.cpu"); own$(ratios "$WORK/$1.npown"); p50$(ratios "$WORK/$1.p50")"
+		echo "    rounds zc/netperf: rate$(ratios "$WORK/$1.rate"); cpu$(ratios "$WORK/$1.cpu"); own$(ratios "$WORK/$1.npown"); server's own$(ratios "$WORK/$1.srvown"); p50$(ratios "$WORK/$1.p50")"
 		ratio_of "$WORK/$1.rate" rt_
 		ratio_of "$WORK/$1.cpu" rc_
 		ratio_of "$WORK/$1.p50" rp_
@@ -268,6 +287,10 @@ rr_row() {
 		ratio_of "$WORK/$1.npown" rc_
 		csv rr "$1" own_cpu_ratio "$rc_median" x
 		JUDGE_CPU="own CPU per transaction" JUDGE_PART=rr judge_cpu "$1-own" "rr $2 B against netperf TCP_RR:" 1.05
+		ratio_of "$WORK/$1.srvown" rc_
+		csv rr "$1" server_own_cpu_ratio "$rc_median" x
+		JUDGE_CPU="the server's own CPU per transaction" JUDGE_PART=rr judge_cpu "$1-srvown" \
+			"rr $2 B, zcs against netserver:" 1.05
 		judge_ratio "$1" "rr $2 B against netperf TCP_RR: p50" rp_ "m >= 0.9 && m <= 1.1" \
 			"target: within 10%"
 	else
@@ -351,16 +374,16 @@ rr_memory() {
 part_rr() {
 	section "request/response against netperf TCP_RR and sockperf ping-pong (paired rounds)"
 	calibrate_once
-	zcs_up rr_zcs -B 1
-	show "zcs -p 0 -B 1   (port $ZCS_PORT)"
+	zcs_up rr_zcs -B 1 -J
+	show "zcs -p 0 -B 1 -J   (port $ZCS_PORT)"
 	rr_netperf
 	NP_PORT=''
 	if [ -n "$NETPERF" ]; then
 		NP_PORT=$(free_port)
-		start_bg "$NETSERVER" -D -4 -p "$NP_PORT" >"$WORK/ns.out" 2>&1
-		_nsp=$!
+		start_bg "$NETSERVER" -D -f -4 -p "$NP_PORT" >"$WORK/ns.out" 2>&1
+		NS_PID=$!
 		port_listening "$NP_PORT" || die "netserver -p $NP_PORT did not start: $(tail -n 1 "$WORK/ns.out")"
-		show "$NETSERVER -D -4 -p $NP_PORT   (each test's child on CPU 1 by netperf -T 0,1)"
+		show "$NETSERVER -D -f -4 -p $NP_PORT   (each test served by itself, not a child: its CPU time in /proc; on CPU 1 by netperf -T 0,1)"
 	fi
 	SP_PORT='' SP_WHY=''
 	if command -v sockperf >/dev/null 2>&1; then
@@ -379,7 +402,7 @@ part_rr() {
 	rr_rounds rr200 200
 	rr_row rr200 200
 	[ -z "$SP_PORT" ] || stop_bg "$_spp"
-	[ -z "$NP_PORT" ] || stop_bg "$_nsp"
+	[ -z "$NP_PORT" ] || stop_bg "$NS_PID"
 	rr_instrument
 	rr_memory
 	stop_bg "$ZCS_PID"

@@ -2,7 +2,7 @@
 # needs: meter-long long
 # make bench PART=rr, short (1 round of 1 s a side in 1 run, a 3 s memory run):
 # its knobs refused at the door; the rows of both sizes against netperf
-# TCP_RR (with NETPERF) or a line saying why not, sockperf at 200 bytes
+# TCP_RR (with NETPERF; zcs's own CPU against netserver's) or a line saying why not, sockperf at 200 bytes
 # and its reason at 1 byte, each round's ratios, a verdict for each
 # target, the instrument's row from its RR_BLOCK=10 build, the memory
 # row, the CSV's rows, and nothing left behind (servers, the netperf
@@ -36,7 +36,10 @@ if grep -q '^    netperf: skipped: ' "$TMP/rr.txt"; then
 else
 	check "netperf: rate, CPU (-c and own) and p50 verdicts in both rows" \
 		[ "$(grep -Ec '^  -> (target met|TARGET NOT MET): rr (1|200) B against netperf TCP_RR: (transactions/s|CPU per transaction|own CPU per transaction|p50)' "$TMP/rr.txt")" -eq 8 ]
-	check "netperf: each round's ratios" grep -Eq '^    rounds zc/netperf: rate [0-9.]+; cpu [0-9.]+; own [0-9.]+; p50 [0-9.]+$' "$TMP/rr.txt"
+	check "netperf: each round's ratios" grep -Eq '^    rounds zc/netperf: rate [0-9.]+; cpu [0-9.]+; own [0-9.]+; server.s own [0-9.]+; p50 [0-9.]+$' "$TMP/rr.txt"
+	check "netserver: the servers' own CPU, its verdict in both rows" sh -c "
+		[ \"\$(grep -Ec '^    server.s own +zcs [0-9.]+ \\[.*\\], netserver [0-9.]+ ' '$TMP/rr.txt')\" -eq 2 ] &&
+		[ \"\$(grep -Ec '^  -> (target met|TARGET NOT MET): rr (1|200) B, zcs against netserver: the server.s own CPU per transaction [0-9.]+x' '$TMP/rr.txt')\" -eq 2 ]"
 fi
 if command -v sockperf >/dev/null 2>&1; then
 	check "sockperf at 1 byte: why not" grep -q '^    sockperf: skipped: its messages are at least 14 bytes$' "$TMP/rr.txt"
