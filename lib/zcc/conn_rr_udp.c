@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -96,14 +97,15 @@ int rr_udp_open(struct conn *c, char *err, size_t errlen)
 }
 
 /*
- * One answer datagram, waiting at most ms: 1 with *m (counted by number
- * against the requests sent by then: *kind), 0 when none came, 2 for a
- * raw protocol's packet that is not ours (counted as foreign), -1 with
- * err (a short or long one, not ours over UDP, an error, or the socket
- * shut by a stop).
+ * One answer datagram, waiting at most ms (block: in the receive call
+ * itself, which the socket's SO_RCVTIMEO bounds, else in poll()): 1 with
+ * *m (counted by number against the requests sent by then: *kind), 0
+ * when none came, 2 for a raw protocol's packet that is not ours
+ * (counted as foreign), -1 with err (a short or long one, not ours over
+ * UDP, an error, or the socket shut by a stop).
  */
-static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind *kind,
-		      char *err, size_t errlen)
+static int udp_answer(struct conn *c, int ms, int block, struct rr_msg *m,
+		      enum rr_seq_kind *kind, char *err, size_t errlen)
 {
 	struct rr_work *w = rr_work_of(c);
 	struct rr_expect want = { .run = w->h.run, .flow = w->h.flow,
@@ -111,7 +113,7 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 	enum rr_result res;
 	ssize_t n;
 
-	if (rr_probe_poll(w->probe, c->t.sock, ms) != 1) {
+	if (!block && rr_probe_poll(w->probe, c->t.sock, ms) != 1) {
 		/* A raw socket is not shut by a stop: none came, and the run is over. */
 		if (w->dg.proto != RR_UDP && __atomic_load_n(c->cancel, __ATOMIC_RELAXED))
 			return err_fill(err, errlen, 0, "%s: stopped", c->peer);
@@ -120,6 +122,8 @@ static int udp_answer(struct conn *c, int ms, struct rr_msg *m, enum rr_seq_kind
 	n = rr_dgram_recv(c, w->resp, w->h.resp_bytes + 1, rr_probe_ctl(w->probe));
 	if (n == RR_DG_NONE)
 		return 2;
+	if (n < 0 && block && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+		return 0;	/* as poll()'s none: the time ran out, or a signal */
 	if (n < 0)
 		return err_fill(err, errlen, errno, "%s: an answer", c->peer);
 	if (n == 0)
@@ -164,28 +168,49 @@ static int ms_until(uint64_t until)
 	return now >= until ? 0 : (int)((until - now + 999999) / 1000000);
 }
 
+/*
+ * The closed loop's first wait for each answer in the receive call
+ * itself, over UDP with neither --stamps nor --call-times (whose receive
+ * is timed alone): SO_RCVTIMEO bounds it by the loss's wait, so a
+ * transaction costs a send and a receive, as netperf UDP_RR's does, not
+ * a poll() too. 1 when set.
+ */
+static int wait_in_recv(const struct conn *c, const struct rr_work *w)
+{
+	struct timeval tv = { .tv_sec = RR_UDP_LOST_MS / 1000,
+			      .tv_usec = (RR_UDP_LOST_MS % 1000) * 1000 };
+
+	return w->dg.proto == RR_UDP && !w->probe &&
+	       setsockopt(c->t.sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0;
+}
+
 int rr_udp_closed(struct conn *c, char *err, size_t errlen)
 {
 	struct rr_work *w = rr_work_of(c);
 	uint64_t limit = rr_settings_of()->msgs;
-	int timed_end = c->sd->cfg->secs > 0, rc = 0;
+	int timed_end = c->sd->cfg->secs > 0, rc = 0, block = wait_in_recv(c, w), first;
 	enum rr_seq_kind kind = RR_SEQ_BOGUS;
 	struct rr_msg m;
-	uint64_t lost;
+	uint64_t now, lost;
 
 	for (uint64_t seq = 0; (limit ? seq < limit : 1) && rc >= 0; seq++) {
-		if (timed_end && now_ns() >= c->end)
+		now = now_ns();
+		if (timed_end && now >= c->end)
 			break;
-		if (rr_send_request(c, seq, now_ns(), 0, err, errlen) < 0)
+		if (rr_send_request(c, seq, now, 0, err, errlen) < 0)
 			return -1;
 		/* Late answers of earlier requests, copies and foreign packets are
 		 * counted, not timed; none of them puts off the answer's loss. */
-		lost = now_ns() + (uint64_t)RR_UDP_LOST_MS * 1000000;
-		while ((rc = udp_answer(c, ms_until(lost), &m, &kind, err, errlen)) > 0)
+		lost = now + (uint64_t)RR_UDP_LOST_MS * 1000000;
+		first = block;
+		while ((rc = udp_answer(c, first ? 0 : ms_until(lost), first, &m, &kind, err,
+					errlen)) > 0) {
+			first = 0;	/* not it: the rest of the wait in poll() */
 			if (rc == 1 && m.seq == seq && kind == RR_SEQ_NEW) {
 				udp_record(w, &m, 0);
 				break;
 			}
+		}
 	}
 	udp_figures(w);
 	return rc < 0 ? -1 : 0;
@@ -201,7 +226,7 @@ void *rr_udp_reader(void *arg)
 	int rc;
 
 	for (;;) {
-		rc = udp_answer(c, 100, &m, &kind, w->read_err, sizeof(w->read_err));
+		rc = udp_answer(c, 100, 0, &m, &kind, w->read_err, sizeof(w->read_err));
 		if (rc < 0) {
 			w->read_rc = -1;
 			break;

@@ -207,9 +207,10 @@ void serve_forever(const struct serve_cfg *sc, int listen_fd, unsigned max_conns
 			if (errno != EINTR)
 				error(1, errno, "poll");
 			pfd[0].revents = pfd[3].revents = pfd[4].revents = 0;
+			pfd[1].revents = POLLIN;	/* the handler may have written */
 		}
 		take_datagrams(dg, pfd + 3);
-		while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
+		while ((pfd[1].revents & POLLIN) && read(wake_pipe[0], drain, sizeof(drain)) > 0)
 			;
 		serve_sampler_answer();
 		broken = serve_conns_reap();

@@ -205,5 +205,11 @@ int serve_udp_take(struct serve_dg *d, const struct serve_cfg *sc, char *err, si
 			take_request(d, f, (size_t)n, rr_real_ns());
 		else
 			d->foreign++;
+		/* UDP: back to poll(), which says at once when more wait; a
+		 * receive that finds none would cost each closed-loop request a
+		 * third system call (netserver's UDP_RR makes two). A raw end,
+		 * which sees every packet of its protocol, drains them. */
+		if (d->proto == RR_UDP)
+			return 0;
 	}
 }

@@ -17,6 +17,11 @@
  * bytes to tell a request/response client from a stream): not counted.
  * Unset, the shim counts nothing and writes nothing.
  *
+ * With ZC_SHIM_POLLS=P it also counts the poll() and ppoll() calls that
+ * wait on a socket, and appends "polls N" to the file P at exit: whether
+ * a receiver waits in poll() before each receive (a system call more per
+ * message) or in the receive itself.
+ *
  * With ZC_SHIM_RECV_FILE=F too, the stream is taken to be the 2001
  * protocol's loops of one file of F bytes (a loop count, then for each
  * loop a file count, a length and F bytes, words of 4 bytes), and the
@@ -29,6 +34,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/tcp.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,4 +219,54 @@ long syscall(long number, ...)
 	r = f(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 	follow((int)a[0], (a[3] & MSG_TRUNC) ? NULL : (const unsigned char *)a[1], r); // NOLINT(performance-no-int-to-ptr)
 	return r;
+}
+
+static unsigned long polls;
+
+/* One of fds is a socket, and ZC_SHIM_POLLS asks for the count. */
+static void count_poll(const struct pollfd *fds, nfds_t n)
+{
+	struct stat st;
+
+	if (!getenv("ZC_SHIM_POLLS"))
+		return;
+	for (nfds_t i = 0; i < n; i++)
+		if (fds[i].fd >= 0 && fstat(fds[i].fd, &st) == 0 && S_ISSOCK(st.st_mode)) {
+			__atomic_add_fetch(&polls, 1, __ATOMIC_RELAXED);
+			return;
+		}
+}
+
+int poll(struct pollfd *fds, nfds_t n, int ms)
+{
+	int (*f)(struct pollfd *, nfds_t, int) = real("poll");
+
+	count_poll(fds, n);
+	return f(fds, n, ms);
+}
+
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t *mask)
+{
+	int (*f)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *) =
+		real("ppoll");
+
+	count_poll(fds, n);
+	return f(fds, n, t, mask);
+}
+
+__attribute__((destructor)) static void report_polls(void)
+{
+	const char *path = getenv("ZC_SHIM_POLLS");
+	char line[48];
+	int fd, len;
+
+	if (!path)
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	len = snprintf(line, sizeof(line), "polls %lu\n", polls);
+	if (len > 0)
+		(void)!write(fd, line, (size_t)len);
+	close(fd);
 }
