@@ -19,7 +19,7 @@
 #include "base/err.h"
 #include "wire/raw.h"
 #include "wire/rr_io.h"
-#include "wire/tstamp.h"
+#include "wire/tstamp.h"	/* TSTAMP_CMSG_SPACE */
 
 #define IP_HDR_MAX 60		/* an IPv4 header with every option */
 #define FRAME_MAX 65536
@@ -187,12 +187,8 @@ ssize_t raw_recv(const struct raw_sock *r, void *buf, size_t len, int flags,
 	else if (from && (size_t)n >= RAW_ETH_HLEN)
 		memcpy(from->mac, pkt + RAW_MAC_LEN, RAW_MAC_LEN);
 	n = payload(r, pkt, (size_t)n, &ll, buf, len, cut);
-	if (n > 0 && ctl && ctl->stamps) {
-		ctl->back_ns = rr_real_ns();
-		ctl->stamp_ns = tstamp_parse_rx(&msg);
-	}
-	if (n > 0 && t0)
-		hist_record(ctl->calls, now_ns() - t0);
+	if (n > 0)
+		rr_io_took(ctl, &msg, t0);
 	return n;
 }
 

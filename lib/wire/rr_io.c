@@ -96,13 +96,19 @@ ssize_t rr_recv_one(int fd, void *buf, size_t len, int flags, struct rr_io_ctl *
 		msg.msg_controllen = sizeof(control);
 		n = recvmsg(fd, &msg, flags);
 	}
-	if (n > 0 && ctl && ctl->stamps) {
-		ctl->back_ns = rr_real_ns();
-		ctl->stamp_ns = tstamp_parse_rx(&msg);
-	}
-	if (n > 0 && t0)
-		hist_record(ctl->calls, now_ns() - t0);
+	if (n > 0)
+		rr_io_took(ctl, &msg, t0);
 	return n;
+}
+
+void rr_io_took(struct rr_io_ctl *ctl, const struct msghdr *msg, uint64_t t0)
+{
+	if (ctl && ctl->stamps) {
+		ctl->back_ns = rr_real_ns();
+		ctl->stamp_ns = tstamp_parse_rx(msg);
+	}
+	if (ctl && t0)
+		hist_record(ctl->calls, now_ns() - t0);
 }
 
 int rr_read_ctl(int fd, unsigned char *buf, size_t len, size_t *got,

@@ -66,6 +66,14 @@ struct rr_io_ctl {
  */
 ssize_t rr_recv_one(int fd, void *buf, size_t len, int flags, struct rr_io_ctl *ctl);
 
+/*
+ * rr_io_took - a receive call that began at t0 (now_ns(); 0: not timed)
+ * took bytes by msg: under ctl (NULL: nothing), its arrival stamp and
+ * the call's time, as rr_recv_one records them.
+ */
+struct msghdr;
+void rr_io_took(struct rr_io_ctl *ctl, const struct msghdr *msg, uint64_t t0);
+
 /* rr_read_ctl - rr_read, each call under ctl (NULL: as rr_read). */
 int rr_read_ctl(int fd, unsigned char *buf, size_t len, size_t *got,
 		const volatile sig_atomic_t *stop, struct rr_io_ctl *ctl);

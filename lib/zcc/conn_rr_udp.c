@@ -178,7 +178,7 @@ static int ms_until(uint64_t until)
 static int wait_in_recv(const struct conn *c, const struct rr_work *w)
 {
 	struct timeval tv = { .tv_sec = RR_UDP_LOST_MS / 1000,
-			      .tv_usec = (RR_UDP_LOST_MS % 1000) * 1000 };
+			      .tv_usec = (suseconds_t)(RR_UDP_LOST_MS % 1000) * 1000 };
 
 	return w->dg.proto == RR_UDP && !w->probe &&
 	       setsockopt(c->t.sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0;

@@ -109,19 +109,11 @@ static void follow(int fd, const unsigned char *buf, ssize_t n)
 
 __attribute__((destructor)) static void report_lined(void)
 {
-	const char *path = getenv(CALLCOUNT_ENV);
 	char line[96];
-	int fd, len;
 
-	if (!path || !getenv("ZC_SHIM_RECV_FILE"))
-		return;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	len = snprintf(line, sizeof(line), "data %lu lined %lu\n", data_bytes, lined_bytes);
-	if (len > 0)
-		(void)!write(fd, line, (size_t)len);
-	close(fd);
+	if (getenv("ZC_SHIM_RECV_FILE"))
+		append_line(getenv(CALLCOUNT_ENV), line, snprintf(line, sizeof(line),
+			    "data %lu lined %lu\n", data_bytes, lined_bytes));
 }
 
 ssize_t read(int fd, void *buf, size_t len)
@@ -256,17 +248,8 @@ int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *t, const sigset_t
 
 __attribute__((destructor)) static void report_polls(void)
 {
-	const char *path = getenv("ZC_SHIM_POLLS");
 	char line[48];
-	int fd, len;
 
-	if (!path)
-		return;
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
-	len = snprintf(line, sizeof(line), "polls %lu\n", polls);
-	if (len > 0)
-		(void)!write(fd, line, (size_t)len);
-	close(fd);
+	append_line(getenv("ZC_SHIM_POLLS"), line, snprintf(line, sizeof(line), "polls %lu\n",
+							      polls));
 }
