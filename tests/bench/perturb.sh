@@ -27,7 +27,9 @@ PERTURB_REPS=${ZC_BENCH_PERTURB_REPS:-5}
 # -L (default all three, -L where a calibration is made). "-K" alone runs
 # the default's target in many rounds in the time of a few: on a shared
 # host one run's rate differs from the next by 5% and more, and the
-# interval of the median narrows only as the rounds grow.
+# interval of the median narrows only as the rounds grow. "aa" adds a
+# second unmetered run to each round: its ratio to the first is the
+# machine's own noise, the narrowest interval any meter's could show.
 PERTURB_METHODS=${ZC_BENCH_PERTURB_METHODS:--K -r -L}
 PERTURB_SECS=2
 PT_NS_TX=zcpt-tx-$$
@@ -60,7 +62,7 @@ pt_round() {
 	shift 2
 	for _m in $_ms; do
 		_mf=
-		[ "$_m" = none ] || _mf="-c $_m"
+		[ "$_m" = none ] || [ "$_m" = aa ] || _mf="-c $_m"
 		_b0=$(cpu_ticks)
 		# shellcheck disable=SC2086
 		run_zcc "$WORK/pt.zcc" $_mf -t $PERTURB_SECS "$@" || die "zcc $_mf $* failed"
@@ -109,6 +111,15 @@ pt_rows() {
 		_k=${_m#-}
 		paste -d' ' "$WORK/pt.$1.$_k" "$WORK/pt.$1.none" >"$WORK/pt.pair"
 		ratio_of "$WORK/pt.pair" pr_ -k 1,5
+		if [ "$_m" = aa ]; then
+			# shellcheck disable=SC2154
+			printf '  %-22s %-6s %8.3f [%.3f-%.3f]   (unmetered twice: the noise floor)\n' "$2" A/A \
+				"$pr_median" "$pr_lo" "$pr_hi"
+			csv perturb "$1-aa" rate_ratio "$pr_median" x
+			csv perturb "$1-aa" rate_ratio_lo "$pr_lo" x
+			csv perturb "$1-aa" rate_ratio_hi "$pr_hi" x
+			continue
+		fi
 		columns "$WORK/pt.pair" 2 7 >"$WORK/pt.dpair"
 		ratio_of "$WORK/pt.dpair" pd_
 		stat_of "$WORK/pt.$1.$_k" pm_ -k 2
@@ -142,18 +153,28 @@ pt_per_switch() {
 	csv perturb "$1-r" us_per_switch "$ps_median" us
 }
 
-part_perturb() {
+# check_perturb: the knobs, before any part runs.
+check_perturb() {
 	reps_ok ZC_BENCH_PERTURB_REPS "$PERTURB_REPS" 1
+	for _m in $PERTURB_METHODS; do
+		case $_m in
+		-K | -r | -L | aa) ;;
+		*) die "ZC_BENCH_PERTURB_METHODS: '$_m' is not -K, -r, -L or aa" ;;
+		esac
+	done
+	[ -n "$(echo $PERTURB_METHODS)" ] || die "ZC_BENCH_PERTURB_METHODS names no meter (-K, -r, -L) and no aa"
+}
+
+part_perturb() {
 	PT_METHODS=none
 	for _m in $PERTURB_METHODS; do
 		case $_m in
-		-K | -r) PT_METHODS="$PT_METHODS $_m" ;;
 		-L) calibrate_once
 		    [ -s "$WORK/counts_per_sec" ] && PT_METHODS="$PT_METHODS -L" ;;
-		*) die "ZC_BENCH_PERTURB_METHODS: '$_m' is not -K, -r or -L" ;;
+		*) PT_METHODS="$PT_METHODS $_m" ;;
 		esac
 	done
-	[ "$PT_METHODS" != none ] || die "ZC_BENCH_PERTURB_METHODS names no meter (-K, -r, -L)"
+	[ "$PT_METHODS" != none ] || die "ZC_BENCH_PERTURB_METHODS: -L alone, and no calibration could be made"
 	section "perturb: the meter's presence, zcc -c by each method ($PT_METHODS) against none, $PERTURB_REPS paired rounds of $PERTURB_SECS s"
 	big_files
 	echo "  per method: the rate's ratio metered/unmetered, median [interval]; the meter's us/KB; its ratio"
