@@ -23,9 +23,11 @@
 #include <stddef.h>
 
 /*
- * serve_udp_take - answer every datagram waiting on end d (sc: -d's
- * lines, -c's meter for a flow's report); what is not a flow's is
- * counted in d->foreign. 0, or -1 with err when d's receive fails (a
+ * serve_udp_take - answer what waits on end d (sc: -d's lines, -c's
+ * meter for a flow's report): on a raw end every packet waiting, on the
+ * UDP end one request (the caller's poll() says when more wait: a receive
+ * that finds none would be a system call more a request); what is not a
+ * flow's is counted in d->foreign. 0, or -1 with err when d's receive fails (a
  * packet end's interface went down).
  */
 struct serve_cfg;

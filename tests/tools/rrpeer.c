@@ -29,8 +29,10 @@
  *                        acknowledges a hello, answers each request, and
  *                        to a bye: HOW none (no report; it exits after the
  *                        5th bye), bad (a line that is not a report), count
- *                        (a report of 999999 transactions); prints "byes: N"
- *                        when it exits (2 s without a datagram)
+ *                        (a report of 999999 transactions), dup (none, and
+ *                        each answer sent twice but requests 5 and 6's,
+ *                        never sent); prints "byes: N" when it exits (2 s
+ *                        without a datagram)
  *
  * Prints "listening on port N" (kernel-chosen port) and "hello" once the
  * hello is in, each flushed at once.
@@ -218,9 +220,12 @@ static int udpbye(const char *how)
 		}
 		want = (struct rr_expect){ h.run, h.flow, h.req_bytes, RR_REQUEST };
 		if (n > 0 && rr_msg_decode(buf, (size_t)n, &want, &m) == RR_OK) {
+			int copies = strcmp(how, "dup") ? 1 : m.seq == 5 || m.seq == 6 ? 0 : 2;
+
 			m.kind = RR_RESPONSE;
 			rr_msg_encode(buf, &m);
-			sendto(p.fd, buf, h.resp_bytes, 0, (struct sockaddr *)&from, len);
+			while (copies-- > 0)
+				sendto(p.fd, buf, h.resp_bytes, 0, (struct sockaddr *)&from, len);
 		} else if (n == RR_BYE_LEN) {
 			byes++;
 			bye_answer(p.fd, how, &from);
