@@ -326,10 +326,15 @@ lat_load_run() {
 	need "$_load"
 	printf '  %-6s %-28s %15s %8.1f %8.1f %8.1f %7s\n' "$_rp" "$_what" "$OVER/$COUNT" "$L50" "$L999" \
 		"$_load" "$LAT_BUDGET us"
-	csv latency "load-$_rp-$_n" over_budget "$OVER" messages
-	csv latency "load-$_rp-$_n" budget_us "$LAT_BUDGET" us
-	csv latency "load-$_rp-$_n" p99_9_us "$L999" us
-	csv latency "load-$_rp-$_n" load_pct "$_load" %
+}
+
+# lat_load_csv NAME PROTO: the CSV rows of the run lat_load_run just made
+# (the quiet run's only once it is kept).
+lat_load_csv() {
+	csv latency "load-$2-$1" over_budget "$OVER" messages
+	csv latency "load-$2-$1" budget_us "$LAT_BUDGET" us
+	csv latency "load-$2-$1" p99_9_us "$L999" us
+	csv latency "load-$2-$1" load_pct "$_load" %
 }
 
 # lat_load: quiet, loaded, loaded under run_rr, per protocol; the verdict.
@@ -358,15 +363,18 @@ lat_load() {
 		else
 			cat "$WORK/lat.quiet20"
 		fi
+		lat_load_csv quiet $_lp
 		_qo=$OVER/$COUNT
 		start_bg taskset -c 0 "$ZC_TESTBIN/loadgen" -k -l 100 -n 1 -t $((LAT_SECS * 4 + 30)) >"$WORK/lat.lg" 2>&1
 		_lg=$!
 		[ $_lp = tcp ] && show "taskset -c 0 loadgen -k -l 100 -n 1 -t $((LAT_SECS * 4 + 30))   (beside the next two)"
 		lat_load_run loaded $_lp "busy thread on CPU 0"
+		lat_load_csv loaded $_lp
 		_lo=$OVER/$COUNT
 		if [ -n "$_rrz" ]; then
 			LAT_WRAP=$ZC_BIN/run_rr
 			lat_load_run rr $_lp "busy thread, run_rr zcc, zcs"
+			lat_load_csv rr $_lp
 			LAT_WRAP=
 		fi
 		stop_bg "$_lg"

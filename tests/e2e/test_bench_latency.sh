@@ -89,6 +89,7 @@ check "each peer row: transactions/s and own us/Tran of both sides" \
 	grep -Eq '^    own us/Tran +zc [0-9.]+ \[.*\], [a-z]+ [0-9.]+ ' "$TMP/lat.txt"
 check "the CSV's rows" sh -c "grep -q '^latency,tcp-200-1ms,p99_us,' '$TMP/out/bench.csv' &&
 	grep -q '^latency,load-udp-loaded,over_budget,' '$TMP/out/bench.csv' &&
+	[ \$(grep -c '^latency,load-tcp-quiet,over_budget,' '$TMP/out/bench.csv') -eq 1 ] &&
 	grep -q '^latency,calltimes-tcp-closed,send_over_20us,' '$TMP/out/bench.csv'"
 ns_after=$(ip netns list 2>/dev/null | sed 's/ .*//' | grep '^zcpt-' | sort)
 check "no namespace left behind" [ "$ns_after" = "$ns_before" ]
